@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+// One entry per process (electron-vite's vanilla-ts template). The preload runs with
+// sandbox: true, which only loads CommonJS, so it is emitted as .cjs.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve('src/main/electron/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: true,
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src/renderer',
+    build: { outDir: 'out/renderer', rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+  },
+});

@@ -1,0 +1,73 @@
+import { CodedError } from '../errors';
+
+/**
+ * Stable codes for everything that can go wrong talking to the service.
+ * `retryable` codes are the ones a caller may retry when the operation is idempotent.
+ */
+export const API_ERROR_CODES = {
+  UNAUTHORIZED: 'SERVICE_UNAUTHORIZED', // 401/403: wrong or missing API key
+  BAD_REQUEST: 'SERVICE_BAD_REQUEST', // 400
+  NOT_FOUND: 'SERVICE_NOT_FOUND', // 404
+  CONFLICT: 'SERVICE_CONFLICT', // 409
+  UNPROCESSABLE: 'SERVICE_UNPROCESSABLE', // 422 (validation, booking rules)
+  RATE_LIMITED: 'SERVICE_RATE_LIMITED', // 429
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE', // 5xx
+  REJECTED: 'SERVICE_REJECTED', // any other non-2xx
+  TIMEOUT: 'SERVICE_TIMEOUT', // no answer within the call's timeout
+  NETWORK: 'SERVICE_UNREACHABLE', // connection refused, reset, DNS
+  INVALID_RESPONSE: 'SERVICE_INVALID_RESPONSE', // a 2xx whose body breaks the schema
+} as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[keyof typeof API_ERROR_CODES];
+
+const RETRYABLE: ReadonlySet<string> = new Set([
+  API_ERROR_CODES.RATE_LIMITED,
+  API_ERROR_CODES.UNAVAILABLE,
+  API_ERROR_CODES.TIMEOUT,
+  API_ERROR_CODES.NETWORK,
+]);
+
+export interface ApiErrorDetails {
+  readonly status: number | null;
+  /** X-Service-Request-ID of the failing response, quoted to support. */
+  readonly requestId: string | null;
+  /** The service's own message, when it sent one. */
+  readonly serviceMessage: string | null;
+  /** `{ "packages[0].weight_kg": ["is required"] }` from validation failures. */
+  readonly fieldErrors: Readonly<Record<string, readonly string[]>>;
+  /** From Retry-After on 429/503, in milliseconds. */
+  readonly retryAfterMs: number | null;
+  readonly method: string;
+  readonly path: string;
+  readonly cause?: unknown;
+}
+
+export class ApiError extends CodedError {
+  override readonly code: ApiErrorCode;
+  readonly status: number | null;
+  readonly requestId: string | null;
+  readonly serviceMessage: string | null;
+  readonly fieldErrors: Readonly<Record<string, readonly string[]>>;
+  readonly retryAfterMs: number | null;
+  readonly method: string;
+  readonly path: string;
+
+  constructor(code: ApiErrorCode, message: string, details: ApiErrorDetails) {
+    super(code, withRequestId(message, details.requestId), { cause: details.cause });
+    this.code = code;
+    this.status = details.status;
+    this.requestId = details.requestId;
+    this.serviceMessage = details.serviceMessage;
+    this.fieldErrors = details.fieldErrors;
+    this.retryAfterMs = details.retryAfterMs;
+    this.method = details.method;
+    this.path = details.path;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.code);
+  }
+}
+
+function withRequestId(message: string, requestId: string | null): string {
+  return requestId ? `${message} (request id ${requestId})` : message;
+}

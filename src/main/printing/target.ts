@@ -1,0 +1,53 @@
+import type { LabelLayout, PrinterMedia } from '../../shared/domain';
+
+/** One document handed to a printer target. */
+export interface SpoolRequest {
+  /** The ledger's job id; carried in the spooler job title so a restart can find it. */
+  readonly jobId: string;
+  /** Spooler job title; always contains `jobId`. */
+  readonly title: string;
+  /** The PDF; null for targets that print on the service side (`needsPdf` false). */
+  readonly pdf: Uint8Array | null;
+  /** 4x6 label stock or A4: decides media and scaling options. */
+  readonly media: PrinterMedia;
+  readonly copies: number;
+  readonly shipmentId: string;
+  readonly documentType: string;
+  readonly layout: LabelLayout;
+}
+
+export type SpoolerJobState = 'pending' | 'printing' | 'completed' | 'aborted' | 'canceled' | 'unknown';
+
+export interface SpoolResult {
+  /** The spooler's own job id (CUPS `queue-123`), a file path, or the service's output_url. */
+  readonly spoolerJobId: string | null;
+  /** True when the target is done as soon as spool() returns (folder, service). */
+  readonly completed: boolean;
+}
+
+export interface Readiness {
+  readonly ready: boolean;
+  /** Why not, in words that say what to do ("queue Zebra is disabled: cupsenable Zebra"). */
+  readonly detail: string | null;
+}
+
+/**
+ * A place documents print to, addressed by a printer URI (CONTRACTS.md):
+ * `cups:QUEUE[@HOST:PORT]`, `windows:NAME`, `folder:DIR`, `service:PRINTER_ID`.
+ */
+export interface PrinterTarget {
+  readonly uri: string;
+  readonly kind: 'cups' | 'windows' | 'folder' | 'service';
+  /** False when the service prints for us (`output_format: printer`). */
+  readonly needsPdf: boolean;
+  /** Hand one document to the spooler. Throws PrintError. */
+  spool(request: SpoolRequest): Promise<SpoolResult>;
+  /** Follow a job handed over earlier. */
+  jobState(spoolerJobId: string): Promise<SpoolerJobState>;
+  /**
+   * After a crash: find a job this agent spooled earlier by the ledger job id in its title.
+   * Null when the spooler has no such job (then it is safe to spool it again).
+   */
+  findSpooled(jobId: string): Promise<{ readonly spoolerJobId: string; readonly state: SpoolerJobState } | null>;
+  readiness(): Promise<Readiness>;
+}

@@ -1,0 +1,122 @@
+/**
+ * The one contract between the UI and the agent. The Electron preload exposes one
+ * function per operation over IPC; the headless agent's loopback web bridge exposes the
+ * same operations over HTTP. Both validate every payload with the schemas below before
+ * it reaches the AgentApi facade in main.
+ */
+import { z } from 'zod';
+import {
+  DOCUMENT_TYPES,
+  JOB_STATES,
+  LABEL_LAYOUTS,
+  intakeSchema,
+  routingSchema,
+  stationRulesSchema,
+  type AgentStatus,
+  type JobView,
+  type PrinterInfo,
+  type SettingsView,
+  type ShipmentView,
+  type TrackingEventView,
+  type AgentErrorPayload,
+} from './domain';
+
+export type LookupResult =
+  | {
+      readonly kind: 'found';
+      readonly scanned: string;
+      readonly normalized: string;
+      readonly matchedBy: 'reference' | 'shipment_id' | 'tracking_id';
+      readonly shipment: ShipmentView;
+    }
+  | { readonly kind: 'not_found'; readonly scanned: string; readonly normalized: string; readonly message: string };
+
+export type AgentEvent =
+  | { readonly type: 'job'; readonly job: JobView }
+  | { readonly type: 'tracking'; readonly shipmentId: string; readonly event: TrackingEventView }
+  | { readonly type: 'alert'; readonly shipmentId: string; readonly title: string; readonly message: string }
+  | { readonly type: 'status'; readonly status: AgentStatus };
+
+const documentType = z.union([z.enum(DOCUMENT_TYPES), z.string().min(1).max(64)]);
+
+/** Input schemas, one per operation. `z.void()`-like operations take `{}`. */
+export const agentInputs = {
+  getStatus: z.object({}).strict(),
+  lookup: z.object({ scan: z.string().max(512) }).strict(),
+  reprint: z
+    .object({
+      shipmentId: z.string().min(1).max(128),
+      documentType: documentType.optional(),
+      layout: z.enum(LABEL_LAYOUTS).optional(),
+      printer: z.string().min(1).max(512).optional(),
+      copies: z.number().int().min(1).max(10).optional(),
+    })
+    .strict(),
+  listJobs: z
+    .object({
+      search: z.string().max(256).optional(),
+      state: z.enum(JOB_STATES).optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+    })
+    .strict(),
+  retryJob: z.object({ id: z.string().min(1).max(64) }).strict(),
+  cancelJob: z.object({ id: z.string().min(1).max(64) }).strict(),
+  listPrinters: z.object({}).strict(),
+  testPrint: z.object({ printer: z.string().min(1).max(512) }).strict(),
+  getSettings: z.object({}).strict(),
+  saveSettings: z
+    .object({
+      environment: z.enum(['sandbox', 'production', 'custom']).optional(),
+      apiUrl: z.string().url().max(512).optional(),
+      /** Write-only: accepted here, never returned. */
+      apiKey: z.string().min(1).max(512).optional(),
+      routing: routingSchema.partial().optional(),
+      intake: intakeSchema.partial().optional(),
+      stationRules: stationRulesSchema.optional(),
+    })
+    .strict(),
+  testConnection: z
+    .object({ apiUrl: z.string().url().max(512).optional(), apiKey: z.string().min(1).max(512).optional() })
+    .strict(),
+  setPaused: z.object({ paused: z.boolean(), printer: z.string().min(1).max(512).optional() }).strict(),
+} as const;
+
+export type AgentOperation = keyof typeof agentInputs;
+export type AgentInput<Op extends AgentOperation> = z.input<(typeof agentInputs)[Op]>;
+
+export interface AgentApi {
+  getStatus(input: AgentInput<'getStatus'>): Promise<AgentStatus>;
+  /** Resolve a scan (reference, shipment id, tracking id, GS1/SSCC barcode) to a shipment. */
+  lookup(input: AgentInput<'lookup'>): Promise<LookupResult>;
+  /** Always new jobs (never deduplicated against automatic prints). */
+  reprint(input: AgentInput<'reprint'>): Promise<JobView[]>;
+  listJobs(input: AgentInput<'listJobs'>): Promise<JobView[]>;
+  retryJob(input: AgentInput<'retryJob'>): Promise<JobView>;
+  cancelJob(input: AgentInput<'cancelJob'>): Promise<JobView>;
+  listPrinters(input: AgentInput<'listPrinters'>): Promise<PrinterInfo[]>;
+  testPrint(input: AgentInput<'testPrint'>): Promise<JobView>;
+  getSettings(input: AgentInput<'getSettings'>): Promise<SettingsView>;
+  saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView>;
+  testConnection(input: AgentInput<'testConnection'>): Promise<{ team: string; status: string }>;
+  /** Pause or resume automatic printing, or one printer when `printer` is given. */
+  setPaused(input: AgentInput<'setPaused'>): Promise<AgentStatus>;
+}
+
+export const AGENT_OPERATIONS = Object.keys(agentInputs) as AgentOperation[];
+
+/** What a UI client sees: the operations plus a live event subscription. */
+export interface AgentClient extends AgentApi {
+  /** Returns the unsubscribe function. */
+  onEvent(listener: (event: AgentEvent) => void): () => void;
+}
+
+/** IPC channel names (Electron) and HTTP paths (web bridge) derive from the operation. */
+export const ipcChannel = (op: AgentOperation): string => `agent:${op}`;
+export const IPC_EVENT_CHANNEL = 'agent:event';
+export const bridgePath = (op: AgentOperation): string => `/api/${op}`;
+export const BRIDGE_EVENTS_PATH = '/api/events';
+/** Header carrying the per-run UI token on bridge requests. */
+export const BRIDGE_TOKEN_HEADER = 'x-print-station-token';
+
+/** Result envelope on IPC and the bridge: errors cross as data, not as thrown objects. */
+export type AgentResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AgentErrorPayload };

@@ -1,0 +1,165 @@
+/**
+ * Domain vocabulary shared by main, preload and renderer. Imports neither Node nor DOM
+ * nor electron: only zod, so the renderer and the main process validate with the same
+ * schemas.
+ */
+import { z } from 'zod';
+
+/** Print `document_type` values named by the spec. The service may add more. */
+export const DOCUMENT_TYPES = ['label', 'manifest', 'waybill', 'customsinvoice', 'proofofdelivery', 'abd', 'salesinvoice'] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+/** Print `label_layout`: `printer` = one 4x6 label a page; the others are A4 sheets. */
+export const LABEL_LAYOUTS = ['printer', 'a4', '1x2', '3x1', '2x2'] as const;
+export type LabelLayout = (typeof LABEL_LAYOUTS)[number];
+
+/**
+ * Job states. `spooled` means the spooler accepted the job, not that paper came out;
+ * `completed` means the spooler reports the job done (or, for folder targets, the file
+ * is in place).
+ */
+export const JOB_STATES = ['queued', 'fetching', 'spooling', 'spooled', 'completed', 'failed', 'canceled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const JOB_TRIGGERS = ['webhook', 'poll', 'scan', 'reprint', 'manual'] as const;
+export type JobTrigger = (typeof JOB_TRIGGERS)[number];
+
+/** The media a printer holds: 4x6 label stock or A4 sheets. */
+export type PrinterMedia = 'label' | 'a4';
+
+export interface JobView {
+  readonly id: string;
+  readonly shipmentId: string;
+  readonly reference: string | null;
+  readonly trackingId: string | null;
+  readonly documentType: string;
+  readonly layout: LabelLayout;
+  /** Printer URI (CONTRACTS.md, Printer URIs). */
+  readonly target: string;
+  readonly copies: number;
+  readonly trigger: JobTrigger;
+  readonly state: JobState;
+  /** Why the job failed or waits, in words a packer can act on. */
+  readonly reason: string | null;
+  /** The service's X-Service-Request-ID of the failing call, when the service failed. */
+  readonly requestId: string | null;
+  readonly attempts: number;
+  readonly spoolerJobId: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface TrackingEventView {
+  readonly id: string | null;
+  readonly status: string;
+  readonly description: string | null;
+  readonly location: string | null;
+  /** ISO 8601 timestamp of the event. */
+  readonly occurredAt: string;
+  readonly url: string | null;
+}
+
+export interface PartyView {
+  readonly name: string | null;
+  readonly contactName: string | null;
+  readonly addressLine: string | null;
+  readonly postalCode: string | null;
+  readonly city: string | null;
+  readonly countryCode: string | null;
+}
+
+export interface ShipmentView {
+  readonly id: string;
+  readonly referenceId: string | null;
+  readonly status: string | null;
+  readonly trackingId: string | null;
+  readonly carrierName: string | null;
+  readonly productName: string | null;
+  readonly sender: PartyView;
+  readonly receiver: PartyView;
+  readonly senderReference: string | null;
+  readonly receiverReference: string | null;
+  readonly availableDocuments: readonly string[];
+  /** Newest first. */
+  readonly tracking: readonly TrackingEventView[];
+}
+
+export interface PrinterInfo {
+  /** Printer URI (CONTRACTS.md, Printer URIs). */
+  readonly uri: string;
+  readonly name: string;
+  readonly kind: 'cups' | 'windows' | 'folder' | 'service';
+  readonly media: PrinterMedia | 'unknown';
+  /** null when readiness cannot be known (service printers). */
+  readonly ready: boolean | null;
+  readonly detail: string | null;
+}
+
+/** The error shape that crosses process boundaries (IPC, web bridge). */
+export interface AgentErrorPayload {
+  readonly code: string;
+  readonly message: string;
+  readonly requestId: string | null;
+}
+
+/** Station rules: which booked shipments this station prints by itself. */
+export const stationRulesSchema = z.object({
+  /** `all`: every booking; `none`: print on scan only; `filtered`: the criteria below. */
+  mode: z.enum(['all', 'none', 'filtered']),
+  /** Booking sources to print (`API`, `APP`). Empty = any source. */
+  sources: z.array(z.string().min(1)).default([]),
+  /** Carrier codes or names to print. Empty = any carrier. */
+  carriers: z.array(z.string().min(1)).default([]),
+  /**
+   * Field matches. A pattern is a prefix, or a regular expression when written `/.../`.
+   * Several matches on one field: any may match; matches on different fields: all must.
+   */
+  matches: z
+    .array(z.object({ field: z.enum(['reference_id', 'sender_reference', 'system']), pattern: z.string().min(1) }))
+    .default([]),
+});
+export type StationRules = z.infer<typeof stationRulesSchema>;
+
+export const routingSchema = z.object({
+  /** Printer URI for labels. */
+  labelPrinter: z.string().min(1),
+  /** Printer URI for A4 documents. */
+  documentPrinter: z.string().min(1),
+  /** Media held by the label printer: `label` (4x6) or `a4` (labels then print layout `a4`). */
+  labelPrinterMedia: z.enum(['label', 'a4']).default('label'),
+  /** Layout used for labels on an A4 label printer: `a4`, `1x2`, `3x1` or `2x2`. */
+  sheetLayout: z.enum(['a4', '1x2', '3x1', '2x2']).default('a4'),
+  /** Document types printed automatically after a booking. */
+  autoPrint: z.array(z.string().min(1)).default(['label']),
+  copies: z.number().int().min(1).max(10).default(1),
+});
+export type Routing = z.infer<typeof routingSchema>;
+
+export const intakeSchema = z.object({
+  webhooksEnabled: z.boolean().default(true),
+  /** 0 = polling off. */
+  pollIntervalSeconds: z.number().min(0).max(3600).default(15),
+});
+export type IntakeSettings = z.infer<typeof intakeSchema>;
+
+/** Settings as the UI sees them: never the API key itself. */
+export interface SettingsView {
+  readonly environment: 'sandbox' | 'production' | 'custom';
+  readonly apiUrl: string;
+  readonly apiKeySet: boolean;
+  readonly routing: Routing;
+  readonly intake: IntakeSettings;
+  readonly stationRules: StationRules;
+  readonly paused: boolean;
+}
+
+export interface AgentStatus {
+  readonly team: string | null;
+  readonly environment: SettingsView['environment'];
+  readonly state: 'ok' | 'paused' | 'error' | 'offline';
+  readonly paused: boolean;
+  readonly lastPrintAt: string | null;
+  readonly lastError: AgentErrorPayload | null;
+  readonly queued: number;
+  readonly failed: number;
+}
