@@ -1,0 +1,78 @@
+import { PDFDocument, type PDFImage } from 'pdf-lib';
+import { code128Png } from './barcode';
+import { DocumentRenderError } from './errors';
+import { embedFonts } from './fonts';
+import { drawLabel, type LabelContent } from './label';
+import { sheetGeometry } from './layout';
+import { drawSheet } from './sheet';
+import type { DocumentShipment, RenderRequest } from './types';
+
+/**
+ * Renders the PDF that POST /shipments/print returns: labels laid out per `label_layout`
+ * (one label per package unit, flowing across pages in shipment order), any other
+ * document type as A4 pages, one or more per shipment.
+ */
+export async function renderDocument(request: RenderRequest): Promise<Uint8Array> {
+  if (request.shipments.length === 0) {
+    throw new DocumentRenderError('SANDBOX_DOCUMENT_EMPTY', 'Nothing to render: pass at least one shipment.');
+  }
+  const document = await PDFDocument.create();
+  document.setTitle(`${request.documentType} ${request.shipments.map((s) => s.id).join(', ')}`);
+  document.setProducer('Print Station sandbox');
+  const fonts = embedFonts(document);
+
+  if (request.documentType === 'label') {
+    const labels = labelContents(request.shipments);
+    const barcodes = await embedBarcodes(document, request.shipments);
+    const { pageSize, slots } = sheetGeometry(request.layout);
+    labels.forEach((label, index) => {
+      const slotIndex = index % slots.length;
+      const page = slotIndex === 0 ? document.addPage([...pageSize]) : document.getPage(document.getPageCount() - 1);
+      const slot = slots[slotIndex];
+      if (slot) drawLabel(page, slot, fonts, { ...label, barcode: barcodes.get(label.shipment.trackingId) ?? null });
+    });
+  } else {
+    for (const shipment of request.shipments) drawSheet(document, fonts, request.documentType, shipment);
+  }
+  // Object streams shrink the file but cost time on every save; labels are fetched in bulk.
+  return document.save({ useObjectStreams: false });
+}
+
+/**
+ * Renders a tracking id's barcode ahead of its first print (call it at booking): bwip-js is
+ * the costliest step of a label, and the print path then only embeds the cached PNG.
+ */
+export async function prerenderBarcode(trackingId: string): Promise<void> {
+  if (trackingId) await code128Png(trackingId);
+}
+
+/**
+ * One label per package unit. A shipment whose packages count no unit still gets one
+ * label, since a booked shipment always has at least one parcel to mark.
+ */
+function labelContents(shipments: readonly DocumentShipment[]): Array<Omit<LabelContent, 'barcode'>> {
+  const labels: Array<Omit<LabelContent, 'barcode'>> = [];
+  for (const shipment of shipments) {
+    const units = shipment.packages.flatMap((pkg) => Array.from({ length: unitCount(pkg.quantity) }, () => pkg));
+    const fallback = { description: null, weightKg: null, quantity: 1 };
+    const list = units.length > 0 ? units : [shipment.packages[0] ?? fallback];
+    list.forEach((pkg, index) => labels.push({ shipment, package: pkg, unit: index + 1, units: list.length }));
+  }
+  return labels;
+}
+
+function unitCount(quantity: number): number {
+  return Number.isFinite(quantity) && quantity > 0 ? Math.floor(quantity) : 0;
+}
+
+/** Each distinct tracking id is rendered and embedded once per document, whatever its label count. */
+async function embedBarcodes(document: PDFDocument, shipments: readonly DocumentShipment[]): Promise<Map<string, PDFImage>> {
+  const ids = [...new Set(shipments.map((s) => s.trackingId).filter((id) => id.length > 0))];
+  const pngs = await Promise.all(ids.map((id) => code128Png(id)));
+  const images = new Map<string, PDFImage>();
+  for (const [index, id] of ids.entries()) {
+    const png = pngs[index];
+    if (png) images.set(id, await document.embedPng(png));
+  }
+  return images;
+}

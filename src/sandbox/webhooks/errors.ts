@@ -1,0 +1,8 @@
+import { CodedError } from '../../main/errors';
+
+/** A webhook configuration the spec does not allow; the message says how to fix it. */
+export class WebhookConfigError extends CodedError {
+  constructor(code: 'SANDBOX_WEBHOOK_ENDPOINT_LIMIT' | 'SANDBOX_WEBHOOK_ENDPOINT_INVALID', message: string) {
+    super(code, message);
+  }
+}
