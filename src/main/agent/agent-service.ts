@@ -1,0 +1,182 @@
+/**
+ * The AgentApi facade: what the UI can ask of the agent. Electron IPC and the headless web
+ * bridge both validate their payloads and forward here, so this is the single place each
+ * operation is implemented.
+ */
+import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
+import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
+import { ApiError, API_ERROR_CODES } from '../api/errors';
+import { CodedError } from '../errors';
+import type { Ledger } from '../jobs/ledger';
+import { toJobView } from '../jobs/job-record';
+import type { PrintPipeline } from '../jobs/pipeline';
+import type { Logger } from '../log';
+import { discoverPrinters } from '../printing/discovery';
+import { mediaForLayout, routeFor } from '../printing/routing';
+import type { PrinterTarget } from '../printing/target';
+import { lookupScan } from '../scan/lookup';
+import type { ApiKeyStore } from '../settings/api-key-store';
+import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
+import type { SettingsStore } from '../settings/settings-store';
+import type { ServiceConnection } from './service-connection';
+import type { StatusTracker } from './status-tracker';
+import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
+
+export interface AgentServiceDeps {
+  readonly connection: ServiceConnection;
+  readonly ledger: Ledger;
+  readonly pipeline: PrintPipeline;
+  readonly settings: SettingsStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly status: StatusTracker;
+  readonly targetFor: (uri: string) => PrinterTarget;
+  readonly emitStatus: () => void;
+  /** Polling or webhook settings changed: restart the poller. */
+  readonly onIntakeChanged: () => Promise<void>;
+  readonly log: Logger;
+}
+
+export class AgentService implements AgentApi {
+  private readonly settingsOps: SettingsOperations;
+
+  constructor(private readonly deps: AgentServiceDeps) {
+    this.settingsOps = createSettingsOperations({ settings: deps.settings, apiKeys: deps.apiKeys });
+  }
+
+  /** GET /status with the current key: shows the team, or says why not. */
+  async checkConnection(required: boolean): Promise<void> {
+    const { connection, status, log, settings } = this.deps;
+    if (!connection.configured) {
+      log.warn('no API key set: connect an account in Settings (or run the demo)');
+      if (required) throw new CodedError('NOT_CONNECTED', 'No API key: pass --api-key or set PRINT_STATION_API_KEY.');
+      return;
+    }
+    try {
+      const answer = await connection.current.status();
+      status.connected(answer.team);
+      log.info(`connected: team ${answer.team} (${settings.get().environment}, ${connection.url})`);
+    } catch (error) {
+      status.serviceFailed(error);
+      const fatal = error instanceof ApiError && error.code === API_ERROR_CODES.UNAUTHORIZED;
+      log.error(`cannot check the API key with GET /status: ${(error as Error).message}`);
+      if (required && fatal) throw error;
+    }
+    this.deps.emitStatus();
+  }
+
+  async getStatus(_input: AgentInput<'getStatus'>): Promise<AgentStatus> {
+    return this.deps.status.snapshot();
+  }
+
+  async lookup({ scan }: AgentInput<'lookup'>): Promise<LookupResult> {
+    const { ledger, connection } = this.deps;
+    const client = connection.current;
+    const result = await lookupScan(scan, {
+      findShipmentIdByScan: (value) => ledger.findShipmentIdByScan(value),
+      getShipment: (id) => client.getShipment(id),
+      listShipments: (query) => client.listShipments(query),
+      tracking: (id) => client.tracking(id),
+      localTracking: (id) => ledger.trackingFor(id),
+    });
+    if (result.kind === 'found') {
+      // Remember it so the next scan of its tracking id resolves locally.
+      const s = result.shipment;
+      ledger.upsertShipment({ shipmentId: s.id, referenceId: s.referenceId, trackingId: s.trackingId, carrier: s.carrierName, source: null, bookedAt: null, data: null });
+    }
+    return result;
+  }
+
+  async reprint(input: AgentInput<'reprint'>): Promise<JobView[]> {
+    const known = this.deps.ledger.getShipment(input.shipmentId);
+    return this.deps.pipeline.reprint({
+      shipmentId: input.shipmentId,
+      documentType: input.documentType ?? 'label',
+      layout: input.layout,
+      printer: input.printer,
+      copies: input.copies,
+      trigger: 'reprint',
+      reference: known?.referenceId ?? null,
+      trackingId: known?.trackingId ?? null,
+    });
+  }
+
+  async listJobs(input: AgentInput<'listJobs'>): Promise<JobView[]> {
+    return this.deps.ledger.search({ text: input.search, state: input.state, limit: input.limit }).map(toJobView);
+  }
+
+  async retryJob({ id }: AgentInput<'retryJob'>): Promise<JobView> {
+    return this.deps.pipeline.retry(id);
+  }
+
+  async cancelJob({ id }: AgentInput<'cancelJob'>): Promise<JobView> {
+    return this.deps.pipeline.cancel(id);
+  }
+
+  async listPrinters(_input: AgentInput<'listPrinters'>): Promise<PrinterInfo[]> {
+    const { connection, settings, targetFor } = this.deps;
+    const discovered = await discoverPrinters({
+      service: connection.configured ? { printers: () => connection.current.printers() } : undefined,
+    });
+    // The configured printers come first, with their readiness, even if discovery missed them.
+    const routing = settings.get().routing;
+    const configured = [...new Set([routing.labelPrinter, routing.documentPrinter])];
+    const byUri = new Map(discovered.map((p) => [p.uri, p]));
+    const first = await Promise.all(
+      configured.map(async (uri): Promise<PrinterInfo> => {
+        const found = byUri.get(uri);
+        byUri.delete(uri);
+        const readiness = await targetFor(uri).readiness().catch((e: Error) => ({ ready: false, detail: e.message }));
+        const media = uri === routing.labelPrinter ? routing.labelPrinterMedia : 'a4';
+        return { uri, name: found?.name ?? uri, kind: targetFor(uri).kind, media, ready: readiness.ready, detail: readiness.detail };
+      }),
+    );
+    return [...first, ...byUri.values()];
+  }
+
+  async testPrint({ printer }: AgentInput<'testPrint'>): Promise<JobView> {
+    const routing = this.deps.settings.get().routing;
+    const layout = routeFor(routing, printer === routing.documentPrinter && printer !== routing.labelPrinter ? 'waybill' : 'label').layout;
+    const [job] = this.deps.pipeline.reprint({ shipmentId: TEST_PAGE_SHIPMENT, documentType: TEST_PAGE_TYPE, layout, printer, trigger: 'manual' });
+    if (!job) throw new CodedError('INTERNAL', 'the test page was not queued');
+    this.deps.log.info(`test page queued for ${printer} (${mediaForLayout(layout)})`);
+    return job;
+  }
+
+  async getSettings(_input: AgentInput<'getSettings'>): Promise<SettingsView> {
+    return this.settingsOps.getSettings();
+  }
+
+  async saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView> {
+    const before = this.deps.settings.get();
+    const view = this.settingsOps.saveSettings(input);
+    const after = this.deps.settings.get();
+    if (this.deps.connection.reconfigure(after.apiUrl, this.deps.apiKeys.read())) {
+      await this.checkConnection(false);
+    }
+    if (JSON.stringify(before.intake) !== JSON.stringify(after.intake)) await this.deps.onIntakeChanged();
+    this.deps.emitStatus();
+    return view;
+  }
+
+  async testConnection(input: AgentInput<'testConnection'>): Promise<{ team: string; status: string }> {
+    const { connection, apiKeys } = this.deps;
+    const apiKey = input.apiKey ?? apiKeys.read();
+    if (!apiKey) throw new CodedError('NOT_CONNECTED', 'Enter an API key to test the connection.');
+    const probe = connection.probe(input.apiUrl ?? connection.url, apiKey);
+    try {
+      const answer = await probe.status();
+      return { team: answer.team, status: answer.status };
+    } finally {
+      await probe.close();
+    }
+  }
+
+  async setPaused({ paused, printer }: AgentInput<'setPaused'>): Promise<AgentStatus> {
+    const { pipeline, settings } = this.deps;
+    if (paused) pipeline.pause(printer);
+    else pipeline.resume(printer);
+    if (printer === undefined) settings.update({ paused });
+    this.deps.emitStatus();
+    return this.deps.status.snapshot();
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The agent: one composition of the service connection, the ledger, the printer targets,
+ * the print pipeline and intake (webhooks and polling), behind the AgentApi facade. The
+ * Electron app and the headless agent both build it here, so they behave the same.
+ *
+ *   intake (webhooks, poller) ─▶ station rules ─▶ pipeline (ledger) ─▶ fetch PDF ─▶ target
+ */
+import { join } from 'node:path';
+import type { AgentApi } from '../../shared/agent-api';
+import type { JobView, LabelLayout } from '../../shared/domain';
+import { ApiError } from '../api/errors';
+import { Poller } from '../intake/poller';
+import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
+import { Ledger } from '../jobs/ledger';
+import { PrintPipeline } from '../jobs/pipeline';
+import type { Logger } from '../log';
+import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
+import type { PdfToPrinterModule } from '../printing/windows-target';
+import { autoPrintTypes, routeFor } from '../printing/routing';
+import type { PrinterTarget } from '../printing/target';
+import type { ApiKeyStore } from '../settings/api-key-store';
+import type { SettingsStore, StoredSettings } from '../settings/settings-store';
+import { AgentService } from './agent-service';
+import { EventHub, type AgentEventListener } from './event-hub';
+import { describeJob } from './job-log';
+import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
+import { StatusTracker } from './status-tracker';
+import { renderTestPage, TEST_PAGE_TYPE } from './test-page';
+
+export interface AgentOptions {
+  /** Where the ledger lives (`ledger.sqlite`). */
+  readonly dataDir: string;
+  readonly settings: SettingsStore;
+  readonly apiKeys: ApiKeyStore;
+  readonly log: Logger;
+  /** Receive webhooks; null = webhooks off (polling only). @default null */
+  readonly webhook?: { readonly port: number; readonly host?: string; readonly secrets: readonly string[] } | null;
+  /** Client tuning (timeouts, retries). @default the client's defaults */
+  readonly client?: ServiceConnectionOptions['client'];
+  /** Pipeline tuning, for tests and benchmarks. */
+  readonly pipeline?: { readonly fetchConcurrency?: number; readonly retryBaseMs?: number; readonly retryMaxMs?: number; readonly followIntervalMs?: number };
+  /** Extra target dependencies (CUPS env, a fake pdf-to-printer in tests). */
+  readonly targets?: Omit<TargetDeps, 'service'>;
+  /** Fail start() when the service rejects the key (the CLI does; the desktop app shows it). @default false */
+  readonly requireValidKey?: boolean;
+}
+
+export interface Agent {
+  readonly api: AgentApi;
+  readonly subscribe: (listener: AgentEventListener) => () => void;
+  /** Exposed for tests and benchmarks; the UI goes through `api`. */
+  readonly pipeline: PrintPipeline;
+  readonly ledger: Ledger;
+  readonly poller: Poller | null;
+  readonly webhookUrl: string | null;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function createAgent(options: AgentOptions): Promise<Agent> {
+  const { settings, apiKeys, log } = options;
+  const hub = new EventHub();
+  const connection = new ServiceConnection({ apiUrl: settings.get().apiUrl, apiKey: apiKeys.read(), client: options.client });
+  const ledger = Ledger.open({ path: join(options.dataDir, 'ledger.sqlite') });
+  const routing = (): StoredSettings['routing'] => settings.get().routing;
+
+  // Only the service-backed parts of a target need the live connection; the rest is fixed.
+  const servicePort = {
+    printToPrinter: (req: Parameters<ServiceConnection['current']['printToPrinter']>[0]) => connection.current.printToPrinter(req),
+    printers: () => connection.current.printers(),
+  };
+  const pdfToPrinter: PdfToPrinterModule | undefined =
+    process.platform === 'win32' ? await loadPdfToPrinter() : options.targets?.pdfToPrinter;
+  const targets = new Map<string, PrinterTarget>();
+  const targetFor = (uri: string): PrinterTarget => {
+    let target = targets.get(uri);
+    if (!target) {
+      target = createTarget(uri, { ...options.targets, pdfToPrinter, service: servicePort });
+      targets.set(uri, target);
+    }
+    return target;
+  };
+
+  const status = new StatusTracker(
+    () => ledger.counts(),
+    () => settings.get().environment,
+    () => pipeline.isPaused(),
+  );
+  const fetcher = {
+    async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
+      if (req.document_type === TEST_PAGE_TYPE) {
+        return { pdf: await renderTestPage(req.label_layout, routeFor(routing(), 'label').target, new Date()), requestId: null };
+      }
+      try {
+        const result = await connection.current.printFile(req);
+        status.serviceReached();
+        return result;
+      } catch (error) {
+        if (error instanceof ApiError) status.serviceFailed(error);
+        throw error;
+      }
+    },
+  };
+
+  const pipeline: PrintPipeline = new PrintPipeline({
+    ledger,
+    fetcher,
+    targetFor,
+    route: (documentType) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType),
+    autoPrintTypes: () => autoPrintTypes(routing()),
+    copies: () => routing().copies,
+    ...options.pipeline,
+    onJobChange: (job: JobView) => {
+      status.job(job);
+      (job.state === 'failed' ? log.warn : log.info)(describeJob(job));
+      hub.emit({ type: 'job', job });
+    },
+  });
+
+  const shipments = {
+    listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => connection.current.listShipments(query),
+    getShipment: (id: string) => connection.current.getShipment(id),
+  };
+  const stationRules = () => settings.get().stationRules;
+  const intakeLogger = { info: log.info, warn: log.warn, error: log.error };
+
+  let webhookServer: WebhookServer | null = null;
+  let poller: Poller | null = null;
+  const startPoller = (): void => {
+    const interval = settings.get().intake.pollIntervalSeconds;
+    if (interval <= 0) return;
+    poller = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: interval, logger: intakeLogger });
+    poller.start();
+  };
+
+  const service = new AgentService({
+    connection,
+    ledger,
+    pipeline,
+    settings,
+    apiKeys,
+    status,
+    targetFor,
+    emitStatus: () => hub.emit({ type: 'status', status: status.snapshot() }),
+    onIntakeChanged: async () => {
+      await poller?.stop();
+      poller = null;
+      startPoller();
+    },
+    log,
+  });
+
+  const agent: Agent = {
+    api: service,
+    subscribe: hub.subscribe,
+    pipeline,
+    ledger,
+    get poller() {
+      return poller;
+    },
+    get webhookUrl() {
+      return webhookServer?.url ?? null;
+    },
+    async start() {
+      await service.checkConnection(options.requireValidKey ?? false);
+      if (settings.get().paused) pipeline.pause();
+      await pipeline.start();
+      if (options.webhook && settings.get().intake.webhooksEnabled) {
+        webhookServer = await startWebhookServer({
+          host: options.webhook.host,
+          port: options.webhook.port,
+          secrets: options.webhook.secrets,
+          ledger,
+          sink: pipeline,
+          stationRules,
+          shipments,
+          logger: intakeLogger,
+          onTracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
+          onAlert: (alert) => hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
+        });
+      }
+      startPoller();
+    },
+    async stop() {
+      await poller?.stop();
+      await webhookServer?.close();
+      await pipeline.stop();
+      await connection.close();
+      ledger.close();
+    },
+  };
+  return agent;
+}

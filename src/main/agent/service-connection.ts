@@ -1,0 +1,70 @@
+/**
+ * The agent's handle on the service. Settings can change the address or the key while
+ * the agent runs, so the rest of the agent holds this stable object and the client
+ * behind it is replaced.
+ */
+import { ServiceClient, type ServiceClientOptions } from '../api/client';
+import { CodedError } from '../errors';
+
+export class NotConnectedError extends CodedError {
+  constructor() {
+    super('NOT_CONNECTED', 'No API key is set: connect your account in Settings → Connection, or start the demo.');
+  }
+}
+
+export interface ServiceConnectionOptions {
+  readonly apiUrl: string;
+  readonly apiKey: string | null;
+  /** Extra client options (timeouts, retries); tests shorten them. */
+  readonly client?: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'apiKey'>>;
+}
+
+export class ServiceConnection {
+  private client: ServiceClient | null = null;
+  private apiUrl: string;
+  private apiKey: string | null;
+  private readonly clientOptions: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'apiKey'>>;
+
+  constructor(options: ServiceConnectionOptions) {
+    this.apiUrl = options.apiUrl;
+    this.apiKey = options.apiKey;
+    this.clientOptions = options.client ?? {};
+  }
+
+  get url(): string {
+    return this.apiUrl;
+  }
+
+  get configured(): boolean {
+    return this.apiKey !== null;
+  }
+
+  /** The current client; throws NotConnectedError when no key is set. */
+  get current(): ServiceClient {
+    if (this.apiKey === null) throw new NotConnectedError();
+    this.client ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.apiKey });
+    return this.client;
+  }
+
+  /** Point at another address or key. The old client finishes its calls, then closes. */
+  reconfigure(apiUrl: string, apiKey: string | null): boolean {
+    if (apiUrl === this.apiUrl && apiKey === this.apiKey) return false;
+    const old = this.client;
+    this.client = null;
+    this.apiUrl = apiUrl;
+    this.apiKey = apiKey;
+    void old?.close().catch(() => undefined);
+    return true;
+  }
+
+  /** A client for a one-off check (Settings → Test connection) that leaves this one alone. */
+  probe(apiUrl: string, apiKey: string): ServiceClient {
+    return new ServiceClient({ ...this.clientOptions, baseUrl: apiUrl, apiKey, retries: 0 });
+  }
+
+  async close(): Promise<void> {
+    const old = this.client;
+    this.client = null;
+    await old?.close();
+  }
+}

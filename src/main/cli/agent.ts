@@ -1,0 +1,41 @@
+/**
+ * `npm run agent -- OPTIONS`: the agent without Electron (service mode). Options in
+ * CONTRACTS.md and `--help`.
+ */
+import { startHeadlessAgent } from '../headless';
+import { createLogger } from '../log';
+import { fail, printReadyLines, stopOnSignals } from './lifecycle';
+import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
+
+async function main(): Promise<void> {
+  const options = parseAgentOptions(process.argv.slice(2));
+  if (options.help) {
+    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n`);
+    return;
+  }
+  if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
+  if (!options.apiKey) throw new OptionsError('an API key is required: --api-key K or env PRINT_STATION_API_KEY');
+  if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
+    throw new OptionsError('--webhook-port needs at least one --webhook-secret (the endpoint secret from the API settings)');
+  }
+  const log = createLogger();
+  log.redact(options.apiKey);
+  const agent = await startHeadlessAgent({
+    apiUrl: options.apiUrl,
+    apiKey: options.apiKey,
+    dataDir: options.dataDir,
+    log,
+    environment: 'custom',
+    printer: options.printer,
+    documentPrinter: options.documentPrinter,
+    webhookPort: options.webhookPort,
+    webhookHost: options.webhookHost,
+    webhookSecrets: options.webhookSecrets,
+    pollIntervalSeconds: options.pollIntervalSeconds,
+    uiPort: options.uiPort,
+  });
+  printReadyLines(agent);
+  stopOnSignals(() => agent.stop(), log.info);
+}
+
+main().catch(fail);

@@ -1,0 +1,62 @@
+/**
+ * `npm run demo`: the whole station on one machine. The embedded sandbox, the agent
+ * against it (webhooks and polling both on), the web UI, and a traffic generator that
+ * books a shipment every few seconds. Labels go to folder:./demo-prints unless --printer
+ * says otherwise.
+ */
+import { randomBytes } from 'node:crypto';
+import { startSandbox } from '../../sandbox/server';
+import { ServiceClient } from '../api/client';
+import { startHeadlessAgent } from '../headless';
+import { createLogger } from '../log';
+import { fail, printReadyLines, stopOnSignals } from './lifecycle';
+import { AGENT_USAGE, parseAgentOptions } from './options';
+import { TrafficGenerator } from './traffic-generator';
+
+const DEMO_PRINTER = 'folder:./demo-prints';
+
+async function main(): Promise<void> {
+  const options = parseAgentOptions(process.argv.slice(2));
+  if (options.help) {
+    process.stdout.write(`Usage: npm run demo -- OPTIONS (defaults: embedded sandbox, ${DEMO_PRINTER})\n${AGENT_USAGE}\n`);
+    return;
+  }
+  const log = createLogger();
+  const apiKey = options.apiKey ?? 'sandbox-key';
+  const secret = options.webhookSecrets[0] ?? randomBytes(24).toString('hex');
+  log.redact(secret);
+  const sandbox = options.apiUrl ? null : await startSandbox({ apiKey, simulateCarrier: true });
+  const apiUrl = options.apiUrl ?? sandbox!.baseUrl;
+  if (sandbox) process.stdout.write(`sandbox: ${sandbox.baseUrl}\n`);
+
+  const agent = await startHeadlessAgent({
+    apiUrl,
+    apiKey,
+    dataDir: options.dataDir,
+    log,
+    environment: sandbox ? 'sandbox' : 'custom',
+    printer: options.printer ?? DEMO_PRINTER,
+    documentPrinter: options.documentPrinter ?? options.printer ?? DEMO_PRINTER,
+    webhookPort: options.webhookPort ?? 0,
+    webhookHost: options.webhookHost,
+    webhookSecrets: [secret],
+    pollIntervalSeconds: options.pollIntervalSeconds ?? 15,
+    uiPort: options.uiPort ?? 0,
+  });
+  sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
+  printReadyLines(agent);
+
+  const trafficClient = sandbox ? new ServiceClient({ baseUrl: apiUrl, apiKey }) : null;
+  const traffic = sandbox && trafficClient ? new TrafficGenerator({ client: trafficClient, sandboxOrigin: sandbox.origin, apiKey, log }) : null;
+  traffic?.start();
+  process.stdout.write('demo: booking a shipment every few seconds; open the ui: address above, Ctrl-C stops everything\n');
+
+  stopOnSignals(async () => {
+    await traffic?.stop();
+    await trafficClient?.close();
+    await agent.stop();
+    await sandbox?.close();
+  }, log.info);
+}
+
+main().catch(fail);

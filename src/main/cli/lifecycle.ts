@@ -1,0 +1,40 @@
+/**
+ * Process plumbing shared by `npm run agent` and `npm run demo`: the ready lines people
+ * and scripts read (CONTRACTS.md), and a clean stop on Ctrl-C / SIGTERM. A second signal
+ * while stopping exits at once; in-flight jobs are resumable from the ledger.
+ */
+import type { HeadlessAgent } from '../headless';
+
+export function printReadyLines(agent: HeadlessAgent, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
+  if (agent.uiUrl) write(`ui: ${agent.uiUrl}`);
+  if (agent.webhookUrl) write(`webhooks: ${agent.webhookUrl}`);
+  write(`printer: ${agent.printer}`);
+}
+
+export function stopOnSignals(stop: () => Promise<void>, log: (line: string) => void): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      log(`${signal} again: exiting now; unfinished jobs resume on the next start`);
+      process.exit(130);
+    }
+    stopping = true;
+    log(`${signal}: stopping (letting the current spool finish)…`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log(`error while stopping: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+/** Print a fatal error (never a stack for expected, coded errors) and exit non-zero. */
+export function fail(error: unknown): never {
+  const coded = error as { code?: string; message?: string };
+  process.stderr.write(`error: ${coded.message ?? String(error)}${coded.code ? ` [${coded.code}]` : ''}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,133 @@
+/**
+ * Options of `npm run agent` and `npm run demo` (CONTRACTS.md). Precedence: command line,
+ * then environment (PRINT_STATION_API_KEY), then the `--config` JSON file, then defaults.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { CodedError } from '../errors';
+
+export class OptionsError extends CodedError {
+  constructor(message: string) {
+    super('INVALID_OPTIONS', message);
+  }
+}
+
+export interface AgentCliOptions {
+  readonly apiUrl: string | null;
+  readonly apiKey: string | null;
+  readonly printer: string | null;
+  readonly documentPrinter: string | null;
+  readonly webhookPort: number | null;
+  readonly webhookHost: string;
+  readonly webhookSecrets: readonly string[];
+  readonly pollIntervalSeconds: number | null;
+  readonly uiPort: number | null;
+  readonly dataDir: string;
+  readonly help: boolean;
+}
+
+const configFileSchema = z
+  .object({
+    apiUrl: z.string().url().optional(),
+    apiKey: z.string().min(1).optional(),
+    printer: z.string().min(1).optional(),
+    documentPrinter: z.string().min(1).optional(),
+    webhookPort: z.number().int().min(0).max(65535).optional(),
+    webhookHost: z.string().min(1).optional(),
+    webhookSecrets: z.array(z.string().min(1)).max(10).optional(),
+    pollIntervalSeconds: z.number().min(0).max(3600).optional(),
+    uiPort: z.number().int().min(0).max(65535).optional(),
+    dataDir: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const AGENT_USAGE = `Options:
+  --api-url URL            the service's base address including /external/v1
+  --api-key K              the API key (or env PRINT_STATION_API_KEY); never printed or logged
+  --printer URI            where labels go: cups:QUEUE[@HOST:PORT] | windows:NAME | folder:DIR | service:ID
+  --document-printer URI   where A4 documents go (default: same as --printer)
+  --webhook-port N         receive webhooks on 127.0.0.1:N at /webhooks
+  --webhook-host ADDR      bind address for webhooks (default 127.0.0.1; set for a reverse proxy)
+  --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints)
+  --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
+  --ui-port N              serve the web UI on 127.0.0.1:N
+  --data-dir DIR           where the ledger and settings live (default ./.data)
+  --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...)
+  --help                   this text`;
+
+function integer(name: string, raw: string | undefined, min: number, max: number): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new OptionsError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readConfigFile(path: string): z.infer<typeof configFileSchema> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new OptionsError(`cannot read --config ${path}: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new OptionsError(`--config ${path} is not valid JSON`);
+  }
+  const parsed = configFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new OptionsError(`--config ${path}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export function parseAgentOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): AgentCliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'api-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        printer: { type: 'string' },
+        'document-printer': { type: 'string' },
+        'webhook-port': { type: 'string' },
+        'webhook-host': { type: 'string' },
+        'webhook-secret': { type: 'string', multiple: true },
+        'poll-interval': { type: 'string' },
+        'ui-port': { type: 'string' },
+        'data-dir': { type: 'string' },
+        config: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new OptionsError(`${(error as Error).message}\n${AGENT_USAGE}`);
+  }
+  const file = values.config ? readConfigFile(values.config) : {};
+  const apiUrl = values['api-url'] ?? file.apiUrl ?? null;
+  if (apiUrl !== null && !/^https?:\/\//.test(apiUrl)) {
+    throw new OptionsError(`--api-url must start with http:// or https://, got "${apiUrl}"`);
+  }
+  return {
+    apiUrl,
+    apiKey: values['api-key'] ?? env.PRINT_STATION_API_KEY ?? file.apiKey ?? null,
+    printer: values.printer ?? file.printer ?? null,
+    documentPrinter: values['document-printer'] ?? file.documentPrinter ?? null,
+    webhookPort: integer('--webhook-port', values['webhook-port'], 0, 65535) ?? file.webhookPort ?? null,
+    webhookHost: values['webhook-host'] ?? file.webhookHost ?? '127.0.0.1',
+    webhookSecrets: values['webhook-secret'] ?? file.webhookSecrets ?? [],
+    pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
+    uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
+    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? '.data'),
+    help: values.help ?? false,
+  };
+}

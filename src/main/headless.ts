@@ -1,0 +1,100 @@
+/**
+ * The agent without Electron (service mode): settings in a conf file in the data
+ * directory, the API key only in memory, and the same renderer served on loopback with a
+ * per-run token. `npm run agent`, `npm run demo`, the E2E tests and the benchmarks all
+ * start it here.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
+import type { Logger } from './log';
+import { MemoryApiKeyStore } from './settings/api-key-store';
+import { createConfSettingsStore } from './settings/conf-settings-store';
+import type { SettingsPatch } from './settings/settings-store';
+import { startUiServer, type UiServer } from './web/ui-server';
+
+export interface HeadlessAgentOptions {
+  readonly apiUrl: string;
+  readonly apiKey: string;
+  readonly dataDir: string;
+  readonly log: Logger;
+  readonly environment?: 'sandbox' | 'production' | 'custom';
+  /** Label printer URI; overrides (and updates) the stored routing. @default the stored one */
+  readonly printer?: string | null;
+  /** A4 document printer URI. @default `printer` */
+  readonly documentPrinter?: string | null;
+  /** Receive webhooks on this port (0 = any). null = webhooks off. @default null */
+  readonly webhookPort?: number | null;
+  /** @default '127.0.0.1' */
+  readonly webhookHost?: string;
+  readonly webhookSecrets?: readonly string[];
+  /** Seconds; 0 = no polling. @default the stored setting (15) */
+  readonly pollIntervalSeconds?: number | null;
+  /** Serve the web UI on 127.0.0.1:N (0 = any). null = no UI. @default null */
+  readonly uiPort?: number | null;
+  /** The built renderer. @default out/renderer */
+  readonly uiStaticDir?: string;
+  /** Passed through to createAgent (tests, benchmarks). */
+  readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets'>;
+  /** Exit on a rejected key instead of running disconnected. @default true */
+  readonly requireValidKey?: boolean;
+}
+
+export interface HeadlessAgent {
+  readonly agent: Agent;
+  readonly uiUrl: string | null;
+  readonly webhookUrl: string | null;
+  readonly printer: string;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise<HeadlessAgent> {
+  const { log } = options;
+  const settings = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl, logger: log });
+  const patch: { -readonly [K in keyof SettingsPatch]: SettingsPatch[K] } = { apiUrl: options.apiUrl };
+  if (options.environment) patch.environment = options.environment;
+  const routing: Record<string, string> = {};
+  if (options.printer) routing.labelPrinter = options.printer;
+  if (options.documentPrinter ?? options.printer) routing.documentPrinter = (options.documentPrinter ?? options.printer)!;
+  if (Object.keys(routing).length > 0) patch.routing = routing;
+  if (options.pollIntervalSeconds != null) patch.intake = { pollIntervalSeconds: options.pollIntervalSeconds };
+  if (options.webhookPort != null) patch.intake = { ...patch.intake, webhooksEnabled: true };
+  settings.update(patch);
+
+  const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
+  const agent = await createAgent({
+    dataDir: options.dataDir,
+    settings,
+    apiKeys,
+    log,
+    webhook: options.webhookPort == null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets ?? [] },
+    requireValidKey: options.requireValidKey ?? true,
+    ...options.tuning,
+  });
+  try {
+    await agent.start();
+  } catch (error) {
+    await agent.stop();
+    throw error;
+  }
+
+  let ui: UiServer | null = null;
+  if (options.uiPort != null) {
+    const staticDir = options.uiStaticDir ?? DEFAULT_UI_DIR;
+    if (!existsSync(staticDir)) log.warn(`web UI not built at ${staticDir}: run \`npm run build:ui\``);
+    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir });
+  }
+
+  return {
+    agent,
+    uiUrl: ui?.url ?? null,
+    webhookUrl: agent.webhookUrl,
+    printer: settings.get().routing.labelPrinter,
+    async stop() {
+      await ui?.close();
+      await agent.stop();
+    },
+  };
+}
