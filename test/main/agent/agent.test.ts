@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
+
+let station: Station;
+beforeEach(async () => {
+  station = await startStation();
+});
+afterEach(async () => {
+  await station.close();
+});
+
+const countBy = (files: string[]): Map<string, number> => {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(shipmentOf(f), (counts.get(shipmentOf(f)) ?? 0) + 1);
+  return counts;
+};
+
+describe('agent', () => {
+  it('prints a booking announced by webhook once, as a 4x6 label', async () => {
+    const { agent } = await station.start();
+    const booked = await station.sandbox.bookShipment({ source: 'API', reference_id: 'ORDER-1' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the label');
+    await agent.pipeline.idle();
+    const [file] = await station.prints();
+    expect(shipmentOf(file!)).toBe(booked.shipmentId);
+    const pdf = await PDFDocument.load(await readFile(join(station.printDir, file!)));
+    expect(pdf.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())])).toEqual([[288, 432]]);
+    const [job] = await agent.api.listJobs({ search: 'ORDER-1' });
+    expect(job).toMatchObject({ shipmentId: booked.shipmentId, trigger: 'webhook', state: 'completed', reference: 'ORDER-1' });
+  });
+
+  it('prints once when a webhook and a poll race for the same booking', async () => {
+    const { agent } = await station.start({ pollIntervalSeconds: 1 });
+    const booked = await Promise.all(Array.from({ length: 5 }, (_, i) => station.sandbox.bookShipment({ reference_id: `RACE-${i}` })));
+    await agent.poller!.pollOnce();
+    await agent.poller!.pollOnce();
+    await waitFor(async () => (await station.prints()).length >= 5, 'five labels');
+    await agent.pipeline.idle();
+    const counts = countBy(await station.prints());
+    expect([...counts.keys()].sort()).toEqual(booked.map((b) => b.shipmentId).sort());
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('prints every booking made while it was down exactly once when it comes back', async () => {
+    await station.start({ pollIntervalSeconds: 1 });
+    await station.agent!.agent.poller!.pollOnce(); // establish the high-water mark
+    await station.stopAgent();
+    const booked = [];
+    for (let i = 0; i < 50; i++) booked.push(await station.sandbox.bookShipment({ reference_id: `DOWN-${i}` }));
+    const { agent } = await station.start({ pollIntervalSeconds: 1 });
+    await waitFor(async () => (await station.prints()).length >= 50, '50 labels', 30_000);
+    await agent.poller!.pollOnce(); // a second look must not print anything again
+    await agent.pipeline.idle();
+    const counts = countBy(await station.prints());
+    expect(counts.size).toBe(50);
+    expect([...counts.keys()].sort()).toEqual(booked.map((b) => b.shipmentId).sort());
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('resolves scans by reference, tracking id and shipment id, and says what was scanned when nothing matches', async () => {
+    const { agent } = await station.start();
+    const booked = await station.sandbox.bookShipment({ reference_id: 'SCAN-ME' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the label');
+    for (const scan of ['SCAN-ME', ` ${booked.trackingId.toLowerCase()}\r`, booked.shipmentId]) {
+      const result = await agent.api.lookup({ scan });
+      expect(result.kind, scan).toBe('found');
+      if (result.kind !== 'found') continue;
+      expect(result.shipment.id).toBe(booked.shipmentId);
+      expect(result.shipment.tracking.map((e) => e.status)).toContain('ORDERED');
+    }
+    const miss = await agent.api.lookup({ scan: 'NO-SUCH-THING-42' });
+    expect(miss).toMatchObject({ kind: 'not_found' });
+    if (miss.kind === 'not_found') expect(miss.message).toContain('NO-SUCH-THING-42');
+  });
+
+  it('reprints as a new job and prints a test page with the label geometry', async () => {
+    const { agent } = await station.start();
+    const booked = await station.sandbox.bookShipment({ reference_id: 'AGAIN' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the first label');
+    const [reprint] = await agent.api.reprint({ shipmentId: booked.shipmentId });
+    expect(reprint).toMatchObject({ trigger: 'reprint', shipmentId: booked.shipmentId, reference: 'AGAIN' });
+    const test = await agent.api.testPrint({ printer: `folder:${station.printDir}` });
+    await waitFor(async () => (await station.prints()).length === 3, 'the reprint and the test page');
+    await agent.pipeline.idle();
+    expect(countBy(await station.prints()).get(booked.shipmentId)).toBe(2);
+    const testFile = (await station.prints()).find((f) => f.includes(test.id))!;
+    const pdf = await PDFDocument.load(await readFile(join(station.printDir, testFile)));
+    expect([pdf.getPage(0).getWidth(), pdf.getPage(0).getHeight()]).toEqual([288, 432]);
+  });
+
+  it('takes a new API key from settings without ever returning it', async () => {
+    const { agent } = await station.start();
+    const saved = await agent.api.saveSettings({ apiKey: station.sandbox.apiKey, routing: { copies: 2 } });
+    expect(saved.apiKeySet).toBe(true);
+    expect(saved.routing.copies).toBe(2);
+    expect(JSON.stringify(await agent.api.getSettings({}))).not.toContain(station.sandbox.apiKey);
+    await expect(agent.api.testConnection({ apiKey: 'wrong-key-123' })).rejects.toMatchObject({ code: 'SERVICE_UNAUTHORIZED' });
+    await expect(agent.api.testConnection({})).resolves.toMatchObject({ team: 'Sandbox Team' });
+    expect(station.lines.join('\n')).not.toContain(station.sandbox.apiKey);
+  });
+
+  it('holds automatic prints while paused and prints them on resume', async () => {
+    const { agent } = await station.start();
+    await agent.api.setPaused({ paused: true });
+    expect((await agent.api.getStatus({})).state).toBe('paused');
+    await station.sandbox.bookShipment({ reference_id: 'HELD' });
+    await waitFor(async () => (await agent.api.listJobs({ search: 'HELD' })).length === 1, 'the held job');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await station.prints()).toEqual([]);
+    await agent.api.setPaused({ paused: false });
+    await waitFor(async () => (await station.prints()).length === 1, 'the released label');
+  });
+});
