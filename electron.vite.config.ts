@@ -14,7 +14,9 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      externalizeDeps: true,
+      // A sandboxed preload can require only 'electron' and a few Node built-ins, so its
+      // dependencies (zod, via src/shared/agent-api.ts) are bundled in, not externalized.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },

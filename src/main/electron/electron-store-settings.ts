@@ -1,0 +1,37 @@
+/**
+ * The app's settings, backed by electron-store. electron-store imports electron at
+ * module load, so it is loaded dynamically and only from the Electron main process.
+ */
+import type { Logger } from '../log';
+import { BackedSettingsStore } from '../settings/backed-settings-store';
+import { defaultSettings, type SettingsStore } from '../settings/settings-store';
+
+export interface ElectronStoreSettingsOptions {
+  /** Service base URL used when the file does not name one. */
+  readonly apiUrl: string;
+  readonly logger: Logger;
+  /** File name without extension, in the app's userData folder. @default 'settings' */
+  readonly name?: string;
+}
+
+export async function createElectronStoreSettings(options: ElectronStoreSettingsOptions): Promise<SettingsStore> {
+  const { default: ElectronStore } = await import('electron-store');
+  const { logger } = options;
+  let warned = false;
+  const store = new ElectronStore<Record<string, unknown>>({
+    name: options.name ?? 'settings',
+    // Validation happens in BackedSettingsStore with zod; a corrupt file must not crash the app at start.
+    deserialize: (text: string) => {
+      try {
+        return JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        if (!warned) {
+          warned = true;
+          logger.warn('settings: the settings file is not valid JSON; using defaults until the next save');
+        }
+        return {};
+      }
+    },
+  });
+  return new BackedSettingsStore({ backing: store, defaults: defaultSettings(options.apiUrl), logger });
+}

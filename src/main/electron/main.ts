@@ -1,0 +1,19 @@
+/**
+ * Electron main entry (electron.vite.config.ts builds it to out/main/index.js).
+ * `npm start` runs it on a machine with the Electron binary.
+ */
+import { createAgent } from '../agent/create-agent';
+import { createLogger } from '../log';
+import { runDesktopApp } from './desktop-app';
+
+const logger = createLogger();
+
+void runDesktopApp({
+  createAgent,
+  logger,
+  // The first-run screen (connect your account / try the demo) replaces this.
+  defaultApiUrl: process.env.PRINT_STATION_API_URL ?? 'http://127.0.0.1/external/v1',
+}).catch((error: unknown) => {
+  logger.error(`app: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

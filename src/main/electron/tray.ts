@@ -1,0 +1,170 @@
+/**
+ * The tray icon and menu (Signal-Desktop SystemTrayService model): a class with an
+ * injectable Tray factory and one render-from-state that only touches the native tray
+ * when something visible changed (tray updates are not free, and on some Linux
+ * desktops a rebuilt menu closes the one the user has open).
+ */
+import type { MenuItemConstructorOptions } from 'electron';
+import type { AgentStatus } from '../../shared/domain';
+
+export type TrayIconState = AgentStatus['state'];
+export const TRAY_ICON_STATES: readonly TrayIconState[] = ['ok', 'paused', 'error', 'offline'];
+
+/** The part of Electron's Tray the controller uses. */
+export interface TrayLike {
+  setImage(image: string): void;
+  setToolTip(toolTip: string): void;
+  setContextMenu(menu: unknown): void;
+  on(event: 'click', listener: () => void): unknown;
+  destroy(): void;
+}
+
+export interface TrayActions {
+  /** Pause (true) or resume (false) automatic printing. */
+  readonly setPaused: (paused: boolean) => void;
+  readonly openWindow: () => void;
+  readonly printTestLabel: () => void;
+  readonly quit: () => void;
+}
+
+export interface TrayControllerOptions {
+  /** Creates the native tray with its first icon (`new Tray(path)` in the app). */
+  readonly createTray: (iconPath: string) => TrayLike;
+  /** Builds the native menu (`Menu.buildFromTemplate` in the app). */
+  readonly buildMenu: (template: MenuItemConstructorOptions[]) => unknown;
+  /** Icon file per state (build/tray/*.png, resolved by tray-icons.ts). */
+  readonly icons: Readonly<Record<TrayIconState, string>>;
+  readonly actions: TrayActions;
+  /**
+   * Start at login (macOS and Windows keep this in the OS: app.get/setLoginItemSettings).
+   * @default undefined (no menu item, e.g. on Linux where Electron cannot set it)
+   */
+  readonly loginItem?: { readonly get: () => boolean; readonly set: (enabled: boolean) => void };
+  /** How the last print time reads in the status line. @default local HH:MM */
+  readonly formatTime?: (iso: string) => string;
+}
+
+/** Everything the tray shows, derived from the status: rendering compares these. */
+export interface TrayView {
+  readonly icon: string;
+  readonly toolTip: string;
+  readonly statusLine: string;
+  readonly paused: boolean;
+  /** null when the platform has no start-at-login setting. */
+  readonly startAtLogin: boolean | null;
+}
+
+const STATE_WORDS: Record<TrayIconState, string> = {
+  ok: 'printing automatically',
+  paused: 'auto-print paused',
+  error: 'needs attention',
+  offline: 'offline',
+};
+
+export class TrayController {
+  readonly #options: TrayControllerOptions;
+  readonly #formatTime: (iso: string) => string;
+  #tray: TrayLike | null = null;
+  #last: TrayView | null = null;
+  #status: AgentStatus | null = null;
+
+  constructor(options: TrayControllerOptions) {
+    this.#options = options;
+    this.#formatTime = options.formatTime ?? defaultFormatTime;
+  }
+
+  /** Derives what the tray shows for a status (pure; exposed for tests and the window title). */
+  view(status: AgentStatus): TrayView {
+    const state: TrayIconState = status.paused && status.state === 'ok' ? 'paused' : status.state;
+    const team = status.team ?? 'Not connected';
+    const lastPrint = status.lastPrintAt ? `last print ${this.#formatTime(status.lastPrintAt)}` : 'no prints yet';
+    const problem = status.lastError && state === 'error' ? `: ${status.lastError.message}` : '';
+    // Windows truncates tray tooltips at 127 characters.
+    const toolTip = `Print Station — ${STATE_WORDS[state]}${problem}`.slice(0, 127);
+    return {
+      icon: this.#options.icons[state],
+      toolTip,
+      statusLine: `${team} · ${status.environment} · ${lastPrint}`,
+      paused: status.paused,
+      startAtLogin: this.#options.loginItem ? this.#options.loginItem.get() : null,
+    };
+  }
+
+  /** Shows the status; a no-op when nothing visible changed since the last render. */
+  render(status: AgentStatus): void {
+    this.#status = status;
+    const next = this.view(status);
+    const previous = this.#last;
+    if (previous && sameView(previous, next)) return;
+    const tray = this.#ensureTray(next.icon);
+    // A new tray already has the icon it was created with.
+    if (previous && previous.icon !== next.icon) tray.setImage(next.icon);
+    if (!previous || previous.toolTip !== next.toolTip) tray.setToolTip(next.toolTip);
+    if (!previous || previous.statusLine !== next.statusLine || previous.paused !== next.paused || previous.startAtLogin !== next.startAtLogin) {
+      tray.setContextMenu(this.#options.buildMenu(this.#menu(next)));
+    }
+    this.#last = next;
+  }
+
+  destroy(): void {
+    this.#tray?.destroy();
+    this.#tray = null;
+    this.#last = null;
+  }
+
+  #ensureTray(icon: string): TrayLike {
+    if (this.#tray) return this.#tray;
+    const tray = this.#options.createTray(icon);
+    // Left click opens the window (Windows, most Linux panels); macOS shows the menu.
+    tray.on('click', () => this.#options.actions.openWindow());
+    this.#tray = tray;
+    return tray;
+  }
+
+  #loginItemMenu(view: TrayView): MenuItemConstructorOptions[] {
+    const loginItem = this.#options.loginItem;
+    if (!loginItem || view.startAtLogin === null) return [];
+    return [
+      {
+        id: 'start-at-login',
+        label: 'Start at login',
+        type: 'checkbox',
+        checked: view.startAtLogin,
+        click: (item) => {
+          loginItem.set(item.checked);
+          this.#refresh();
+        },
+      },
+    ];
+  }
+
+  /** Re-renders the last status (after a change the status does not carry, like start at login). */
+  #refresh(): void {
+    if (this.#status) this.render(this.#status);
+  }
+
+  #menu(view: TrayView): MenuItemConstructorOptions[] {
+    const { actions } = this.#options;
+    return [
+      { id: 'status', label: view.statusLine, enabled: false },
+      { type: 'separator' },
+      view.paused
+        ? { id: 'pause', label: 'Resume auto-print', click: () => actions.setPaused(false) }
+        : { id: 'pause', label: 'Pause auto-print', click: () => actions.setPaused(true) },
+      { id: 'open', label: 'Open Print Station', click: () => actions.openWindow() },
+      { id: 'test-print', label: 'Print test label', click: () => actions.printTestLabel() },
+      ...this.#loginItemMenu(view),
+      { type: 'separator' },
+      { id: 'quit', label: 'Quit Print Station', click: () => actions.quit() },
+    ];
+  }
+}
+
+function sameView(a: TrayView, b: TrayView): boolean {
+  return a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused && a.startAtLogin === b.startAtLogin;
+}
+
+function defaultFormatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? 'unknown' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}

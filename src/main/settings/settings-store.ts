@@ -1,0 +1,130 @@
+/**
+ * Station settings: what the team lead sets up once. One interface, two backings
+ * (conf headless, electron-store in the app), validated with zod on every read so a
+ * hand-edited or half-migrated file degrades to defaults instead of crashing the agent.
+ */
+import { z } from 'zod';
+import { intakeSchema, routingSchema, stationRulesSchema, type SettingsView } from '../../shared/domain';
+import { CodedError } from '../errors';
+import type { Logger } from '../log';
+
+export const ENVIRONMENTS = ['sandbox', 'production', 'custom'] as const;
+
+/**
+ * What is persisted: the settings view minus `apiKeySet`, plus the API key as the
+ * platform's ciphertext. The plain key is never stored here.
+ */
+export interface StoredSettings extends Omit<SettingsView, 'apiKeySet'> {
+  readonly encryptedApiKey?: string;
+}
+
+export const storedSettingsSchema = z.object({
+  environment: z.enum(ENVIRONMENTS),
+  apiUrl: z.string().url(),
+  routing: routingSchema,
+  intake: intakeSchema,
+  stationRules: stationRulesSchema,
+  paused: z.boolean(),
+  encryptedApiKey: z.string().min(1).optional(),
+});
+
+/** A partial update. Nested sections merge field by field; `encryptedApiKey: null` removes the key. */
+export interface SettingsPatch {
+  readonly environment?: StoredSettings['environment'];
+  readonly apiUrl?: string;
+  readonly routing?: Partial<StoredSettings['routing']>;
+  readonly intake?: Partial<StoredSettings['intake']>;
+  readonly stationRules?: StoredSettings['stationRules'];
+  readonly paused?: boolean;
+  readonly encryptedApiKey?: string | null;
+}
+
+export interface SettingsStore {
+  get(): StoredSettings;
+  /** Validates the merged result; throws InvalidSettingsError and stores nothing when invalid. */
+  update(patch: SettingsPatch): StoredSettings;
+  /** Called after every successful update. Returns the unsubscribe function. */
+  onChange(listener: (settings: StoredSettings) => void): () => void;
+}
+
+export class InvalidSettingsError extends CodedError {
+  readonly field: string;
+  constructor(field: string, detail: string) {
+    super('INVALID_SETTINGS', `Setting "${field}" is invalid: ${detail}. Correct it and save again.`);
+    this.field = field;
+  }
+}
+
+export function defaultSettings(apiUrl: string): StoredSettings {
+  return {
+    environment: 'sandbox',
+    apiUrl,
+    routing: {
+      labelPrinter: 'folder:./prints',
+      documentPrinter: 'folder:./prints',
+      labelPrinterMedia: 'label',
+      sheetLayout: 'a4',
+      autoPrint: ['label'],
+      copies: 1,
+    },
+    intake: { webhooksEnabled: true, pollIntervalSeconds: 15 },
+    stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
+    paused: false,
+  };
+}
+
+const SECTIONS = ['environment', 'apiUrl', 'routing', 'intake', 'stationRules', 'paused', 'encryptedApiKey'] as const;
+
+/**
+ * Reads whatever the backing holds. A section that fails validation falls back to its
+ * default (with a warning naming it) so one bad field does not wipe the printers a
+ * team lead configured.
+ */
+export function readStoredSettings(raw: unknown, defaults: StoredSettings, logger: Logger): StoredSettings {
+  const whole = storedSettingsSchema.safeParse(raw);
+  if (whole.success) return whole.data;
+  const source = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  if (source !== raw) logger.warn('settings: the settings file does not hold an object; using defaults');
+  const shape = storedSettingsSchema.shape;
+  const result: Record<string, unknown> = { ...defaults };
+  for (const key of SECTIONS) {
+    if (!(key in source)) continue;
+    const parsed = shape[key].safeParse(source[key]);
+    if (parsed.success) {
+      if (parsed.data !== undefined) result[key] = parsed.data;
+    } else {
+      logger.warn(`settings: "${key}" is invalid (${describeIssue(parsed.error)}); using the default`);
+    }
+  }
+  return result as unknown as StoredSettings;
+}
+
+/** Applies a patch and validates the result; throws InvalidSettingsError naming the field. */
+export function mergeSettings(current: StoredSettings, patch: SettingsPatch): StoredSettings {
+  const { encryptedApiKey: _dropped, ...rest } = current;
+  const merged: Record<string, unknown> = {
+    ...rest,
+    ...definedOnly({ environment: patch.environment, apiUrl: patch.apiUrl, paused: patch.paused, stationRules: patch.stationRules }),
+    routing: { ...current.routing, ...definedOnly(patch.routing ?? {}) },
+    intake: { ...current.intake, ...definedOnly(patch.intake ?? {}) },
+  };
+  const key = patch.encryptedApiKey === undefined ? current.encryptedApiKey : patch.encryptedApiKey;
+  if (key !== null && key !== undefined) merged.encryptedApiKey = key;
+  const parsed = storedSettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidSettingsError(issue ? issue.path.join('.') || '(root)' : '(root)', issue?.message ?? 'invalid');
+  }
+  return parsed.data;
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
