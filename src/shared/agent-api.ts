@@ -79,6 +79,7 @@ export const agentInputs = {
     .object({ apiUrl: z.string().url().max(512).optional(), apiKey: z.string().min(1).max(512).optional() })
     .strict(),
   setPaused: z.object({ paused: z.boolean(), printer: z.string().min(1).max(512).optional() }).strict(),
+  startDemo: z.object({}).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -100,6 +101,11 @@ export interface AgentApi {
   testConnection(input: AgentInput<'testConnection'>): Promise<{ team: string; status: string }>;
   /** Pause or resume automatic printing, or one printer when `printer` is given. */
   setPaused(input: AgentInput<'setPaused'>): Promise<AgentStatus>;
+  /**
+   * First run, "Try the demo": run the embedded sandbox in the agent, point the agent at it
+   * for this session (nothing is stored) and book a shipment every few seconds.
+   */
+  startDemo(input: AgentInput<'startDemo'>): Promise<AgentStatus>;
 }
 
 export const AGENT_OPERATIONS = Object.keys(agentInputs) as AgentOperation[];

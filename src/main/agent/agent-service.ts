@@ -14,10 +14,12 @@ import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
 import { mediaForLayout, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
+import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
+import type { DemoMode } from '../demo/demo-mode';
 import type { ServiceConnection } from './service-connection';
 import type { StatusTracker } from './status-tracker';
 import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
@@ -33,6 +35,7 @@ export interface AgentServiceDeps {
   readonly emitStatus: () => void;
   /** Polling or webhook settings changed: restart the poller. */
   readonly onIntakeChanged: () => Promise<void>;
+  readonly demo: DemoMode;
   readonly log: Logger;
 }
 
@@ -147,13 +150,19 @@ export class AgentService implements AgentApi {
   }
 
   async saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView> {
+    // A bad /regex/ is refused here, with the field named, not discovered at the next booking.
+    if (input.stationRules) parseStationRules(input.stationRules);
     const before = this.deps.settings.get();
     const view = this.settingsOps.saveSettings(input);
     const after = this.deps.settings.get();
-    if (this.deps.connection.reconfigure(after.apiUrl, this.deps.apiKeys.read())) {
+    const connectionChanged = input.apiKey !== undefined || input.apiUrl !== undefined;
+    // Connecting a real account ends a demo started from the first-run screen.
+    if (connectionChanged && this.deps.demo.active) await this.deps.demo.stop();
+    if (!this.deps.demo.active && this.deps.connection.reconfigure(after.apiUrl, this.deps.apiKeys.read())) {
       await this.checkConnection(false);
+      if (connectionChanged) await this.deps.onIntakeChanged();
     }
-    if (JSON.stringify(before.intake) !== JSON.stringify(after.intake)) await this.deps.onIntakeChanged();
+    else if (JSON.stringify(before.intake) !== JSON.stringify(after.intake)) await this.deps.onIntakeChanged();
     this.deps.emitStatus();
     return view;
   }
@@ -177,6 +186,15 @@ export class AgentService implements AgentApi {
     else pipeline.resume(printer);
     if (printer === undefined) settings.update({ paused });
     this.deps.emitStatus();
+    return this.deps.status.snapshot();
+  }
+
+  async startDemo(_input: AgentInput<'startDemo'>): Promise<AgentStatus> {
+    const { apiUrl, apiKey } = await this.deps.demo.start();
+    this.deps.log.redact(apiKey);
+    this.deps.connection.reconfigure(apiUrl, apiKey);
+    await this.checkConnection(false);
+    await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
   }
 }

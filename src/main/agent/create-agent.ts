@@ -20,12 +20,15 @@ import { autoPrintTypes, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
+import { DemoMode } from '../demo/demo-mode';
 import { AgentService } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
 import { describeJob } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
 import { StatusTracker } from './status-tracker';
 import { renderTestPage, TEST_PAGE_TYPE } from './test-page';
+
+const DEMO_POLL_SECONDS = 2;
 
 export interface AgentOptions {
   /** Where the ledger lives (`ledger.sqlite`). */
@@ -81,9 +84,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     return target;
   };
 
+  const demo = new DemoMode(log);
   const status = new StatusTracker(
     () => ledger.counts(),
-    () => settings.get().environment,
+    () => (demo.active ? 'sandbox' : settings.get().environment),
     () => pipeline.isPaused(),
   );
   const fetcher = {
@@ -127,10 +131,22 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   let webhookServer: WebhookServer | null = null;
   let poller: Poller | null = null;
   const startPoller = (): void => {
-    const interval = settings.get().intake.pollIntervalSeconds;
-    if (interval <= 0) return;
-    poller = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: interval, logger: intakeLogger });
-    poller.start();
+    if (!connection.configured) return;
+    // The in-app demo has no webhook endpoint the sandbox could reach: poll briskly instead.
+    const interval = demo.active ? DEMO_POLL_SECONDS : settings.get().intake.pollIntervalSeconds;
+    // One high-water mark per service address: a demo session must not move the mark of the
+    // real account past bookings it never looked at.
+    const cursorName = `poll:${connection.url}`;
+    const created = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger });
+    // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
+    poller = created;
+    if (interval > 0) {
+      created.start();
+    } else {
+      // Webhooks only: still reconcile once, since deliveries made while the agent was down
+      // are not guaranteed to arrive (spec, Events 5).
+      void created.pollOnce();
+    }
   };
 
   const service = new AgentService({
@@ -141,6 +157,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     apiKeys,
     status,
     targetFor,
+    demo,
     emitStatus: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onIntakeChanged: async () => {
       await poller?.stop();
@@ -185,6 +202,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       await poller?.stop();
       await webhookServer?.close();
       await pipeline.stop();
+      await demo.stop();
       await connection.close();
       ledger.close();
     },

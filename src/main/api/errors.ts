@@ -16,6 +16,7 @@ export const API_ERROR_CODES = {
   TIMEOUT: 'SERVICE_TIMEOUT', // no answer within the call's timeout
   NETWORK: 'SERVICE_UNREACHABLE', // connection refused, reset, DNS
   INVALID_RESPONSE: 'SERVICE_INVALID_RESPONSE', // a 2xx whose body breaks the schema
+  INVALID_REQUEST: 'SERVICE_INVALID_REQUEST', // the client refused to send a body that breaks the schema
 } as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[keyof typeof API_ERROR_CODES];
 

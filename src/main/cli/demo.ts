@@ -11,7 +11,7 @@ import { startHeadlessAgent } from '../headless';
 import { createLogger } from '../log';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, parseAgentOptions } from './options';
-import { TrafficGenerator } from './traffic-generator';
+import { TrafficGenerator } from '../demo/traffic-generator';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
 

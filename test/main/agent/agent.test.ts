@@ -21,6 +21,7 @@ const countBy = (files: string[]): Map<string, number> => {
 describe('agent', () => {
   it('prints a booking announced by webhook once, as a 4x6 label', async () => {
     const { agent } = await station.start();
+    await agent.poller?.pollOnce(); // let the start-up reconciliation finish, so the webhook is first
     const booked = await station.sandbox.bookShipment({ source: 'API', reference_id: 'ORDER-1' });
     await waitFor(async () => (await station.prints()).length === 1, 'the label');
     await agent.pipeline.idle();
@@ -112,5 +113,15 @@ describe('agent', () => {
     expect(await station.prints()).toEqual([]);
     await agent.api.setPaused({ paused: false });
     await waitFor(async () => (await station.prints()).length === 1, 'the released label');
+  });
+});
+
+describe('agent demo mode (first run: "Try the demo")', () => {
+  it('runs the embedded sandbox in the agent and prints its bookings', async () => {
+    const { agent } = await station.start();
+    const status = await agent.api.startDemo({});
+    expect(status).toMatchObject({ environment: 'sandbox', team: 'Sandbox Team' });
+    // The demo's first booking happens at once; the in-app demo polls every 2 s.
+    await waitFor(async () => (await agent.api.listJobs({ search: 'DEMO-0001' })).some((j) => j.state === 'completed'), 'the first demo label', 20_000);
   });
 });

@@ -1,0 +1,43 @@
+/**
+ * "Try the demo" from the first-run screen: the embedded sandbox runs inside the agent,
+ * and a traffic generator books a shipment every few seconds. Nothing about it is stored:
+ * the next start is a normal start.
+ */
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { ServiceClient } from '../api/client';
+import type { Logger } from '../log';
+import { TrafficGenerator } from './traffic-generator';
+
+export class DemoMode {
+  private sandbox: Sandbox | null = null;
+  private client: ServiceClient | null = null;
+  private traffic: TrafficGenerator | null = null;
+
+  constructor(private readonly log: Logger) {}
+
+  get active(): boolean {
+    return this.sandbox !== null;
+  }
+
+  /** Starts the sandbox (once) and returns where the agent should connect. */
+  async start(): Promise<{ readonly apiUrl: string; readonly apiKey: string }> {
+    if (!this.sandbox) {
+      const sandbox = await startSandbox({ simulateCarrier: true });
+      this.sandbox = sandbox;
+      this.client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey });
+      this.traffic = new TrafficGenerator({ client: this.client, sandboxOrigin: sandbox.origin, apiKey: sandbox.apiKey, log: this.log });
+      this.traffic.start();
+      this.log.info(`demo: embedded sandbox at ${sandbox.baseUrl}; booking a shipment every few seconds`);
+    }
+    return { apiUrl: this.sandbox.baseUrl, apiKey: this.sandbox.apiKey };
+  }
+
+  async stop(): Promise<void> {
+    await this.traffic?.stop();
+    await this.client?.close();
+    await this.sandbox?.close();
+    this.traffic = null;
+    this.client = null;
+    this.sandbox = null;
+  }
+}

@@ -1,0 +1,67 @@
+import type { StationRules } from '../../shared/domain';
+import type { BookingNotice } from '../jobs/booking-notice';
+import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
+import { silentLogger } from './ports';
+import { matchesStationRules, rulesNeedShipmentDetails, type RuleDecision } from './station-rules';
+
+/**
+ * The one path from "a booking was seen" (webhook or poll) to the pipeline: station rules
+ * decide, then `submitBooking`. A SHIPMENT_BOOKED webhook carries no sender_reference or
+ * system, so when the rules look at them the shipment is fetched first.
+ */
+
+export interface BookingDispatchOptions {
+  readonly stationRules: StationRulesSource;
+  readonly sink: BookingSinkPort;
+  /** Used to fetch sender_reference/system when rules need them. @default none (those rules then do not match webhook bookings) */
+  readonly shipments?: Pick<ShipmentSourcePort, 'getShipment'>;
+  /** Every booking seen is indexed here, printed or not, so a scan finds it. @default none */
+  readonly index?: ShipmentIndexPort;
+  /** Called with every decision, for logs and the UI. @default none */
+  readonly onDecision?: (notice: BookingNotice, decision: RuleDecision) => void;
+  /** @default silent */
+  readonly logger?: IntakeLogger;
+}
+
+export interface DispatchResult extends RuleDecision {
+  readonly notice: BookingNotice;
+}
+
+/** `data`: what the booking arrived with (webhook data or the listed shipment), kept in the index. */
+export type BookingDispatcher = (notice: BookingNotice, data?: unknown) => Promise<DispatchResult>;
+
+export function createBookingDispatcher(options: BookingDispatchOptions): BookingDispatcher {
+  const logger = options.logger ?? silentLogger;
+  const currentRules = (): StationRules => (typeof options.stationRules === 'function' ? options.stationRules() : options.stationRules);
+
+  return async (incoming, data) => {
+    if (options.index) {
+      try {
+        const { shipmentId, referenceId, trackingId, carrier, source, bookedAt } = incoming;
+        options.index.upsertShipment({ shipmentId, referenceId, trackingId, carrier, source, bookedAt, data: data ?? null });
+      } catch (error) {
+        logger.warn(`intake: could not index shipment ${incoming.shipmentId}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const rules = currentRules();
+    let notice = incoming;
+    if (rulesNeedShipmentDetails(rules) && notice.senderReference === null && notice.system === null && options.shipments?.getShipment) {
+      try {
+        const shipment = await options.shipments.getShipment(notice.shipmentId);
+        notice = {
+          ...notice,
+          senderReference: shipment.sender_reference ?? null,
+          system: shipment.system ?? null,
+          referenceId: notice.referenceId ?? shipment.reference_id ?? null,
+        };
+      } catch (error) {
+        // The poller sees the shipment with all its fields and decides again then.
+        logger.warn(`intake: could not fetch shipment ${notice.shipmentId} for station rules: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const decision = matchesStationRules(rules, notice);
+    options.onDecision?.(notice, decision);
+    if (decision.print) await options.sink.submitBooking(notice);
+    return { ...decision, notice };
+  };
+}

@@ -1,0 +1,81 @@
+/** Shared set-up for the contract tests: a real sandbox on port 0 and a ServiceClient on it. */
+import { expect } from 'vitest';
+import { ServiceClient, type ServiceClientOptions } from '../../src/main/api/client';
+import { ApiError } from '../../src/main/api/errors';
+import type { Rate, ShipmentInput } from '../../src/main/api/schemas';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
+
+export interface Harness {
+  readonly sandbox: Sandbox;
+  readonly client: ServiceClient;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: SandboxOptions = {}, clientOptions: Partial<ServiceClientOptions> = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ seed: 42, ...options });
+  const client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, retryBaseMs: 5, ...clientOptions });
+  return {
+    sandbox,
+    client,
+    async close() {
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Rejects with ApiError: returns it for assertions. */
+export async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error, 'the call was expected to fail').toBeInstanceOf(ApiError);
+  const apiErr = error as ApiError;
+  // Every error surfaced from the service carries its request id.
+  if (apiErr.status !== null) expect(apiErr.requestId).toMatch(/\S+/);
+  return apiErr;
+}
+
+export const SE_SENDER = {
+  name: 'Acme AB',
+  address: { address_line_1: 'Packgatan 1', postal_code: '41101', city: 'Göteborg', country_code: 'SE' },
+  contact: { name: 'Ann Sender', email: 'ann@acme.example', phone: '+46311234567' },
+};
+
+export const SE_RECEIVER = {
+  name: 'Nordic Retail AB',
+  address: { address_line_1: 'Drottninggatan 10', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
+  contact: { name: 'Rita Receiver', email: 'rita@nordic.example', phone: '+46709876543' },
+};
+
+export const BOX = { weight_kg: 2, depth_cm: 30, height_cm: 20, width_cm: 20, quantity: 1, type: 'PACKAGE', description: 'Box' };
+
+/** A bookable domestic (SE → SE) shipment; override any part. */
+export function domestic(overrides: ShipmentInput = {}): ShipmentInput {
+  return { enable_bookable_validation: true, from: SE_SENDER, to: SE_RECEIVER, packages: [BOX], ...overrides };
+}
+
+export const PICKUP = () => new Date(Date.now() + 24 * 3600_000).toISOString();
+
+export async function createAndRate(
+  client: ServiceClient,
+  shipment: ShipmentInput = domestic(),
+  rates: Omit<Parameters<ServiceClient['rates']>[0], 'shipment_id'> = {},
+): Promise<{ id: string; rates: Rate[] }> {
+  const { id } = await client.createShipment(shipment);
+  const response = await client.rates({ shipment_id: id, requested_pickup_time: PICKUP(), ...rates });
+  return { id, rates: response.rates };
+}
+
+/** Create, rate and book the cheapest rate of `carrier` (or the cheapest overall). */
+export async function createAndBook(client: ServiceClient, shipment: ShipmentInput = domestic(), carrier?: string): Promise<{ id: string; trackingId: string | null | undefined; rate: Rate }> {
+  const { id, rates } = await createAndRate(client, shipment);
+  const rate = carrier ? rates.find((r) => r.carrier === carrier) : rates[0];
+  if (!rate) throw new Error(`no rate${carrier ? ` for ${carrier}` : ''}`);
+  const booked = await client.book({ booking_token: rate.booking_token });
+  return { id, trackingId: booked.main_tracking_id, rate };
+}
+
+export const MALFORMED_ID = 'not-a-uuid';
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAndBook, startHarness, type Harness } from './helpers';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ simulateCarrier: true, carrierStepMs: 60 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+describe('tracking with simulated carrier events', () => {
+  it('a booked shipment moves from ORDERED through carrier events; the shipment’s tracking_status follows', async () => {
+    const { id } = await createAndBook(h.client);
+    const events = await waitFor(
+      () => h.client.tracking(id),
+      (list) => list.some((e) => e.status === 'DELIVERED'),
+    );
+    expect(events[0]!.status).toBe('ORDERED');
+    expect(events.map((e) => e.status)).toContain('IN_TRANSIT');
+    expect(events.at(-1)!.status).toBe('DELIVERED');
+    const times = events.map((e) => Date.parse(e.created_at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect((await h.client.getShipment(id)).tracking_status?.status).toBe('DELIVERED');
+  });
+
+  it('a shipment canceled after a carrier event keeps its tracking', async () => {
+    const { id } = await createAndBook(h.client);
+    await waitFor(
+      () => h.client.tracking(id),
+      (list) => list.length > 1,
+    );
+    await h.client.cancel({ shipment_id: id });
+    const after = await h.client.tracking(id);
+    expect(after.length).toBeGreaterThan(1);
+    expect((await h.client.getShipment(id)).status).toBe('CANCELED');
+  });
+});
