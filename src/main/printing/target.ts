@@ -40,6 +40,12 @@ export interface PrinterTarget {
   readonly kind: 'cups' | 'windows' | 'folder' | 'service';
   /** False when the service prints for us (`output_format: printer`). */
   readonly needsPdf: boolean;
+  /**
+   * False when findSpooled() cannot see the spooler (service, windows): it then always
+   * resolves null, and a job caught mid-spool by a crash cannot be told apart from one that
+   * was never sent. Absent means true.
+   */
+  readonly reconcilable?: boolean;
   /** Hand one document to the spooler. Throws PrintError. */
   spool(request: SpoolRequest): Promise<SpoolResult>;
   /** Follow a job handed over earlier. */

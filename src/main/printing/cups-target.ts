@@ -1,0 +1,282 @@
+import { PRINT_ERROR_CODES, PrintError } from './errors';
+import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
+import { ippGetJob, ippGetJobs, type IppJobState } from './ipp';
+import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
+import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import type { PrinterMedia } from '../../shared/domain';
+
+export interface CupsTargetOptions {
+  /** The printer URI this target answers to. */
+  readonly uri: string;
+  /**
+   * Queue name, or (since CUPS queue names cannot contain spaces) a printer's description
+   * such as "Zebra 1", which is resolved to its queue (`Zebra_1` on macOS).
+   */
+  readonly queue: string;
+  /** `HOST:PORT` of another scheduler; null = the local one (CUPS_SERVER honoured). */
+  readonly server?: string | null;
+  /** @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+  /** @default runExecFile (execFile, never a shell) */
+  readonly exec?: ExecFileRunner;
+  /**
+   * Check that the queue is enabled and accepting before each job, so a paused printer
+   * fails the job visibly instead of hoarding labels that come out hours later.
+   * @default true
+   */
+  readonly checkReadiness?: boolean;
+  /** CUPS media name for 4x6 labels. @default 'Custom.4x6in' */
+  readonly labelMedia?: string;
+  /** @default 'lp' */
+  readonly lpPath?: string;
+  /** @default 'lpstat' */
+  readonly lpstatPath?: string;
+}
+
+/** lp `-o` options per media; the layout fetched from the service matches (see routing.ts). */
+export function cupsMediaArgs(media: PrinterMedia, labelMedia = 'Custom.4x6in'): string[] {
+  return media === 'label'
+    ? ['-o', `media=${labelMedia}`, '-o', 'print-scaling=none']
+    : ['-o', 'media=A4', '-o', 'print-scaling=fit'];
+}
+
+function toSpoolerState(state: IppJobState): SpoolerJobState {
+  switch (state) {
+    case 'pending':
+    case 'pending-held':
+      return 'pending';
+    case 'processing':
+    case 'processing-stopped':
+      return 'printing';
+    case 'completed':
+    case 'aborted':
+    case 'canceled':
+      return state;
+    default:
+      return 'unknown';
+  }
+}
+
+function firstLine(result: ExecResult): string {
+  return (result.stderr.trim() || result.stdout.trim()).split('\n')[0] ?? '';
+}
+
+/** Prints through CUPS `lp`; follows jobs with IPP Get-Jobs on the same scheduler. */
+export class CupsTarget implements PrinterTarget {
+  readonly kind = 'cups' as const;
+  readonly needsPdf = true;
+  readonly uri: string;
+  private readonly requested: string;
+  private readonly server: string | null;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly exec: ExecFileRunner;
+  private readonly checkReadiness: boolean;
+  private readonly labelMedia: string;
+  private readonly lp: string;
+  private readonly lpstat: string;
+  private resolvedQueue: string | null = null;
+  private ippServer: string | null = null;
+
+  constructor(options: CupsTargetOptions) {
+    this.uri = options.uri;
+    this.requested = options.queue;
+    this.server = options.server ?? null;
+    this.env = cLocaleEnv(options.env ?? process.env);
+    this.exec = options.exec ?? runExecFile;
+    this.checkReadiness = options.checkReadiness ?? true;
+    this.labelMedia = options.labelMedia ?? 'Custom.4x6in';
+    this.lp = options.lpPath ?? 'lp';
+    this.lpstat = options.lpstatPath ?? 'lpstat';
+  }
+
+  private hostArgs(): string[] {
+    return this.server ? ['-h', this.server] : [];
+  }
+
+  private async run(file: string, args: string[], input?: Uint8Array): Promise<ExecResult> {
+    try {
+      return await this.exec(file, [...this.hostArgs(), ...args], { env: this.env, input });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        throw new PrintError(
+          PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
+          `"${file}" is not installed: install the CUPS client tools (Debian: apt-get install cups-client) to print to ${this.uri}.`,
+          { cause: error, target: this.uri, retryable: false },
+        );
+      }
+      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri });
+    }
+  }
+
+  /** Tells an unreachable scheduler apart from a missing queue: lp reports both as "does not exist". */
+  private async notFound(queue: string): Promise<PrintError> {
+    const sched = await this.run(this.lpstat, ['-r']).catch(() => null);
+    if (!sched || sched.code !== 0 || /not running/.test(sched.stdout)) {
+      const where = this.server ?? this.env.CUPS_SERVER ?? 'the local CUPS scheduler';
+      return new PrintError(
+        PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
+        `Cannot reach ${where} to print to ${this.uri}: start CUPS (systemctl start cups) or check the server address.`,
+        { target: this.uri },
+      );
+    }
+    return new PrintError(
+      PRINT_ERROR_CODES.PRINTER_NOT_FOUND,
+      `CUPS queue "${queue}" does not exist: check the name with \`lpstat -p\` or choose another printer in settings.`,
+      { target: this.uri },
+    );
+  }
+
+  /** The real queue name; names with spaces are matched against descriptions. */
+  async queue(): Promise<string> {
+    if (this.resolvedQueue) return this.resolvedQueue;
+    if (!/\s/.test(this.requested)) {
+      this.resolvedQueue = this.requested;
+      return this.requested;
+    }
+    const result = await this.run(this.lpstat, ['-l', '-p']);
+    const queues = parseLpstatPrinters(result.stdout);
+    const underscored = this.requested.trim().replace(/\s+/g, '_');
+    const match =
+      queues.find((q) => q.description === this.requested) ??
+      queues.find((q) => q.name === underscored) ??
+      queues.find((q) => q.description?.toLowerCase() === this.requested.toLowerCase());
+    if (!match) {
+      if (result.code !== 0) throw await this.notFound(this.requested);
+      throw new PrintError(
+        PRINT_ERROR_CODES.PRINTER_NOT_FOUND,
+        `No CUPS printer is named or described "${this.requested}" (CUPS queue names cannot contain spaces): ` +
+          `check \`lpstat -l -p\` and use the queue name, e.g. cups:${underscored}.`,
+        { target: this.uri },
+      );
+    }
+    this.resolvedQueue = match.name;
+    return match.name;
+  }
+
+  async readiness(): Promise<Readiness> {
+    try {
+      await this.assertReady();
+      return { ready: true, detail: null };
+    } catch (error) {
+      if (error instanceof PrintError) return { ready: false, detail: error.message };
+      throw error;
+    }
+  }
+
+  private async assertReady(): Promise<string> {
+    const queue = await this.queue();
+    const result = await this.run(this.lpstat, ['-p', queue, '-a', queue]);
+    const printer = parseLpstatPrinters(result.stdout).find((q) => q.name === queue);
+    const accepting = parseLpstatAccepting(result.stdout).get(queue);
+    if (!printer || !accepting) throw await this.notFound(queue);
+    if (!printer.enabled) {
+      const why = printer.reason && printer.reason !== 'Paused' ? ` (${printer.reason})` : '';
+      throw new PrintError(
+        PRINT_ERROR_CODES.PRINTER_DISABLED,
+        `CUPS queue "${queue}" is disabled${why}: run \`cupsenable '${queue}'\` or enable it in printer settings.`,
+        { target: this.uri },
+      );
+    }
+    if (!accepting.accepting) {
+      const why = accepting.reason && accepting.reason !== 'Rejecting Jobs' ? ` (${accepting.reason})` : '';
+      throw new PrintError(
+        PRINT_ERROR_CODES.PRINTER_REJECTING,
+        `CUPS queue "${queue}" is not accepting jobs${why}: run \`cupsaccept '${queue}'\` or accept jobs in printer settings.`,
+        { target: this.uri },
+      );
+    }
+    return queue;
+  }
+
+  /**
+   * The PDF goes to lp on stdin: no temporary file to write, clean up or leak after a
+   * crash, and lp has copied it into the spooler when it exits.
+   */
+  async spool(request: SpoolRequest): Promise<SpoolResult> {
+    if (!request.pdf) {
+      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} prints PDFs: fetch the document with output_format file first.`, {
+        target: this.uri,
+      });
+    }
+    if (!request.title.includes(request.jobId)) throw new Error(`job title "${request.title}" must contain the job id ${request.jobId}`);
+    const queue = this.checkReadiness ? await this.assertReady() : await this.queue();
+    const args = ['-d', queue, '-t', request.title, '-n', String(request.copies), ...cupsMediaArgs(request.media, this.labelMedia)];
+    const result = await this.run(this.lp, args, request.pdf);
+    if (result.code === 0) {
+      const id = parseLpRequestId(result.stdout);
+      if (!id) {
+        throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `lp printed no job id for ${this.uri} (got "${result.stdout.trim()}").`, {
+          target: this.uri,
+          // The job may have been queued: a blind retry could print twice.
+          retryable: false,
+        });
+      }
+      return { spoolerJobId: id, completed: false };
+    }
+    const message = firstLine(result);
+    if (/does not exist|Invalid destination|not found/i.test(message)) throw await this.notFound(queue);
+    if (/not accepting jobs/i.test(message)) {
+      throw new PrintError(
+        PRINT_ERROR_CODES.PRINTER_REJECTING,
+        `CUPS queue "${queue}" is not accepting jobs: run \`cupsaccept '${queue}'\` or accept jobs in printer settings.`,
+        { target: this.uri },
+      );
+    }
+    if (/Forbidden|not authorized|Unauthorized/i.test(message)) {
+      throw new PrintError(PRINT_ERROR_CODES.PERMISSION_DENIED, `CUPS refused the job for "${queue}" (${message}): allow this user to print to the queue.`, {
+        target: this.uri,
+      });
+    }
+    throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `lp could not print to "${queue}": ${message || `exit code ${result.code}`}.`, { target: this.uri });
+  }
+
+  private async ipp(): Promise<{ server: string }> {
+    if (!this.ippServer) {
+      if (this.server) this.ippServer = this.server;
+      else {
+        // lpstat -H names the scheduler the CUPS tools would use (CUPS_SERVER, client.conf or the default socket).
+        const result = await this.run(this.lpstat, ['-H']);
+        this.ippServer = result.stdout.trim() || 'localhost:631';
+      }
+    }
+    return { server: this.ippServer };
+  }
+
+  async jobState(spoolerJobId: string): Promise<SpoolerJobState> {
+    const id = cupsJobNumber(spoolerJobId);
+    if (id === null) return 'unknown';
+    try {
+      const job = await ippGetJob(await this.ipp(), id);
+      return job ? toSpoolerState(job.state) : 'unknown';
+    } catch (error) {
+      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot ask CUPS about job ${spoolerJobId}: ${(error as Error).message}`, {
+        cause: error,
+        target: this.uri,
+      });
+    }
+  }
+
+  async findSpooled(jobId: string): Promise<{ spoolerJobId: string; state: SpoolerJobState } | null> {
+    const queue = await this.queue();
+    let jobs;
+    try {
+      const listed = (await ippGetJobs(await this.ipp(), queue, 'all')).sort((a, b) => b.id - a.id);
+      // Get-Jobs leaves job-name empty for finished jobs cupsd has unloaded from memory
+      // (within about a second of completion); Get-Job-Attributes loads the job, name and
+      // all. Without this a label printed just before a crash looks absent and prints twice.
+      jobs = [];
+      for (const job of listed) jobs.push(job.name ? job : ((await ippGetJob(await this.ipp(), job.id)) ?? job));
+    } catch (error) {
+      // Unknown is not "absent": reconciling must not conclude it is safe to print again.
+      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot list the jobs of CUPS queue "${queue}": ${(error as Error).message}`, {
+        cause: error,
+        target: this.uri,
+      });
+    }
+    const mine = jobs.filter((job) => job.name.includes(jobId)).sort((a, b) => b.id - a.id);
+    // Prefer a job that printed or will print over an aborted or canceled attempt.
+    const best = mine.find((job) => job.state !== 'aborted' && job.state !== 'canceled') ?? mine[0];
+    return best ? { spoolerJobId: `${queue}-${best.id}`, state: toSpoolerState(best.state) } : null;
+  }
+}

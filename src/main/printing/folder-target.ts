@@ -1,0 +1,118 @@
+import { constants as fsConstants, promises as nodeFs } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fsPrintError, PRINT_ERROR_CODES, PrintError } from './errors';
+import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+
+/** The file-system calls the folder target makes; tests inject failures (ENOSPC). */
+export type FolderFs = Pick<typeof nodeFs, 'mkdir' | 'open' | 'rename' | 'unlink' | 'readdir' | 'access' | 'stat'>;
+
+export interface FolderTargetOptions {
+  readonly uri: string;
+  /** Absolute directory; created when missing. */
+  readonly dir: string;
+  /** @default node:fs/promises */
+  readonly fs?: FolderFs;
+}
+
+const UNSAFE = /[^A-Za-z0-9._-]+/g;
+
+/** `<shipmentId>_<documentType>_<layout>_<jobId>.pdf`; the job id lets findSpooled reconcile. */
+export function folderFileName(request: Pick<SpoolRequest, 'shipmentId' | 'documentType' | 'layout' | 'jobId'>): string {
+  const part = (s: string) => s.replace(UNSAFE, '-');
+  return `${part(request.shipmentId)}_${part(request.documentType)}_${part(request.layout)}_${part(request.jobId)}.pdf`;
+}
+
+/**
+ * Saves each document as a PDF in a folder. A temp file in the same directory is written,
+ * fsynced and renamed into place, so a reader (or a crash) never sees half a file.
+ * One file per document: copies mean nothing to a folder.
+ */
+export class FolderTarget implements PrinterTarget {
+  readonly kind = 'folder' as const;
+  readonly needsPdf = true;
+  readonly uri: string;
+  readonly dir: string;
+  private readonly fs: FolderFs;
+
+  constructor(options: FolderTargetOptions) {
+    this.uri = options.uri;
+    this.dir = options.dir;
+    this.fs = options.fs ?? nodeFs;
+  }
+
+  async spool(request: SpoolRequest): Promise<SpoolResult> {
+    if (!request.pdf) {
+      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} saves PDFs: fetch the document with output_format file first.`, { target: this.uri });
+    }
+    const finalPath = path.join(this.dir, folderFileName(request));
+    const tempPath = path.join(this.dir, `.${path.basename(finalPath)}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await this.fs.mkdir(this.dir, { recursive: true });
+    } catch (error) {
+      throw fsPrintError(error, this.dir, this.uri);
+    }
+    try {
+      const handle = await this.fs.open(tempPath, 'wx', 0o644);
+      try {
+        await handle.writeFile(request.pdf);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.fs.rename(tempPath, finalPath);
+    } catch (error) {
+      await this.fs.unlink(tempPath).catch(() => undefined);
+      throw fsPrintError(error, finalPath, this.uri);
+    }
+    await this.syncDir();
+    return { spoolerJobId: finalPath, completed: true };
+  }
+
+  /** Makes the rename itself durable; some platforms (Windows) cannot open a directory. */
+  private async syncDir(): Promise<void> {
+    try {
+      const dir = await this.fs.open(this.dir, 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    } catch {
+      // best effort
+    }
+  }
+
+  async jobState(spoolerJobId: string): Promise<SpoolerJobState> {
+    try {
+      await this.fs.stat(spoolerJobId);
+      return 'completed';
+    } catch {
+      return 'unknown';
+    }
+  }
+
+  async findSpooled(jobId: string): Promise<{ spoolerJobId: string; state: SpoolerJobState } | null> {
+    let names: string[];
+    try {
+      names = await this.fs.readdir(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw fsPrintError(error, this.dir, this.uri);
+    }
+    // Temp files (dot-prefixed) left by a crash were never renamed: not spooled.
+    const suffix = `_${jobId.replace(UNSAFE, '-')}.pdf`;
+    const name = names.find((n) => !n.startsWith('.') && n.endsWith(suffix));
+    return name ? { spoolerJobId: path.join(this.dir, name), state: 'completed' } : null;
+  }
+
+  async readiness(): Promise<Readiness> {
+    try {
+      await this.fs.mkdir(this.dir, { recursive: true });
+      await this.fs.access(this.dir, fsConstants.W_OK);
+      return { ready: true, detail: null };
+    } catch (error) {
+      return { ready: false, detail: fsPrintError(error, this.dir, this.uri).message };
+    }
+  }
+}

@@ -1,0 +1,240 @@
+import http from 'node:http';
+import os from 'node:os';
+
+/**
+ * Just enough IPP (RFC 8010/8011) to read job names and states from a CUPS scheduler.
+ * lpstat prints neither a job's title nor whether it ended completed, aborted or canceled,
+ * and ipptool is a separate package (cups-ipp-utils) that a client machine may lack, so
+ * the agent asks cupsd over HTTP itself.
+ */
+
+const TAG = {
+  operation: 0x01,
+  job: 0x02,
+  end: 0x03,
+  integer: 0x21,
+  boolean: 0x22,
+  enum: 0x23,
+  text: 0x41,
+  name: 0x42,
+  keyword: 0x44,
+  uri: 0x45,
+  charset: 0x47,
+  language: 0x48,
+} as const;
+
+const OP_GET_JOB_ATTRIBUTES = 0x0009;
+const OP_GET_JOBS = 0x000a;
+const STATUS_NOT_FOUND = 0x0406;
+
+export type IppJobState = 'pending' | 'pending-held' | 'processing' | 'processing-stopped' | 'canceled' | 'aborted' | 'completed' | 'unknown';
+const JOB_STATES: Record<number, IppJobState> = {
+  3: 'pending',
+  4: 'pending-held',
+  5: 'processing',
+  6: 'processing-stopped',
+  7: 'canceled',
+  8: 'aborted',
+  9: 'completed',
+};
+
+export interface IppJob {
+  readonly id: number;
+  readonly name: string;
+  readonly state: IppJobState;
+  readonly printerUri: string | null;
+}
+
+type Value = string | number | boolean;
+interface Attr {
+  readonly tag: number;
+  readonly name: string;
+  readonly values: readonly Value[];
+}
+
+function encodeAttr(attr: Attr): Buffer {
+  const parts: Buffer[] = [];
+  attr.values.forEach((value, i) => {
+    const name = Buffer.from(i === 0 ? attr.name : '', 'utf8');
+    let body: Buffer;
+    if (attr.tag === TAG.integer || attr.tag === TAG.enum) {
+      body = Buffer.alloc(4);
+      body.writeInt32BE(value as number);
+    } else if (attr.tag === TAG.boolean) {
+      body = Buffer.from([value ? 1 : 0]);
+    } else {
+      body = Buffer.from(String(value), 'utf8');
+    }
+    const head = Buffer.alloc(3);
+    head.writeUInt8(attr.tag, 0);
+    head.writeUInt16BE(name.length, 1);
+    const len = Buffer.alloc(2);
+    len.writeUInt16BE(body.length);
+    parts.push(head, name, len, body);
+  });
+  return Buffer.concat(parts);
+}
+
+export function encodeIppRequest(operation: number, requestId: number, attrs: readonly Attr[]): Buffer {
+  const head = Buffer.alloc(9);
+  head.writeUInt8(1, 0);
+  head.writeUInt8(1, 1);
+  head.writeUInt16BE(operation, 2);
+  head.writeUInt32BE(requestId, 4);
+  head.writeUInt8(TAG.operation, 8);
+  return Buffer.concat([head, ...attrs.map(encodeAttr), Buffer.from([TAG.end])]);
+}
+
+export interface IppResponse {
+  readonly status: number;
+  /** One record per attribute group, in order, with the group's delimiter tag. */
+  readonly groups: ReadonlyArray<{ readonly tag: number; readonly attrs: Map<string, Value[]> }>;
+}
+
+export function decodeIppResponse(buf: Buffer): IppResponse {
+  if (buf.length < 9) throw new Error('IPP response too short');
+  const status = buf.readUInt16BE(2);
+  const groups: Array<{ tag: number; attrs: Map<string, Value[]> }> = [];
+  let current: { tag: number; attrs: Map<string, Value[]> } | null = null;
+  let lastName = '';
+  let at = 8;
+  while (at < buf.length) {
+    const tag = buf.readUInt8(at);
+    at += 1;
+    if (tag === TAG.end) break;
+    if (tag < 0x10) {
+      current = { tag, attrs: new Map() };
+      groups.push(current);
+      continue;
+    }
+    const nameLen = buf.readUInt16BE(at);
+    at += 2;
+    const name = nameLen ? buf.toString('utf8', at, at + nameLen) : lastName;
+    at += nameLen;
+    const valueLen = buf.readUInt16BE(at);
+    at += 2;
+    const raw = buf.subarray(at, at + valueLen);
+    at += valueLen;
+    lastName = name;
+    let value: Value;
+    if ((tag === TAG.integer || tag === TAG.enum) && valueLen === 4) value = raw.readInt32BE(0);
+    else if (tag === TAG.boolean && valueLen === 1) value = raw.readUInt8(0) !== 0;
+    else value = raw.toString('utf8');
+    if (!current) {
+      current = { tag: TAG.operation, attrs: new Map() };
+      groups.push(current);
+    }
+    const list = current.attrs.get(name);
+    if (list) list.push(value);
+    else current.attrs.set(name, [value]);
+  }
+  return { status, groups };
+}
+
+export interface IppClientOptions {
+  /**
+   * `host:port`, `host`, or a Unix socket path, as in CUPS_SERVER or `lpstat -H`.
+   */
+  readonly server: string;
+  /** @default os.userInfo().username: CUPS hides other users' job names. */
+  readonly user?: string;
+  /** @default 10000 */
+  readonly timeoutMs?: number;
+}
+
+function connection(server: string): { socketPath?: string; host?: string; port?: number; hostHeader: string } {
+  if (server.startsWith('/')) return { socketPath: server, hostHeader: 'localhost' };
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(server);
+  const host = m?.[1] ?? server;
+  const port = m?.[2] ? Number(m[2]) : 631;
+  return { host: host.replace(/^\[|\]$/g, ''), port, hostHeader: `${host}:${port}` };
+}
+
+function post(options: IppClientOptions, resource: string, body: Buffer): Promise<Buffer> {
+  const conn = connection(options.server);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        method: 'POST',
+        path: resource,
+        socketPath: conn.socketPath,
+        host: conn.host,
+        port: conn.port,
+        headers: { 'Content-Type': 'application/ipp', 'Content-Length': body.length, Host: conn.hostHeader },
+        timeout: options.timeoutMs ?? 10_000,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`CUPS answered HTTP ${res.statusCode} for ${resource}`));
+          else resolve(Buffer.concat(chunks));
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`CUPS at ${options.server} did not answer in time`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function baseAttrs(options: IppClientOptions): Attr[] {
+  return [
+    { tag: TAG.charset, name: 'attributes-charset', values: ['utf-8'] },
+    { tag: TAG.language, name: 'attributes-natural-language', values: ['en'] },
+  ];
+}
+
+function userAttr(options: IppClientOptions): Attr {
+  return { tag: TAG.name, name: 'requesting-user-name', values: [options.user ?? os.userInfo().username] };
+}
+
+const JOB_ATTRS: Attr = { tag: TAG.keyword, name: 'requested-attributes', values: ['job-id', 'job-name', 'job-state', 'job-printer-uri'] };
+
+function toJob(attrs: Map<string, Value[]>): IppJob | null {
+  const id = attrs.get('job-id')?.[0];
+  if (typeof id !== 'number') return null;
+  const state = attrs.get('job-state')?.[0];
+  const printerUri = attrs.get('job-printer-uri')?.[0];
+  return {
+    id,
+    name: String(attrs.get('job-name')?.[0] ?? ''),
+    state: (typeof state === 'number' && JOB_STATES[state]) || 'unknown',
+    printerUri: typeof printerUri === 'string' ? printerUri : null,
+  };
+}
+
+let nextRequestId = 1;
+
+/** Get-Jobs on one queue: every job the scheduler still remembers (`which-jobs` all). */
+export async function ippGetJobs(options: IppClientOptions, queue: string, which: 'all' | 'not-completed' | 'completed' = 'all'): Promise<IppJob[]> {
+  const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
+  const body = encodeIppRequest(OP_GET_JOBS, nextRequestId++, [
+    ...baseAttrs(options),
+    { tag: TAG.uri, name: 'printer-uri', values: [printerUri] },
+    userAttr(options),
+    { tag: TAG.keyword, name: 'which-jobs', values: [which] },
+    JOB_ATTRS,
+  ]);
+  const res = decodeIppResponse(await post(options, `/printers/${encodeURIComponent(queue)}`, body));
+  if (res.status === STATUS_NOT_FOUND) return [];
+  if (res.status >= 0x0400) throw new Error(`CUPS refused Get-Jobs for ${queue} (IPP status 0x${res.status.toString(16)})`);
+  return res.groups.filter((g) => g.tag === TAG.job).flatMap((g) => toJob(g.attrs) ?? []);
+}
+
+/** Get-Job-Attributes; null when the scheduler no longer knows the job. */
+export async function ippGetJob(options: IppClientOptions, jobId: number): Promise<IppJob | null> {
+  const body = encodeIppRequest(OP_GET_JOB_ATTRIBUTES, nextRequestId++, [
+    ...baseAttrs(options),
+    { tag: TAG.uri, name: 'job-uri', values: [`ipp://localhost/jobs/${jobId}`] },
+    userAttr(options),
+    JOB_ATTRS,
+  ]);
+  const res = decodeIppResponse(await post(options, '/jobs', body));
+  if (res.status === STATUS_NOT_FOUND) return null;
+  if (res.status >= 0x0400) throw new Error(`CUPS refused Get-Job-Attributes for job ${jobId} (IPP status 0x${res.status.toString(16)})`);
+  const group = res.groups.find((g) => g.tag === TAG.job);
+  return group ? toJob(group.attrs) : null;
+}

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PrintError } from '../../../src/main/printing/errors';
+import { formatPrinterUri, parsePrinterUri } from '../../../src/main/printing/uri';
+
+describe('printer URIs', () => {
+  it.each([
+    ['cups:Zebra', { kind: 'cups', queue: 'Zebra', server: null }],
+    ['cups:Zebra_1@print-host.local:631', { kind: 'cups', queue: 'Zebra_1', server: 'print-host.local:631' }],
+    ['cups:Q@127.0.0.1:8631', { kind: 'cups', queue: 'Q', server: '127.0.0.1:8631' }],
+    ['cups:Q@[::1]:631', { kind: 'cups', queue: 'Q', server: '[::1]:631' }],
+    ['cups:Zebra Bench 1', { kind: 'cups', queue: 'Zebra Bench 1', server: null }],
+    ['windows:ZDesigner ZD420-203dpi ZPL', { kind: 'windows', name: 'ZDesigner ZD420-203dpi ZPL' }],
+    ['windows:\\\\server\\Shared Label: 2', { kind: 'windows', name: '\\\\server\\Shared Label: 2' }],
+    ['folder:/var/prints', { kind: 'folder', dir: '/var/prints' }],
+    ['service:prn_123', { kind: 'service', printerId: 'prn_123' }],
+  ])('parses %s', (uri, expected) => {
+    expect(parsePrinterUri(uri, '/work')).toEqual(expected);
+    expect(formatPrinterUri(parsePrinterUri(uri, '/work'))).toBe(uri);
+  });
+
+  it('resolves a relative folder against the given cwd', () => {
+    expect(parsePrinterUri('folder:./demo-prints', '/srv/station')).toEqual({ kind: 'folder', dir: path.resolve('/srv/station', 'demo-prints') });
+    expect(parsePrinterUri('folder:out', '/srv')).toEqual({ kind: 'folder', dir: '/srv/out' });
+  });
+
+  it.each(['', 'Zebra', 'ipp://host/printers/x', 'cups:', 'cups:a/b', 'cups:Q@host', 'cups:Q@host:99999', 'windows:', 'folder:', 'service:', 'service:two words', 'lpd:q'])(
+    'rejects %j with a coded error listing the valid forms',
+    (uri) => {
+      let error: unknown;
+      try {
+        parsePrinterUri(uri);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(PrintError);
+      expect((error as PrintError).code).toBe('INVALID_PRINTER_URI');
+      expect((error as PrintError).retryable).toBe(false);
+      for (const form of ['cups:QUEUE', 'cups:QUEUE@HOST:PORT', 'windows:PRINTER NAME', 'folder:DIR', 'service:PRINTER_ID']) {
+        expect((error as PrintError).message).toContain(form);
+      }
+    },
+  );
+});
