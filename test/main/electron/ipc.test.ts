@@ -95,6 +95,7 @@ describe('registerAgentIpc', () => {
       saveSettings: async (input) => (record('saveSettings', input), settingsOps.saveSettings(input)),
       testConnection: async (input) => (record('testConnection', input), { team: 'Team A', status: 'ok' }),
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
+      startDemo: async (input) => (record('startDemo', input), STATUS),
     };
     const policy = createAppUrlPolicy({ rendererDir: RENDERER_DIR });
     dispose = registerAgentIpc({ ipcMain: ipcMain as never, api, isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }), logger }).dispose;
