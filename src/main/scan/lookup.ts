@@ -1,0 +1,108 @@
+/**
+ * Resolves a scan to a shipment. The service filters shipments by `reference_id` only,
+ * so tracking numbers resolve through the ledger's local index of shipments this
+ * station has seen (booking webhooks and polls record them).
+ *
+ * Order: a UUID is tried as a shipment id; then every candidate against the local
+ * index; then every candidate as a reference. The first hit wins.
+ */
+import type { LookupResult } from '../../shared/agent-api';
+import type { TrackingEventView } from '../../shared/domain';
+import { API_ERROR_CODES, ApiError } from '../api/errors';
+import { normalizeScan } from './normalize-scan';
+import {
+  mergeTracking,
+  toShipmentView,
+  toTrackingEventView,
+  type ServiceShipment,
+  type ServiceTrackingEvent,
+} from './shipment-view';
+
+/** The ports lookup needs: the API client's calls and the ledger's index. */
+export interface LookupDeps {
+  /** The ledger's index (reference, shipment id, tracking id → shipment id), or null. */
+  findShipmentIdByScan(value: string): string | null;
+  getShipment(id: string): Promise<ServiceShipment>;
+  listShipments(query: { reference_id: string }): Promise<readonly ServiceShipment[]>;
+  tracking(id: string): Promise<readonly ServiceTrackingEvent[]>;
+  /** Tracking events received by webhook and stored locally. */
+  localTracking(id: string): readonly TrackingEventView[];
+}
+
+/** At most this many reference queries per scan: each is a round trip to the service. */
+const MAX_REFERENCE_QUERIES = 3;
+const NOISE = /[\s\p{Cc}\p{Cf}]/gu;
+
+export async function lookupScan(scan: string, deps: LookupDeps): Promise<LookupResult> {
+  const scanned = scan.replace(NOISE, '').slice(0, 64);
+  const reading = normalizeScan(scan);
+  if (!reading.ok) return { kind: 'not_found', scanned, normalized: '', message: reading.message };
+
+  const found = (matchedBy: 'reference' | 'shipment_id' | 'tracking_id', shipment: ServiceShipment) =>
+    withTracking(shipment, deps).then(
+      (view): LookupResult => ({ kind: 'found', scanned, normalized: reading.value, matchedBy, shipment: view }),
+    );
+
+  if (reading.kind === 'uuid') {
+    const shipment = await getOrNull(deps, reading.value);
+    if (shipment) return found('shipment_id', shipment);
+  }
+
+  for (const candidate of reading.candidates) {
+    const id = deps.findShipmentIdByScan(candidate);
+    if (!id) continue;
+    const shipment = await getOrNull(deps, id);
+    if (shipment) return found(matchedByOf(shipment, candidate), shipment);
+  }
+
+  for (const candidate of reading.candidates.slice(0, MAX_REFERENCE_QUERIES)) {
+    const shipments = await deps.listShipments({ reference_id: candidate });
+    // Trust the filter only as far as the records agree: a service that ignored it
+    // must not make an unrelated parcel look like a match.
+    const match = shipments.find((s) => sameText(s.reference_id, candidate));
+    if (match) return found('reference', match);
+  }
+
+  return {
+    kind: 'not_found',
+    scanned,
+    normalized: reading.value,
+    message: `Nothing found for “${scanned}”: check the barcode or search history.`,
+  };
+}
+
+async function getOrNull(deps: LookupDeps, id: string): Promise<ServiceShipment | null> {
+  try {
+    return await deps.getShipment(id);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === API_ERROR_CODES.NOT_FOUND || error.status === 404);
+}
+
+function sameText(a: string | null | undefined, b: string): boolean {
+  return typeof a === 'string' && a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+}
+
+function matchedByOf(shipment: ServiceShipment, candidate: string): 'reference' | 'shipment_id' | 'tracking_id' {
+  if (sameText(shipment.id, candidate)) return 'shipment_id';
+  if (sameText(shipment.reference_id, candidate)) return 'reference';
+  return 'tracking_id';
+}
+
+/**
+ * The timeline is the service's events, the shipment's latest event and the webhook
+ * events stored locally. When the tracking call fails the shipment is still shown with
+ * what is known locally: a packer at the bench needs the parcel, not a stack trace.
+ */
+async function withTracking(shipment: ServiceShipment, deps: LookupDeps) {
+  const remote = await deps.tracking(shipment.id).catch(() => [] as readonly ServiceTrackingEvent[]);
+  const mapped = [...remote, ...(shipment.tracking_status ? [shipment.tracking_status] : [])]
+    .map(toTrackingEventView)
+    .filter((e): e is TrackingEventView => e !== null);
+  return toShipmentView(shipment, mergeTracking(mapped, deps.localTracking(shipment.id)));
+}

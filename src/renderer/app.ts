@@ -1,0 +1,198 @@
+/**
+ * The window: tabs (Scan, Queue & history, Settings), the status bar, live events and
+ * the focus rule (on the Scan view the caret always comes back to the scan box, so the
+ * next parcel can be scanned without touching the mouse).
+ */
+import type { AgentClient, AgentEvent } from '../shared/agent-api';
+import { describeError } from './bridge/agent-call-error';
+import { UiContext, type TabName } from './context';
+import { h } from './dom';
+import { firstRunPanel } from './views/first-run';
+import { QueueView } from './views/queue-view';
+import { ScanView } from './views/scan-view';
+import { SettingsPanel } from './views/settings-view';
+import { StatusBar } from './views/status-bar';
+
+const TABS: ReadonlyArray<{ name: TabName; label: string; key: string }> = [
+  { name: 'scan', label: 'Scan', key: '1' },
+  { name: 'queue', label: 'Queue & history', key: '2' },
+  { name: 'settings', label: 'Settings', key: '3' },
+];
+const STATUS_REFRESH_MS = 15_000;
+
+export class App {
+  private readonly ctx: UiContext;
+  private readonly scan: ScanView;
+  private readonly queue: QueueView;
+  private readonly settings: SettingsPanel;
+  private readonly statusBar = new StatusBar();
+  private readonly notices = h('div', { class: 'notices', 'aria-live': 'polite' });
+  private readonly tabButtons = new Map<TabName, HTMLButtonElement>();
+  private active: TabName = 'scan';
+  private statusTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly api: AgentClient,
+  ) {
+    this.ctx = new UiContext(api, () => this.focusScan(), (tab) => this.showTab(tab));
+    this.scan = new ScanView(this.ctx);
+    this.queue = new QueueView(this.ctx);
+    this.settings = new SettingsPanel(this.ctx);
+  }
+
+  start(): void {
+    const tablist = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' });
+    for (const tab of TABS) {
+      const button = h(
+        'button',
+        { type: 'button', role: 'tab', id: `tab-${tab.name}`, 'aria-controls': `view-${tab.name}`, 'aria-keyshortcuts': `Alt+${tab.key}` },
+        tab.label,
+      );
+      button.addEventListener('click', () => this.showTab(tab.name));
+      this.tabButtons.set(tab.name, button);
+      tablist.append(button);
+    }
+    const header = h('header', { class: 'top' }, h('h1', {}, 'Print Station'), tablist);
+    const main = h('main', {}, this.notices, this.scan.element, this.queue.element, this.settings.element);
+    this.root.replaceChildren(header, main, this.statusBar.element);
+
+    this.installFocusRule();
+    this.installShortcuts();
+    this.api.onEvent((event) => this.onEvent(event));
+    this.showTab('scan');
+    void this.refreshStatus();
+    setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS);
+    void this.loadSettings();
+  }
+
+  showTab(name: TabName): void {
+    this.active = name;
+    for (const [tab, button] of this.tabButtons) {
+      button.setAttribute('aria-selected', String(tab === name));
+      button.tabIndex = tab === name ? 0 : -1;
+    }
+    this.scan.element.hidden = name !== 'scan';
+    this.queue.element.hidden = name !== 'queue';
+    this.settings.element.hidden = name !== 'settings';
+    if (name === 'scan') this.focusScan();
+    if (name === 'queue') this.queue.show();
+    if (name === 'settings') this.settings.show();
+  }
+
+  private focusScan(): void {
+    if (this.active !== 'scan') return;
+    if (document.activeElement !== this.scan.input) this.scan.input.focus({ preventScroll: true });
+  }
+
+  private installFocusRule(): void {
+    const isControl = (el: EventTarget | null): boolean =>
+      el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && el !== this.scan.input);
+    // Focus leaving to nowhere (a click on text, the window losing focus) comes back.
+    this.scan.input.addEventListener('blur', (event) => {
+      if (event.relatedTarget === null) setTimeout(() => this.focusScan(), 0);
+    });
+    window.addEventListener('focus', () => this.focusScan());
+    // After any action (a button pressed, a choice made) the caret returns.
+    document.addEventListener('click', (event) => {
+      if (!isControl(event.target)) setTimeout(() => this.focusScan(), 0);
+    });
+    document.addEventListener('change', (event) => {
+      if (this.scan.element.contains(event.target as Node)) setTimeout(() => this.focusScan(), 0);
+    });
+    // A scanner burst while another control has focus must not be lost: the first
+    // printable key moves the caret to the scan box and the burst lands there.
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        if (this.active !== 'scan' || event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return;
+        const target = document.activeElement;
+        if (target === this.scan.input || target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type !== 'checkbox')) return;
+        this.scan.input.focus({ preventScroll: true });
+      },
+      { capture: true },
+    );
+  }
+
+  private installShortcuts(): void {
+    document.addEventListener('keydown', (event) => {
+      if (event.altKey && !event.ctrlKey && !event.metaKey) {
+        const tab = TABS.find((t) => t.key === event.key);
+        if (tab) {
+          event.preventDefault();
+          this.showTab(tab.name);
+          return;
+        }
+        if (event.key.toLowerCase() === 'r' && this.active === 'scan') {
+          event.preventDefault();
+          this.scan.reprint();
+        }
+        return;
+      }
+      if (event.key === 'Escape' && this.active !== 'scan') this.showTab('scan');
+    });
+  }
+
+  private onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'job':
+        this.scan.onJob(event.job);
+        this.queue.onJob(event.job);
+        this.scheduleStatusRefresh();
+        break;
+      case 'status':
+        this.statusBar.show(event.status);
+        this.settings.setPaused(event.status.paused);
+        break;
+      case 'alert':
+        this.notice(`${event.title}: ${event.message}`);
+        break;
+      case 'tracking':
+        break;
+    }
+  }
+
+  private notice(text: string): void {
+    const close = h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss' }, '×');
+    const item = h('p', { class: 'notice' }, text, close);
+    close.addEventListener('click', () => item.remove());
+    this.notices.prepend(item);
+    while (this.notices.children.length > 3) this.notices.lastElementChild?.remove();
+  }
+
+  /** Jobs change the counts and the last print: refresh soon, once per burst of events. */
+  private scheduleStatusRefresh(): void {
+    if (this.statusTimer) return;
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = null;
+      void this.refreshStatus();
+    }, 500);
+  }
+
+  private async refreshStatus(): Promise<void> {
+    try {
+      const status = await this.api.getStatus({});
+      this.statusBar.show(status);
+      this.settings.setPaused(status.paused);
+    } catch (error) {
+      this.statusBar.offline(describeError(error));
+    }
+  }
+
+  private async loadSettings(): Promise<void> {
+    try {
+      const settings = await this.api.getSettings({});
+      this.ctx.setSettings(settings);
+      if (!settings.apiKeySet) {
+        this.scan.element.prepend(
+          firstRunPanel(this.ctx, () => {
+            this.showTab('settings');
+            this.settings.focusKey();
+          }),
+        );
+      }
+    } catch (error) {
+      this.notice(`Settings could not be loaded: ${describeError(error)}`);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/** Formatting in the station's own locale and time zone. */
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+export function localDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
+
+export function localTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : timeOnly.format(date);
+}
+
+/** `folder:/home/x/prints` → `Folder /home/x/prints`; URIs read better with their kind. */
+export function describeTarget(uri: string): string {
+  const colon = uri.indexOf(':');
+  if (colon < 0) return uri;
+  const kind = uri.slice(0, colon);
+  const rest = uri.slice(colon + 1);
+  const names: Record<string, string> = { cups: 'CUPS', windows: 'Windows', folder: 'Folder', service: 'Service printer' };
+  return `${names[kind] ?? kind} ${rest}`;
+}
+
+export function words(value: string): string {
+  return value.replaceAll('_', ' ').toLowerCase();
+}
+
+/** Today's times without the date (the queue is mostly today); older ones with it. */
+export function localWhen(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toDateString() === new Date().toDateString() ? timeOnly.format(date) : dateTime.format(date);
+}

@@ -1,0 +1,36 @@
+/**
+ * First run (no API key yet): connect an account, or try the demo on the sandbox. Shown
+ * above the scan box until dismissed by either choice.
+ */
+import { describeError } from '../bridge/agent-call-error';
+import type { UiContext } from '../context';
+import { h } from '../dom';
+
+export function firstRunPanel(ctx: UiContext, onConnect: () => void): HTMLElement {
+  const connect = h('button', { type: 'button', class: 'primary' }, 'Connect your account');
+  const demo = h('button', { type: 'button' }, 'Try the demo');
+  const message = h('p', { class: 'inline-result', role: 'status' });
+  const panel = h(
+    'section',
+    { class: 'first-run', 'aria-labelledby': 'first-run-title' },
+    h('h2', { id: 'first-run-title' }, 'Welcome to Print Station'),
+    h('p', {}, 'Print Station prints shipping labels as soon as shipments are booked, and finds any parcel you scan.'),
+    h('div', { class: 'row' }, connect, demo),
+    message,
+  );
+  connect.addEventListener('click', () => {
+    panel.remove();
+    onConnect();
+  });
+  demo.addEventListener('click', async () => {
+    try {
+      // The sandbox environment is the embedded demo service when no account is set up.
+      ctx.setSettings(await ctx.api.saveSettings({ environment: 'sandbox' }));
+      panel.remove();
+      ctx.focusScan();
+    } catch (error) {
+      message.textContent = `The demo could not start: ${describeError(error)}`;
+    }
+  });
+  return panel;
+}

@@ -1,0 +1,212 @@
+/**
+ * One looked-up shipment: summary, reprint, documents and the tracking timeline
+ * (newest first, local time).
+ */
+import { LABEL_LAYOUTS, type JobView, type PartyView, type ShipmentView, type TrackingEventView } from '../../shared/domain';
+import { describeError } from '../bridge/agent-call-error';
+import type { UiContext } from '../context';
+import { h, option, replaceChildren } from '../dom';
+import { describeTarget, localDateTime } from '../format';
+import { describeJob } from '../job-words';
+import { beepFailure, beepSuccess } from '../sound';
+
+const LAYOUT_WORDS: Readonly<Record<string, string>> = {
+  printer: '4x6 label',
+  a4: 'A4, one label',
+  '1x2': 'A4, two labels',
+  '3x1': 'A4, three labels',
+  '2x2': 'A4, four labels',
+};
+
+export interface ShipmentPanel {
+  readonly element: HTMLElement;
+  /** Live job updates for the reprints started from this panel. */
+  onJob(job: JobView): void;
+  /** Triggers the Reprint button (keyboard shortcut). */
+  reprint(): void;
+  dispose(): void;
+}
+
+export function renderShipment(shipment: ShipmentView, ctx: UiContext): ShipmentPanel {
+  const reprint = reprintPanel(shipment, ctx);
+  const title = shipment.receiver.name ?? shipment.receiver.contactName ?? shipment.referenceId ?? shipment.id;
+  const element = h(
+    'article',
+    { class: 'shipment', 'aria-label': `Shipment ${shipment.referenceId ?? shipment.id}` },
+    h(
+      'header',
+      { class: 'shipment-head' },
+      h('h2', {}, title),
+      shipment.status ? h('span', { class: 'badge' }, shipment.status) : null,
+    ),
+    h(
+      'div',
+      { class: 'shipment-grid' },
+      h('div', { class: 'shipment-main' }, summary(shipment), reprint.element, documents(shipment)),
+      timeline(shipment.tracking),
+    ),
+  );
+  return { element, onJob: reprint.onJob, reprint: reprint.trigger, dispose: reprint.dispose };
+}
+
+function summary(shipment: ShipmentView): HTMLElement {
+  const rows: Array<[string, string | null]> = [
+    ['Receiver', party(shipment.receiver)],
+    ['Carrier', [shipment.carrierName, shipment.productName].filter(Boolean).join(' · ') || null],
+    ['Tracking number', shipment.trackingId],
+    ['Reference', shipment.referenceId],
+    ['Sender reference', shipment.senderReference],
+    ['Receiver reference', shipment.receiverReference],
+    ['Shipment id', shipment.id],
+  ];
+  return h(
+    'dl',
+    { class: 'summary' },
+    ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', { class: value ? '' : 'muted' }, value ?? '—')]),
+  );
+}
+
+function party(p: PartyView): string | null {
+  const place = [p.postalCode, p.city].filter(Boolean).join(' ');
+  const parts = [p.name, p.contactName && p.contactName !== p.name ? p.contactName : null, p.addressLine, [place, p.countryCode].filter(Boolean).join(', ')];
+  const text = parts.filter((x): x is string => typeof x === 'string' && x !== '').join(', ');
+  return text || null;
+}
+
+function documents(shipment: ShipmentView): HTMLElement {
+  return h(
+    'section',
+    { class: 'documents', 'aria-labelledby': 'documents-title' },
+    h('h3', { id: 'documents-title' }, 'Documents'),
+    shipment.availableDocuments.length > 0
+      ? h('ul', { class: 'chips', 'aria-label': 'Documents available' }, ...shipment.availableDocuments.map((d) => h('li', {}, d)))
+      : h('p', { class: 'muted' }, 'No documents yet: the shipment is not booked.'),
+  );
+}
+
+function timeline(events: readonly TrackingEventView[]): HTMLElement {
+  const newestFirst = [...events].sort((a, b) => Date.parse(b.occurredAt) - Date.parse(a.occurredAt));
+  return h(
+    'section',
+    { class: 'timeline', 'aria-labelledby': 'timeline-title' },
+    h('h3', { id: 'timeline-title' }, 'Tracking'),
+    newestFirst.length === 0
+      ? h('p', { class: 'muted' }, 'No tracking events yet.')
+      : h(
+          'ol',
+          { 'aria-label': 'Tracking events', class: 'events' },
+          ...newestFirst.map((event, index) =>
+            h(
+              'li',
+              { class: index === 0 ? 'event latest' : 'event' },
+              h('span', { class: 'event-status' }, event.status),
+              h('time', { datetime: event.occurredAt }, localDateTime(event.occurredAt)),
+              event.description ? h('span', { class: 'event-description' }, event.description) : null,
+              event.location ? h('span', { class: 'event-location' }, event.location) : null,
+              safeUrl(event.url)
+                ? h('a', { href: event.url ?? '', target: '_blank', rel: 'noopener noreferrer' }, 'Carrier page')
+                : null,
+            ),
+          ),
+        ),
+  );
+}
+
+function safeUrl(url: string | null): boolean {
+  if (!url) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
+  const docs = shipment.availableDocuments.length > 0 ? shipment.availableDocuments : ['label'];
+  const documentSelect = h('select', { id: 'reprint-document', 'aria-label': 'Document to reprint' }, ...docs.map((d) => option(d, d, d === 'label')));
+  const layoutSelect = h(
+    'select',
+    { id: 'reprint-layout', 'aria-label': 'Label layout' },
+    option('', 'Routing default'),
+    ...LABEL_LAYOUTS.map((l) => option(l, LAYOUT_WORDS[l] ?? l)),
+  );
+  const printerSelect = h('select', { id: 'reprint-printer', 'aria-label': 'Printer' }, option('', 'Routing default'));
+  const button = h('button', { type: 'button', class: 'primary reprint', 'aria-keyshortcuts': 'Alt+R' }, 'Reprint label');
+  const status = h('p', { class: 'reprint-status', role: 'status' });
+  const jobs = new Map<string, JobView>();
+
+  const routingDefault = (): void => {
+    const settings = ctx.settings;
+    const isLabel = documentSelect.value === 'label';
+    const target = settings ? (isLabel ? settings.routing.labelPrinter : settings.routing.documentPrinter) : null;
+    const first = printerSelect.options[0];
+    if (first) first.textContent = target ? `Routing default (${describeTarget(target)})` : 'Routing default';
+    button.textContent = `Reprint ${documentSelect.value || 'label'}`;
+    layoutSelect.disabled = !isLabel;
+  };
+  documentSelect.addEventListener('change', routingDefault);
+  routingDefault();
+
+  void ctx.printers().then((printers) => {
+    for (const p of printers) printerSelect.append(option(p.uri, `${p.name}${p.ready === false ? ' (not ready)' : ''}`));
+  });
+
+  const showJobs = (): void => {
+    replaceChildren(status, ...[...jobs.values()].map((j) => h('span', { class: `job-line state-${j.state}` }, describeJob(j))));
+  };
+
+  const trigger = async (): Promise<void> => {
+    if (button.disabled) return;
+    button.disabled = true;
+    status.classList.remove('error');
+    status.textContent = 'Sending the reprint…';
+    try {
+      const created = await ctx.api.reprint({
+        shipmentId: shipment.id,
+        documentType: documentSelect.value || undefined,
+        layout: (layoutSelect.value || undefined) as (typeof LABEL_LAYOUTS)[number] | undefined,
+        printer: printerSelect.value || undefined,
+      });
+      jobs.clear();
+      for (const job of created) jobs.set(job.id, job);
+      showJobs();
+      beepSuccess();
+    } catch (error) {
+      status.classList.add('error');
+      status.textContent = `Reprint failed: ${describeError(error)}`;
+      beepFailure();
+    } finally {
+      button.disabled = false;
+      ctx.focusScan();
+    }
+  };
+  button.addEventListener('click', () => void trigger());
+
+  const element = h(
+    'section',
+    { class: 'reprint-panel', 'aria-labelledby': 'reprint-title' },
+    h('h3', { id: 'reprint-title' }, 'Reprint'),
+    h(
+      'div',
+      { class: 'reprint-controls' },
+      h('label', {}, h('span', {}, 'Document'), documentSelect),
+      h('label', {}, h('span', {}, 'Layout'), layoutSelect),
+      h('label', { class: 'grow' }, h('span', {}, 'Printer'), printerSelect),
+      button,
+    ),
+    status,
+  );
+  const dispose = ctx.onSettings(routingDefault);
+
+  return {
+    element,
+    dispose,
+    trigger: () => void trigger(),
+    onJob(job: JobView): void {
+      if (!jobs.has(job.id)) return;
+      jobs.set(job.id, job);
+      showJobs();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The default view: the scan box (always focused), the feedback line and the result.
+ * A keyboard-wedge scanner types a burst of characters and Enter; so does a person.
+ */
+import type { LookupResult } from '../../shared/agent-api';
+import type { JobView } from '../../shared/domain';
+import { describeError } from '../bridge/agent-call-error';
+import type { UiContext } from '../context';
+import { h, replaceChildren } from '../dom';
+import { beepFailure, beepSuccess, primeAudio } from '../sound';
+import { renderShipment, type ShipmentPanel } from './result-view';
+
+const MATCHED_WORDS = { reference: 'reference', shipment_id: 'shipment id', tracking_id: 'tracking number' } as const;
+
+export class ScanView {
+  readonly element: HTMLElement;
+  readonly input: HTMLInputElement;
+  private readonly feedback: HTMLElement;
+  private readonly result: HTMLElement;
+  private readonly form: HTMLFormElement;
+  private panel: ShipmentPanel | null = null;
+  /** Scans are answered in order: a slow lookup must not overwrite a newer result. */
+  private sequence = 0;
+
+  constructor(private readonly ctx: UiContext) {
+    this.input = h('input', {
+      id: 'scan',
+      type: 'text',
+      name: 'scan',
+      autocomplete: 'off',
+      autocapitalize: 'off',
+      spellcheck: 'false',
+      enterkeyhint: 'search',
+      maxlength: 512,
+      'aria-describedby': 'scan-hint',
+    });
+    this.form = h(
+      'form',
+      { class: 'scan-form', role: 'search' },
+      h('label', { for: 'scan', class: 'scan-label' }, 'Scan or type a reference, shipment id or tracking number'),
+      h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, 'Look up')),
+      h('p', { id: 'scan-hint', class: 'hint' }, 'Enter looks it up · Alt+R reprints the label · Alt+1/2/3 switch views'),
+    );
+    this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
+    this.result = h('div', { class: 'result' });
+    this.element = h('section', { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' }, this.form, this.feedback, this.result);
+
+    this.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      primeAudio();
+      void this.lookup(this.input.value);
+    });
+  }
+
+  async lookup(raw: string): Promise<void> {
+    const scan = raw.slice(0, 512);
+    this.input.value = '';
+    if (scan.trim() === '') return;
+    const seq = ++this.sequence;
+    this.element.classList.add('busy');
+    this.element.setAttribute('aria-busy', 'true');
+    let outcome: LookupResult | { kind: 'error'; message: string };
+    try {
+      outcome = await this.ctx.api.lookup({ scan });
+    } catch (error) {
+      outcome = { kind: 'error', message: `Lookup failed for “${scan.trim()}”: ${describeError(error)}` };
+    }
+    if (seq !== this.sequence) return;
+    this.element.classList.remove('busy');
+    this.element.removeAttribute('aria-busy');
+    this.show(outcome);
+    this.ctx.focusScan();
+  }
+
+  reprint(): void {
+    this.panel?.reprint();
+  }
+
+  onJob(job: JobView): void {
+    this.panel?.onJob(job);
+  }
+
+  private show(outcome: LookupResult | { kind: 'error'; message: string }): void {
+    if (outcome.kind === 'found') {
+      const s = outcome.shipment;
+      this.flash('ok');
+      replaceChildren(
+        this.feedback,
+        h('p', { role: 'status', class: 'ok' }, `Found “${outcome.scanned}” by ${MATCHED_WORDS[outcome.matchedBy]}${s.referenceId ? `: ${s.referenceId}` : ''}`),
+      );
+      this.panel?.dispose();
+      this.panel = renderShipment(s, this.ctx);
+      replaceChildren(this.result, this.panel.element);
+      beepSuccess();
+      return;
+    }
+    this.flash('fail');
+    this.panel?.dispose();
+    this.panel = null;
+    replaceChildren(this.result);
+    replaceChildren(this.feedback, h('p', { role: 'alert', class: 'fail' }, outcome.message));
+    beepFailure();
+  }
+
+  private flash(kind: 'ok' | 'fail'): void {
+    this.element.classList.remove('flash-ok', 'flash-fail');
+    // Reflow so the animation restarts on two scans in a row with the same outcome.
+    void this.element.offsetWidth;
+    this.element.classList.add(kind === 'ok' ? 'flash-ok' : 'flash-fail');
+  }
+}

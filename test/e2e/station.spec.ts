@@ -1,0 +1,161 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test as base } from './fixtures';
+import { startPrivateCups } from '../support/cups';
+import { pdfsIn, startStation, type Station } from './support/station';
+
+const test = base.extend<{ station: Station }>({
+  // eslint-disable-next-line no-empty-pattern
+  station: async ({}, use, testInfo) => {
+    if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
+    const station = await startStation();
+    try {
+      await use(station);
+    } finally {
+      if (existsSync(station.logFile)) await testInfo.attach('agent.log', { path: station.logFile, contentType: 'text/plain' });
+      await station.close();
+    }
+  },
+});
+
+test('scanning a tracking number shows the shipment and its timeline', async ({ page, station, snap }) => {
+  const booked = await station.book({ reference_id: 'ORDER-1001' });
+  await page.goto(station.url);
+  // The token moved out of the address bar.
+  await expect(page).not.toHaveURL(/token=/);
+
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await expect(scan).toBeFocused();
+  // A keyboard-wedge scanner: lower case noise, a burst of keys, then Enter.
+  await scan.pressSequentially(` ${booked.trackingId.toLowerCase()} `, { delay: 5 });
+  await scan.press('Enter');
+
+  const events = page.getByRole('list', { name: 'Tracking events' });
+  await expect(events.getByRole('listitem').first()).toContainText('ORDERED');
+  await expect(page.getByRole('status').first()).toContainText('by tracking number');
+  await expect(page.getByText(booked.trackingId, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Reprint/ })).toBeVisible();
+  await expect(scan).toBeFocused();
+  await expect(scan).toHaveValue('');
+  // The caret comes back after a click elsewhere and after a choice is made.
+  await page.getByRole('heading', { level: 2 }).click();
+  await expect(scan).toBeFocused();
+  await page.getByLabel('Label layout').selectOption('a4');
+  await expect(scan).toBeFocused();
+  await snap('scan-tracking-id');
+});
+
+test('scanning a reference finds the shipment', async ({ page, station, snap }) => {
+  const booked = await station.book({ reference_id: 'order-2002' });
+  await page.goto(station.url);
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await scan.fill('order-2002');
+  await scan.press('Enter');
+  await expect(page.getByRole('article', { name: /order-2002/ })).toBeVisible();
+  await expect(page.getByRole('status').first()).toContainText('by reference');
+  await expect(page.getByText(booked.shipmentId, { exact: true })).toBeVisible();
+  await snap('scan-reference');
+});
+
+test('scanning garbage says what was scanned', async ({ page, station, snap }) => {
+  await page.goto(station.url);
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await scan.fill('XYZ-NOT-A-PARCEL');
+  await scan.press('Enter');
+  await expect(page.getByRole('alert')).toContainText('Nothing found for “XYZ-NOT-A-PARCEL”');
+  await expect(page.getByRole('list', { name: 'Tracking events' })).toHaveCount(0);
+  await expect(scan).toBeFocused();
+  await snap('scan-not-found');
+});
+
+test('reprint sends the label and a PDF arrives in the folder', async ({ page, station, snap }) => {
+  const booked = await station.book({ reference_id: 'ORDER-3003' });
+  await page.goto(station.url);
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await scan.fill(booked.trackingId);
+  await scan.press('Enter');
+  const before = await pdfsIn(station.printsDir);
+  await page.getByRole('button', { name: /Reprint/ }).click();
+  await expect(page.locator('.reprint-status')).toContainText(/completed|spooled/);
+  await expect(scan).toBeFocused();
+  await expect.poll(async () => (await pdfsIn(station.printsDir)).length).toBe(before.length + 1);
+  const [file] = (await pdfsIn(station.printsDir)).filter((f) => !before.includes(f));
+  expect(file).toContain(booked.shipmentId);
+  const pdf = await readFile(join(station.printsDir, file!));
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  await snap('reprint-done');
+});
+
+test('a failed job shows its reason, and retry prints it once the printer exists', async ({ page, station, snap }) => {
+  test.skip(process.getuid?.() !== 0, 'the private CUPS scheduler needs root');
+  const booked = await station.book({ reference_id: 'ORDER-4004' });
+  // A real CUPS scheduler of our own, without the queue the station is set up for yet.
+  const cups = await startPrivateCups();
+  try {
+    const printer = `cups:Labels@${cups.server}`;
+    await page.goto(station.url);
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByLabel('Label printer', { exact: true }).fill(printer);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Scan' }).click();
+    const scan = page.getByRole('textbox', { name: /Scan/ });
+    await expect(scan).toBeFocused();
+    await scan.fill(booked.trackingId);
+    await scan.press('Enter');
+    await page.getByRole('button', { name: /Reprint/ }).click();
+    await expect(page.locator('.reprint-status')).toContainText('failed');
+    await expect(page.locator('.reprint-status')).toContainText('does not exist');
+
+    await page.getByRole('tab', { name: 'Queue & history' }).click();
+    const row = page.locator('tr.job').filter({ hasText: 'ORDER-4004' }).filter({ hasText: 'reprint' });
+    await expect(row).toHaveCount(1);
+    await expect(row.locator('.badge')).toHaveText('failed');
+    await expect(row.locator('.reason')).toContainText('CUPS queue "Labels" does not exist');
+    await snap('queue-failed');
+
+    // The packer fixes the printer, then presses Retry.
+    await cups.addQueue('Labels', 'sink');
+    await row.getByRole('button', { name: /Retry/ }).click();
+    await expect(row.locator('.badge')).toHaveText(/spooled|completed/);
+    const [output] = await cups.waitForOutputs('Labels', 1, 15_000);
+    expect((await readFile(output!)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await expect(row.locator('.badge')).toHaveText(/completed/, { timeout: 15_000 });
+    await expect(row.locator('.reason')).toHaveCount(0);
+    await snap('queue-retried');
+
+    const search = page.getByLabel('Search jobs');
+    await search.fill('no-such-parcel');
+    await expect(page.getByText('No job matches.')).toBeVisible();
+    await search.fill(booked.trackingId);
+    await expect(page.locator('tr.job')).toHaveCount(2); // the automatic print and the reprint
+  } finally {
+    await cups.stop();
+  }
+});
+
+test('settings are saved and survive a reload', async ({ page, station, snap }) => {
+  await page.goto(station.url);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page.getByText('Key set')).toBeVisible();
+  await page.getByLabel('Poll interval (seconds, 0 = off)').fill('42');
+  await page.getByLabel('This station prints').selectOption('filtered');
+  await page.getByLabel('Field matches').fill('reference_id SHOP-');
+  await page.getByLabel('waybill').check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await snap('settings-saved');
+
+  await page.reload();
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await expect(page.getByLabel('Poll interval (seconds, 0 = off)')).toHaveValue('42');
+  await expect(page.getByLabel('This station prints')).toHaveValue('filtered');
+  await expect(page.getByLabel('Field matches')).toHaveValue('reference_id SHOP-');
+  await expect(page.getByLabel('waybill')).toBeChecked();
+  // The key is write-only: the field is empty, only "Key set" is shown.
+  await expect(page.getByLabel('API key')).toHaveValue('');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByText(/Connected: team Sandbox Team/)).toBeVisible();
+});
