@@ -1,0 +1,118 @@
+/** Booking confirmation, tracking and cancellation: shared by the API routes and /admin. */
+import { carrierByCode, type Product } from './catalog';
+import { CarrierSimulator, type CarrierStep } from './carrier-sim';
+import type { SandboxState } from './state';
+import type { Booking, StoredShipment, TrackingEvent } from './store';
+
+export interface BookingInput {
+  readonly product: Product;
+  readonly agreement: 'SERVICE' | 'OWN';
+  readonly receiverPays: boolean;
+  readonly price: number;
+  readonly nonEu: boolean;
+  readonly source: 'API' | 'APP';
+  readonly servicePoint: Booking['servicePoint'];
+  readonly pickupInstructions?: string | null;
+  readonly deliveryInstructions?: string | null;
+}
+
+export class Services {
+  readonly carrierSim: CarrierSimulator | null;
+
+  constructor(private readonly state: SandboxState, options: { simulateCarrier: boolean; carrierStepMs: number }) {
+    this.carrierSim = options.simulateCarrier
+      ? new CarrierSimulator(options.carrierStepMs, state.random, (id, step) => this.carrierEvent(id, step))
+      : null;
+  }
+
+  trackingId(carrier: string): string {
+    const prefix = carrierByCode(carrier)?.trackingPrefix ?? 'TRK';
+    return `${prefix}${String(Math.floor(this.state.random() * 1e12)).padStart(12, '0')}`;
+  }
+
+  private event(s: StoredShipment, status: string, at: Date, description: string, location: string): TrackingEvent {
+    const booking = s.booking!;
+    return {
+      id: this.state.newId(),
+      url: `https://tracking.sandbox.example/${booking.carrier}/${booking.trackingId}`,
+      status,
+      created_at: this.state.nanoIso(at),
+      description,
+      location_name: location,
+    };
+  }
+
+  /** Marks the shipment booked, records the ORDERED event and announces SHIPMENT_BOOKED. */
+  confirm(s: StoredShipment, input: BookingInput, emit = true): void {
+    const carrier = carrierByCode(input.product.carrier)!;
+    const at = this.state.now();
+    const previous = s.status;
+    s.booking = {
+      carrier: carrier.carrier, carrierName: carrier.name, product: input.product.code, productName: input.product.name,
+      trackingId: this.trackingId(carrier.carrier), agreement: input.agreement, receiverPays: input.receiverPays,
+      price: input.price, currency: 'SEK', source: input.source, manifest: input.product.manifest, nonEu: input.nonEu,
+      servicePoint: input.servicePoint, pickupInstructions: input.pickupInstructions ?? null,
+      deliveryInstructions: input.deliveryInstructions ?? null,
+    };
+    s.status = 'BOOKED';
+    s.bookedAt = at.toISOString();
+    s.bookedAtMs = at.getTime();
+    s.tracking = [this.event(s, 'ORDERED', at, 'The shipment has been ordered from the carrier', '')];
+    this.state.store.touch(s, s.bookedAt, s.body.reference_id, previous);
+    if (!emit) return;
+    this.state.dispatcher.emit({
+      type: 'SHIPMENT_BOOKED',
+      subscription: `SHIPMENT_BOOKED_${input.source}`,
+      shipmentId: s.id,
+      data: {
+        carrier: carrier.carrier,
+        product: input.product.code,
+        source: input.source,
+        agreement: input.agreement,
+        tracking_id: s.booking.trackingId,
+        reference_id: s.body.reference_id ?? '',
+        invoice_reference: s.body.invoice_reference ?? null,
+        customer_reference: s.body.sender_reference ?? '',
+        booked_at: s.bookedAt,
+      },
+    });
+    this.carrierSim?.start(s.id);
+  }
+
+  cancel(s: StoredShipment): void {
+    this.carrierSim?.stop(s.id);
+    const previous = s.status;
+    s.status = 'CANCELED';
+    // Spec, Preconditions 5: without a carrier event a canceled shipment has no tracking.
+    if (!s.carrierEventSeen) s.tracking = [];
+    this.state.store.touch(s, this.state.nowIso(), s.body.reference_id, previous);
+  }
+
+  private carrierEvent(shipmentId: string, step: CarrierStep): void {
+    const s = this.state.store.get(shipmentId);
+    if (!s || s.status !== 'BOOKED' || !s.booking) return;
+    const at = this.state.now();
+    const event = this.event(s, step.event, at, step.description, step.location);
+    s.tracking.push(event);
+    s.carrierEventSeen = true;
+    this.state.dispatcher.emit({
+      type: 'TRACKING_EVENT',
+      subscription: step.event,
+      shipmentId: s.id,
+      data: {
+        event: step.event,
+        carrier: s.booking.carrier,
+        tracking_id: s.booking.trackingId,
+        reason: step.reason,
+        description: step.description,
+        location: step.location,
+        event_time: event.created_at,
+      },
+    });
+  }
+
+  close(): void {
+    this.carrierSim?.close();
+  }
+}
+
