@@ -41,7 +41,13 @@ export interface AgentOptions {
   /** Client tuning (timeouts, retries). @default the client's defaults */
   readonly client?: ServiceConnectionOptions['client'];
   /** Pipeline tuning, for tests and benchmarks. */
-  readonly pipeline?: { readonly fetchConcurrency?: number; readonly retryBaseMs?: number; readonly retryMaxMs?: number; readonly followIntervalMs?: number };
+  readonly pipeline?: {
+    readonly fetchConcurrency?: number;
+    readonly maxAttempts?: number;
+    readonly retryBaseMs?: number;
+    readonly retryMaxMs?: number;
+    readonly followIntervalMs?: number;
+  };
   /** Extra target dependencies (CUPS env, a fake pdf-to-printer in tests). */
   readonly targets?: Omit<TargetDeps, 'service'>;
   /** Fail start() when the service rejects the key (the CLI does; the desktop app shows it). @default false */

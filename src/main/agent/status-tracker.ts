@@ -14,6 +14,8 @@ export class StatusTracker {
   private offline = false;
   private lastPrintAt: string | null = null;
   private lastError: AgentErrorPayload | null = null;
+  /** The job whose failure is `lastError`, so its retry or cancel clears it. */
+  private lastErrorJob: string | null = null;
 
   constructor(
     private readonly counts: () => Record<JobState, number>,
@@ -31,15 +33,23 @@ export class StatusTracker {
   serviceFailed(error: unknown): void {
     this.offline = error instanceof ApiError && OFFLINE_CODES.has(error.code);
     this.lastError = toErrorPayload(error);
+    this.lastErrorJob = null;
   }
 
   serviceReached(): void {
     this.offline = false;
+    if (this.lastErrorJob === null) this.lastError = null;
   }
 
   job(job: JobView): void {
     if (job.state === 'spooled' || job.state === 'completed') this.lastPrintAt = job.updatedAt;
-    if (job.state === 'failed') this.lastError = { code: 'JOB_FAILED', message: job.reason ?? 'print failed', requestId: job.requestId };
+    if (job.state === 'failed') {
+      this.lastError = { code: 'JOB_FAILED', message: job.reason ?? 'print failed', requestId: job.requestId };
+      this.lastErrorJob = job.id;
+    } else if (job.id === this.lastErrorJob) {
+      this.lastError = null;
+      this.lastErrorJob = null;
+    }
   }
 
   snapshot(): AgentStatus {

@@ -24,11 +24,14 @@ export function firstRunPanel(ctx: UiContext, onConnect: () => void): HTMLElemen
   });
   demo.addEventListener('click', async () => {
     try {
-      // The sandbox environment is the embedded demo service when no account is set up.
-      ctx.setSettings(await ctx.api.saveSettings({ environment: 'sandbox' }));
+      // The agent runs the embedded sandbox and books a shipment every few seconds.
+      demo.disabled = true;
+      message.textContent = 'Starting the demo…';
+      await ctx.api.startDemo({});
       panel.remove();
       ctx.focusScan();
     } catch (error) {
+      demo.disabled = false;
       message.textContent = `The demo could not start: ${describeError(error)}`;
     }
   });
