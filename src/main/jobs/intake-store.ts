@@ -1,0 +1,192 @@
+import type Database from 'better-sqlite3';
+import type { TrackingEventView } from '../../shared/domain';
+
+export interface SeenShipment {
+  readonly shipmentId: string;
+  readonly referenceId: string | null;
+  readonly trackingId: string | null;
+  readonly carrier: string | null;
+  readonly source: string | null;
+  readonly bookedAt: string | null;
+  /** Whatever the caller wants back on a scan (e.g. the service's shipment JSON). */
+  readonly data: unknown;
+}
+
+export interface ScanMatch {
+  readonly shipmentId: string;
+  readonly matchedBy: 'shipment_id' | 'reference' | 'tracking_id';
+  readonly shipment: SeenShipment;
+}
+
+interface ShipmentRow {
+  shipment_id: string;
+  reference_id: string | null;
+  tracking_id: string | null;
+  carrier: string | null;
+  source: string | null;
+  booked_at: string | null;
+  data: string | null;
+}
+
+/**
+ * What intake remembers next to the jobs: webhook message ids (dedup), the local shipment
+ * index scans resolve through, tracking events, the poller's cursors and the pauses.
+ * Statements are prepared once and reused.
+ */
+export class IntakeStore {
+  private readonly s;
+
+  constructor(
+    db: Database.Database,
+    private readonly now: () => Date,
+  ) {
+    this.s = {
+      remember: db.prepare('INSERT OR IGNORE INTO webhook_messages (message_id, received_at) VALUES (?, ?)'),
+      upsertShipment: db.prepare(`
+        INSERT INTO shipments_seen (shipment_id, reference_id, tracking_id, carrier, source, booked_at, data, updated_at)
+        VALUES (@shipmentId, @referenceId, @trackingId, @carrier, @source, @bookedAt, @data, @updatedAt)
+        ON CONFLICT(shipment_id) DO UPDATE SET
+          reference_id = COALESCE(excluded.reference_id, reference_id),
+          tracking_id = COALESCE(excluded.tracking_id, tracking_id),
+          carrier = COALESCE(excluded.carrier, carrier),
+          source = COALESCE(excluded.source, source),
+          booked_at = COALESCE(excluded.booked_at, booked_at),
+          data = COALESCE(excluded.data, data),
+          updated_at = excluded.updated_at`),
+      shipmentById: db.prepare('SELECT * FROM shipments_seen WHERE shipment_id = ?'),
+      shipmentByIdNocase: db.prepare(
+        'SELECT * FROM shipments_seen WHERE shipment_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
+      ),
+      shipmentByReference: db.prepare(
+        'SELECT * FROM shipments_seen WHERE reference_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
+      ),
+      shipmentByTracking: db.prepare(
+        'SELECT * FROM shipments_seen WHERE tracking_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
+      ),
+      recordTracking: db.prepare(`
+        INSERT OR IGNORE INTO tracking_events
+          (shipment_id, event_key, status, description, location, occurred_at, occurred_ms, data, recorded_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      trackingFor: db.prepare(
+        'SELECT data FROM tracking_events WHERE shipment_id = ? ORDER BY occurred_ms DESC, rowid DESC',
+      ),
+      getCursor: db.prepare('SELECT value FROM cursors WHERE name = ?'),
+      setCursor: db.prepare(
+        'INSERT INTO cursors (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+      ),
+      pauses: db.prepare('SELECT scope FROM pauses'),
+      pause: db.prepare('INSERT OR IGNORE INTO pauses (scope, paused_at) VALUES (?, ?)'),
+      resume: db.prepare('DELETE FROM pauses WHERE scope = ?'),
+      pruneMessages: db.prepare('DELETE FROM webhook_messages WHERE received_at < ?'),
+      pruneTracking: db.prepare('DELETE FROM tracking_events WHERE recorded_at < ?'),
+      pruneShipments: db.prepare('DELETE FROM shipments_seen WHERE updated_at < ?'),
+    };
+  }
+
+  /** True when the message id is new (first delivery); false for a redelivery. */
+  rememberMessage(messageId: string): boolean {
+    return this.s.remember.run(messageId, this.now().toISOString()).changes === 1;
+  }
+
+  upsertShipment(shipment: SeenShipment): void {
+    this.s.upsertShipment.run({
+      shipmentId: shipment.shipmentId,
+      referenceId: shipment.referenceId,
+      trackingId: shipment.trackingId,
+      carrier: shipment.carrier,
+      source: shipment.source,
+      bookedAt: shipment.bookedAt,
+      data: shipment.data === undefined || shipment.data === null ? null : JSON.stringify(shipment.data),
+      updatedAt: this.now().toISOString(),
+    });
+  }
+
+  /**
+   * Resolve a scan through the local index: shipment id first (exact, then ignoring
+   * case), then reference, then tracking id (both ignoring case).
+   */
+  lookupShipment(value: string): ScanMatch | null {
+    const v = value.trim();
+    if (!v) return null;
+    const byId = (this.s.shipmentById.get(v) ?? this.s.shipmentByIdNocase.get(v)) as ShipmentRow | undefined;
+    if (byId) return { shipmentId: byId.shipment_id, matchedBy: 'shipment_id', shipment: toSeen(byId) };
+    const byRef = this.s.shipmentByReference.get(v) as ShipmentRow | undefined;
+    if (byRef) return { shipmentId: byRef.shipment_id, matchedBy: 'reference', shipment: toSeen(byRef) };
+    const byTracking = this.s.shipmentByTracking.get(v) as ShipmentRow | undefined;
+    if (byTracking) return { shipmentId: byTracking.shipment_id, matchedBy: 'tracking_id', shipment: toSeen(byTracking) };
+    return null;
+  }
+
+  findShipmentIdByScan(value: string): string | null {
+    return this.lookupShipment(value)?.shipmentId ?? null;
+  }
+
+  getShipment(shipmentId: string): SeenShipment | null {
+    const row = this.s.shipmentById.get(shipmentId) as ShipmentRow | undefined;
+    return row ? toSeen(row) : null;
+  }
+
+  /** True when the event is new for this shipment (deduplicated by id, else by content). */
+  recordTracking(shipmentId: string, event: TrackingEventView): boolean {
+    const key = event.id
+      ? `${shipmentId}|id|${event.id}`
+      : `${shipmentId}|${event.status}|${event.occurredAt}|${event.description ?? ''}|${event.location ?? ''}`;
+    const ms = Date.parse(event.occurredAt);
+    return (
+      this.s.recordTracking.run(
+        shipmentId,
+        key,
+        event.status,
+        event.description,
+        event.location,
+        event.occurredAt,
+        Number.isFinite(ms) ? ms : 0,
+        JSON.stringify(event),
+        this.now().toISOString(),
+      ).changes === 1
+    );
+  }
+
+  /** Newest first by when the event happened, not when it arrived. */
+  trackingFor(shipmentId: string): TrackingEventView[] {
+    return (this.s.trackingFor.all(shipmentId) as { data: string }[]).map((r) => JSON.parse(r.data) as TrackingEventView);
+  }
+
+  getCursor(name: string): string | null {
+    return (this.s.getCursor.get(name) as { value: string } | undefined)?.value ?? null;
+  }
+
+  setCursor(name: string, value: string): void {
+    this.s.setCursor.run(name, value);
+  }
+
+  /** '*' = automatic printing; otherwise printer URIs. */
+  pausedScopes(): string[] {
+    return (this.s.pauses.all() as { scope: string }[]).map((r) => r.scope);
+  }
+
+  setPaused(scope: string, paused: boolean): void {
+    if (paused) this.s.pause.run(scope, this.now().toISOString());
+    else this.s.resume.run(scope);
+  }
+
+  prune(cutoffIso: string): { messages: number; tracking: number; shipments: number } {
+    return {
+      messages: this.s.pruneMessages.run(cutoffIso).changes,
+      tracking: this.s.pruneTracking.run(cutoffIso).changes,
+      shipments: this.s.pruneShipments.run(cutoffIso).changes,
+    };
+  }
+}
+
+function toSeen(row: ShipmentRow): SeenShipment {
+  return {
+    shipmentId: row.shipment_id,
+    referenceId: row.reference_id,
+    trackingId: row.tracking_id,
+    carrier: row.carrier,
+    source: row.source,
+    bookedAt: row.booked_at,
+    data: row.data === null ? null : (JSON.parse(row.data) as unknown),
+  };
+}

@@ -1,0 +1,97 @@
+import type { LabelLayout } from '../../shared/domain';
+import type { JobRecord } from './job-record';
+
+/** A job the queue is working on, in memory (the ledger row is the durable truth). */
+export interface Entry {
+  readonly id: string;
+  readonly seq: number;
+  readonly shipmentId: string;
+  readonly documentType: string;
+  readonly layout: LabelLayout;
+  readonly target: string;
+  readonly copies: number;
+  /** waiting: needs a PDF; fetching; ready: PDF in memory; spooling: being handed over. */
+  phase: 'waiting' | 'fetching' | 'ready' | 'spooling';
+  pdf: Uint8Array | null;
+  /** Epoch ms before which the job does not run again (backoff). */
+  notBefore: number;
+  /** Tries since the job was (re)queued by start(), submit or a manual retry. */
+  tries: number;
+  /** The current try is already counted in the ledger's `attempts`. */
+  tryCounted: boolean;
+  /** spool() may have reached the spooler: look the job up by title before sending again. */
+  spoolUncertain: boolean;
+  /** Bumped to disown a fetch in progress (cancel, stop). */
+  token: number;
+}
+
+export function entryFrom(job: JobRecord, now: number): Entry {
+  const notBefore = job.nextAttemptAt ? Date.parse(job.nextAttemptAt) : 0;
+  return {
+    id: job.id,
+    seq: job.seq,
+    shipmentId: job.shipmentId,
+    documentType: job.documentType,
+    layout: job.layout,
+    target: job.target,
+    copies: job.copies,
+    phase: 'waiting',
+    pdf: null,
+    notBefore: Number.isFinite(notBefore) && notBefore > now ? notBefore : 0,
+    tries: 0,
+    tryCounted: false,
+    spoolUncertain: job.spoolAttempted,
+    token: 0,
+  };
+}
+
+/**
+ * One target's line of jobs, kept in creation order (`seq`). The head is the only job that
+ * may be handed to the spooler; the first `lookahead` jobs may be fetched ahead.
+ */
+export class Lane {
+  readonly entries: Entry[] = [];
+  spooling: Promise<void> | null = null;
+
+  constructor(readonly target: string) {}
+
+  /** New jobs arrive in seq order, so this is an append except for retries and releases. */
+  insert(entry: Entry): void {
+    const list = this.entries;
+    const last = list[list.length - 1];
+    if (!last || last.seq < entry.seq) {
+      list.push(entry);
+      return;
+    }
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]!.seq < entry.seq) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, entry);
+  }
+
+  remove(entry: Entry): void {
+    const i = this.entries[0] === entry ? 0 : this.entries.indexOf(entry);
+    if (i === 0) this.entries.shift();
+    else if (i > 0) this.entries.splice(i, 1);
+  }
+
+  removeIds(ids: ReadonlySet<string>): Entry[] {
+    const removed: Entry[] = [];
+    const kept = this.entries.filter((e) => {
+      if (!ids.has(e.id)) return true;
+      removed.push(e);
+      return false;
+    });
+    this.entries.length = 0;
+    for (const e of kept) this.entries.push(e);
+    return removed;
+  }
+
+  get head(): Entry | undefined {
+    return this.entries[0];
+  }
+}

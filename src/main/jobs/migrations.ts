@@ -1,0 +1,107 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Versioned schema migrations. `PRAGMA user_version` holds the number of the last one
+ * applied; each runs in its own transaction, so a crash mid-migration leaves the file at
+ * the previous version. Append new migrations; never edit a released one.
+ */
+export const MIGRATIONS: readonly { readonly version: number; readonly sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE jobs (
+        -- Creation order: FIFO per target follows it, independent of the wall clock.
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        shipment_id TEXT NOT NULL,
+        reference TEXT,
+        tracking_id TEXT,
+        document_type TEXT NOT NULL,
+        layout TEXT NOT NULL,
+        target TEXT NOT NULL,
+        copies INTEGER NOT NULL DEFAULT 1,
+        trigger TEXT NOT NULL,
+        state TEXT NOT NULL,
+        reason TEXT,
+        request_id TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        spooler_job_id TEXT,
+        -- Automatic jobs only (shipment|document type|layout|target); NULL for reprints,
+        -- and SQLite lets any number of NULLs share a UNIQUE column.
+        idempotency_key TEXT UNIQUE,
+        booked_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        next_attempt_at TEXT,
+        held INTEGER NOT NULL DEFAULT 0,
+        -- 1 once spool() was called: from then on the job may be at the spooler, so it is
+        -- looked up by title (findSpooled) before it is ever sent again.
+        spool_attempted INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX jobs_shipment ON jobs(shipment_id COLLATE NOCASE);
+      CREATE INDEX jobs_reference ON jobs(reference COLLATE NOCASE);
+      CREATE INDEX jobs_tracking ON jobs(tracking_id COLLATE NOCASE);
+      CREATE INDEX jobs_state ON jobs(state, seq);
+      CREATE INDEX jobs_open ON jobs(target, seq) WHERE state IN ('queued', 'fetching', 'spooling', 'spooled');
+      CREATE INDEX jobs_finished ON jobs(updated_at) WHERE state IN ('completed', 'failed', 'canceled');
+
+      CREATE TABLE webhook_messages (
+        message_id TEXT PRIMARY KEY,
+        received_at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_messages_received ON webhook_messages(received_at);
+
+      CREATE TABLE shipments_seen (
+        shipment_id TEXT PRIMARY KEY,
+        reference_id TEXT,
+        tracking_id TEXT,
+        carrier TEXT,
+        source TEXT,
+        booked_at TEXT,
+        data TEXT,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX shipments_seen_reference ON shipments_seen(reference_id COLLATE NOCASE);
+      CREATE INDEX shipments_seen_tracking ON shipments_seen(tracking_id COLLATE NOCASE);
+      CREATE INDEX shipments_seen_updated ON shipments_seen(updated_at);
+
+      CREATE TABLE tracking_events (
+        shipment_id TEXT NOT NULL,
+        event_key TEXT NOT NULL UNIQUE,
+        status TEXT NOT NULL,
+        description TEXT,
+        location TEXT,
+        occurred_at TEXT NOT NULL,
+        -- occurred_at as epoch ms: ISO strings with different offsets do not sort as text.
+        occurred_ms INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        recorded_at TEXT NOT NULL
+      );
+      CREATE INDEX tracking_events_shipment ON tracking_events(shipment_id, occurred_ms);
+      CREATE INDEX tracking_events_recorded ON tracking_events(recorded_at);
+
+      CREATE TABLE cursors (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+
+      -- Pauses survive a restart: '*' = automatic printing as a whole, else a printer URI.
+      CREATE TABLE pauses (
+        scope TEXT PRIMARY KEY,
+        paused_at TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+  return db.pragma('user_version', { simple: true }) as number;
+}

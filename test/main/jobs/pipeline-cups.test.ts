@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobView } from '../../../src/shared/domain';
+import { ServiceClient } from '../../../src/main/api/client';
+import { createTarget } from '../../../src/main/printing/create-target';
+import type { PrinterTarget } from '../../../src/main/printing/target';
+import { Ledger } from '../../../src/main/jobs/ledger';
+import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PdfFetcher } from '../../../src/main/jobs/ports';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { pdfPageSizes, startPrivateCups, type PrivateCups } from '../../support/cups';
+import { notice, tempDir } from './helpers/fakes';
+
+/** The pipeline against the real sandbox and a private CUPS scheduler. */
+describe('PrintPipeline with real CUPS', () => {
+  let sandbox: Sandbox;
+  let client: ServiceClient;
+  let cups: PrivateCups;
+  let tmp: ReturnType<typeof tempDir>;
+  const targets = new Map<string, PrinterTarget>();
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, retries: 0 });
+    cups = await startPrivateCups({
+      queues: [
+        { name: 'order_sink', kind: 'sink' },
+        { name: 'offline_sink', kind: 'sink' },
+        { name: 'label_pdf', kind: 'pdf' },
+        { name: 'a4_pdf', kind: 'pdf' },
+      ],
+    });
+    tmp = tempDir('ps-pipeline-cups-');
+  });
+  afterAll(async () => {
+    await client?.close();
+    await cups?.stop();
+    await sandbox?.close();
+    tmp?.cleanup();
+  });
+
+  function pipeline(name: string, extra: Partial<PrintPipelineOptions> & { fetcher?: PdfFetcher } = {}): { p: PrintPipeline; ledger: Ledger; changes: JobView[] } {
+    const ledger = Ledger.open({ path: path.join(tmp.dir, `${name}.sqlite`) });
+    const changes: JobView[] = [];
+    const p = new PrintPipeline({
+      ledger,
+      fetcher: client,
+      targetFor: (uri) => {
+        let t = targets.get(uri);
+        if (!t) targets.set(uri, (t = createTarget(uri, { env: cups.env })));
+        return t;
+      },
+      route: (type) => (type === 'label' ? { target: 'cups:order_sink', layout: 'printer', media: 'label' } : { target: 'cups:a4_pdf', layout: 'a4', media: 'a4' }),
+      retryBaseMs: 50,
+      retryMaxMs: 200,
+      followIntervalMs: 100,
+      onJobChange: (job) => changes.push(job),
+      ...extra,
+    });
+    return { p, ledger, changes };
+  }
+
+  const shipmentOf = (file: string, ids: readonly string[]) => ids.find((id) => path.basename(file).includes(`_${id.replace(/[^A-Za-z0-9._-]/g, '_')}_`));
+
+  it('prints 50 labels to one queue in booking order although some PDFs arrive late', { timeout: 120_000 }, async () => {
+    const booked = [];
+    for (let i = 0; i < 50; i++) booked.push(await sandbox.bookShipment());
+    const ids = booked.map((b) => b.shipmentId);
+    const slow = new Set(ids.filter((_, i) => i % 7 === 0));
+    const fetcher: PdfFetcher = {
+      printFile: async (req) => {
+        if (slow.has(req.shipment_ids[0]!)) await new Promise((r) => setTimeout(r, 150));
+        return client.printFile(req);
+      },
+    };
+    const { p, ledger } = pipeline('order', { fetcher });
+    await p.start();
+    for (const id of ids) p.submitBooking(notice(id));
+    await p.idle();
+    await expect.poll(() => ledger.counts().completed, { timeout: 60_000 }).toBe(50);
+    await p.stop();
+    ledger.close();
+    const outputs = await cups.outputs('order_sink'); // oldest CUPS job first
+    expect(outputs.map((f) => shipmentOf(f, ids))).toEqual(ids);
+  });
+
+  it('prints a label as 288 x 432 pt and a waybill as 595 x 842 pt', { timeout: 120_000 }, async () => {
+    const { p, ledger } = pipeline('geometry', {
+      autoPrintTypes: () => ['label', 'waybill'],
+      route: (type) => (type === 'label' ? { target: 'cups:label_pdf', layout: 'printer', media: 'label' } : { target: 'cups:a4_pdf', layout: 'a4', media: 'a4' }),
+    });
+    await p.start();
+    const b = await sandbox.bookShipment();
+    const jobs = p.submitBooking(notice(b.shipmentId));
+    await p.idle();
+    await expect.poll(() => jobs.map((j) => ledger.get(j.id)!.state), { timeout: 60_000 }).toEqual(['completed', 'completed']);
+    await p.stop();
+    ledger.close();
+    const [label] = await cups.waitForOutputs('label_pdf', 1);
+    const [a4] = await cups.waitForOutputs('a4_pdf', 1);
+    const round = (s: { width: number; height: number }[]) => s.map((x) => [Math.round(x.width), Math.round(x.height)]);
+    expect(round(await pdfPageSizes(label!))[0]).toEqual([288, 432]);
+    expect(round(await pdfPageSizes(a4!))[0]).toEqual([595, 842]);
+  });
+
+  it('shows a disabled queue on the job, fails it visibly, and after enabling a retry prints it once', { timeout: 120_000 }, async () => {
+    await cups.disable('offline_sink', 'out of labels');
+    const { p, ledger, changes } = pipeline('offline', {
+      maxAttempts: 3,
+      route: () => ({ target: 'cups:offline_sink', layout: 'printer', media: 'label' }),
+    });
+    await p.start();
+    const b = await sandbox.bookShipment();
+    const [job] = p.submitBooking(notice(b.shipmentId));
+    await p.idle();
+    const failed = ledger.get(job!.id)!;
+    expect(failed.state).toBe('failed');
+    expect(failed.reason).toMatch(/disabled/);
+    expect(changes.some((c) => c.id === job!.id && c.state === 'queued' && /disabled.*retrying in/.test(c.reason ?? ''))).toBe(true);
+    expect(await cups.outputs('offline_sink')).toEqual([]);
+
+    await cups.enable('offline_sink');
+    p.retry(job!.id);
+    await p.idle();
+    await expect.poll(() => ledger.get(job!.id)!.state, { timeout: 30_000 }).toBe('completed');
+    await p.stop();
+    ledger.close();
+    await cups.waitForJobs({ queue: 'offline_sink' });
+    expect((await cups.outputs('offline_sink')).map((f) => shipmentOf(f, [b.shipmentId]))).toEqual([b.shipmentId]);
+  });
+});
