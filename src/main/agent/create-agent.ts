@@ -102,7 +102,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
         return { pdf: await renderTestPage(req.label_layout, routeFor(routing(), 'label').target, new Date()), requestId: null };
       }
       try {
-        const result = await connection.current.printFile(req);
+        const result = await connection.printing.printFile(req);
         status.serviceReached();
         return result;
       } catch (error) {
@@ -193,6 +193,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           host: options.webhook.host,
           port: options.webhook.port,
           secrets: options.webhook.secrets,
+          // The pipeline's lanes already order jobs by booked_at, so deliveries need no hold.
+          reorderWindowMs: 0,
           ledger,
           sink: pipeline,
           stationRules,

@@ -21,6 +21,7 @@ export interface ServiceConnectionOptions {
 
 export class ServiceConnection {
   private client: ServiceClient | null = null;
+  private printClient: ServiceClient | null = null;
   private apiUrl: string;
   private apiKey: string | null;
   private readonly clientOptions: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'apiKey'>>;
@@ -46,14 +47,26 @@ export class ServiceConnection {
     return this.client;
   }
 
-  /** Point at another address or key. The old client finishes its calls, then closes. */
+  /**
+   * The client the print pipeline fetches PDFs with: no retries of its own, so the job
+   * itself waits and retries, showing why ("label not ready yet; retrying in 2 s") and
+   * freeing its fetch slot meanwhile.
+   */
+  get printing(): ServiceClient {
+    if (this.apiKey === null) throw new NotConnectedError();
+    this.printClient ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.apiKey, retries: 0 });
+    return this.printClient;
+  }
+
+  /** Point at another address or key. The old clients finish their calls, then close. */
   reconfigure(apiUrl: string, apiKey: string | null): boolean {
     if (apiUrl === this.apiUrl && apiKey === this.apiKey) return false;
-    const old = this.client;
+    const old = [this.client, this.printClient];
     this.client = null;
+    this.printClient = null;
     this.apiUrl = apiUrl;
     this.apiKey = apiKey;
-    void old?.close().catch(() => undefined);
+    for (const client of old) void client?.close().catch(() => undefined);
     return true;
   }
 
@@ -63,8 +76,9 @@ export class ServiceConnection {
   }
 
   async close(): Promise<void> {
-    const old = this.client;
+    const old = [this.client, this.printClient];
     this.client = null;
-    await old?.close();
+    this.printClient = null;
+    await Promise.all(old.map((client) => client?.close()));
   }
 }

@@ -5,6 +5,8 @@ import type { JobRecord } from './job-record';
 export interface Entry {
   readonly id: string;
   readonly seq: number;
+  /** Epoch ms the lane is ordered by: when the shipment was booked, else when the job was made. */
+  readonly orderAt: number;
   readonly shipmentId: string;
   readonly documentType: string;
   readonly layout: LabelLayout;
@@ -30,6 +32,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
   return {
     id: job.id,
     seq: job.seq,
+    orderAt: orderTime(job),
     shipmentId: job.shipmentId,
     documentType: job.documentType,
     layout: job.layout,
@@ -55,19 +58,25 @@ export class Lane {
 
   constructor(readonly target: string) {}
 
-  /** New jobs arrive in seq order, so this is an append except for retries and releases. */
+  /**
+   * Keeps the line in booking order. Webhook deliveries can arrive out of order (spec,
+   * Events 4), so a job is placed by when its shipment was booked, not by arrival; ties
+   * and jobs without a booking time (reprints) go by creation order. A job never jumps
+   * ahead of a head that is already being handed to the spooler. New jobs usually belong
+   * at the end, so that is checked first.
+   */
   insert(entry: Entry): void {
     const list = this.entries;
     const last = list[list.length - 1];
-    if (!last || last.seq < entry.seq) {
+    if (!last || before(last, entry)) {
       list.push(entry);
       return;
     }
-    let lo = 0;
+    let lo = list[0]?.phase === 'spooling' ? 1 : 0;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (list[mid]!.seq < entry.seq) lo = mid + 1;
+      if (before(list[mid]!, entry)) lo = mid + 1;
       else hi = mid;
     }
     list.splice(lo, 0, entry);
@@ -94,4 +103,13 @@ export class Lane {
   get head(): Entry | undefined {
     return this.entries[0];
   }
+}
+
+function before(a: Entry, b: Entry): boolean {
+  return a.orderAt < b.orderAt || (a.orderAt === b.orderAt && a.seq < b.seq);
+}
+
+function orderTime(job: JobRecord): number {
+  const booked = job.bookedAt ? Date.parse(job.bookedAt) : NaN;
+  return Number.isFinite(booked) ? booked : Date.parse(job.createdAt) || 0;
 }

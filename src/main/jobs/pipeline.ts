@@ -471,6 +471,9 @@ export class PrintPipeline {
   private async spool(lane: Lane, entry: Entry, target: PrinterTarget): Promise<void> {
     try {
       if (entry.spoolUncertain) {
+        // The lookup can fail as well (a spooler that cannot be asked); counting the try here
+        // keeps maxAttempts a bound on a job that can neither be spooled nor looked up.
+        this.countTry(entry, 'spooling');
         const found = await target.findSpooled(entry.id);
         if (found && found.state !== 'aborted' && found.state !== 'canceled') {
           lane.remove(entry);

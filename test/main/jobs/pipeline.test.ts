@@ -417,4 +417,33 @@ describe('PrintPipeline', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(fetcher.calls.length).toBe(3);
   });
+
+  it('gives up after maxAttempts when the spooler can neither take the job nor be asked about it', async () => {
+    const broken = new PrintError('SPOOL_FAILED', 'cannot write to the folder', { target: LABELS, retryable: true });
+    labels().offlineError = broken;
+    labels().findError = broken;
+    const p = make(new ScriptedFetcher(), { maxAttempts: 3 });
+    await p.start();
+    const [job] = p.submitBooking(notice('s-broken'));
+    await p.idle();
+    const final = ledger.get(job!.id)!;
+    expect(final.state).toBe('failed');
+    expect(final.attempts).toBe(3);
+    expect(final.reason).toContain('gave up after 3 attempts');
+    expect(labels().spooled).toEqual([]);
+  });
+
+  it('spools bookings that arrive out of order in booking order, behind the label already printing', async () => {
+    labels().spoolDelayMs = 30;
+    const p = make(new ScriptedFetcher());
+    await p.start();
+    const at = (second: number) => `2026-11-22T10:00:0${second}.000000001Z`;
+    // s0 is handed to the spooler first; the rest arrive reordered while it prints.
+    p.submitBooking(notice('s0', 'webhook', { bookedAt: at(0) }));
+    for (const [id, second] of [['s3', 3], ['s1', 1], ['s4', 4], ['s2', 2]] as const) {
+      p.submitBooking(notice(id, 'webhook', { bookedAt: at(second) }));
+    }
+    await p.idle();
+    expect(labels().shipments()).toEqual(['s0', 's1', 's2', 's3', 's4']);
+  });
 });

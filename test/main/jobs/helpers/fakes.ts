@@ -83,6 +83,8 @@ export class MemoryTarget implements PrinterTarget {
   private readonly states = new Map<string, SpoolerJobState>();
   private readonly byJobId = new Map<string, { spoolerJobId: string; state: SpoolerJobState }>();
   offlineError: unknown = null;
+  /** When set, findSpooled throws it (a spooler that cannot be asked, e.g. a broken folder). */
+  findError: unknown = null;
   spoolDelayMs = 0;
   findCalls: string[] = [];
   private counter = 0;
@@ -131,6 +133,7 @@ export class MemoryTarget implements PrinterTarget {
 
   async findSpooled(jobId: string): Promise<{ spoolerJobId: string; state: SpoolerJobState } | null> {
     this.findCalls.push(jobId);
+    if (this.findError) throw this.findError;
     return this.byJobId.get(jobId) ?? null;
   }
 
