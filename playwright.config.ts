@@ -11,7 +11,7 @@ export default defineConfig({
   fullyParallel: false,
   timeout: 120_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
     screenshot: 'on',
     trace: 'retain-on-failure',
