@@ -132,7 +132,7 @@ export function searchRates(state: SandboxState, shipment: StoredShipment, req: 
   const receiver = body.alternative_to ?? body.to;
   const wanted = requestedAddons(addons);
   const receiverPays = addons?.receiver_pays === true;
-  const customsComplete = customsMissing(body.customs_information).length === 0;
+  const customsComplete = customsMissing(body.customs_information, body.to).length === 0;
   const candidates: Candidate[] = PRODUCTS.map((product) => ({ product, own: null }));
   if (req.include_own_agreements === true && !receiverPays) {
     for (const a of OWN_AGREEMENTS) {

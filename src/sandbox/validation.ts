@@ -132,12 +132,21 @@ export function bookableErrors(s: ShipmentBody): FieldErrors {
   return errors;
 }
 
-/** Missing parts of structured customs data (empty = complete: the invoice is generated). */
-export function customsMissing(c: Customs | null | undefined): string[] {
+/**
+ * Missing parts of structured customs data (empty = complete: the invoice is generated).
+ * `receiver` is the buyer (`to`): when it is a business, the spec makes its EORI and VAT
+ * numbers required ("Required for B2B international shipments").
+ */
+export function customsMissing(c: Customs | null | undefined, receiver?: { is_private_individual?: boolean | null } | null): string[] {
   if (!c) return ['customs_information'];
   const missing: string[] = [];
   for (const f of ['invoice_type', 'reason_for_export', 'currency', 'signature'] as const) {
     if (blank(c[f])) missing.push(`customs_information.${f}`);
+  }
+  if (receiver && receiver.is_private_individual !== true) {
+    for (const f of ['receiver_eori_number', 'receiver_vat_number'] as const) {
+      if (blank(c[f])) missing.push(`customs_information.${f}`);
+    }
   }
   const items = c.items ?? [];
   if (items.length === 0) missing.push('customs_information.items');

@@ -1,30 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { apiError, BOX, createAndBook, createAndRate, domestic, PICKUP, SE_RECEIVER, startHarness, UNKNOWN_ID, type Harness } from './helpers';
+import { apiError, BOX, COMPLETE_CUSTOMS, createAndBook, createAndRate, domestic, NO_RECEIVER, PICKUP, SE_RECEIVER, useHarness, UNKNOWN_ID } from './helpers';
 
-let h: Harness;
 let clockOffsetMs = 0;
-beforeAll(async () => {
-  // A clock the test can move forward, to watch booking tokens expire.
-  h = await startHarness({ now: () => new Date(Date.now() + clockOffsetMs) });
-});
-afterAll(async () => {
-  await h.close();
-});
+// A clock the test can move forward, to watch booking tokens expire.
+const h = useHarness({ now: () => new Date(Date.now() + clockOffsetMs) });
 
-const NO_RECEIVER = {
-  name: 'Oslo Butikk AS',
-  address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' },
-  contact: { name: 'Ola Nordmann', email: 'ola@butikk.example', phone: '+4722000000' },
-};
-const COMPLETE_CUSTOMS = {
-  invoice_type: 'commercial',
-  reason_for_export: 'sale',
-  currency: 'SEK',
-  terms_of_sale: 'DAP',
-  signature: 'Ann Sender',
-  items: [{ description: 'Mugs', quantity: 2, unit_type: 'pcs', unit_weight: 0.5, unit_value: 100, hs_code: '691200', country_of_origin: 'SE' }],
-};
 const PAYER = { account_number: 'ACC-77', postal_code: '0150', country_code: 'NO' };
 
 async function pdf(name: string): Promise<Uint8Array> {

@@ -1,14 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client';
-import { apiError, domestic, startHarness, type Harness } from './helpers';
+import { apiError, domestic, useHarness } from './helpers';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({}, { retries: 2, retryBaseMs: 5, timeoutMs: 2_000 });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({}, { retries: 2, retryBaseMs: 5, timeoutMs: 2_000 });
 afterEach(() => {
   h.sandbox.setFaults({ errorRate: 0, rateLimitRate: 0, dropRate: 0, latencyMs: 0, retryAfterSeconds: 1 });
   h.sandbox.clearRequestLog();

@@ -1,5 +1,5 @@
 /** Shared set-up for the contract tests: a real sandbox on port 0 and a ServiceClient on it. */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ServiceClient, type ServiceClientOptions } from '../../src/main/api/client';
 import { ApiError } from '../../src/main/api/errors';
 import type { Rate, ShipmentInput } from '../../src/main/api/schemas';
@@ -21,6 +21,33 @@ export async function startHarness(options: SandboxOptions = {}, clientOptions: 
       await client.close();
       await sandbox.close();
     },
+  };
+}
+
+/**
+ * One harness for the whole test file: started before its first test, closed after its last.
+ * The handle can be taken at module level and used inside the tests and later hooks.
+ */
+export function useHarness(options: SandboxOptions = {}, clientOptions: Partial<ServiceClientOptions> = {}): Harness {
+  let started: Harness | undefined;
+  beforeAll(async () => {
+    started = await startHarness(options, clientOptions);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const harness = (): Harness => {
+    if (!started) throw new Error('the harness is started in beforeAll: use it inside a test or hook');
+    return started;
+  };
+  return {
+    get sandbox() {
+      return harness().sandbox;
+    },
+    get client() {
+      return harness().client;
+    },
+    close: () => harness().close(),
   };
 }
 
@@ -47,6 +74,26 @@ export const SE_RECEIVER = {
   name: 'Nordic Retail AB',
   address: { address_line_1: 'Drottninggatan 10', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
   contact: { name: 'Rita Receiver', email: 'rita@nordic.example', phone: '+46709876543' },
+};
+
+/** A non-EU (NO) receiver: rates need included_non_eu_rates and list documents to upload. */
+export const NO_RECEIVER = {
+  name: 'Oslo Butikk AS',
+  address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' },
+  contact: { name: 'Ola Nordmann', email: 'ola@butikk.example', phone: '+4722000000' },
+};
+
+/** Customs information complete enough that an export to NO_RECEIVER needs no customsinvoice upload. */
+export const COMPLETE_CUSTOMS = {
+  invoice_type: 'commercial',
+  reason_for_export: 'sale',
+  currency: 'SEK',
+  terms_of_sale: 'DAP',
+  signature: 'Ann Sender',
+  // NO_RECEIVER is a company: a B2B export needs its EORI and VAT numbers.
+  receiver_eori_number: 'NO123456789',
+  receiver_vat_number: 'NO123456789MVA',
+  items: [{ description: 'Mugs', quantity: 2, unit_type: 'pcs', unit_weight: 0.5, unit_value: 100, hs_code: '691200', country_of_origin: 'SE' }],
 };
 
 export const BOX = { weight_kg: 2, depth_cm: 30, height_cm: 20, width_cm: 20, quantity: 1, type: 'PACKAGE', description: 'Box' };

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import type { LabelLayout } from '../../src/shared/domain';
-import { apiError, BOX, createAndBook, domestic, UNKNOWN_ID, startHarness, type Harness } from './helpers';
+import { apiError, BOX, createAndBook, domestic, UNKNOWN_ID, useHarness } from './helpers';
 
-let h: Harness;
 let single: string;
 let triple: string;
 let clockOffsetMs = 0;
+// A clock the test can move forward, to watch output URLs expire.
+const h = useHarness({ now: () => new Date(Date.now() + clockOffsetMs) });
 beforeAll(async () => {
-  // A clock the test can move forward, to watch output URLs expire.
-  h = await startHarness({ now: () => new Date(Date.now() + clockOffsetMs) });
   single = (await createAndBook(h.client)).id;
   // Two packages, one of them quantity 2: three labels.
   triple = (await createAndBook(h.client, domestic({ packages: [BOX, { ...BOX, quantity: 2 }] }))).id;
-});
-afterAll(async () => {
-  await h.close();
 });
 
 async function pages(bytes: Uint8Array): Promise<Array<[number, number]>> {

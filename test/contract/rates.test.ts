@@ -1,28 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Rate } from '../../src/main/api/schemas';
-import { apiError, BOX, createAndRate, domestic, MALFORMED_ID, PICKUP, SE_RECEIVER, SE_SENDER, startHarness, UNKNOWN_ID, type Harness } from './helpers';
+import { apiError, BOX, COMPLETE_CUSTOMS, createAndRate, domestic, MALFORMED_ID, NO_RECEIVER, PICKUP, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from './helpers';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const NO_RECEIVER = {
-  name: 'Oslo Butikk AS',
-  address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' },
-  contact: { name: 'Ola Nordmann', email: 'ola@butikk.example', phone: '+4722000000' },
-};
-const COMPLETE_CUSTOMS = {
-  invoice_type: 'commercial',
-  reason_for_export: 'sale',
-  currency: 'SEK',
-  terms_of_sale: 'DAP',
-  signature: 'Ann Sender',
-  items: [{ description: 'Mugs', quantity: 2, unit_type: 'pcs', unit_weight: 0.5, unit_value: 100, hs_code: '691200', country_of_origin: 'SE' }],
-};
 const carriersOf = (rates: Rate[]) => [...new Set(rates.map((r) => r.carrier))].sort();
 
 describe('rate search basics', () => {

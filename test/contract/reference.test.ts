@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, startHarness, type Harness } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { apiError, useHarness } from './helpers';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 describe('reference data', () => {
   it('GET /carriers: {carriers: [{carrier, name}]}', async () => {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiError, BOX, createAndBook, domestic, MALFORMED_ID, SE_RECEIVER, SE_SENDER, startHarness, UNKNOWN_ID, type Harness } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { apiError, BOX, createAndBook, domestic, MALFORMED_ID, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from './helpers';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 describe('create and fetch', () => {
   it('POST /shipments returns {id, reference_id}; GET returns the stored record', async () => {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client';
-import { apiError, startHarness, type Harness } from './helpers';
+import { apiError, useHarness } from './helpers';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ apiKey: 'contract-key-9f8e', team: 'Contract Team' });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ apiKey: 'contract-key-9f8e', team: 'Contract Team' });
 
 describe('GET /status and authentication', () => {
   it('a valid key gets the status and the team', async () => {

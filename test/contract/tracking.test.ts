@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAndBook, startHarness, type Harness } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { createAndBook, useHarness } from './helpers';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ simulateCarrier: true, carrierStepMs: 60 });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ simulateCarrier: true, carrierStepMs: 60 });
 
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
   const until = Date.now() + timeoutMs;

@@ -39,6 +39,8 @@ export const PICKUP = '2026-11-23T10:00:00+01:00';
 export const COMPLETE_CUSTOMS = {
   invoice_type: 'commercial', invoice_number: 'INV-1', reason_for_export: 'sale', currency: 'SEK',
   terms_of_sale: 'DAP', signature: 'Sam Sender',
+  // The receivers in these tests are companies: B2B exports need their numbers too.
+  receiver_eori_number: 'NO987654321', receiver_vat_number: 'NO987654321MVA',
   items: [{ description: 'Shoes', material: 'leather', quantity: 1, unit_type: 'pcs', unit_weight: 1, unit_value: 500, hs_code: '640399', country_of_origin: 'SE' }],
 };
 

@@ -42,7 +42,7 @@ function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate,
     }
   }
   if (rate.nonEu && s.body.customs_information) {
-    const missing = customsMissing(s.body.customs_information);
+    const missing = customsMissing(s.body.customs_information, s.body.to);
     if (missing.length > 0) {
       throw new HttpError(422, 'customs_information_incomplete', `Customs data is incomplete: ${missing.join(', ')}. Complete customs_information (PUT /shipments/{id}) and book again.`);
     }

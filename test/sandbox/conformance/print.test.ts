@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOX, create, createAndBook, open, RECEIVER_NO, type Conn } from './raw';
+import { BOX, create, createAndBook, CUSTOMS, open, RECEIVER_NO, type Conn } from './raw';
 
 let c: Conn;
 let booked: string;
@@ -91,7 +91,7 @@ describe('print', () => {
   });
 
   it('R-Pr-enums: every available document type of a booked shipment prints as a PDF', async () => {
-    const { id } = await createAndBook(c, { to: RECEIVER_NO, customs_information: { invoice_type: 'commercial', invoice_number: 'F', reason_for_export: 'sale', currency: 'SEK', signature: 'S', items: [{ description: 'B', material: 'p', quantity: 1, unit_type: 'pcs', unit_weight: 1, unit_value: 10, hs_code: '490199', country_of_origin: 'SE' }] } }, { included_non_eu_rates: true }, (r) => r.required_documents.length === 0);
+    const { id } = await createAndBook(c, { to: RECEIVER_NO, customs_information: CUSTOMS }, { included_non_eu_rates: true }, (r) => r.required_documents.length === 0);
     const docs: string[] = (await c.call('GET', `/shipments/${id}`)).body.available_documents_types;
     const allowed = ['label', 'manifest', 'waybill', 'customsinvoice', 'proofofdelivery', 'abd', 'salesinvoice'];
     expect(docs.length).toBeGreaterThan(1);

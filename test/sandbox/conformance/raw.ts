@@ -55,6 +55,8 @@ export const BOX = { weight_kg: 3, depth_cm: 30, height_cm: 20, width_cm: 20, qu
 export const CUSTOMS = {
   invoice_type: 'commercial', invoice_number: 'F-1', reason_for_export: 'sale', currency: 'SEK', terms_of_sale: 'DAP',
   signature: 'Sven Sender',
+  // Complete for a business receiver too ("Required for B2B international shipments").
+  receiver_eori_number: 'NO123456789', receiver_vat_number: 'NO123456789MVA',
   items: [{ description: 'Books', material: 'paper', quantity: 2, unit_type: 'pcs', unit_weight: 1, unit_value: 100, hs_code: '490199', country_of_origin: 'SE' }],
 };
 /** A Monday morning with an offset, far enough ahead that no clock reaches it. */

@@ -1,7 +1,7 @@
 /** Spec: Events (configuration and delivery, signature header, envelope, subscriptions, SHIPMENT_BOOKED, TRACKING_EVENT), Limits (5 endpoints, 3 s ack), Versioning 4. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAndBook, ISO_TZ, open, type Conn } from './raw';
+import { createAndBook, CUSTOMS, ISO_TZ, open, type Conn } from './raw';
 import { receiver, type Delivery, type Receiver } from './receiver';
 
 /** Independent implementation of the spec's algorithm: HMAC-SHA256 over `<TIME>.<raw body>`, lower-case hex. */
@@ -82,7 +82,7 @@ describe('SHIPMENT_BOOKED', () => {
   it('R-W-own: a booking on an own agreement reports agreement OWN', async () => {
     const { c, rx: [r] } = await setup([{ secret: 's1' }]);
     await createAndBook(c, { to: { name: 'Kunde AS', address: { address_line_1: 'Gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' }, contact: { name: 'K', email: 'k@example.com' } },
-      customs_information: { invoice_type: 'commercial', invoice_number: 'F', reason_for_export: 'sale', currency: 'SEK', signature: 'S', items: [{ description: 'B', material: 'p', quantity: 1, unit_type: 'pcs', unit_weight: 1, unit_value: 10, hs_code: '490199', country_of_origin: 'SE' }] } },
+      customs_information: CUSTOMS },
       { included_non_eu_rates: true, include_own_agreements: true }, (x) => x.own_agreement && x.required_documents.length === 0);
     await r.waitFor((all) => all.length > 0);
     expect(nth(r, 0).json.data.agreement).toBe('OWN');
