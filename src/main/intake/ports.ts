@@ -1,5 +1,6 @@
 import type { StationRules, TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from '../jobs/booking-notice';
+import type { SeenShipment } from '../jobs/intake-store';
 
 /**
  * What intake needs from the rest of the agent, as structural ports: the ledger, the
@@ -25,15 +26,7 @@ export interface CursorStorePort {
 
 /** The local shipment index scans resolve through (the ledger's `upsertShipment`). */
 export interface ShipmentIndexPort {
-  upsertShipment(shipment: {
-    readonly shipmentId: string;
-    readonly referenceId: string | null;
-    readonly trackingId: string | null;
-    readonly carrier: string | null;
-    readonly source: string | null;
-    readonly bookedAt: string | null;
-    readonly data: unknown;
-  }): void;
+  upsertShipment(shipment: SeenShipment): void;
 }
 
 /** The print pipeline. Idempotent: the same booking submitted twice prints once. */

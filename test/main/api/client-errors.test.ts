@@ -1,22 +1,17 @@
 import { inspect } from 'node:util';
 import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { ApiError } from '../../../src/main/api/errors';
-import { json, startLoopback, type Loopback } from './helpers/loopback';
+import type { ApiError } from '../../../src/main/api/errors';
+import { failure } from './helpers/failure';
+import { json, useLoopback } from './helpers/loopback';
 
 const KEY = 'sk-super-secret-4711';
 const PRINT = { shipment_ids: ['s1'], document_type: 'label', label_layout: 'printer' as const };
 
-let server: Loopback;
+const server = useLoopback();
 let client: ServiceClient;
 
-beforeAll(async () => {
-  server = await startLoopback();
-});
-afterAll(async () => {
-  await server.close();
-});
 afterEach(async () => {
   await client?.close();
 });
@@ -24,15 +19,6 @@ afterEach(async () => {
 function newClient(extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
   client = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY, retries: 0, timeoutMs: 2_000, ...extra });
   return client;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 function expectNoKey(error: ApiError): void {

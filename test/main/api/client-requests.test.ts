@@ -1,22 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import { ServiceClient } from '../../../src/main/api/client';
 import { CLIENT_VERSION } from '../../../src/main/api/version';
-import { json, PDF_BYTES, startLoopback, type Loopback } from './helpers/loopback';
+import { json, PDF_BYTES, useLoopback } from './helpers/loopback';
 
 const KEY = 'wire-test-key';
 const PRINT = { shipment_ids: ['s1', 's2'], document_type: 'label', label_layout: '2x2' as const };
 const SHIPMENT = { id: 's1', status: 'PENDING' };
 
-let server: Loopback;
+const server = useLoopback();
 let client: ServiceClient;
 
-beforeAll(async () => {
-  server = await startLoopback();
-});
-afterAll(async () => {
-  await server.close();
-});
 afterEach(async () => {
   await client?.close();
 });

@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { ApiError } from '../../../src/main/api/errors';
-import { json, PDF_BYTES, startLoopback, type Loopback } from './helpers/loopback';
+import { failure } from './helpers/failure';
+import { json, PDF_BYTES, useLoopback } from './helpers/loopback';
 
 const KEY = 'retry-test-key-123';
 const PRINT = { shipment_ids: ['s1'], document_type: 'label', label_layout: 'printer' as const };
 
-let server: Loopback;
+const server = useLoopback();
 let client: ServiceClient;
 
-beforeAll(async () => {
-  server = await startLoopback();
-});
-afterAll(async () => {
-  await server.close();
-});
 afterEach(async () => {
   await client?.close();
 });
@@ -22,15 +16,6 @@ afterEach(async () => {
 function newClient(extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
   client = new ServiceClient({ baseUrl: server.baseUrl, apiKey: KEY, retryBaseMs: 1, retryMaxMs: 5_000, timeoutMs: 2_000, ...extra });
   return client;
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe('retries for safe calls', () => {

@@ -35,6 +35,12 @@ describe('TrayController', () => {
   let controller: TrayController;
   let loginItem: boolean;
 
+  // Every controller in a test records its native tray here.
+  const createTray = (icon: string): RecordingTray => {
+    const created = new RecordingTray(icon);
+    trays.push(created);
+    return created;
+  };
   const tray = (): RecordingTray => trays[0]!;
   const lastMenu = (): MenuItemConstructorOptions[] => {
     const menus = tray().calls.filter(([name]) => name === 'setContextMenu');
@@ -48,11 +54,7 @@ describe('TrayController', () => {
     actions = [];
     loginItem = false;
     controller = new TrayController({
-      createTray: (icon) => {
-        const created = new RecordingTray(icon);
-        trays.push(created);
-        return created;
-      },
+      createTray,
       buildMenu: (template) => template,
       icons: ICONS,
       formatTime: (iso) => iso.slice(11, 16),
@@ -139,11 +141,7 @@ describe('TrayController', () => {
 
   it('has no start-at-login item where the platform has none', () => {
     const plain = new TrayController({
-      createTray: (icon) => {
-        const created = new RecordingTray(icon);
-        trays.push(created);
-        return created;
-      },
+      createTray,
       buildMenu: (template) => template,
       icons: ICONS,
       actions: { setPaused() {}, openWindow() {}, printTestLabel() {}, quit() {} },

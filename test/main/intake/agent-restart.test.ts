@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { createLogger } from '../../../src/main/log';
 import { MemoryApiKeyStore } from '../../../src/main/settings/api-key-store';
 import { createConfSettingsStore } from '../../../src/main/settings/conf-settings-store';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { freePort } from '../../support/net';
 import { until } from './helpers/fixtures';
 
 /**
@@ -17,17 +17,6 @@ import { until } from './helpers/fixtures';
  */
 
 const SECRET = 'whsec-restart';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('agent restart', () => {
   let sandbox: Sandbox | null = null;

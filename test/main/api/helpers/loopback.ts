@@ -1,6 +1,7 @@
 /** A tiny real HTTP server on 127.0.0.1:0 that records every request it receives. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface Recorded {
   readonly method: string;
@@ -55,6 +56,34 @@ export async function startLoopback(handler: Handler = (_req, res) => json(res, 
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * One loopback server for the whole test file: started before its first test, closed after
+ * its last. The handle can be taken at module level and used inside the tests.
+ */
+export function useLoopback(): Loopback {
+  let started: Loopback | undefined;
+  beforeAll(async () => {
+    started = await startLoopback();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const server = (): Loopback => {
+    if (!started) throw new Error('the loopback server is started in beforeAll: use it inside a test or hook');
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return server().baseUrl;
+    },
+    get requests() {
+      return server().requests;
+    },
+    handle: (h) => server().handle(h),
+    close: () => server().close(),
   };
 }
 

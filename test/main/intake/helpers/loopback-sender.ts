@@ -29,13 +29,16 @@ export async function deliver(baseUrl: string, body: string | Buffer, options: S
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 }
 
+/** The spec's webhook envelope around `data`, as the body the service sends. */
+function envelope(type: string, shipmentId: string, data: Record<string, unknown>, messageId: string): string {
+  return JSON.stringify({ message_id: messageId, type, created_at: new Date().toISOString(), shipment_id: shipmentId, data });
+}
+
 export function bookedEnvelope(shipmentId: string, data: Record<string, unknown> = {}, messageId = randomUUID()): string {
-  return JSON.stringify({
-    message_id: messageId,
-    type: 'SHIPMENT_BOOKED',
-    created_at: new Date().toISOString(),
-    shipment_id: shipmentId,
-    data: {
+  return envelope(
+    'SHIPMENT_BOOKED',
+    shipmentId,
+    {
       carrier: 'postnord',
       product: 'parcel',
       source: 'API',
@@ -47,15 +50,15 @@ export function bookedEnvelope(shipmentId: string, data: Record<string, unknown>
       booked_at: new Date().toISOString(),
       ...data,
     },
-  });
+    messageId,
+  );
 }
 
 export function trackingEnvelope(shipmentId: string, data: Record<string, unknown> = {}, messageId = randomUUID()): string {
-  return JSON.stringify({
-    message_id: messageId,
-    type: 'TRACKING_EVENT',
-    created_at: new Date().toISOString(),
-    shipment_id: shipmentId,
-    data: { event: 'IN_TRANSIT', carrier: 'postnord', tracking_id: `TRK-${shipmentId}`, reason: 'UNKNOWN', description: null, location: '', event_time: new Date().toISOString(), ...data },
-  });
+  return envelope(
+    'TRACKING_EVENT',
+    shipmentId,
+    { event: 'IN_TRANSIT', carrier: 'postnord', tracking_id: `TRK-${shipmentId}`, reason: 'UNKNOWN', description: null, location: '', event_time: new Date().toISOString(), ...data },
+    messageId,
+  );
 }
