@@ -6,6 +6,8 @@ export interface DocumentFonts {
   readonly bold: PDFFont;
   /** Fits `text` into `maxWidth` at `size`: unencodable characters replaced, overlong text cut with "...". */
   fit(text: string, font: PDFFont, size: number, maxWidth: number): string;
+  /** Breaks `text` into lines of at most `maxWidth` at `size`, at spaces where it can (characters replaced as in `fit`). */
+  wrap(text: string, font: PDFFont, size: number, maxWidth: number): string[];
 }
 
 // Both Helvetica faces encode the same WinAnsi set; computing it once saves work per document.
@@ -42,6 +44,30 @@ export function embedFonts(document: PDFDocument): DocumentFonts {
       if (font.widthOfTextAtSize(safe, size) <= maxWidth) return safe;
       while (safe.length > 0 && font.widthOfTextAtSize(`${safe}...`, size) > maxWidth) safe = safe.slice(0, -1);
       return `${safe}...`;
+    },
+    wrap(text, font, size, maxWidth) {
+      const fits = (line: string): boolean => font.widthOfTextAtSize(line, size) <= maxWidth;
+      const lines: string[] = [];
+      let line = '';
+      for (const word of encodable(text).split(' ').filter(Boolean)) {
+        const joined = line ? `${line} ${word}` : word;
+        if (fits(joined)) {
+          line = joined;
+          continue;
+        }
+        if (line) lines.push(line);
+        // A word wider than the line is broken where it overflows.
+        let rest = word;
+        while (rest.length > 1 && !fits(rest)) {
+          let cut = rest.length - 1;
+          while (cut > 1 && !fits(rest.slice(0, cut))) cut -= 1;
+          lines.push(rest.slice(0, cut));
+          rest = rest.slice(cut);
+        }
+        line = rest;
+      }
+      if (line) lines.push(line);
+      return lines;
     },
   };
 }

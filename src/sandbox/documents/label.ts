@@ -60,7 +60,8 @@ export function drawLabel(page: PDFPage, slot: LabelSlot, fonts: DocumentFonts, 
 
   y -= 12;
   text('TO', MARGIN, y, 7, bold);
-  partyLines(shipment.receiver)
+  // A label goes where the goods go: alternative_to when set (spec: Shipment.alternative_to).
+  partyLines(shipment.deliveryAddress ?? shipment.receiver)
     .slice(0, 6)
     .forEach((line, index) => {
       y -= index === 0 ? 14 : 12;

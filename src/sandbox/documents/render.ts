@@ -1,5 +1,6 @@
 import { PDFDocument, type PDFImage } from 'pdf-lib';
 import { code128Png } from './barcode';
+import { drawCustomsInvoice } from './customs-invoice';
 import { DocumentRenderError } from './errors';
 import { embedFonts } from './fonts';
 import { drawLabel, type LabelContent } from './label';
@@ -32,7 +33,11 @@ export async function renderDocument(request: RenderRequest): Promise<Uint8Array
       if (slot) drawLabel(page, slot, fonts, { ...label, barcode: barcodes.get(label.shipment.trackingId) ?? null });
     });
   } else {
-    for (const shipment of request.shipments) drawSheet(document, fonts, request.documentType, shipment);
+    for (const shipment of request.shipments) {
+      // Without structured customs data there is nothing to generate the invoice from (spec: CustomsInformation rule 1).
+      if (request.documentType === 'customsinvoice' && shipment.customs) drawCustomsInvoice(document, fonts, shipment, shipment.customs);
+      else drawSheet(document, fonts, request.documentType, shipment);
+    }
   }
   // Object streams shrink the file but cost time on every save; labels are fetched in bulk.
   return document.save({ useObjectStreams: false });

@@ -75,6 +75,14 @@ export function drawSheet(document: PDFDocument, fonts: DocumentFonts, documentT
     y -= ROW;
     text(line, MARGIN + INNER / 2, 10, regular, columnWidth);
   }
+  if (shipment.deliveryAddress) {
+    y -= 2 * ROW;
+    text('Delivery address', MARGIN + INNER / 2, 11, bold, columnWidth);
+    for (const line of partyLines(shipment.deliveryAddress)) {
+      y -= ROW;
+      text(line, MARGIN + INNER / 2, 10, regular, columnWidth);
+    }
+  }
   y = Math.min(y, senderBottom) - 2 * ROW;
 
   text('Packages', MARGIN, 11, bold);

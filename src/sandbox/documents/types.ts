@@ -17,6 +17,41 @@ export interface DocumentPackage {
   readonly quantity: number;
 }
 
+/** One line of a customs invoice (spec: CustomsItem); unset fields are null. */
+export interface DocumentCustomsItem {
+  readonly description: string | null;
+  readonly material: string | null;
+  readonly quantity: number | null;
+  /** e.g. `pcs`, `pieces`: free text (spec: allowed values not shown). */
+  readonly unitType: string | null;
+  readonly unitWeightKg: number | null;
+  /** Value of one unit, in the invoice currency. */
+  readonly unitValue: number | null;
+  readonly hsCode: string | null;
+  readonly countryOfOrigin: string | null;
+}
+
+/** A shipment's structured customs data (spec: CustomsInformation); unset fields are null. */
+export interface DocumentCustoms {
+  readonly invoiceType: string | null;
+  readonly invoiceNumber: string | null;
+  readonly reasonForExport: string | null;
+  readonly currency: string | null;
+  readonly termsOfSale: string | null;
+  readonly senderEoriNumber: string | null;
+  readonly senderVatNumber: string | null;
+  readonly senderVoecNumber: string | null;
+  readonly receiverEoriNumber: string | null;
+  readonly receiverVatNumber: string | null;
+  readonly items: readonly DocumentCustomsItem[];
+  readonly additionalInformation: string | null;
+  readonly insuranceCosts: number | null;
+  readonly shippingCosts: number | null;
+  readonly otherCosts: number | null;
+  readonly discount: number | null;
+  readonly signature: string | null;
+}
+
 export interface DocumentShipment {
   readonly id: string;
   readonly carrierName: string;
@@ -26,7 +61,15 @@ export interface DocumentShipment {
   readonly senderReference: string | null;
   readonly receiverReference: string | null;
   readonly sender: DocumentParty;
+  /**
+   * The receiver (`to`): the buyer on a customs invoice. Labels are addressed to
+   * `deliveryAddress` when it is set, else to this party.
+   */
   readonly receiver: DocumentParty;
+  /** `alternative_to`, when set: where the goods are delivered if not to the receiver. */
+  readonly deliveryAddress?: DocumentParty;
+  /** The stored customs_information: with it a customs invoice is generated from this data. */
+  readonly customs?: DocumentCustoms;
   readonly packages: readonly DocumentPackage[];
   readonly bookedAt: string;
 }

@@ -1,7 +1,7 @@
 import type { LabelLayout } from '../../shared/domain';
 import { PRINTERS } from '../catalog';
 import { renderDocument } from '../documents/render';
-import type { DocumentParty, DocumentShipment } from '../documents/types';
+import type { DocumentCustoms, DocumentParty, DocumentShipment } from '../documents/types';
 import { HttpError, json, parseBody, type Reply } from '../http';
 import { route, type Route } from '../router';
 import { availableDocuments } from '../shipment-view';
@@ -27,6 +27,41 @@ function party(p: Party | null | undefined): DocumentParty {
 
 function documentShipment(s: StoredShipment): DocumentShipment {
   const b = s.body;
+  const c = b.customs_information;
+  // Spec, CustomsInformation rule 1: the invoice is generated from the structured data; without
+  // any item there is nothing to declare, and the type keeps the generic sheet.
+  const customs: DocumentCustoms | undefined =
+    c && (c.items ?? []).length > 0
+      ? {
+          invoiceType: c.invoice_type ?? null,
+          invoiceNumber: c.invoice_number ?? null,
+          reasonForExport: c.reason_for_export ?? null,
+          currency: c.currency ?? null,
+          termsOfSale: c.terms_of_sale ?? null,
+          // The sandbox stores the team's (or address book entry's) numbers on `from` (README 13).
+          senderEoriNumber: c.sender_eori_number ?? b.from?.eori_number ?? null,
+          senderVatNumber: c.sender_vat_number ?? b.from?.vat_number ?? null,
+          senderVoecNumber: c.sender_voec_number ?? b.from?.voec_number ?? null,
+          receiverEoriNumber: c.receiver_eori_number ?? null,
+          receiverVatNumber: c.receiver_vat_number ?? null,
+          items: (c.items ?? []).map((i) => ({
+            description: i.description ?? null,
+            material: i.material ?? null,
+            quantity: i.quantity ?? null,
+            unitType: i.unit_type ?? null,
+            unitWeightKg: i.unit_weight ?? null,
+            unitValue: i.unit_value ?? null,
+            hsCode: i.hs_code ?? null,
+            countryOfOrigin: i.country_of_origin ?? null,
+          })),
+          additionalInformation: c.additional_information ?? null,
+          insuranceCosts: c.insurance_costs ?? null,
+          shippingCosts: c.shipping_costs ?? null,
+          otherCosts: c.other_costs ?? null,
+          discount: c.discount ?? null,
+          signature: c.signature ?? null,
+        }
+      : undefined;
   return {
     id: s.id,
     carrierName: s.booking!.carrierName,
@@ -36,7 +71,10 @@ function documentShipment(s: StoredShipment): DocumentShipment {
     senderReference: b.sender_reference ?? null,
     receiverReference: b.receiver_reference ?? null,
     sender: party(b.alternative_from ?? b.from),
-    receiver: party(b.alternative_to ?? b.to),
+    // The receiver stays the buyer (`to`); labels go to deliveryAddress when alternative_to is set.
+    receiver: party(b.to),
+    ...(b.alternative_to ? { deliveryAddress: party(b.alternative_to) } : {}),
+    ...(customs ? { customs } : {}),
     packages: (b.packages ?? []).map((p) => ({ description: p.description ?? null, weightKg: p.weight_kg ?? null, quantity: p.quantity ?? 1 })),
     bookedAt: s.bookedAt!,
   };
