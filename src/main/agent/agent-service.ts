@@ -90,6 +90,7 @@ export class AgentService implements AgentApi {
   }
 
   async reprint(input: AgentInput<'reprint'>): Promise<JobView[]> {
+    if (input.printer) await this.requireKnownPrinter(input.printer);
     const known = this.deps.ledger.getShipment(input.shipmentId);
     return this.deps.pipeline.reprint({
       shipmentId: input.shipmentId,
@@ -137,6 +138,7 @@ export class AgentService implements AgentApi {
   }
 
   async testPrint({ printer }: AgentInput<'testPrint'>): Promise<JobView> {
+    await this.requireKnownPrinter(printer);
     const routing = this.deps.settings.get().routing;
     const layout = routeFor(routing, printer === routing.documentPrinter && printer !== routing.labelPrinter ? 'waybill' : 'label').layout;
     const [job] = this.deps.pipeline.reprint({ shipmentId: TEST_PAGE_SHIPMENT, documentType: TEST_PAGE_TYPE, layout, printer, trigger: 'manual' });
@@ -153,6 +155,7 @@ export class AgentService implements AgentApi {
     // A bad /regex/ is refused here, with the field named, not discovered at the next booking.
     if (input.stationRules) parseStationRules(input.stationRules);
     const before = this.deps.settings.get();
+    this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, before.apiUrl);
     const view = this.settingsOps.saveSettings(input);
     const after = this.deps.settings.get();
     const connectionChanged = input.apiKey !== undefined || input.apiUrl !== undefined;
@@ -169,6 +172,7 @@ export class AgentService implements AgentApi {
 
   async testConnection(input: AgentInput<'testConnection'>): Promise<{ team: string; status: string }> {
     const { connection, apiKeys } = this.deps;
+    this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, connection.url);
     const apiKey = input.apiKey ?? apiKeys.read();
     if (!apiKey) throw new CodedError('NOT_CONNECTED', 'Enter an API key to test the connection.');
     const probe = connection.probe(input.apiUrl ?? connection.url, apiKey);
@@ -196,5 +200,27 @@ export class AgentService implements AgentApi {
     await this.checkConnection(false);
     await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
+  }
+
+  /**
+   * The stored key is only ever sent to the address it was entered for: a new address (a
+   * typo, or someone holding the UI token) gets the key only when it is typed in again.
+   */
+  private refuseKeyToNewAddress(apiUrl: string | undefined, apiKey: string | undefined, current: string): void {
+    if (apiUrl !== undefined && apiUrl !== current && apiKey === undefined && this.deps.apiKeys.isSet()) {
+      throw new CodedError('API_KEY_REQUIRED', 'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.');
+    }
+  }
+
+  /**
+   * Reprints and test pages go only to printers this station uses or can see. An arbitrary
+   * URI from the UI (folder:/anywhere, cups:Q@other-host) would write files anywhere or send
+   * addresses off the machine.
+   */
+  private async requireKnownPrinter(uri: string): Promise<void> {
+    const printers = await this.listPrinters({});
+    if (!printers.some((p) => p.uri === uri)) {
+      throw new CodedError('UNKNOWN_PRINTER', `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers.`);
+    }
   }
 }

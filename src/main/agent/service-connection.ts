@@ -23,12 +23,13 @@ export class ServiceConnection {
   private client: ServiceClient | null = null;
   private printClient: ServiceClient | null = null;
   private apiUrl: string;
-  private apiKey: string | null;
+  // A #private field: util.inspect(connection) cannot print the key.
+  #apiKey: string | null;
   private readonly clientOptions: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'apiKey'>>;
 
   constructor(options: ServiceConnectionOptions) {
     this.apiUrl = options.apiUrl;
-    this.apiKey = options.apiKey;
+    this.#apiKey = options.apiKey;
     this.clientOptions = options.client ?? {};
   }
 
@@ -37,13 +38,13 @@ export class ServiceConnection {
   }
 
   get configured(): boolean {
-    return this.apiKey !== null;
+    return this.#apiKey !== null;
   }
 
   /** The current client; throws NotConnectedError when no key is set. */
   get current(): ServiceClient {
-    if (this.apiKey === null) throw new NotConnectedError();
-    this.client ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.apiKey });
+    if (this.#apiKey === null) throw new NotConnectedError();
+    this.client ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.#apiKey });
     return this.client;
   }
 
@@ -53,19 +54,19 @@ export class ServiceConnection {
    * freeing its fetch slot meanwhile.
    */
   get printing(): ServiceClient {
-    if (this.apiKey === null) throw new NotConnectedError();
-    this.printClient ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.apiKey, retries: 0 });
+    if (this.#apiKey === null) throw new NotConnectedError();
+    this.printClient ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.#apiKey, retries: 0 });
     return this.printClient;
   }
 
   /** Point at another address or key. The old clients finish their calls, then close. */
   reconfigure(apiUrl: string, apiKey: string | null): boolean {
-    if (apiUrl === this.apiUrl && apiKey === this.apiKey) return false;
+    if (apiUrl === this.apiUrl && apiKey === this.#apiKey) return false;
     const old = [this.client, this.printClient];
     this.client = null;
     this.printClient = null;
     this.apiUrl = apiUrl;
-    this.apiKey = apiKey;
+    this.#apiKey = apiKey;
     for (const client of old) void client?.close().catch(() => undefined);
     return true;
   }

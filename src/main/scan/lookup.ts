@@ -80,8 +80,9 @@ async function getOrNull(deps: LookupDeps, id: string): Promise<ServiceShipment 
   }
 }
 
+/** 404, or 400 for an id the service calls malformed: either way the scan matched nothing. */
 function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === API_ERROR_CODES.NOT_FOUND || error.status === 404);
+  return error instanceof ApiError && (error.code === API_ERROR_CODES.NOT_FOUND || error.code === API_ERROR_CODES.BAD_REQUEST);
 }
 
 function sameText(a: string | null | undefined, b: string): boolean {

@@ -144,6 +144,17 @@ describe('lookupScan', () => {
     expect(calls.list.length).toBeGreaterThan(0);
   });
 
+  it('treats a 400 for an id the service calls malformed as no match, not as an error', async () => {
+    const odd = '00000000-0000-4000-8000-00000000000f';
+    const { deps: d } = deps({
+      getShipment: async () => {
+        throw apiError(API_ERROR_CODES.BAD_REQUEST, 400);
+      },
+    });
+    const result = await lookupScan(odd, d);
+    expect(result.kind).toBe('not_found');
+  });
+
   it('propagates other service errors with their request id', async () => {
     const { deps: d } = deps({
       getShipment: async () => {
