@@ -103,6 +103,25 @@ describe('agent', () => {
     expect(station.lines.join('\n')).not.toContain(station.sandbox.apiKey);
   });
 
+  it('never sends the stored key to a new address unless it is entered again', async () => {
+    const { agent } = await station.start();
+    const elsewhere = 'http://127.0.0.1:9/external/v1';
+    await expect(agent.api.testConnection({ apiUrl: elsewhere })).rejects.toMatchObject({ code: 'API_KEY_REQUIRED' });
+    await expect(agent.api.saveSettings({ apiUrl: elsewhere })).rejects.toMatchObject({ code: 'API_KEY_REQUIRED' });
+    expect((await agent.api.getSettings({})).apiUrl).toBe(station.sandbox.baseUrl);
+  });
+
+  it('reprints only to printers the station uses or can see', async () => {
+    const { agent } = await station.start();
+    const booked = await station.sandbox.bookShipment({ reference_id: 'WHERE' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the label');
+    const outside = `folder:${join(station.dir, 'somewhere-else')}`;
+    await expect(agent.api.reprint({ shipmentId: booked.shipmentId, printer: outside })).rejects.toMatchObject({ code: 'UNKNOWN_PRINTER' });
+    await expect(agent.api.testPrint({ printer: outside })).rejects.toMatchObject({ code: 'UNKNOWN_PRINTER' });
+    const [again] = await agent.api.reprint({ shipmentId: booked.shipmentId, printer: `folder:${station.printDir}` });
+    expect(again).toMatchObject({ trigger: 'reprint' });
+  });
+
   it('holds automatic prints while paused and prints them on resume', async () => {
     const { agent } = await station.start();
     await agent.api.setPaused({ paused: true });
