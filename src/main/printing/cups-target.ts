@@ -1,4 +1,7 @@
-import { PRINT_ERROR_CODES, PrintError } from './errors';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
 import { ippGetJob, ippGetJobs, type IppJobState } from './ipp';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
@@ -91,6 +94,23 @@ export class CupsTarget implements PrinterTarget {
 
   private hostArgs(): string[] {
     return this.server ? ['-h', this.server] : [];
+  }
+
+  private async withTempFile<T>(pdf: Uint8Array, use: (path: string) => Promise<T>): Promise<T> {
+    let dir: string | null = null;
+    try {
+      let path: string;
+      try {
+        dir = await mkdtemp(join(tmpdir(), 'print-station-'));
+        path = join(dir, 'document.pdf');
+        await writeFile(path, pdf, { mode: 0o600 });
+      } catch (error) {
+        throw fsPrintError(error, dir ?? tmpdir(), this.uri);
+      }
+      return await use(path);
+    } finally {
+      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   private async run(file: string, args: string[], input?: Uint8Array): Promise<ExecResult> {
@@ -190,8 +210,11 @@ export class CupsTarget implements PrinterTarget {
   }
 
   /**
-   * The PDF goes to lp on stdin: no temporary file to write, clean up or leak after a
-   * crash, and lp has copied it into the spooler when it exits.
+   * The PDF is written whole to a private temp file first, and lp gets its path. Piped on
+   * stdin instead, a PDF larger than the pipe buffer could reach the spooler cut short if
+   * the agent died mid-write: lp would see end-of-file and queue half a document under the
+   * job's title, which reconciliation would then adopt as printed. This way a job is at the
+   * spooler whole or not at all.
    */
   async spool(request: SpoolRequest): Promise<SpoolResult> {
     if (!request.pdf) {
@@ -202,7 +225,7 @@ export class CupsTarget implements PrinterTarget {
     if (!request.title.includes(request.jobId)) throw new Error(`job title "${request.title}" must contain the job id ${request.jobId}`);
     const queue = this.checkReadiness ? await this.assertReady() : await this.queue();
     const args = ['-d', queue, '-t', request.title, '-n', String(request.copies), ...cupsMediaArgs(request.media, this.labelMedia)];
-    const result = await this.run(this.lp, args, request.pdf);
+    const result = await this.withTempFile(request.pdf, (path) => this.run(this.lp, [...args, '--', path]));
     if (result.code === 0) {
       const id = parseLpRequestId(result.stdout);
       if (!id) {
