@@ -2,6 +2,8 @@
  * The app's settings, backed by electron-store. electron-store imports electron at
  * module load, so it is loaded dynamically and only from the Electron main process.
  */
+import { join } from 'node:path';
+import { app } from 'electron';
 import type { Logger } from '../log';
 import { BackedSettingsStore } from '../settings/backed-settings-store';
 import { defaultSettings, type SettingsStore } from '../settings/settings-store';
@@ -33,5 +35,8 @@ export async function createElectronStoreSettings(options: ElectronStoreSettings
       }
     },
   });
-  return new BackedSettingsStore({ backing: store, defaults: defaultSettings(options.apiUrl), logger });
+  // A started-at-login app's working directory is arbitrary (System32 on Windows): PDFs
+  // go to a folder the packer can find until a printer is chosen.
+  const printFolder = join(app.getPath('documents'), 'Print Station');
+  return new BackedSettingsStore({ backing: store, defaults: defaultSettings(options.apiUrl, printFolder), logger });
 }

@@ -55,13 +55,18 @@ export class InvalidSettingsError extends CodedError {
   }
 }
 
-export function defaultSettings(apiUrl: string): StoredSettings {
+/**
+ * @param printFolder where PDFs go until a printer is chosen. Relative paths resolve
+ *   against the working directory, which only a command-line agent controls; the desktop
+ *   app passes an absolute folder. @default './prints'
+ */
+export function defaultSettings(apiUrl: string, printFolder = './prints'): StoredSettings {
   return {
     environment: 'sandbox',
     apiUrl,
     routing: {
-      labelPrinter: 'folder:./prints',
-      documentPrinter: 'folder:./prints',
+      labelPrinter: `folder:${printFolder}`,
+      documentPrinter: `folder:${printFolder}`,
       labelPrinterMedia: 'label',
       sheetLayout: 'a4',
       autoPrint: ['label'],
