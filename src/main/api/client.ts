@@ -64,6 +64,12 @@ import {
 import { Transport, type CallSpec, type RawResponse } from './transport';
 import { CLIENT_VERSION } from './version';
 
+
+/**
+ * A misbehaving service or proxy must not exhaust memory with an endless body. A label PDF
+ * is tens of kilobytes; a print of a few hundred shipments stays well below this.
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export interface ServiceClientOptions {
   /** The API root including the path prefix, e.g. `https://host/external/v1`. */
   readonly baseUrl: string;
@@ -97,6 +103,11 @@ export interface ServiceClientOptions {
   readonly dispatcher?: Dispatcher;
   /** @default 'print-station/<version>' */
   readonly userAgent?: string;
+  /**
+   * Largest response body accepted (on the client's own Agent); larger answers fail as
+   * SERVICE_INVALID_RESPONSE instead of filling memory. @default MAX_RESPONSE_BYTES (64 MiB)
+   */
+  readonly maxResponseBytes?: number;
 }
 
 /** The PDF of POST /shipments/print with output_format `file`. */
@@ -141,7 +152,7 @@ export class ServiceClient {
     this.retryMaxMs = options.retryMaxMs ?? 10_000;
     this.userAgent = options.userAgent ?? `print-station/${CLIENT_VERSION}`;
     this.#apiKey = options.apiKey;
-    this.#ownedAgent = options.dispatcher ? null : new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000 });
+    this.#ownedAgent = options.dispatcher ? null : new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, maxResponseSize: options.maxResponseBytes ?? MAX_RESPONSE_BYTES });
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,

@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher, type FormData } from 'undici';
-import { closedError, errorFromResponse, networkError, timeoutError, type FailureContext } from './error-mapping';
+import { closedError, errorFromResponse, invalidResponseError, networkError, timeoutError, type FailureContext } from './error-mapping';
 import { ApiError } from './errors';
 import { nextDelay, parseRetryAfter } from './retry-policy';
 
@@ -132,6 +132,9 @@ export class Transport {
       if (controller.signal.aborted && controller.signal.reason === TIMED_OUT) throw timeoutError(ctx, timeoutMs, error);
       if (lifetime.aborted) throw closedError(ctx);
       if (isUndiciTimeout(error)) throw timeoutError(ctx, timeoutMs, error);
+      if ((error as { code?: string } | null)?.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+        throw invalidResponseError(ctx, 'the response body is larger than the client accepts', {}, error);
+      }
       throw networkError(ctx, this.#origin, error);
     } finally {
       clearTimeout(timer);
