@@ -7,12 +7,30 @@ import { z } from 'zod';
  */
 
 /** RFC 3339 with an offset or Z, any fraction up to nanoseconds. */
-const timestamp = z.iso.datetime({ offset: true });
+const rfc3339 = z.iso.datetime({ offset: true });
+const isRfc3339 = (value: string): boolean => rfc3339.safeParse(value).success;
+
+/**
+ * A timestamp in a delivery that already passed the signature check. A string the agent
+ * cannot read becomes null: answering 400 would only make the service retry the same
+ * bytes until it gives up, and the booking would be lost to webhooks. A wrong type (not a
+ * string) is still refused.
+ */
+const timestamp = z
+  .string()
+  .nullish()
+  .transform((value) => (value != null && isRfc3339(value) ? value : null));
+
+/** The envelope's send time; unreadable → the time it was received (it only orders events). */
+const sentAt = z
+  .string()
+  .min(1)
+  .transform((value) => (isRfc3339(value) ? value : new Date().toISOString()));
 
 export const envelopeSchema = z.looseObject({
   message_id: z.string().min(1),
   type: z.string().min(1),
-  created_at: timestamp,
+  created_at: sentAt,
   shipment_id: z.string().min(1),
   data: z.looseObject({}),
 });
@@ -28,7 +46,7 @@ export const shipmentBookedDataSchema = z.looseObject({
   reference_id: z.string().nullish(),
   invoice_reference: z.string().nullish(),
   customer_reference: z.string().nullish(),
-  booked_at: timestamp.nullish(),
+  booked_at: timestamp,
 });
 export type ShipmentBookedData = z.infer<typeof shipmentBookedDataSchema>;
 
@@ -40,7 +58,7 @@ export const trackingEventDataSchema = z.looseObject({
   reason: z.string().nullish(),
   description: z.string().nullish(),
   location: z.string().nullish(),
-  event_time: timestamp.nullish(),
+  event_time: timestamp,
 });
 export type TrackingEventData = z.infer<typeof trackingEventDataSchema>;
 
