@@ -130,6 +130,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   const shipments = {
     listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => connection.current.listShipments(query),
     getShipment: (id: string) => connection.current.getShipment(id),
+    // The spec's list has no booking time: the poller reads it from the ORDERED event.
+    tracking: (id: string) => connection.current.tracking(id),
   };
   const stationRules = () => settings.get().stationRules;
   const intakeLogger = { info: log.info, warn: log.warn, error: log.error };

@@ -1,6 +1,6 @@
 import type { BookingNotice } from '../jobs/booking-notice';
 import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } from './booking-dispatch';
-import { bookingTime, changeTime, isBooked, noticeFromShipment } from './booked-shipment';
+import { bookingTime, bookingTimeFromTracking, changeTime, isBooked, noticeFromShipment } from './booked-shipment';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import {
   silentLogger,
@@ -11,20 +11,25 @@ import {
   type ShipmentRecord,
   type ShipmentSourcePort,
   type StationRulesSource,
+  type TrackingEventRecord,
 } from './ports';
 import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from './timestamps';
 
 /**
  * Polls GET /shipments for bookings (issue 4, part 2) and keeps a persisted high-water
- * mark: the newest change time it has read. Each poll reads newest-first pages and stops
- * at the first page that reaches the mark, so its cost follows what changed, not the
- * team's history. What the spec leaves open, and how this copes (docs/OPERATIONS.md):
+ * mark: the newest change time it has read. What the spec leaves open, and how this copes
+ * (docs/OPERATIONS.md "Poller"):
  *
  * - Paging and order are not in the spec. Pages of `limit`/`offset` are asked for; a
- *   service that ignores `limit` answers with everything in one page (read and filtered);
- *   one that ignores `offset` repeats a page (detected: stop); one that does not order
- *   newest-first is detected and then read to the end instead of stopping early.
- * - "Booked" and the booking time are read as booked-shipment.ts explains.
+ *   service that answers them with 400 is read with a plain GET from then on; one that
+ *   ignores `limit` answers with everything in one page; one that ignores `offset` repeats
+ *   a page (detected: stop). The poll stops early, at the first page older than the mark,
+ *   only on a service whose rows all carry `updated_at` in non-increasing order (the
+ *   sandbox); any other is read to the end, so the cost there follows the team's history.
+ * - "Booked" and the booking time are read as booked-shipment.ts explains. A booking whose
+ *   time cannot be established (no `booked_at`, no ORDERED event in the listing or in
+ *   GET /shipments/{id}/tracking) is not auto-printed: a carrier event on an old shipment
+ *   must not print it again. Only bookings at or after the window start are submitted.
  * - Timestamps equal to the mark: ids within `overlapMs` of the mark are kept with it, so a
  *   shipment sharing the mark's timestamp is neither missed nor submitted twice.
  *
@@ -102,6 +107,9 @@ export class Poller {
   private needsReconcile = true;
   private failures = 0;
   private lastErrorValue: unknown = null;
+  private pagingRejected = false;
+  private warnedUnordered = false;
+  private readonly bookedAtCache = new Map<string, string>();
 
   constructor(options: PollerOptions) {
     const interval = options.intervalSeconds ?? 15;
@@ -184,7 +192,6 @@ export class Poller {
   }
 
   private async read(reconciled: boolean): Promise<PollResult> {
-    const limit = this.options.pageSize ?? 50;
     const overlapNs = BigInt(Math.max(0, Math.round(this.options.overlapMs ?? 0))) * NANOS_PER_MS;
     const state = this.loadCursor();
     const lookbackMs = (this.options.initialLookbackMinutes ?? 10) * 60_000;
@@ -194,41 +201,16 @@ export class Poller {
     const windowStart = state ? markNs - overlapNs : markNs;
     const seenAtMark = new Set(state?.seen ?? []);
 
-    const read = new Map<string, { shipment: ShipmentRecord; changed: bigint }>();
-    let pagesRead = 0;
-    let newestFirst = true;
-    let previous: bigint | null = null;
-    let undated = 0;
-    for (let offset = 0; ; ) {
-      const page = await this.options.shipments.listShipments({ limit, offset });
-      pagesRead++;
-      let fresh = 0;
-      for (const shipment of page) {
-        if (read.has(shipment.id)) continue;
-        fresh++;
-        const text = changeTime(shipment);
-        const changed = text === null ? null : toEpochNanos(text);
-        if (changed === null) {
-          undated++;
-          continue;
-        }
-        if (previous !== null && changed > previous) newestFirst = false;
-        previous = changed;
-        read.set(shipment.id, { shipment, changed });
-      }
-      if (page.length === 0 || page.length < limit) break; // the last page
-      if (page.length > limit) break; // limit ignored: that was everything
-      if (fresh === 0) break; // offset ignored: the same page again
-      if (newestFirst && previous !== null && previous < windowStart) break; // reached what is known
-      if (pagesRead >= (this.options.maxPages ?? 10_000)) {
-        this.logger.warn(`poller: stopped after ${pagesRead} pages; the service may not honour limit/offset`);
-        break;
-      }
-      offset += page.length;
+    const { read, pagesRead, ordered, undated } = await this.list(windowStart);
+    if (undated > 0) this.logger.warn(`poller: ${undated} shipment(s) carry no timestamp the poller can follow (updated_at, tracking_status, booked_at, created_at); they are left to webhooks`);
+    if (!ordered && read.size > 0 && !this.warnedUnordered) {
+      this.warnedUnordered = true;
+      this.logger.warn(
+        `poller: this service does not list shipments newest-changed first with updated_at, so every poll reads the whole list (${pagesRead} request(s) now); the cost of polling grows with the team's history. Turn on webhooks and poll rarely.`,
+      );
     }
 
-    if (undated > 0) this.logger.warn(`poller: ${undated} shipment(s) carry no timestamp the poller can follow (updated_at, tracking_status, booked_at, created_at); they are left to webhooks`);
-
+    let failed: unknown = null;
     const bookings: Array<{ notice: BookingNotice; shipment: ShipmentRecord }> = [];
     let newMark = markNs;
     let newMarkText = mark;
@@ -240,20 +222,35 @@ export class Poller {
       if (changed < windowStart || (changed === windowStart && !state)) continue;
       if (changed <= markNs && seenAtMark.has(shipment.id)) continue;
       if (!isBooked(shipment)) continue;
-      const booked = bookingTime(shipment);
-      const bookedNs = booked === null ? null : toEpochNanos(booked);
-      // Changed lately but booked before the mark: a tracking update, not a new booking.
-      if (bookedNs !== null && bookedNs < windowStart) continue;
-      bookings.push({ notice: noticeFromShipment(shipment), shipment });
+      let booked: string | null;
+      try {
+        booked = await this.establishBookingTime(shipment);
+      } catch (error) {
+        // Unknown for now, not unknowable: keep the mark so the next poll asks again.
+        failed ??= error;
+        this.logger.error(`poller: tracking of shipment ${shipment.id} could not be read to date its booking: ${errorText(error)}`);
+        continue;
+      }
+      if (booked === null) {
+        // Changed since the mark, but perhaps only by a carrier event on an old booking:
+        // printing it could send a label for a parcel long gone. Indexed, so a scan finds it.
+        this.indexOnly(shipment);
+        this.logger.warn(
+          `poller: shipment ${shipment.id}${shipment.reference_id ? ` (${shipment.reference_id})` : ''} changed since the last poll but its booking time is unknown (no booked_at, no ORDERED tracking event); not printed automatically. A webhook, or a scan and Reprint, prints it.`,
+        );
+        continue;
+      }
+      // Changed lately but booked before the window: a tracking update, not a new booking.
+      if ((toEpochNanos(booked) as bigint) < windowStart) continue;
+      bookings.push({ notice: noticeFromShipment(shipment, booked), shipment });
     }
     // Labels in booking order, as with webhooks; bookings in the same instant keep the
     // service's order (oldest first: a newest-first list is reversed, the sort is stable).
-    if (newestFirst) bookings.reverse();
+    if (ordered) bookings.reverse();
     bookings.sort((a, b) => compareTimestamps(a.notice.bookedAt, b.notice.bookedAt));
 
     let submitted = 0;
     let skipped = 0;
-    let failed: unknown = null;
     for (const { notice, shipment } of bookings) {
       try {
         const result = await this.dispatch(notice, shipment);
@@ -262,7 +259,7 @@ export class Poller {
         this.options.onBooking?.(result);
       } catch (error) {
         failed ??= error;
-        this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
       }
     }
 
@@ -275,6 +272,104 @@ export class Poller {
     if (reconciled) this.logger.info(`poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`);
     if (failed !== null) throw failed;
     return { ok: true, reconciled, pagesRead, shipmentsRead: read.size, bookingsFound: bookings.length, submitted, skipped, mark: nextMark, error: null };
+  }
+
+  /**
+   * Reads GET /shipments. A service that answers limit/offset with 400 (the spec shows
+   * neither) is read with a plain GET from then on, for this poller's lifetime.
+   */
+  private async list(windowStart: bigint): Promise<Listing> {
+    try {
+      return await this.listPages(windowStart);
+    } catch (error) {
+      if (this.pagingRejected || !isBadRequest(error)) throw error;
+      this.pagingRejected = true;
+      this.logger.warn(`poller: the service rejects limit/offset on GET /shipments (${errorText(error)}); from now on each poll reads the whole list in one request`);
+      return this.listPages(windowStart);
+    }
+  }
+
+  private async listPages(windowStart: bigint): Promise<Listing> {
+    const limit = this.options.pageSize ?? 50;
+    const read = new Map<string, { shipment: ShipmentRecord; changed: bigint }>();
+    let pagesRead = 0;
+    // The early stop is trusted only while the rows prove the order: each carries
+    // updated_at and none is newer than the row before. The spec promises no order; a
+    // list by creation time would hide a booking of an older shipment beyond page 1.
+    let ordered = true;
+    let previous: bigint | null = null;
+    let undated = 0;
+    for (let offset = 0; ; ) {
+      const page = await this.options.shipments.listShipments(this.pagingRejected ? {} : { limit, offset });
+      pagesRead++;
+      let fresh = 0;
+      for (const shipment of page) {
+        const updated = shipment.updated_at ? toEpochNanos(shipment.updated_at) : null;
+        if (updated === null || (previous !== null && updated > previous)) ordered = false;
+        if (updated !== null) previous = updated;
+        if (read.has(shipment.id)) continue;
+        fresh++;
+        const text = changeTime(shipment);
+        const changed = text === null ? null : toEpochNanos(text);
+        if (changed === null) {
+          undated++;
+          continue;
+        }
+        read.set(shipment.id, { shipment, changed });
+      }
+      if (this.pagingRejected) break; // no paging parameters: that was everything
+      if (page.length === 0 || page.length < limit) break; // the last page
+      if (page.length > limit) break; // limit ignored: that was everything
+      if (fresh === 0) break; // offset ignored: the same page again
+      if (ordered && previous !== null && previous < windowStart) break; // reached what is known
+      if (pagesRead >= (this.options.maxPages ?? 10_000)) {
+        this.logger.warn(`poller: stopped after ${pagesRead} pages (maxPages); the service may not honour limit/offset, and later pages were not read`);
+        break;
+      }
+      offset += page.length;
+    }
+    return { read, pagesRead, ordered, undated };
+  }
+
+  private indexOnly(shipment: ShipmentRecord): void {
+    if (!this.options.index) return;
+    try {
+      const { shipmentId, referenceId, trackingId, carrier, source, bookedAt } = noticeFromShipment(shipment, null);
+      this.options.index.upsertShipment({ shipmentId, referenceId, trackingId, carrier, source, bookedAt, data: shipment });
+    } catch (error) {
+      this.logger.warn(`poller: could not index shipment ${shipment.id}: ${errorText(error)}`);
+    }
+  }
+
+  /**
+   * When the shipment was booked: from the listing (booked_at, an ORDERED tracking_status),
+   * else from its ORDERED event in GET /shipments/{id}/tracking. Null when that cannot be
+   * established. Throws when the tracking could not be read for a reason that may pass.
+   */
+  private async establishBookingTime(shipment: ShipmentRecord): Promise<string | null> {
+    const listed = bookingTime(shipment);
+    if (listed !== null && toEpochNanos(listed) !== null) return listed;
+    const cached = this.bookedAtCache.get(shipment.id);
+    if (cached !== undefined) return cached;
+    if (!this.options.shipments.tracking) return null;
+    let events: readonly TrackingEventRecord[];
+    try {
+      events = await this.options.shipments.tracking(shipment.id);
+    } catch (error) {
+      if (isPermanent(error)) {
+        this.logger.warn(`poller: tracking of shipment ${shipment.id} is refused: ${errorText(error)}`);
+        return null;
+      }
+      throw error;
+    }
+    const booked = bookingTimeFromTracking(events);
+    // A booking time never changes: remember it, so each later carrier event on the same
+    // shipment costs no request. Bounded; the oldest entry goes first.
+    if (booked !== null) {
+      if (this.bookedAtCache.size >= BOOKED_AT_CACHE_SIZE) this.bookedAtCache.delete(this.bookedAtCache.keys().next().value as string);
+      this.bookedAtCache.set(shipment.id, booked);
+    }
+    return booked;
   }
 
   private safeMark(): string | null {
@@ -307,6 +402,32 @@ export class Poller {
   private get cursorName(): string {
     return this.options.cursorName ?? 'poller.shipments';
   }
+}
+
+interface Listing {
+  readonly read: Map<string, { shipment: ShipmentRecord; changed: bigint }>;
+  readonly pagesRead: number;
+  /** Every row carried updated_at and none was newer than the one before. */
+  readonly ordered: boolean;
+  readonly undated: number;
+}
+
+/** Booking times kept in memory, so carrier events on known bookings cost no request. */
+const BOOKED_AT_CACHE_SIZE = 10_000;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A 400 from the service (ApiError's `status`, or its code). */
+function isBadRequest(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  return ('status' in error && error.status === 400) || ('code' in error && error.code === 'SERVICE_BAD_REQUEST');
+}
+
+/** The client says retrying cannot help (ApiError.retryable === false: 400, 404, ...). */
+function isPermanent(error: unknown): boolean {
+  return Boolean(error && typeof error === 'object' && 'retryable' in error && error.retryable === false);
 }
 
 function readRetryAfter(error: unknown): number | null {

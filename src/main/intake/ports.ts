@@ -58,10 +58,22 @@ export interface ListShipmentsQuery {
   readonly reference_id?: string;
 }
 
+/** One event of GET /shipments/{id}/tracking; only what intake reads. */
+export interface TrackingEventRecord {
+  readonly status?: string | null;
+  readonly created_at?: string | null;
+}
+
 /** The service client, as far as intake uses it. */
 export interface ShipmentSourcePort {
   listShipments(query: ListShipmentsQuery): Promise<readonly ShipmentRecord[]>;
   getShipment?(id: string): Promise<ShipmentRecord>;
+  /**
+   * GET /shipments/{id}/tracking: every event since creation. The poller dates a booking
+   * by its `ORDERED` event when the listed shipment shows neither `booked_at` nor an
+   * `ORDERED` tracking_status; without this, such a booking is not auto-printed.
+   */
+  tracking?(id: string): Promise<readonly TrackingEventRecord[]>;
 }
 
 /** Current station rules; a function so a settings change applies to the next booking. */
