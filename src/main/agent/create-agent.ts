@@ -110,6 +110,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
         throw error;
       }
     },
+    // Tells "this shipment has no waybill" (not a failure) from a real refusal.
+    availableDocuments: async (shipmentId: string) => (await connection.current.getShipment(shipmentId)).available_documents_types ?? [],
   };
 
   const pipeline: PrintPipeline = new PrintPipeline({
@@ -120,6 +122,12 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     autoPrintTypes: () => autoPrintTypes(routing()),
     copies: () => routing().copies,
     ...options.pipeline,
+    // The ledger cannot be written (disk full, read-only): say what to do; the pipeline retries.
+    onError: (error) => {
+      log.error(error.message);
+      status.serviceFailed(error);
+      hub.emit({ type: 'status', status: status.snapshot() });
+    },
     onJobChange: (job: JobView) => {
       status.job(job);
       (job.state === 'failed' ? log.warn : log.info)(describeJob(job));

@@ -10,6 +10,10 @@ export const JOB_ERROR_CODES = {
   STOPPED: 'PIPELINE_STOPPED',
   /** The ledger file cannot be opened or migrated. */
   LEDGER: 'LEDGER_UNAVAILABLE',
+  /** A ledger write failed (disk full, I/O error, read-only, locked): printing waits and resumes by itself. */
+  LEDGER_WRITE_FAILED: 'LEDGER_WRITE_FAILED',
+  /** Another process (a second agent) holds the ledger's exclusive lock. */
+  LEDGER_LOCKED: 'LEDGER_LOCKED',
 } as const;
 export type JobErrorCode = (typeof JOB_ERROR_CODES)[keyof typeof JOB_ERROR_CODES];
 
@@ -22,4 +26,29 @@ export class JobError extends CodedError {
     this.code = code;
     this.jobId = options?.jobId ?? null;
   }
+}
+
+/** better-sqlite3's SqliteError carries the extended result code (`SQLITE_IOERR_WRITE`). */
+export function sqliteCode(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : null;
+}
+
+/** A lock held by another connection (SQLITE_BUSY, SQLITE_LOCKED and their extended codes). */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== null && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/**
+ * A failed ledger write as a coded error that says what to do. The pipeline keeps the
+ * previous state (the write did not happen) and tries again by itself.
+ */
+export function ledgerWriteError(cause: unknown, dir: string): JobError {
+  if (cause instanceof JobError) return cause;
+  const code = sqliteCode(cause) ?? 'unknown';
+  const message = isSqliteBusy(cause)
+    ? `Cannot write the job ledger in ${dir}: another process holds ledger.sqlite locked (${code}). Stop it; the agent resumes by itself.`
+    : `Cannot write the job ledger (${code}): the disk holding ${dir} is full or read-only: free space, then the agent resumes by itself.`;
+  return new JobError(JOB_ERROR_CODES.LEDGER_WRITE_FAILED, message, { cause });
 }

@@ -1,5 +1,5 @@
 import type { LabelLayout } from '../../shared/domain';
-import type { JobRecord } from './job-record';
+import { AUTO_TRIGGERS, type JobRecord } from './job-record';
 
 /** A job the queue is working on, in memory (the ledger row is the durable truth). */
 export interface Entry {
@@ -12,6 +12,8 @@ export interface Entry {
   readonly layout: LabelLayout;
   readonly target: string;
   readonly copies: number;
+  /** Made by intake (webhook, poll): held while automatic printing is paused. */
+  readonly auto: boolean;
   /** waiting: needs a PDF; fetching; ready: PDF in memory; spooling: being handed over. */
   phase: 'waiting' | 'fetching' | 'ready' | 'spooling';
   pdf: Uint8Array | null;
@@ -38,6 +40,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     layout: job.layout,
     target: job.target,
     copies: job.copies,
+    auto: AUTO_TRIGGERS.includes(job.trigger),
     phase: 'waiting',
     pdf: null,
     notBefore: Number.isFinite(notBefore) && notBefore > now ? notBefore : 0,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
-import { JobError, JOB_ERROR_CODES } from './errors';
+import { isSqliteBusy, JobError, JOB_ERROR_CODES } from './errors';
 import { IntakeStore, type ScanMatch, type SeenShipment } from './intake-store';
 import { newJobId } from './job-id';
 import {
@@ -30,6 +30,11 @@ export interface LedgerOptions {
   readonly path: string;
   /** How long a write waits for a lock held by another process (e.g. a backup tool). @default 5000 */
   readonly busyTimeoutMs?: number;
+  /**
+   * How long opening waits for the exclusive lock another agent may hold before it fails
+   * with LEDGER_LOCKED. @default 2000
+   */
+  readonly openBusyTimeoutMs?: number;
   /** Retention applied at open and then every `pruneIntervalMs`. */
   readonly retention?: RetentionOptions;
   /** @default 86_400_000 (daily); 0 = only at open */
@@ -57,8 +62,10 @@ const FINISHED_SQL = "('completed', 'failed', 'canceled')";
 const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
 
 /**
- * The durable job ledger: one SQLite file, one connection, synchronous calls. It is the
- * only writer of the file, so there is no cross-connection locking to reason about.
+ * The durable job ledger: one SQLite file, one connection, synchronous calls. The
+ * connection holds SQLite's exclusive lock from open to close (`locking_mode = EXCLUSIVE`),
+ * so it is the only reader and writer of the file: a second agent on the same data
+ * directory fails to open with LEDGER_LOCKED instead of printing the same jobs again.
  *
  * WAL with `synchronous = NORMAL`: a commit is durable as soon as it is in the WAL, which
  * survives a crash or SIGKILL of the process (the case that matters for exactly-once); only
@@ -67,6 +74,8 @@ const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
  */
 export class Ledger {
   private readonly db: Database.Database;
+  /** The data directory holding the file (what an error tells the user to check). */
+  readonly dir: string;
   private readonly now: () => Date;
   private readonly intake: IntakeStore;
   private readonly retention: Required<RetentionOptions>;
@@ -82,14 +91,35 @@ export class Ledger {
   private constructor(options: LedgerOptions) {
     this.now = options.now ?? (() => new Date());
     if (options.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
+    this.dir = options.path === ':memory:' ? ':memory:' : path.dirname(path.resolve(options.path));
+    let opened: Database.Database | null = null;
     try {
-      this.db = new Database(options.path);
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-      this.db.pragma('foreign_keys = ON');
-      migrate(this.db);
+      const db = new Database(options.path);
+      opened = db;
+      this.db = db;
+      // Short at open: a second agent on the same directory must hear "locked" promptly.
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.openBusyTimeoutMs ?? 2000))}`);
+      if (options.path !== ':memory:') {
+        // One agent per data directory: the exclusive lock is taken now and kept until close
+        // (or until the OS drops it when the process dies, so a crash never leaves it stuck).
+        // Set before WAL so SQLite keeps the WAL index in heap memory, not a shared file.
+        db.pragma('locking_mode = EXCLUSIVE');
+      }
+      db.pragma('journal_mode = WAL');
+      if (options.path !== ':memory:') db.exec('BEGIN EXCLUSIVE; COMMIT');
+      db.pragma('synchronous = NORMAL');
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      db.pragma('foreign_keys = ON');
+      migrate(db);
     } catch (cause) {
+      if (opened?.open) opened.close();
+      if (isSqliteBusy(cause)) {
+        throw new JobError(
+          JOB_ERROR_CODES.LEDGER_LOCKED,
+          `Another Print Station agent is already using ${this.dir} (ledger.sqlite is locked); stop it or use another --data-dir.`,
+          { cause },
+        );
+      }
       throw new JobError(
         JOB_ERROR_CODES.LEDGER,
         `Cannot open the job ledger at ${options.path}: ${(cause as Error).message}. Check the data directory is writable, or move the damaged file aside.`,

@@ -4,7 +4,7 @@ import type { PrinterTarget as BasePrinterTarget } from '../printing/target';
 /** Targets may say they cannot be reconciled (no way to list what they printed). */
 type PrinterTarget = BasePrinterTarget & { readonly reconcilable?: boolean };
 import type { BookingNotice } from './booking-notice';
-import { JobError, JOB_ERROR_CODES } from './errors';
+import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
 import { backoffMs, classifyFailure, formatDelay } from './failure';
 import { toJobView, type JobPatch, type JobRecord } from './job-record';
 import { Lane, entryFrom, type Entry } from './lane';
@@ -50,6 +50,16 @@ export interface PrintPipelineOptions {
   readonly random?: () => number;
   /** Every change of a job (state, reason): the agent logs it and pushes it to the UI. */
   readonly onJobChange?: (job: JobView) => void;
+  /**
+   * A ledger write failed during background work (LEDGER_WRITE_FAILED: disk full, I/O
+   * error, read-only, locked). Printing waits and the write is retried with backoff.
+   * @default logs the message with console.error
+   */
+  readonly onError?: (error: JobError) => void;
+  /** First wait before a failed ledger write is tried again; doubles up to ledgerRetryMaxMs. @default 1000 */
+  readonly ledgerRetryBaseMs?: number;
+  /** @default 30000 */
+  readonly ledgerRetryMaxMs?: number;
 }
 
 export interface ReprintRequest {
@@ -80,13 +90,19 @@ const AUTO_SCOPE = '*';
  * line (state failed, with reason and request id) and the next job goes.
  *
  * Exactly once: the row is written (`queued`) before anything is fetched; `spooling` is
- * written, with `spool_attempted`, before spool() is called. Any job that may have
- * reached the spooler is looked up by title (findSpooled) before it is ever sent again,
- * after a crash and after a spool() that threw.
+ * written, with `spool_attempted`, before spool() is called (no write, no spool). Any job
+ * that may have reached the spooler is looked up by title (findSpooled) before it is ever
+ * sent again, after a crash and after a spool() that threw. A target that cannot be
+ * looked up (`reconcilable: false`) is never resent on a guess: such a job ends `failed`
+ * "may have printed" and a person decides.
+ *
+ * A ledger that cannot be written (LEDGER_WRITE_FAILED) stops the pump instead of
+ * crashing the process; the pump retries with backoff and replays, in order, the outcomes
+ * that happened at the printer meanwhile.
  */
 export class PrintPipeline {
   private readonly ledger: Ledger;
-  private readonly o: Required<Omit<PrintPipelineOptions, 'onJobChange' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>>;
+  private readonly o: Required<Omit<PrintPipelineOptions, 'onJobChange' | 'onError' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>>;
   private readonly lanes = new Map<string, Lane>();
   private readonly entries = new Map<string, Entry>();
   private readonly targets = new Map<string, PrinterTarget>();
@@ -104,6 +120,13 @@ export class PrintPipeline {
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeAt = Infinity;
   private idleWaiters: (() => void)[] = [];
+  /** Set while the ledger cannot be written: nothing new is fetched or spooled. */
+  private ledgerDown: JobError | null = null;
+  /** Consecutive failed ledger writes (backoff exponent); a successful write resets it. */
+  private ledgerFailures = 0;
+  private ledgerTimer: NodeJS.Timeout | null = null;
+  /** Outcomes already true at the printer but not yet recorded, replayed in order. */
+  private readonly deferred: (() => void)[] = [];
 
   constructor(private readonly options: PrintPipelineOptions) {
     this.ledger = options.ledger;
@@ -118,12 +141,14 @@ export class PrintPipeline {
       followSpooler: options.followSpooler ?? true,
       followIntervalMs: options.followIntervalMs ?? 500,
       reconcileSettleMs: options.reconcileSettleMs ?? 2000,
+      ledgerRetryBaseMs: Math.max(1, options.ledgerRetryBaseMs ?? 1000),
+      ledgerRetryMaxMs: Math.max(1, options.ledgerRetryMaxMs ?? 30_000),
       now: options.now ?? (() => new Date()),
       random: options.random ?? Math.random,
     };
     this.follower = new SpoolerFollower({
       intervalMs: this.o.followIntervalMs,
-      onOutcome: (job, outcome) => this.onFollowOutcome(job, outcome),
+      onOutcome: (job, outcome) => this.onFollowOutcome(job, outcome, this.recovered.delete(job.jobId)),
     });
     for (const scope of this.ledger.pausedScopes()) {
       if (scope === AUTO_SCOPE) this.autoPaused = true;
@@ -242,8 +267,16 @@ export class PrintPipeline {
     this.ledger.setPaused(AUTO_SCOPE, true);
     const held = this.ledger.holdAutoJobs();
     const ids = new Set(held.map((j) => j.id));
-    for (const lane of this.lanes.values()) for (const e of lane.removeIds(ids)) this.entries.delete(e.id);
+    for (const lane of this.lanes.values()) for (const e of lane.removeIds(ids)) this.drop(e);
     for (const job of held) this.emit(job);
+    // Jobs fetched ahead (row `fetching`, PDF in memory or on its way) are held as well:
+    // a pause stops everything not yet being handed to a spooler. The PDF is fetched again
+    // on resume; a fetch in progress is disowned.
+    for (const entry of [...this.entries.values()]) {
+      if (!entry.auto || entry.phase === 'spooling') continue;
+      this.drop(entry);
+      this.orDefer(() => this.write(entry.id, 'queued', { held: true }));
+    }
     this.schedulePump();
   }
 
@@ -278,12 +311,15 @@ export class PrintPipeline {
     this.stopped = true;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = null;
+    if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
+    this.ledgerTimer = null;
     await Promise.all([...this.lanes.values()].map((lane) => lane.spooling));
     await this.follower.stop();
     for (const entry of this.entries.values()) {
       entry.token += 1;
       // A fetched PDF is only in memory: the row goes back to queued, nothing was sent.
-      if (entry.phase === 'fetching' || entry.phase === 'ready') this.write(entry.id, 'queued', {});
+      // If the ledger cannot take it, the row stays `fetching`, which start() requeues.
+      if (entry.phase === 'fetching' || entry.phase === 'ready') this.tryWrite(entry.id, 'queued', {});
     }
     this.entries.clear();
     this.lanes.clear();
@@ -314,6 +350,10 @@ export class PrintPipeline {
           this.enqueue(job);
           return;
         }
+        if (target.reconcilable === false) {
+          this.resumeUnreconcilable(job);
+          return;
+        }
         let found: Awaited<ReturnType<PrinterTarget['findSpooled']>> = null;
         try {
           found = await target.findSpooled(job.id);
@@ -333,6 +373,25 @@ export class PrintPipeline {
       }
       default:
         return;
+    }
+  }
+
+  /**
+   * A target that cannot say what it printed (windows, service) is never sent a job again
+   * after a restart on a guess: `spooled` means the spooler took it, and a `spooling` job
+   * that was handed over may have printed, so a person decides.
+   */
+  private resumeUnreconcilable(job: JobRecord): void {
+    if (job.state === 'spooled') {
+      this.write(job.id, 'completed', { reason: 'handed to the printer before the restart; it cannot be followed further' });
+    } else if (job.spoolAttempted) {
+      this.write(job.id, 'failed', {
+        reason: 'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',
+        nextAttemptAt: null,
+      });
+    } else {
+      // `spooling` without spool_attempted: only the lookup ran, nothing was sent.
+      this.enqueue(this.write(job.id, 'queued', {}));
     }
   }
 
@@ -366,14 +425,18 @@ export class PrintPipeline {
   }
 
   private pump(): void {
-    if (!this.started || this.stopped) {
+    if (!this.started || this.stopped || this.ledgerDown) {
       this.releaseIdle();
       return;
     }
-    const now = this.nowMs();
-    for (const lane of this.lanes.values()) this.trySpool(lane, now);
-    this.fillFetches(now);
-    this.armWake(now);
+    try {
+      const now = this.nowMs();
+      for (const lane of this.lanes.values()) this.trySpool(lane, now);
+      this.fillFetches(now);
+      this.armWake(now);
+    } catch (error) {
+      this.workFailed(error);
+    }
     this.releaseIdle();
   }
 
@@ -390,10 +453,12 @@ export class PrintPipeline {
     const ready = head.phase === 'ready' || (head.phase === 'waiting' && !target.needsPdf);
     if (!ready) return;
     head.phase = 'spooling';
-    lane.spooling = this.spool(lane, head, target).finally(() => {
-      lane.spooling = null;
-      this.schedulePump();
-    });
+    lane.spooling = this.spool(lane, head, target)
+      .catch((error: unknown) => this.workFailed(error))
+      .finally(() => {
+        lane.spooling = null;
+        this.schedulePump();
+      });
   }
 
   private fillFetches(now: number): void {
@@ -406,7 +471,7 @@ export class PrintPipeline {
         if (picked) this.roundRobin = index + 1;
       }
       if (!picked) return;
-      void this.fetch(picked);
+      void this.fetch(picked).catch((error: unknown) => this.workFailed(error));
     }
   }
 
@@ -426,7 +491,7 @@ export class PrintPipeline {
   private armWake(now: number): void {
     let next = Infinity;
     for (const lane of this.lanes.values()) {
-      if (this.pausedTargets.has(lane.target)) continue;
+      if (this.pausedTargets.has(lane.target) || this.ledgerDown) continue;
       const window = Math.min(lane.entries.length, this.o.lookahead);
       for (let i = 0; i < window; i++) {
         const e = lane.entries[i]!;
@@ -448,8 +513,14 @@ export class PrintPipeline {
   private async fetch(entry: Entry): Promise<void> {
     entry.phase = 'fetching';
     const token = entry.token;
+    try {
+      this.countTry(entry, 'fetching');
+    } catch (error) {
+      // Not recorded, so not fetched: the job waits for the ledger, unchanged.
+      entry.phase = 'waiting';
+      throw error;
+    }
     this.activeFetches += 1;
-    this.countTry(entry, 'fetching');
     try {
       const { pdf } = await this.options.fetcher.printFile({
         shipment_ids: [entry.shipmentId],
@@ -461,6 +532,11 @@ export class PrintPipeline {
       entry.phase = 'ready';
     } catch (error) {
       if (this.disowned(entry, token)) return;
+      if (await this.lacksDocument(entry, error)) {
+        if (!this.disowned(entry, token)) this.skipMissing(entry, error);
+        return;
+      }
+      if (this.disowned(entry, token)) return;
       this.onFailure(entry, error);
     } finally {
       this.activeFetches -= 1;
@@ -469,6 +545,7 @@ export class PrintPipeline {
   }
 
   private async spool(lane: Lane, entry: Entry, target: PrinterTarget): Promise<void> {
+    let result: { spoolerJobId: string | null; completed: boolean };
     try {
       if (entry.spoolUncertain) {
         // The lookup can fail as well (a spooler that cannot be asked); counting the try here
@@ -478,14 +555,15 @@ export class PrintPipeline {
         if (found && found.state !== 'aborted' && found.state !== 'canceled') {
           lane.remove(entry);
           this.entries.delete(entry.id);
-          this.onSpooled(entry.id, entry.target, found.spoolerJobId, found.state === 'completed');
+          this.recordSpooled(entry.id, entry.target, found.spoolerJobId, found.state === 'completed');
           return;
         }
         entry.spoolUncertain = false;
       }
+      // Written before the hand-over: if the ledger cannot take it, the job is not sent.
       this.countTry(entry, 'spooling', { spoolAttempted: true });
       entry.spoolUncertain = true; // until spool() answers, the job may be at the spooler
-      const result = await target.spool({
+      result = await target.spool({
         jobId: entry.id,
         title: `Print Station ${entry.id} ${entry.shipmentId} ${entry.documentType}`,
         pdf: target.needsPdf ? entry.pdf : null,
@@ -495,22 +573,40 @@ export class PrintPipeline {
         documentType: entry.documentType,
         layout: entry.layout,
       });
-      lane.remove(entry);
-      this.entries.delete(entry.id);
-      entry.pdf = null;
-      this.onSpooled(entry.id, entry.target, result.spoolerJobId, result.completed);
     } catch (error) {
+      if (isLedgerFailure(error)) {
+        entry.phase = entry.pdf ? 'ready' : 'waiting';
+        throw error;
+      }
       if (target.reconcilable === false && isAmbiguous(error)) {
         // The target cannot be asked what it printed (service printers): after a timeout
-        // the document may be out, so a person decides instead of an automatic resend.
-        this.fail(entry, `${classifyFailure(error).message}; it may have printed: check the printer, then retry by hand`, classifyFailure(error).requestId);
+        // or a 5xx the document may be out, so a person decides instead of an automatic resend.
+        const failure = classifyFailure(error);
+        const said = /may have printed/.test(failure.message)
+          ? failure.message
+          : `${failure.message}; it may have printed: check the printer, then retry by hand`;
+        this.fail(entry, said, failure.requestId);
+        return;
+      }
+      if (await this.lacksDocument(entry, error)) {
+        this.skipMissing(entry, error);
         return;
       }
       this.onFailure(entry, error);
+      return;
     }
+    lane.remove(entry);
+    this.entries.delete(entry.id);
+    entry.pdf = null;
+    this.recordSpooled(entry.id, entry.target, result.spoolerJobId, result.completed);
   }
 
-  /** Record the handover; finish at once (folder, service) or follow the spooler. */
+  /** The handover happened: record it now, or as soon as the ledger can be written. */
+  private recordSpooled(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
+    this.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered));
+  }
+
+  /** Record the handover; finish at once (folder, service, windows) or follow the spooler. */
   private onSpooled(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
     const patch = { spoolerJobId, reason: null, requestId: null, nextAttemptAt: null };
     this.write(jobId, 'spooled', patch);
@@ -536,9 +632,17 @@ export class PrintPipeline {
     if (latest > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, this.o.reconcileSettleMs)));
   }
 
-  private onFollowOutcome(job: FollowedJob, outcome: FollowOutcome): void {
+  private onFollowOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
     if (this.stopped) return;
-    const recovered = this.recovered.delete(job.jobId);
+    // Runs inside the follower's tick: a ledger that cannot be written must not throw there.
+    try {
+      this.orDefer(() => this.recordOutcome(job, outcome, recovered));
+    } catch (error) {
+      this.workFailed(error);
+    }
+  }
+
+  private recordOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
     if (recovered && (outcome === 'aborted' || outcome === 'canceled')) {
       // A job found at the spooler after a crash that then ends canceled or aborted was
       // most likely cut off by the crash itself (lp killed mid-job): send it again once.
@@ -572,8 +676,16 @@ export class PrintPipeline {
     const failure = classifyFailure(error);
     if (failure.transient && entry.tries < this.o.maxAttempts) {
       const delay = failure.retryAfterMs ?? backoffMs(entry.tries, this.o.retryBaseMs, this.o.retryMaxMs, this.o.random);
+      if (entry.auto && this.autoPaused) {
+        // It was being handed over when printing was paused: it waits for resume with the rest.
+        this.drop(entry);
+        this.orDefer(() => this.write(entry.id, 'queued', { reason: failure.message, requestId: failure.requestId, held: true, nextAttemptAt: null }));
+        return;
+      }
       entry.notBefore = this.nowMs() + delay;
       entry.phase = entry.pdf ? 'ready' : 'waiting';
+      // If this write fails the row keeps its last state (spool_attempted included), which
+      // is as safe: the job stays in line and is looked up before any resend.
       this.write(entry.id, 'queued', {
         reason: `${failure.message}; retrying in ${formatDelay(delay)}`,
         requestId: failure.requestId,
@@ -587,17 +699,117 @@ export class PrintPipeline {
 
   private fail(entry: Entry, reason: string, requestId: string | null): void {
     this.drop(entry);
-    this.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null });
+    this.orDefer(() => this.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
+  }
+
+  /**
+   * An automatic job for a document type the shipment does not have (e.g. customsinvoice
+   * on an EU shipment; the service answers 422): nothing to print, so the job ends
+   * `canceled`, not `failed`: no error state, no notification.
+   */
+  private async lacksDocument(entry: Entry, error: unknown): Promise<boolean> {
+    if (!entry.auto) return false; // asked for by a person: say why it failed
+    const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; serviceMessage?: unknown };
+    if (e.status !== 422) return false;
+    const type = entry.documentType.toLowerCase();
+    const lookup = this.options.fetcher.availableDocuments;
+    if (lookup) {
+      try {
+        const types = await lookup.call(this.options.fetcher, entry.shipmentId);
+        return !types.some((t) => t.toLowerCase() === type);
+      } catch {
+        // cannot ask: fall back to what the service said
+      }
+    }
+    // The spec names no error codes; the sandbox (and its message) say document_type_unavailable.
+    const said = typeof e.serviceMessage === 'string' ? e.serviceMessage.toLowerCase() : '';
+    return said.includes('document_type_unavailable') || said.includes(`no ${type}`);
+  }
+
+  private skipMissing(entry: Entry, error: unknown): void {
+    this.drop(entry);
+    const requestId = classifyFailure(error).requestId;
+    this.orDefer(() => this.write(entry.id, 'canceled', { reason: `this shipment has no ${entry.documentType}`, requestId, nextAttemptAt: null }));
   }
 
   /** Count a new try in the ledger's `attempts` (once per fetch+spool pass). */
   private countTry(entry: Entry, state: 'fetching' | 'spooling', patch: JobPatch = {}): JobRecord {
     const counted = entry.tryCounted;
+    const job = this.write(entry.id, state, { ...patch, incrementAttempts: !counted, nextAttemptAt: null, reason: null });
     if (!counted) {
       entry.tries += 1;
       entry.tryCounted = true;
     }
-    return this.write(entry.id, state, { ...patch, incrementAttempts: !counted, nextAttemptAt: null, reason: null });
+    return job;
+  }
+
+  // ---- ledger failures -------------------------------------------------------------------
+
+  /**
+   * Background work (fetch, spool, follow, pump) that threw. A ledger that cannot be
+   * written stops the pump until a retry succeeds; anything else is a bug and is rethrown.
+   */
+  private workFailed(error: unknown): void {
+    if (!isLedgerFailure(error)) throw error;
+    this.ledgerFailures += 1;
+    const first = this.ledgerDown === null;
+    this.ledgerDown = error;
+    const delay = Math.min(this.o.ledgerRetryMaxMs, this.o.ledgerRetryBaseMs * 2 ** Math.min(20, this.ledgerFailures - 1));
+    if (first || !this.ledgerTimer) this.report(new JobError(error.code, `${error.message} Printing waits; next try in ${formatDelay(delay)}.`, { cause: error }));
+    if (this.ledgerTimer || this.stopped) return;
+    this.ledgerTimer = setTimeout(() => {
+      this.ledgerTimer = null;
+      this.retryLedger();
+    }, delay);
+  }
+
+  /** Replay what is known but unrecorded, in order, then let the pump run again. */
+  private retryLedger(): void {
+    if (this.stopped) return;
+    try {
+      while (this.deferred.length > 0) {
+        this.deferred[0]!();
+        this.deferred.shift();
+      }
+    } catch (error) {
+      this.workFailed(error);
+      return;
+    }
+    this.ledgerDown = null;
+    this.schedulePump();
+  }
+
+  /** Run a ledger write now; if the ledger cannot take it, keep it for the retry. */
+  private orDefer(fn: () => void): void {
+    if (this.ledgerDown) {
+      this.deferred.push(fn);
+      return;
+    }
+    try {
+      fn();
+    } catch (error) {
+      if (!isLedgerFailure(error)) throw error;
+      this.deferred.push(fn);
+      this.workFailed(error);
+    }
+  }
+
+  /** A write that may be lost (the row's previous state is as good), e.g. at stop(). */
+  private tryWrite(id: string, state: JobRecord['state'], patch: JobPatch): void {
+    try {
+      this.write(id, state, patch);
+    } catch (error) {
+      if (!isLedgerFailure(error)) throw error;
+    }
+  }
+
+  private report(error: JobError): void {
+    try {
+      if (this.options.onError) this.options.onError(error);
+      else console.error(`${error.code}: ${error.message}`);
+    } catch {
+      // A listener's bug must not stall printing.
+    }
   }
 
   // ---- helpers ---------------------------------------------------------------------------
@@ -626,8 +838,15 @@ export class PrintPipeline {
     }
   }
 
+  /** SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. */
   private write(id: string, state: JobRecord['state'], patch: JobPatch): JobRecord {
-    const job = this.ledger.transition(id, state, patch);
+    let job: JobRecord;
+    try {
+      job = this.ledger.transition(id, state, patch);
+    } catch (error) {
+      throw sqliteCode(error) ? ledgerWriteError(error, this.ledger.dir) : error;
+    }
+    this.ledgerFailures = 0;
     this.emit(job);
     return job;
   }
@@ -670,6 +889,14 @@ export class PrintPipeline {
 
 /** A failure after which the request may or may not have taken effect. */
 function isAmbiguous(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SERVICE_TIMEOUT' || code === 'SERVICE_UNREACHABLE' || code === 'SERVICE_INVALID_RESPONSE';
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; status?: unknown; retryAfterMs?: unknown };
+  if (e.code === 'SERVICE_TIMEOUT' || e.code === 'SERVICE_UNREACHABLE' || e.code === 'SERVICE_INVALID_RESPONSE') return true;
+  if (e.code === 'PRINT_MAY_HAVE_PRINTED') return true;
+  // A 5xx may come from a gateway after the service printed. A 503 with Retry-After is the
+  // service refusing up front ("label not ready"), so only that one is safe to send again.
+  return e.code === 'SERVICE_UNAVAILABLE' && !(e.status === 503 && typeof e.retryAfterMs === 'number');
+}
+
+function isLedgerFailure(error: unknown): error is JobError {
+  return error instanceof JobError && error.code === JOB_ERROR_CODES.LEDGER_WRITE_FAILED;
 }

@@ -15,6 +15,12 @@ export type PrintFileRequest = {
 export interface PdfFetcher {
   /** POST /shipments/print with `output_format: file`. Throws ApiError. */
   printFile(request: PrintFileRequest): Promise<{ pdf: Uint8Array; requestId: string | null }>;
+  /**
+   * The shipment's `available_documents_types` (GET /shipments/{id}). Optional: when
+   * given, a 422 on an automatic job is checked against it to tell "this shipment has no
+   * such document" from other refusals; without it the service's message is read.
+   */
+  availableDocuments?(shipmentId: string): Promise<readonly string[]>;
 }
 
 /** Where a document type prints, and how (from the routing profile). */

@@ -14,6 +14,13 @@ export const PRINT_ERROR_CODES = {
   PERMISSION_DENIED: 'PERMISSION_DENIED',
   /** The target cannot do what was asked (no PDF for a PDF printer, unsupported platform). */
   UNSUPPORTED: 'PRINT_UNSUPPORTED',
+  /**
+   * The hand-over broke off at a point where the document may have printed (a timeout, a
+   * 5xx from a service printer): a person checks the printer, nothing is resent by itself.
+   */
+  MAY_HAVE_PRINTED: 'PRINT_MAY_HAVE_PRINTED',
+  /** Some copies printed, then one failed: the printed ones are never sent again. */
+  PARTIAL: 'PRINT_PARTIAL',
 } as const;
 export type PrintErrorCode = (typeof PRINT_ERROR_CODES)[keyof typeof PRINT_ERROR_CODES];
 
@@ -33,6 +40,8 @@ const RETRYABLE: Readonly<Record<PrintErrorCode, boolean>> = {
   DISK_FULL: false,
   PERMISSION_DENIED: false,
   PRINT_UNSUPPORTED: false,
+  PRINT_MAY_HAVE_PRINTED: false,
+  PRINT_PARTIAL: false,
 };
 
 export class PrintError extends CodedError {
@@ -41,12 +50,19 @@ export class PrintError extends CodedError {
   readonly retryable: boolean;
   /** The printer URI the error is about, when known. */
   readonly target: string | null;
+  /** The service's X-Service-Request-ID when a service printer failed. */
+  readonly requestId: string | null;
 
-  constructor(code: PrintErrorCode, message: string, options?: { cause?: unknown; target?: string | null; retryable?: boolean }) {
+  constructor(
+    code: PrintErrorCode,
+    message: string,
+    options?: { cause?: unknown; target?: string | null; retryable?: boolean; requestId?: string | null },
+  ) {
     super(code, message, { cause: options?.cause });
     this.code = code;
     this.retryable = options?.retryable ?? RETRYABLE[code];
     this.target = options?.target ?? null;
+    this.requestId = options?.requestId ?? null;
   }
 }
 

@@ -21,7 +21,7 @@ export type SpoolerJobState = 'pending' | 'printing' | 'completed' | 'aborted' |
 export interface SpoolResult {
   /** The spooler's own job id (CUPS `queue-123`), a file path, or the service's output_url. */
   readonly spoolerJobId: string | null;
-  /** True when the target is done as soon as spool() returns (folder, service). */
+  /** True when the target is done as soon as spool() returns (folder, service, windows: nothing more can be followed). */
   readonly completed: boolean;
 }
 

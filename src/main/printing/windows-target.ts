@@ -36,6 +36,12 @@ export interface WindowsTargetOptions {
   readonly labelPaperSize?: string;
   /** @default os.tmpdir() */
   readonly tempDir?: string;
+  /**
+   * How long one print may take before it is given up as "may have printed" (a SumatraPDF
+   * hung on a driver dialog or a stuck spooler would otherwise block the lane for good).
+   * @default 60000
+   */
+  readonly timeoutMs?: number;
 }
 
 /** Options for pdf-to-printer per media: labels unscaled on explicit 4x6 paper, documents fit to A4. */
@@ -92,6 +98,7 @@ export class WindowsTarget implements PrinterTarget {
   private readonly sumatraPdfPath: string | undefined;
   private readonly labelPaperSize: string;
   private readonly tempDir: string;
+  private readonly timeoutMs: number;
 
   constructor(options: WindowsTargetOptions) {
     this.uri = options.uri;
@@ -100,6 +107,7 @@ export class WindowsTarget implements PrinterTarget {
     this.sumatraPdfPath = options.sumatraPdfPath;
     this.labelPaperSize = options.labelPaperSize ?? '4x6';
     this.tempDir = options.tempDir ?? os.tmpdir();
+    this.timeoutMs = Math.max(1, options.timeoutMs ?? 60_000);
   }
 
   async spool(request: SpoolRequest): Promise<SpoolResult> {
@@ -113,21 +121,45 @@ export class WindowsTarget implements PrinterTarget {
     } catch (error) {
       throw fsPrintError(error, file, this.uri);
     }
+    const printing = this.module.print(
+      file,
+      windowsPrintOptions(this.name, request.media, request.copies, { labelPaperSize: this.labelPaperSize, sumatraPdfPath: this.sumatraPdfPath }),
+    );
+    // The file goes once SumatraPDF is done with it, even if that is after a timeout.
+    const removed = printing.then(
+      () => fs.unlink(file).catch(() => undefined),
+      () => fs.unlink(file).catch(() => undefined),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
+    });
     try {
-      await this.module.print(
-        file,
-        windowsPrintOptions(this.name, request.media, request.copies, { labelPaperSize: this.labelPaperSize, sumatraPdfPath: this.sumatraPdfPath }),
-      );
+      const outcome = await Promise.race([printing, timedOut]);
+      if (outcome !== 'timeout') await removed;
+      if (outcome === 'timeout') {
+        throw new PrintError(
+          PRINT_ERROR_CODES.MAY_HAVE_PRINTED,
+          `Windows did not confirm printing to "${this.name}" within ${Math.round(this.timeoutMs / 1000)} s (SumatraPDF may be stuck on a dialog); it may have printed: check the printer, then retry by hand`,
+          { target: this.uri },
+        );
+      }
     } catch (error) {
+      if (error instanceof PrintError) throw error;
+      await removed;
       const detail = error instanceof Error ? error.message : String(error);
       throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `Windows could not print to "${this.name}": ${detail}. Check the printer in Windows settings.`, {
         cause: error,
         target: this.uri,
       });
     } finally {
-      await fs.unlink(file).catch(() => undefined);
+      clearTimeout(timer);
     }
-    return { spoolerJobId: null, completed: false };
+    // pdf-to-printer resolves once SumatraPDF has exited after handing the job to the
+    // Windows spooler; it returns no job id and nothing more can be followed or looked up.
+    // Reporting "not completed" would leave the job `spooled` with nothing to follow, and
+    // start() would find it open at every restart; the hand-over is the last fact we get.
+    return { spoolerJobId: null, completed: true };
   }
 
   async jobState(_spoolerJobId: string): Promise<SpoolerJobState> {

@@ -7,7 +7,7 @@ import { ServiceClient } from '../../../src/main/api/client';
 import { FolderTarget } from '../../../src/main/printing/folder-target';
 import { createTarget } from '../../../src/main/printing/create-target';
 import { Ledger } from '../../../src/main/jobs/ledger';
-import { PrintPipeline } from '../../../src/main/jobs/pipeline';
+import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { notice, tempDir } from './helpers/fakes';
 
@@ -29,7 +29,11 @@ describe('PrintPipeline with the sandbox and a folder printer', () => {
     tmp.cleanup();
   });
 
-  async function run(name: string, body: (ctx: { pipeline: PrintPipeline; ledger: Ledger; dir: string; changes: JobView[] }) => Promise<void>): Promise<void> {
+  async function run(
+    name: string,
+    body: (ctx: { pipeline: PrintPipeline; ledger: Ledger; dir: string; changes: JobView[] }) => Promise<void>,
+    extra: Partial<PrintPipelineOptions> = {},
+  ): Promise<void> {
     const dir = path.join(tmp.dir, name, 'prints');
     const ledger = Ledger.open({ path: path.join(tmp.dir, name, 'ledger.sqlite') });
     const labels = new FolderTarget({ uri: `folder:${dir}`, dir });
@@ -43,6 +47,7 @@ describe('PrintPipeline with the sandbox and a folder printer', () => {
       retryBaseMs: 50,
       retryMaxMs: 400,
       onJobChange: (job) => changes.push(job),
+      ...extra,
     });
     try {
       await pipeline.start();
@@ -94,6 +99,35 @@ describe('PrintPipeline with the sandbox and a folder printer', () => {
       sandbox.setFaults({ labelDelayMs: 0 });
     }
   });
+
+  // Review M8: customsinvoice switched into auto-print, an EU shipment has none.
+  for (const [how, extra] of [
+    ['from the service answer', {}],
+    ['from the shipment\'s available_documents_types', { availableDocuments: async (id: string) => (await client.getShipment(id)).available_documents_types }],
+  ] as const) {
+    it(`cancels (not fails) an auto-print document type the shipment does not have, told ${how}`, async () => {
+      const b = await sandbox.bookShipment();
+      expect((await client.getShipment(b.shipmentId)).available_documents_types).not.toContain('customsinvoice');
+      await run(`no-invoice-${Object.keys(extra).length}`, async ({ pipeline, ledger, dir, changes }) => {
+        const jobs = pipeline.submitBooking(notice(b.shipmentId));
+        await pipeline.idle();
+        const [label, invoice] = jobs.map((j) => ledger.get(j.id)!);
+        expect(label).toMatchObject({ documentType: 'label', state: 'completed' });
+        expect(invoice).toMatchObject({ documentType: 'customsinvoice', state: 'canceled', reason: 'this shipment has no customsinvoice', attempts: 1 });
+        expect(changes.some((c) => c.state === 'failed')).toBe(false);
+        expect(ledger.counts()).toMatchObject({ failed: 0, completed: 1, canceled: 1 });
+        expect(fs.readdirSync(dir).filter((f) => f.endsWith('.pdf'))).toHaveLength(1);
+        // Asked for by a person, the same document is a failure that says why.
+        const [byHand] = pipeline.reprint({ shipmentId: b.shipmentId, documentType: 'customsinvoice' });
+        await pipeline.idle();
+        expect(ledger.get(byHand!.id)).toMatchObject({ state: 'failed' });
+        expect(ledger.get(byHand!.id)!.reason).toContain('customsinvoice');
+      }, {
+        autoPrintTypes: () => ['label', 'customsinvoice'],
+        fetcher: Object.assign({ printFile: (req: Parameters<ServiceClient['printFile']>[0]) => client.printFile(req) }, extra),
+      });
+    });
+  }
 
   it('fails a print of an unknown shipment with the service message and request id', async () => {
     await run('unknown', async ({ pipeline, ledger }) => {

@@ -78,7 +78,8 @@ describe('WindowsTarget with an injected pdf-to-printer', () => {
   it('writes the PDF to a temp file, passes the exact options, then deletes the file', async () => {
     const calls: Parameters<typeof fakeModule>[0] = [];
     const target = new WindowsTarget({ uri: 'windows:ZDesigner ZD420 (Label)', name: 'ZDesigner ZD420 (Label)', pdfToPrinter: fakeModule(calls), tempDir: tmp, sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe' });
-    expect(await target.spool(request({ copies: 3 }))).toEqual({ spoolerJobId: null, completed: false });
+    // Nothing more can be followed once SumatraPDF handed the job to Windows: it is done.
+    expect(await target.spool(request({ copies: 3 }))).toEqual({ spoolerJobId: null, completed: true });
     await target.spool(request({ jobId: 'j2', media: 'a4', layout: 'a4', documentType: 'waybill' }));
     expect(calls.map((c) => c.options)).toEqual([
       { printer: 'ZDesigner ZD420 (Label)', scale: 'noscale', paperSize: '4x6', copies: 3, silent: true, sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe' },
@@ -100,6 +101,24 @@ describe('WindowsTarget with an injected pdf-to-printer', () => {
     const error = await target.spool(request()).catch((e: unknown) => e);
     expect((error as PrintError).code).toBe('SPOOL_FAILED');
     expect((error as PrintError).message).toContain('Printer offline');
+    expect(await fs.readdir(tmp)).toEqual([]);
+  });
+
+  it('gives up on a print that never settles as "may have printed", and removes the file once SumatraPDF lets go', async () => {
+    let release: () => void = () => undefined;
+    const hung: PdfToPrinterModule = {
+      print: () => new Promise<void>((resolve) => (release = resolve)),
+      getPrinters: async () => [],
+    };
+    const target = new WindowsTarget({ uri: 'windows:X', name: 'X', pdfToPrinter: hung, tempDir: tmp, timeoutMs: 50 });
+    const error = await target.spool(request()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PrintError);
+    expect((error as PrintError).code).toBe('PRINT_MAY_HAVE_PRINTED');
+    expect((error as PrintError).retryable).toBe(false);
+    expect((error as PrintError).message).toContain('may have printed: check the printer, then retry by hand');
+    expect(await fs.readdir(tmp)).toHaveLength(1); // SumatraPDF may still be reading it
+    release();
+    await new Promise((r) => setTimeout(r, 20));
     expect(await fs.readdir(tmp)).toEqual([]);
   });
 
