@@ -75,6 +75,8 @@ test('reprint sends the label and a PDF arrives in the folder', async ({ page, s
   const scan = page.getByRole('textbox', { name: /Scan/ });
   await scan.fill(booked.trackingId);
   await scan.press('Enter');
+  // The booking's own automatic label first, so the count below sees only the reprint.
+  await expect.poll(async () => (await pdfsIn(station.printsDir)).filter((f) => f.includes(booked.shipmentId)).length).toBe(1);
   const before = await pdfsIn(station.printsDir);
   await page.getByRole('button', { name: /Reprint/ }).click();
   await expect(page.locator('.reprint-status')).toContainText(/completed|spooled/);
