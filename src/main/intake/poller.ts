@@ -1,7 +1,10 @@
 import type { BookingNotice } from '../jobs/booking-notice';
 import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } from './booking-dispatch';
-import { bookingTime, bookingTimeFromTracking, changeTime, isBooked, noticeFromShipment } from './booked-shipment';
+import { BookingTimeResolver } from './booking-time-resolver';
+import { changeTime, isBooked, noticeFromShipment } from './booked-shipment';
+import { errorText } from './error-text';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
+import { PollCursor } from './poll-cursor';
 import {
   silentLogger,
   type BookingSinkPort,
@@ -11,8 +14,8 @@ import {
   type ShipmentRecord,
   type ShipmentSourcePort,
   type StationRulesSource,
-  type TrackingEventRecord,
 } from './ports';
+import { ShipmentPages } from './shipment-pages';
 import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from './timestamps';
 
 /**
@@ -36,6 +39,10 @@ import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '.
  * Every poll submits everything booked since the mark, so the first poll after start and
  * the first success after a failure are reconciliations (spec, Events 5); the ledger's
  * idempotency makes a booking also seen by webhook print once.
+ *
+ * This file holds when to poll (interval, jitter, backoff) and what a poll submits and how
+ * the mark moves; reading the pages is shipment-pages.ts, dating bookings is
+ * booking-time-resolver.ts, and the persisted mark is poll-cursor.ts.
  */
 
 export interface PollerOptions {
@@ -89,11 +96,6 @@ export interface PollResult {
   readonly error: unknown;
 }
 
-interface CursorState {
-  readonly mark: string;
-  readonly seen: readonly string[];
-}
-
 export class Poller {
   private readonly options: PollerOptions;
   private readonly dispatch: BookingDispatcher;
@@ -107,9 +109,9 @@ export class Poller {
   private needsReconcile = true;
   private failures = 0;
   private lastErrorValue: unknown = null;
-  private pagingRejected = false;
-  private warnedUnordered = false;
-  private readonly bookedAtCache = new Map<string, string>();
+  private readonly pages: ShipmentPages;
+  private readonly bookingTimes: BookingTimeResolver;
+  private readonly cursor: PollCursor;
 
   constructor(options: PollerOptions) {
     const interval = options.intervalSeconds ?? 15;
@@ -121,6 +123,9 @@ export class Poller {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.dispatch = createBookingDispatcher({ stationRules: options.stationRules, sink: options.sink, shipments: options.shipments, index: options.index, logger: this.logger });
+    this.pages = new ShipmentPages({ shipments: options.shipments, pageSize: options.pageSize ?? 50, maxPages: options.maxPages ?? 10_000, logger: this.logger });
+    this.bookingTimes = new BookingTimeResolver({ shipments: options.shipments, logger: this.logger });
+    this.cursor = new PollCursor(options.cursors, options.cursorName ?? 'poller.shipments', this.logger);
   }
 
   get consecutiveFailures(): number {
@@ -187,13 +192,13 @@ export class Poller {
       this.needsReconcile = true;
       this.lastErrorValue = error;
       this.logger.warn(`poller: poll failed (${this.failures} in a row), backing off: ${error instanceof Error ? error.message : String(error)}`);
-      return { ok: false, reconciled, pagesRead: 0, shipmentsRead: 0, bookingsFound: 0, submitted: 0, skipped: 0, mark: this.safeMark(), error };
+      return { ok: false, reconciled, pagesRead: 0, shipmentsRead: 0, bookingsFound: 0, submitted: 0, skipped: 0, mark: this.cursor.safeMark(), error };
     }
   }
 
   private async read(reconciled: boolean): Promise<PollResult> {
     const overlapNs = BigInt(Math.max(0, Math.round(this.options.overlapMs ?? 0))) * NANOS_PER_MS;
-    const state = this.loadCursor();
+    const state = this.cursor.load();
     const lookbackMs = (this.options.initialLookbackMinutes ?? 10) * 60_000;
     const mark = state?.mark ?? fromEpochNanos(BigInt(Math.round(this.now() - lookbackMs)) * NANOS_PER_MS);
     const markNs = toEpochNanos(mark) as bigint;
@@ -201,14 +206,9 @@ export class Poller {
     const windowStart = state ? markNs - overlapNs : markNs;
     const seenAtMark = new Set(state?.seen ?? []);
 
-    const { read, pagesRead, ordered, undated } = await this.list(windowStart);
-    if (undated > 0) this.logger.warn(`poller: ${undated} shipment(s) carry no timestamp the poller can follow (updated_at, tracking_status, booked_at, created_at); they are left to webhooks`);
-    if (!ordered && read.size > 0 && !this.warnedUnordered) {
-      this.warnedUnordered = true;
-      this.logger.warn(
-        `poller: this service does not list shipments newest-changed first with updated_at, so every poll reads the whole list (${pagesRead} request(s) now); the cost of polling grows with the team's history. Turn on webhooks and poll rarely.`,
-      );
-    }
+    const listing = await this.pages.list(windowStart);
+    this.pages.warnAbout(listing);
+    const { read, pagesRead, ordered } = listing;
 
     let failed: unknown = null;
     const bookings: Array<{ notice: BookingNotice; shipment: ShipmentRecord }> = [];
@@ -224,7 +224,7 @@ export class Poller {
       if (!isBooked(shipment)) continue;
       let booked: string | null;
       try {
-        booked = await this.establishBookingTime(shipment);
+        booked = await this.bookingTimes.establishBookingTime(shipment);
       } catch (error) {
         // Unknown for now, not unknowable: keep the mark so the next poll asks again.
         failed ??= error;
@@ -268,67 +268,10 @@ export class Poller {
     if (newMark === markNs) for (const id of seenAtMark) seen.add(id);
     const nextMark = newMarkText;
     // A failed submission keeps the old mark: the next poll tries again (the ledger dedupes).
-    if (failed === null) this.saveCursor({ mark: nextMark, seen: [...seen] });
+    if (failed === null) this.cursor.save({ mark: nextMark, seen: [...seen] });
     if (reconciled) this.logger.info(`poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`);
     if (failed !== null) throw failed;
     return { ok: true, reconciled, pagesRead, shipmentsRead: read.size, bookingsFound: bookings.length, submitted, skipped, mark: nextMark, error: null };
-  }
-
-  /**
-   * Reads GET /shipments. A service that answers limit/offset with 400 (the spec shows
-   * neither) is read with a plain GET from then on, for this poller's lifetime.
-   */
-  private async list(windowStart: bigint): Promise<Listing> {
-    try {
-      return await this.listPages(windowStart);
-    } catch (error) {
-      if (this.pagingRejected || !isBadRequest(error)) throw error;
-      this.pagingRejected = true;
-      this.logger.warn(`poller: the service rejects limit/offset on GET /shipments (${errorText(error)}); from now on each poll reads the whole list in one request`);
-      return this.listPages(windowStart);
-    }
-  }
-
-  private async listPages(windowStart: bigint): Promise<Listing> {
-    const limit = this.options.pageSize ?? 50;
-    const read = new Map<string, { shipment: ShipmentRecord; changed: bigint }>();
-    let pagesRead = 0;
-    // The early stop is trusted only while the rows prove the order: each carries
-    // updated_at and none is newer than the row before. The spec promises no order; a
-    // list by creation time would hide a booking of an older shipment beyond page 1.
-    let ordered = true;
-    let previous: bigint | null = null;
-    let undated = 0;
-    for (let offset = 0; ; ) {
-      const page = await this.options.shipments.listShipments(this.pagingRejected ? {} : { limit, offset });
-      pagesRead++;
-      let fresh = 0;
-      for (const shipment of page) {
-        const updated = shipment.updated_at ? toEpochNanos(shipment.updated_at) : null;
-        if (updated === null || (previous !== null && updated > previous)) ordered = false;
-        if (updated !== null) previous = updated;
-        if (read.has(shipment.id)) continue;
-        fresh++;
-        const text = changeTime(shipment);
-        const changed = text === null ? null : toEpochNanos(text);
-        if (changed === null) {
-          undated++;
-          continue;
-        }
-        read.set(shipment.id, { shipment, changed });
-      }
-      if (this.pagingRejected) break; // no paging parameters: that was everything
-      if (page.length === 0 || page.length < limit) break; // the last page
-      if (page.length > limit) break; // limit ignored: that was everything
-      if (fresh === 0) break; // offset ignored: the same page again
-      if (ordered && previous !== null && previous < windowStart) break; // reached what is known
-      if (pagesRead >= (this.options.maxPages ?? 10_000)) {
-        this.logger.warn(`poller: stopped after ${pagesRead} pages (maxPages); the service may not honour limit/offset, and later pages were not read`);
-        break;
-      }
-      offset += page.length;
-    }
-    return { read, pagesRead, ordered, undated };
   }
 
   private indexOnly(shipment: ShipmentRecord): void {
@@ -340,94 +283,6 @@ export class Poller {
       this.logger.warn(`poller: could not index shipment ${shipment.id}: ${errorText(error)}`);
     }
   }
-
-  /**
-   * When the shipment was booked: from the listing (booked_at, an ORDERED tracking_status),
-   * else from its ORDERED event in GET /shipments/{id}/tracking. Null when that cannot be
-   * established. Throws when the tracking could not be read for a reason that may pass.
-   */
-  private async establishBookingTime(shipment: ShipmentRecord): Promise<string | null> {
-    const listed = bookingTime(shipment);
-    if (listed !== null && toEpochNanos(listed) !== null) return listed;
-    const cached = this.bookedAtCache.get(shipment.id);
-    if (cached !== undefined) return cached;
-    if (!this.options.shipments.tracking) return null;
-    let events: readonly TrackingEventRecord[];
-    try {
-      events = await this.options.shipments.tracking(shipment.id);
-    } catch (error) {
-      if (isPermanent(error)) {
-        this.logger.warn(`poller: tracking of shipment ${shipment.id} is refused: ${errorText(error)}`);
-        return null;
-      }
-      throw error;
-    }
-    const booked = bookingTimeFromTracking(events);
-    // A booking time never changes: remember it, so each later carrier event on the same
-    // shipment costs no request. Bounded; the oldest entry goes first.
-    if (booked !== null) {
-      if (this.bookedAtCache.size >= BOOKED_AT_CACHE_SIZE) this.bookedAtCache.delete(this.bookedAtCache.keys().next().value as string);
-      this.bookedAtCache.set(shipment.id, booked);
-    }
-    return booked;
-  }
-
-  private safeMark(): string | null {
-    try {
-      return this.loadCursor()?.mark ?? null;
-    } catch {
-      return null; // the cursor store itself failed; that error is already being reported
-    }
-  }
-
-  private loadCursor(): CursorState | null {
-    const raw = this.options.cursors.getCursor(this.cursorName);
-    if (!raw) return null;
-    try {
-      const value = JSON.parse(raw) as Partial<CursorState>;
-      if (typeof value.mark === 'string' && toEpochNanos(value.mark) !== null) {
-        return { mark: value.mark, seen: Array.isArray(value.seen) ? value.seen.filter((s): s is string => typeof s === 'string') : [] };
-      }
-    } catch {
-      // fall through
-    }
-    this.logger.warn(`poller: ignoring unreadable cursor ${this.cursorName}; starting from the initial lookback`);
-    return null;
-  }
-
-  private saveCursor(state: CursorState): void {
-    this.options.cursors.setCursor(this.cursorName, JSON.stringify(state));
-  }
-
-  private get cursorName(): string {
-    return this.options.cursorName ?? 'poller.shipments';
-  }
-}
-
-interface Listing {
-  readonly read: Map<string, { shipment: ShipmentRecord; changed: bigint }>;
-  readonly pagesRead: number;
-  /** Every row carried updated_at and none was newer than the one before. */
-  readonly ordered: boolean;
-  readonly undated: number;
-}
-
-/** Booking times kept in memory, so carrier events on known bookings cost no request. */
-const BOOKED_AT_CACHE_SIZE = 10_000;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A 400 from the service (ApiError's `status`, or its code). */
-function isBadRequest(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  return ('status' in error && error.status === 400) || ('code' in error && error.code === 'SERVICE_BAD_REQUEST');
-}
-
-/** The client says retrying cannot help (ApiError.retryable === false: 400, 404, ...). */
-function isPermanent(error: unknown): boolean {
-  return Boolean(error && typeof error === 'object' && 'retryable' in error && error.retryable === false);
 }
 
 function readRetryAfter(error: unknown): number | null {

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { errorText } from './error-text';
 import type { AddressInfo } from 'node:net';
 import type { TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from '../jobs/booking-notice';
@@ -283,8 +284,4 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import type { LabelLayout, PrinterMedia } from '../../shared/domain';
+import type { PrinterTarget } from '../printing/target';
 
 /**
  * Structural ports the pipeline depends on, so it does not import the service client or
@@ -35,3 +36,6 @@ export interface RouteDecision {
 export function mediaForLayout(layout: LabelLayout): PrinterMedia {
   return layout === 'printer' ? 'label' : 'a4';
 }
+
+/** Targets may say they cannot be reconciled (no way to list what they printed). */
+export type PipelineTarget = PrinterTarget & { readonly reconcilable?: boolean };

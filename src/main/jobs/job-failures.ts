@@ -1,0 +1,114 @@
+import { backoffMs, classifyFailure, formatDelay } from './failure';
+import type { LedgerGuard } from './ledger-guard';
+import type { Entry } from './lane';
+import type { PipelineSettings } from './pipeline-options';
+import type { PdfFetcher } from './ports';
+
+/*
+ * Where a job goes after a fetch or spool failed: back in line after a backoff (transient,
+ * tries left), `failed` with the reason and request id (permanent, out of tries, or a
+ * handover that may have printed on a target that cannot be asked), or `canceled` (an
+ * automatic job for a document the shipment does not have). failure.ts says what an error
+ * is; this module turns that into the job's next state, apart from the queue that runs it.
+ */
+
+export interface JobFailuresOptions {
+  readonly settings: Pick<PipelineSettings, 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs' | 'random'>;
+  /** Asked which documents a shipment has, when it can say. */
+  readonly fetcher: PdfFetcher;
+  readonly guard: LedgerGuard;
+  /** Automatic printing as a whole is paused. */
+  readonly isAutoPaused: () => boolean;
+  /** Take the job out of its line and disown work in progress on it. */
+  readonly drop: (entry: Entry) => void;
+  readonly nowMs: () => number;
+}
+
+export class JobFailures {
+  constructor(private readonly options: JobFailuresOptions) {}
+
+  /** Retry after a backoff while the failure is transient and tries are left; else fail. */
+  onFailure(entry: Entry, error: unknown): void {
+    const o = this.options.settings;
+    entry.tryCounted = false;
+    const failure = classifyFailure(error);
+    if (failure.transient && entry.tries < o.maxAttempts) {
+      const delay = failure.retryAfterMs ?? backoffMs(entry.tries, o.retryBaseMs, o.retryMaxMs, o.random);
+      if (entry.auto && this.options.isAutoPaused()) {
+        // It was being handed over when printing was paused: it waits for resume with the rest.
+        this.options.drop(entry);
+        this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'queued', { reason: failure.message, requestId: failure.requestId, held: true, nextAttemptAt: null }));
+        return;
+      }
+      entry.notBefore = this.options.nowMs() + delay;
+      entry.phase = entry.pdf ? 'ready' : 'waiting';
+      // If this write fails the row keeps its last state (spool_attempted included), which
+      // is as safe: the job stays in line and is looked up before any resend.
+      this.options.guard.write(entry.id, 'queued', {
+        reason: `${failure.message}; retrying in ${formatDelay(delay)}`,
+        requestId: failure.requestId,
+        nextAttemptAt: new Date(entry.notBefore).toISOString(),
+      });
+      return;
+    }
+    const gaveUp = failure.transient ? ` (gave up after ${entry.tries} attempts; retry by hand)` : '';
+    this.fail(entry, `${failure.message}${gaveUp}`, failure.requestId);
+  }
+
+  fail(entry: Entry, reason: string, requestId: string | null): void {
+    this.options.drop(entry);
+    this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
+  }
+
+  /**
+   * The target cannot be asked what it printed (service printers): after a timeout or a
+   * 5xx the document may be out, so a person decides instead of an automatic resend.
+   */
+  failUnconfirmed(entry: Entry, error: unknown): void {
+    const failure = classifyFailure(error);
+    const said = /may have printed/.test(failure.message)
+      ? failure.message
+      : `${failure.message}; it may have printed: check the printer, then retry by hand`;
+    this.fail(entry, said, failure.requestId);
+  }
+
+  /**
+   * An automatic job for a document type the shipment does not have (e.g. customsinvoice
+   * on an EU shipment; the service answers 422): nothing to print, so the job ends
+   * `canceled`, not `failed`: no error state, no notification.
+   */
+  async lacksDocument(entry: Entry, error: unknown): Promise<boolean> {
+    if (!entry.auto) return false; // asked for by a person: say why it failed
+    const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; serviceMessage?: unknown };
+    if (e.status !== 422) return false;
+    const type = entry.documentType.toLowerCase();
+    const lookup = this.options.fetcher.availableDocuments;
+    if (lookup) {
+      try {
+        const types = await lookup.call(this.options.fetcher, entry.shipmentId);
+        return !types.some((t) => t.toLowerCase() === type);
+      } catch {
+        // cannot ask: fall back to what the service said
+      }
+    }
+    // The spec names no error codes; the sandbox (and its message) say document_type_unavailable.
+    const said = typeof e.serviceMessage === 'string' ? e.serviceMessage.toLowerCase() : '';
+    return said.includes('document_type_unavailable') || said.includes(`no ${type}`);
+  }
+
+  skipMissing(entry: Entry, error: unknown): void {
+    this.options.drop(entry);
+    const requestId = classifyFailure(error).requestId;
+    this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'canceled', { reason: `this shipment has no ${entry.documentType}`, requestId, nextAttemptAt: null }));
+  }
+}
+
+/** A failure after which the request may or may not have taken effect. */
+export function isAmbiguous(error: unknown): boolean {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; status?: unknown; retryAfterMs?: unknown };
+  if (e.code === 'SERVICE_TIMEOUT' || e.code === 'SERVICE_UNREACHABLE' || e.code === 'SERVICE_INVALID_RESPONSE') return true;
+  if (e.code === 'PRINT_MAY_HAVE_PRINTED') return true;
+  // A 5xx may come from a gateway after the service printed. A 503 with Retry-After is the
+  // service refusing up front ("label not ready"), so only that one is safe to send again.
+  return e.code === 'SERVICE_UNAVAILABLE' && !(e.status === 503 && typeof e.retryAfterMs === 'number');
+}

@@ -1,0 +1,134 @@
+import type { JobPatch, JobRecord } from './job-record';
+import { isAmbiguous, type JobFailures } from './job-failures';
+import type { Entry, Lane } from './lane';
+import { isLedgerFailure, type LedgerGuard } from './ledger-guard';
+import { mediaForLayout, type PdfFetcher, type PipelineTarget } from './ports';
+import type { SpooledJobs } from './spooled-jobs';
+
+/*
+ * The two steps a job goes through in its line: fetch its PDF from the service, then hand
+ * it to the spooler. Each step is written to the ledger before it runs (no write, no
+ * spool), and a job that may already be at the spooler is looked up by title before it is
+ * sent again. Kept apart from the queue, which only decides which job runs next.
+ */
+
+export interface JobStepsOptions {
+  readonly fetcher: PdfFetcher;
+  readonly guard: LedgerGuard;
+  readonly failures: JobFailures;
+  readonly spooled: SpooledJobs;
+  /** The queue's jobs by id: a job handed over leaves it. */
+  readonly entries: Map<string, Entry>;
+  /** The job was canceled, held or the pipeline stopped while the step was running. */
+  readonly disowned: (entry: Entry, token: number) => boolean;
+  readonly schedulePump: () => void;
+}
+
+export class JobSteps {
+  private fetches = 0;
+
+  constructor(private readonly options: JobStepsOptions) {}
+
+  /** Fetches in progress (bounded by fetchConcurrency). */
+  get activeFetches(): number {
+    return this.fetches;
+  }
+
+  async fetch(entry: Entry): Promise<void> {
+    const { failures } = this.options;
+    entry.phase = 'fetching';
+    const token = entry.token;
+    try {
+      this.countTry(entry, 'fetching');
+    } catch (error) {
+      // Not recorded, so not fetched: the job waits for the ledger, unchanged.
+      entry.phase = 'waiting';
+      throw error;
+    }
+    this.fetches += 1;
+    try {
+      const { pdf } = await this.options.fetcher.printFile({
+        shipment_ids: [entry.shipmentId],
+        document_type: entry.documentType,
+        label_layout: entry.layout,
+      });
+      if (this.options.disowned(entry, token)) return;
+      entry.pdf = pdf;
+      entry.phase = 'ready';
+    } catch (error) {
+      if (this.options.disowned(entry, token)) return;
+      if (await failures.lacksDocument(entry, error)) {
+        if (!this.options.disowned(entry, token)) failures.skipMissing(entry, error);
+        return;
+      }
+      if (this.options.disowned(entry, token)) return;
+      failures.onFailure(entry, error);
+    } finally {
+      this.fetches -= 1;
+      this.options.schedulePump();
+    }
+  }
+
+  async spool(lane: Lane, entry: Entry, target: PipelineTarget): Promise<void> {
+    const { failures, spooled } = this.options;
+    let result: { spoolerJobId: string | null; completed: boolean };
+    try {
+      if (entry.spoolUncertain) {
+        // The lookup can fail as well (a spooler that cannot be asked); counting the try here
+        // keeps maxAttempts a bound on a job that can neither be spooled nor looked up.
+        this.countTry(entry, 'spooling');
+        const found = await target.findSpooled(entry.id);
+        if (found && found.state !== 'aborted' && found.state !== 'canceled') {
+          lane.remove(entry);
+          this.options.entries.delete(entry.id);
+          spooled.record(entry.id, entry.target, found.spoolerJobId, found.state === 'completed');
+          return;
+        }
+        entry.spoolUncertain = false;
+      }
+      // Written before the hand-over: if the ledger cannot take it, the job is not sent.
+      this.countTry(entry, 'spooling', { spoolAttempted: true });
+      entry.spoolUncertain = true; // until spool() answers, the job may be at the spooler
+      result = await target.spool({
+        jobId: entry.id,
+        title: `Print Station ${entry.id} ${entry.shipmentId} ${entry.documentType}`,
+        pdf: target.needsPdf ? entry.pdf : null,
+        media: mediaForLayout(entry.layout),
+        copies: entry.copies,
+        shipmentId: entry.shipmentId,
+        documentType: entry.documentType,
+        layout: entry.layout,
+      });
+    } catch (error) {
+      if (isLedgerFailure(error)) {
+        entry.phase = entry.pdf ? 'ready' : 'waiting';
+        throw error;
+      }
+      if (target.reconcilable === false && isAmbiguous(error)) {
+        failures.failUnconfirmed(entry, error);
+        return;
+      }
+      if (await failures.lacksDocument(entry, error)) {
+        failures.skipMissing(entry, error);
+        return;
+      }
+      failures.onFailure(entry, error);
+      return;
+    }
+    lane.remove(entry);
+    this.options.entries.delete(entry.id);
+    entry.pdf = null;
+    spooled.record(entry.id, entry.target, result.spoolerJobId, result.completed);
+  }
+
+  /** Count a new try in the ledger's `attempts` (once per fetch+spool pass). */
+  private countTry(entry: Entry, state: 'fetching' | 'spooling', patch: JobPatch = {}): JobRecord {
+    const counted = entry.tryCounted;
+    const job = this.options.guard.write(entry.id, state, { ...patch, incrementAttempts: !counted, nextAttemptAt: null, reason: null });
+    if (!counted) {
+      entry.tries += 1;
+      entry.tryCounted = true;
+    }
+    return job;
+  }
+}

@@ -1,0 +1,134 @@
+import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
+import { formatDelay } from './failure';
+import type { JobPatch, JobRecord } from './job-record';
+import type { Ledger } from './ledger';
+
+/*
+ * The pipeline's ledger writes, and what happens when the ledger cannot take one
+ * (LEDGER_WRITE_FAILED: disk full, I/O error, read-only, locked). Kept apart from the queue
+ * because it is a small state machine of its own: a failed write stops the pump instead of
+ * crashing the process, is retried with backoff, and the outcomes that happened at the
+ * printer meanwhile are replayed, in order, once the ledger works again.
+ */
+
+export interface LedgerGuardOptions {
+  readonly ledger: Ledger;
+  /** First wait before a failed write is tried again; doubles up to retryMaxMs. */
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
+  /** The pipeline was stopped: no retry is armed any more. */
+  readonly isStopped: () => boolean;
+  /** Every row written (the pipeline tells its listener). */
+  readonly onWritten: (job: JobRecord) => void;
+  /** @default logs the message with console.error */
+  readonly onError?: (error: JobError) => void;
+  /** The backlog was replayed: the pump may run again. */
+  readonly onRecovered: () => void;
+}
+
+export class LedgerGuard {
+  /** Set while the ledger cannot be written: nothing new is fetched or spooled. */
+  private ledgerDown: JobError | null = null;
+  /** Consecutive failed ledger writes (backoff exponent); a successful write resets it. */
+  private ledgerFailures = 0;
+  private ledgerTimer: NodeJS.Timeout | null = null;
+  /** Outcomes already true at the printer but not yet recorded, replayed in order. */
+  private readonly deferred: (() => void)[] = [];
+
+  constructor(private readonly options: LedgerGuardOptions) {}
+
+  /** The failure that stopped the pump, while the ledger cannot be written. */
+  get down(): JobError | null {
+    return this.ledgerDown;
+  }
+
+  /** SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. */
+  write(id: string, state: JobRecord['state'], patch: JobPatch): JobRecord {
+    let job: JobRecord;
+    try {
+      job = this.options.ledger.transition(id, state, patch);
+    } catch (error) {
+      throw sqliteCode(error) ? ledgerWriteError(error, this.options.ledger.dir) : error;
+    }
+    this.ledgerFailures = 0;
+    this.options.onWritten(job);
+    return job;
+  }
+
+  /** A write that may be lost (the row's previous state is as good), e.g. at stop(). */
+  tryWrite(id: string, state: JobRecord['state'], patch: JobPatch): void {
+    try {
+      this.write(id, state, patch);
+    } catch (error) {
+      if (!isLedgerFailure(error)) throw error;
+    }
+  }
+
+  /** Run a ledger write now; if the ledger cannot take it, keep it for the retry. */
+  orDefer(fn: () => void): void {
+    if (this.ledgerDown) {
+      this.deferred.push(fn);
+      return;
+    }
+    try {
+      fn();
+    } catch (error) {
+      if (!isLedgerFailure(error)) throw error;
+      this.deferred.push(fn);
+      this.workFailed(error);
+    }
+  }
+
+  /**
+   * Background work (fetch, spool, follow, pump) that threw. A ledger that cannot be
+   * written stops the pump until a retry succeeds; anything else is a bug and is rethrown.
+   */
+  workFailed(error: unknown): void {
+    if (!isLedgerFailure(error)) throw error;
+    this.ledgerFailures += 1;
+    const first = this.ledgerDown === null;
+    this.ledgerDown = error;
+    const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(20, this.ledgerFailures - 1));
+    if (first || !this.ledgerTimer) this.report(new JobError(error.code, `${error.message} Printing waits; next try in ${formatDelay(delay)}.`, { cause: error }));
+    if (this.ledgerTimer || this.options.isStopped()) return;
+    this.ledgerTimer = setTimeout(() => {
+      this.ledgerTimer = null;
+      this.retryLedger();
+    }, delay);
+  }
+
+  /** Drop a pending retry (the pipeline stops). */
+  stop(): void {
+    if (this.ledgerTimer) clearTimeout(this.ledgerTimer);
+    this.ledgerTimer = null;
+  }
+
+  /** Replay what is known but unrecorded, in order, then let the pump run again. */
+  private retryLedger(): void {
+    if (this.options.isStopped()) return;
+    try {
+      while (this.deferred.length > 0) {
+        this.deferred[0]!();
+        this.deferred.shift();
+      }
+    } catch (error) {
+      this.workFailed(error);
+      return;
+    }
+    this.ledgerDown = null;
+    this.options.onRecovered();
+  }
+
+  private report(error: JobError): void {
+    try {
+      if (this.options.onError) this.options.onError(error);
+      else console.error(`${error.code}: ${error.message}`);
+    } catch {
+      // A listener's bug must not stall printing.
+    }
+  }
+}
+
+export function isLedgerFailure(error: unknown): error is JobError {
+  return error instanceof JobError && error.code === JOB_ERROR_CODES.LEDGER_WRITE_FAILED;
+}

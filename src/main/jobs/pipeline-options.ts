@@ -1,0 +1,96 @@
+import type { JobView, LabelLayout } from '../../shared/domain';
+import type { JobError } from './errors';
+import type { Ledger } from './ledger';
+import type { PdfFetcher, PipelineTarget, RouteDecision } from './ports';
+
+/*
+ * What a PrintPipeline is configured with, and the defaults it fills in: kept apart from the
+ * queue so the options and their documented defaults are read in one place, and so the
+ * modules the pipeline is built from share one resolved settings type.
+ */
+
+export interface PrintPipelineOptions {
+  readonly ledger: Ledger;
+  /** Fetches PDFs (`ServiceClient` satisfies it). */
+  readonly fetcher: PdfFetcher;
+  /** The target for a printer URI; the caller caches targets. */
+  readonly targetFor: (uri: string) => PipelineTarget;
+  /** Where a document type prints and in which layout (routing profile). */
+  readonly route: (documentType: string) => RouteDecision;
+  /** Document types printed automatically after a booking. @default () => ['label'] */
+  readonly autoPrintTypes?: () => readonly string[];
+  /** Copies per automatic job and default for reprints. @default () => 1 */
+  readonly copies?: () => number;
+  /** PDFs fetched concurrently, across all targets. @default 4 */
+  readonly fetchConcurrency?: number;
+  /** Per target, how many jobs from the head may be fetched ahead (bounds PDFs held in memory). @default 8 */
+  readonly lookahead?: number;
+  /** Tries before a transient failure becomes a failed job. @default 8 */
+  readonly maxAttempts?: number;
+  /** @default 500 */
+  readonly retryBaseMs?: number;
+  /** @default 30000 */
+  readonly retryMaxMs?: number;
+  /** Poll target.jobState until the spooler says completed or aborted. @default true */
+  readonly followSpooler?: boolean;
+  /** @default 500 */
+  readonly followIntervalMs?: number;
+  /**
+   * After a crash, how long after a job entered `spooling` the spooler is first asked about
+   * it: an lp started by the killed process can outlive it and create its job a moment later.
+   * @default 2000
+   */
+  readonly reconcileSettleMs?: number;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+  /** Jitter source, in [0, 1). @default Math.random */
+  readonly random?: () => number;
+  /** Every change of a job (state, reason): the agent logs it and pushes it to the UI. */
+  readonly onJobChange?: (job: JobView) => void;
+  /**
+   * A ledger write failed during background work (LEDGER_WRITE_FAILED: disk full, I/O
+   * error, read-only, locked). Printing waits and the write is retried with backoff.
+   * @default logs the message with console.error
+   */
+  readonly onError?: (error: JobError) => void;
+  /** First wait before a failed ledger write is tried again; doubles up to ledgerRetryMaxMs. @default 1000 */
+  readonly ledgerRetryBaseMs?: number;
+  /** @default 30000 */
+  readonly ledgerRetryMaxMs?: number;
+}
+
+export interface ReprintRequest {
+  readonly shipmentId: string;
+  /** @default 'label' */
+  readonly documentType?: string;
+  readonly layout?: LabelLayout;
+  /** Printer URI; defaults to the routed printer. */
+  readonly printer?: string;
+  readonly copies?: number;
+  /** @default 'reprint' */
+  readonly trigger?: 'reprint' | 'scan' | 'manual';
+  readonly reference?: string | null;
+  readonly trackingId?: string | null;
+}
+
+/** The tunables with their defaults filled in (the ports and listeners are used as given). */
+export type PipelineSettings = Required<Omit<PrintPipelineOptions, 'onJobChange' | 'onError' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>>;
+
+export function resolveSettings(options: PrintPipelineOptions): PipelineSettings {
+  return {
+    autoPrintTypes: options.autoPrintTypes ?? (() => ['label']),
+    copies: options.copies ?? (() => 1),
+    fetchConcurrency: Math.max(1, options.fetchConcurrency ?? 4),
+    lookahead: Math.max(1, options.lookahead ?? 8),
+    maxAttempts: Math.max(1, options.maxAttempts ?? 8),
+    retryBaseMs: options.retryBaseMs ?? 500,
+    retryMaxMs: options.retryMaxMs ?? 30_000,
+    followSpooler: options.followSpooler ?? true,
+    followIntervalMs: options.followIntervalMs ?? 500,
+    reconcileSettleMs: options.reconcileSettleMs ?? 2000,
+    ledgerRetryBaseMs: Math.max(1, options.ledgerRetryBaseMs ?? 1000),
+    ledgerRetryMaxMs: Math.max(1, options.ledgerRetryMaxMs ?? 30_000),
+    now: options.now ?? (() => new Date()),
+    random: options.random ?? Math.random,
+  };
+}

@@ -1,0 +1,101 @@
+import type { JobRecord } from './job-record';
+import type { LedgerGuard } from './ledger-guard';
+import type { PipelineTarget } from './ports';
+import { SpoolerFollower, type FollowOutcome, type FollowedJob } from './spooler-follower';
+
+/*
+ * What happens once a spooler has a job: the handover is recorded (`spooled`, or at once
+ * `completed` for targets that finish on hand-over), then the job is followed until the
+ * spooler says how it ended, and that end is recorded. Kept apart from the queue: a
+ * spooled job has left its line, and start-up recovery records handovers the same way.
+ */
+
+export interface SpooledJobsOptions {
+  readonly guard: LedgerGuard;
+  /** Poll target.jobState until the spooler says completed or aborted. */
+  readonly followSpooler: boolean;
+  readonly followIntervalMs: number;
+  readonly isStopped: () => boolean;
+  readonly resolveTarget: (uri: string) => PipelineTarget | Error;
+  /** Put a job back in line (one found cut off by a crash is sent again once). */
+  readonly enqueue: (job: JobRecord) => void;
+}
+
+export class SpooledJobs {
+  private readonly follower: SpoolerFollower;
+  /** Jobs found at the spooler by start-up reconciliation, still followed. */
+  private readonly recovered = new Set<string>();
+
+  constructor(private readonly options: SpooledJobsOptions) {
+    this.follower = new SpoolerFollower({
+      intervalMs: options.followIntervalMs,
+      onOutcome: (job, outcome) => this.onFollowOutcome(job, outcome, this.recovered.delete(job.jobId)),
+    });
+  }
+
+  /** The handover happened: record it now, or as soon as the ledger can be written. */
+  record(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
+    this.options.guard.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered));
+  }
+
+  /** Record the handover; finish at once (folder, service, windows) or follow the spooler. */
+  onSpooled(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
+    const patch = { spoolerJobId, reason: null, requestId: null, nextAttemptAt: null };
+    this.options.guard.write(jobId, 'spooled', patch);
+    if (completed) this.options.guard.write(jobId, 'completed', {});
+    else if (spoolerJobId) this.follow(jobId, targetUri, spoolerJobId, recovered);
+  }
+
+  follow(jobId: string, targetUri: string, spoolerJobId: string, recovered = false): void {
+    if (!this.options.followSpooler || this.options.isStopped()) return;
+    const target = this.options.resolveTarget(targetUri);
+    if (target instanceof Error) return;
+    if (recovered) this.recovered.add(jobId);
+    this.follower.follow({ jobId, spoolerJobId, target });
+  }
+
+  /** Stop following; waits for a poll of the spooler in progress. */
+  stop(): Promise<void> {
+    return this.follower.stop();
+  }
+
+  private onFollowOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
+    if (this.options.isStopped()) return;
+    // Runs inside the follower's tick: a ledger that cannot be written must not throw there.
+    try {
+      this.options.guard.orDefer(() => this.recordOutcome(job, outcome, recovered));
+    } catch (error) {
+      this.options.guard.workFailed(error);
+    }
+  }
+
+  private recordOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
+    const guard = this.options.guard;
+    if (recovered && (outcome === 'aborted' || outcome === 'canceled')) {
+      // A job found at the spooler after a crash that then ends canceled or aborted was
+      // most likely cut off by the crash itself (lp killed mid-job): send it again once.
+      const queued = guard.write(job.jobId, 'queued', {
+        reason: `the spooler ${outcome} job ${job.spoolerJobId} after the restart; sending it again`,
+        spoolerJobId: null,
+        spoolAttempted: false,
+      });
+      this.options.enqueue(queued);
+      return;
+    }
+    switch (outcome) {
+      case 'completed':
+        guard.write(job.jobId, 'completed', {});
+        return;
+      case 'vanished':
+        // CUPS drops finished jobs from its list when history is off: gone without an abort.
+        guard.write(job.jobId, 'completed', { reason: 'the spooler no longer lists the job; assumed printed' });
+        return;
+      case 'aborted':
+        guard.write(job.jobId, 'failed', { reason: `the printer aborted job ${job.spoolerJobId}; check the printer, then retry` });
+        return;
+      case 'canceled':
+        guard.write(job.jobId, 'canceled', { reason: `job ${job.spoolerJobId} was canceled at the printer` });
+        return;
+    }
+  }
+}
