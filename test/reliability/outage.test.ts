@@ -1,0 +1,94 @@
+/**
+ * Outage (issue 6; issue 4, Poller): the agent is down while bookings happen. The
+ * service's webhooks for them are lost (the sandbox's endpoints are switched off for the
+ * outage, as if its retries ran out), so only the poller's reconciliation on start can
+ * find them. When the agent is back, every one prints exactly once.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { startPrivateCups, type PrivateCups } from '../support/cups';
+import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from './support/agent-process';
+import { freePort } from './support/net';
+import { SIZES } from './support/sizes';
+import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
+import { sleep, until } from './support/wait';
+
+const QUEUE = 'outage_sink';
+const SECRET = 'whsec-outage';
+
+describe('outage: bookings while the agent is down', () => {
+  let cups: PrivateCups;
+  let sandbox: Sandbox;
+  let dataDir: string;
+  let agent: AgentProcess | null = null;
+  let webhookPort: number;
+  let endpoint: { url: string; secret: string };
+
+  beforeAll(async () => {
+    cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
+    webhookPort = await freePort();
+    endpoint = { url: `http://127.0.0.1:${webhookPort}/webhooks`, secret: SECRET };
+    sandbox = await startSandbox({ webhooks: [endpoint] });
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rel-outage-'));
+  });
+
+  afterAll(async () => {
+    await agent?.kill('SIGKILL');
+    await sandbox?.close();
+    await cups?.stop();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const start = (): Promise<AgentProcess> =>
+    startAgentProcess({
+      args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${QUEUE}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 1 }),
+      env: cups.env,
+    });
+
+  const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
+
+  it(`prints all ${SIZES.outageBookings} bookings made during the outage exactly once when the agent is back`, async () => {
+    agent = await start();
+    const before: string[] = [];
+    for (let i = 0; i < 5; i++) before.push((await sandbox.bookShipment({ reference_id: `PRE-${i}` })).shipmentId);
+    await until('the bookings made before the outage to print', async () => (await outputs()).length >= before.length, { timeoutMs: 60_000 });
+    // Let the poller move its mark past them.
+    await sleep(2_500);
+
+    const exit = await agent.stop();
+    expect(exit.code).toBe(0); // a clean stop on SIGTERM
+    sandbox.setWebhooks([]);
+    const during: string[] = [];
+    for (let i = 0; i < SIZES.outageBookings; i++) {
+      during.push((await sandbox.bookShipment({ source: i % 2 ? 'API' : 'APP', reference_id: `OUTAGE-${i}` })).shipmentId);
+    }
+    await sleep(1_000);
+    expect((await outputs()).length).toBe(before.length); // nothing printed while down
+
+    agent = await start();
+    sandbox.setWebhooks([endpoint]);
+    const all = [...before, ...during];
+    await until(`${all.length} outputs`, async () => (await outputs()).length >= all.length, {
+      timeoutMs: 180_000,
+      detail: async () => describeCount(countByShipment(await outputs(), all)),
+    });
+    await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
+    await sleep(3_000); // two more polls: a second print would show up now
+
+    const files = await outputs();
+    const count = countByShipment(files, all);
+    console.log(`[outage] ${during.length} bookings while down, ${before.length} before: ${describeCount(count)}`);
+    expect(count.missing).toEqual([]);
+    expect(count.duplicated).toEqual([]);
+    expect(count.unexpected).toEqual([]);
+    expect((await checkPdfs(files)).broken).toEqual([]);
+
+    // They came back through the poller's reconciliation (no webhook reached the agent).
+    const queued = parseJobLines(agent.lines).filter((j) => j.state === 'queued' && during.includes(j.shipmentId));
+    expect(new Set(queued.map((j) => j.shipmentId)).size).toBe(during.length);
+    expect(queued.every((j) => j.trigger === 'poll')).toBe(true);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Printer faults (issue 6; issue 3, Tests): the CUPS queue is disabled in the middle of a
+ * burst. Jobs wait or fail visibly, saying the queue is disabled; once it is enabled (and
+ * the jobs that gave up are retried through the AgentApi, as a packer would from the UI),
+ * every label prints exactly once.
+ *
+ * The agent runs in-process (startHeadlessAgent) so the test can follow every job event
+ * and call api.retryJob directly.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobView } from '../../src/shared/domain';
+import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
+import { silentLogger } from '../../src/main/log';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { startPrivateCups, type PrivateCups } from '../support/cups';
+import { freePort } from './support/net';
+import { SIZES } from './support/sizes';
+import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
+import { sleep, until } from './support/wait';
+
+const QUEUE = 'printer_faults_sink';
+const SECRET = 'whsec-printer';
+
+describe('printer faults: a queue disabled mid-burst', () => {
+  let cups: PrivateCups;
+  let sandbox: Sandbox;
+  let dataDir: string;
+  let agent: HeadlessAgent | null = null;
+
+  beforeAll(async () => {
+    cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rel-printer-'));
+  });
+
+  afterAll(async () => {
+    await agent?.stop();
+    await sandbox?.close();
+    await cups?.stop();
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(`lets ${SIZES.printerFaultLabels} labels wait or fail visibly, then prints each once after the queue is enabled`, async () => {
+    const webhookPort = await freePort();
+    sandbox = await startSandbox({ webhooks: [{ url: `http://127.0.0.1:${webhookPort}/webhooks`, secret: SECRET }] });
+    agent = await startHeadlessAgent({
+      apiUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      dataDir,
+      log: silentLogger,
+      environment: 'custom',
+      printer: `cups:${QUEUE}`,
+      webhookPort,
+      webhookSecrets: [SECRET],
+      pollIntervalSeconds: 1,
+      tuning: { targets: { env: cups.env }, pipeline: { retryBaseMs: 100, retryMaxMs: 1_000, followIntervalMs: 200 } },
+    });
+    const latest = new Map<string, JobView>();
+    const history: JobView[] = [];
+    const unsubscribe = agent.agent.subscribe((event) => {
+      if (event.type !== 'job') return;
+      latest.set(event.job.id, event.job);
+      history.push(event.job);
+    });
+    const jobs = (): JobView[] => [...latest.values()];
+    const spooled = (): number => jobs().filter((j) => j.state === 'spooled' || j.state === 'completed').length;
+
+    const shipments: string[] = [];
+    for (let i = 0; i < SIZES.printerFaultLabels; i++) shipments.push((await sandbox.bookShipment({ reference_id: `PF-${i}` })).shipmentId);
+
+    const third = Math.floor(SIZES.printerFaultLabels / 3);
+    await until(`${third} labels spooled before the fault`, () => spooled() >= third, { timeoutMs: 60_000, intervalMs: 5 });
+    await cups.disable(QUEUE, 'Out of labels');
+    const spooledAtFault = spooled();
+
+    // Visible: jobs say the queue is disabled, while waiting to retry or once given up.
+    await until('a job to report the disabled queue', () => history.some((j) => /disabled/.test(j.reason ?? '')), { timeoutMs: 60_000 });
+    await sleep(3_000);
+    const stuck = spooled();
+    expect(stuck).toBeLessThan(shipments.length);
+    const visible = jobs().filter((j) => j.state === 'failed' || (j.state === 'queued' && /disabled/.test(j.reason ?? '')));
+    for (const job of jobs().filter((j) => j.state === 'failed')) {
+      expect(job.reason).toMatch(/disabled.*cupsenable/);
+    }
+
+    await cups.enable(QUEUE);
+    const failed = jobs().filter((j) => j.state === 'failed');
+    for (const job of failed) await agent.agent.api.retryJob({ id: job.id });
+
+    const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
+    await until(`${shipments.length} outputs`, async () => (await outputs()).length >= shipments.length, {
+      timeoutMs: 120_000,
+      detail: async () => describeCount(countByShipment(await outputs(), shipments)),
+    });
+    await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
+    await sleep(2_000);
+    unsubscribe();
+
+    const files = await outputs();
+    const count = countByShipment(files, shipments);
+    console.log(
+      `[printer-faults] ${shipments.length} labels; ${spooledAtFault} spooled when the queue was disabled, ${stuck} after 3 s disabled; ` +
+        `${visible.length} jobs showing the fault, ${failed.length} failed and retried by hand: ${describeCount(count)}`,
+    );
+    expect(count.missing).toEqual([]);
+    expect(count.duplicated).toEqual([]);
+    expect(count.unexpected).toEqual([]);
+    expect((await checkPdfs(files)).broken).toEqual([]);
+    expect(jobs().filter((j) => j.state === 'failed')).toEqual([]);
+  });
+});
