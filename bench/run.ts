@@ -1,0 +1,102 @@
+/**
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale]`
+ *
+ * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
+ * scheduler with a sink queue (test/support/cups.ts, needs root), the agent as a station
+ * runs it. Prints a table with each issue-6 target next to the measured figure and, with
+ * --json, writes the fields CONTRACTS.md lists (and more). A benchmark, not a test: it
+ * asserts nothing about speed.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startPrivateCups } from '../test/support/cups';
+import { bundleAgentCli } from './bundle';
+import { runBurst, type BurstResult } from './burst';
+import { measureIdle, type IdleResult } from './idle';
+import { runLatency, type LatencyResult, type ScanResult } from './latency';
+import { machineInfo } from './machine';
+import { SandboxProcess } from './sandbox-process';
+import { runScale, type ScaleResult } from './scale';
+import { renderTable } from './table';
+
+const QUEUE = 'bench_sink';
+
+interface Plan {
+  readonly burst: number;
+  readonly latency: number;
+  readonly scans: number;
+  readonly idleSeconds: number;
+  readonly scaleRounds: number;
+  readonly scaleIdleSeconds: number;
+}
+
+const FULL: Plan = { burst: 1_000, latency: 200, scans: 100, idleSeconds: 60, scaleRounds: 5, scaleIdleSeconds: 20 };
+const QUICK: Plan = { burst: 200, latency: 50, scans: 30, idleSeconds: 10, scaleRounds: 3, scaleIdleSeconds: 5 };
+
+export interface BenchReport {
+  machine: string;
+  date: string;
+  quick: boolean;
+  machine_detail: ReturnType<typeof machineInfo>;
+  burst?: BurstResult;
+  latency?: LatencyResult;
+  scan?: ScanResult;
+  idle?: IdleResult;
+  scale?: ScaleResult;
+  duration_s: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', default: false } },
+  });
+  if (values.help) {
+    process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale]\n');
+    return;
+  }
+  const plan = values.quick ? QUICK : FULL;
+  const only = new Set((values.only ?? 'burst,latency,idle,scale').split(',').map((s) => s.trim()));
+  const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+  const machine = machineInfo();
+  const started = Date.now();
+  const report: BenchReport = { machine: machine.summary, date: new Date().toISOString(), quick: values.quick ?? false, machine_detail: machine, duration_s: 0 };
+  log(`${machine.summary}; load average ${machine.loadAverage}; ${values.quick ? 'quick' : 'full'} run`);
+
+  const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'psbench-'));
+  const cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
+  const sandbox = await SandboxProcess.start();
+  try {
+    if (only.has('idle')) {
+      log(`idle: ${plan.idleSeconds} s with polling on…`);
+      const idle = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent') });
+      log(`idle: the same, bundled to plain JavaScript (no tsx)…`);
+      const bundled = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent-bundled'), bundledScript: await bundleAgentCli() });
+      report.idle = { ...idle, rss_mb_bundled: bundled.rss_mb, cpu_percent_bundled: bundled.cpu_percent };
+    }
+    if (only.has('burst')) report.burst = await runBurst({ sandbox, cups, queue: QUEUE, count: plan.burst, workDir, log });
+    if (only.has('latency')) {
+      const { latency, scan } = await runLatency({ sandbox, cups, queue: QUEUE, samples: plan.latency, scanSamples: plan.scans, workDir, log });
+      report.latency = latency;
+      report.scan = scan;
+    }
+    if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log });
+  } finally {
+    await sandbox.close();
+    await cups.stop();
+    await fs.rm(workDir, { recursive: true, force: true });
+  }
+  report.duration_s = (Date.now() - started) / 1000;
+
+  process.stdout.write(`${renderTable(report)}\n`);
+  if (values.json) {
+    await fs.writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
+    log(`wrote ${values.json}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

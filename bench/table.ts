@@ -1,0 +1,64 @@
+/** The printed table: each measured figure beside its issue-6 target, if it has one. */
+import type { BenchReport } from './run';
+
+interface Row {
+  readonly metric: string;
+  readonly value: string;
+  readonly target: string;
+  /** true = met, false = missed, null = no target. */
+  readonly met: boolean | null;
+}
+
+const f = (n: number | undefined, digits = 1): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits));
+
+export function rows(r: BenchReport): Row[] {
+  const out: Row[] = [];
+  const add = (metric: string, value: string, target = '', met: boolean | null = null): void => void out.push({ metric, value, target, met });
+  if (r.burst) {
+    const b = r.burst;
+    add(`burst: ${b.shipments} labels, agent`, `${f(b.agent_s)} s (${f(b.agent_labels_per_s)} labels/s; first after ${f(b.agent_first_label_s, 2)} s)`);
+    add('burst: DIY baseline (curl + lp loop)', `${f(b.baseline_s)} s (${f(b.baseline_labels_per_s)} labels/s)`);
+    add('burst: limit', `${f(b.limit_s)} s (fetch ${f(b.limit_fetch_s)} s at ${b.limit_fetch_concurrency}; lp in order ${f(b.limit_spool_s)} s, unordered ×4 ${f(b.limit_spool_unordered_s)} s)`);
+    add('burst: vs baseline (baseline ÷ agent)', `${f(b.vs_baseline, 2)}×`, '≥ 3×', b.vs_baseline >= 3);
+    add('burst: vs limit (agent ÷ limit)', `${f(b.vs_limit, 2)}×`, '≤ 1.25×', b.vs_limit <= 1.25);
+  }
+  if (r.latency) {
+    const l = r.latency;
+    add('webhook → spooled p50 / p95 / p99', `${f(l.webhook_to_spooled_p50_ms)} / ${f(l.webhook_to_spooled_p95_ms)} / ${f(l.webhook_to_spooled_p99_ms)} ms`);
+    add('agent overhead p50 / p95 / p99', `${f(l.overhead_p50_ms)} / ${f(l.overhead_p95_ms)} / ${f(l.overhead_p99_ms)} ms`, 'p95 ≤ 15 ms', l.overhead_p95_ms <= 15);
+    add('  overhead without the spooler commands p50 / p95 / p99', `${f(l.overhead_excl_spooler_p50_ms)} / ${f(l.overhead_excl_spooler_p95_ms)} / ${f(l.overhead_excl_spooler_p99_ms)} ms`);
+    const s = l.stages_p50_ms;
+    add('  stages p50: ack, ack→queued, queued→fetch, fetch (service), spool', `${f(s.ack)}, ${f(s.ack_to_queued)}, ${f(s.queued_to_fetching)}, ${f(s.fetch_service)}, ${f(s.spool_lp)} ms`);
+    add('  spooler commands alone p50: lpstat, lp', `${f(l.spooler_alone_p50_ms.lpstat)}, ${f(l.spooler_alone_p50_ms.lp)} ms`);
+  }
+  if (r.scan) add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 250 ms', r.scan.p95_ms <= 250);
+  if (r.idle) {
+    add(`idle RSS (max over ${f(r.idle.seconds, 0)} s, polling every ${r.idle.poll_interval_s} s)`, `${f(r.idle.rss_mb)} MB`, '≤ 120 MB', r.idle.rss_mb <= 120);
+    if (r.idle.rss_mb_bundled !== undefined) {
+      add('idle RSS, agent bundled to plain JS (no tsx)', `${f(r.idle.rss_mb_bundled)} MB`, '≤ 120 MB', r.idle.rss_mb_bundled <= 120);
+    }
+    add('idle CPU (npm run agent / bundled)', `${f(r.idle.cpu_percent, 2)} / ${f(r.idle.cpu_percent_bundled, 2)} % of one core (${r.idle.polls} polls)`);
+  }
+  if (r.scale) {
+    const s = r.scale;
+    const flat = Math.max(s.poll_bytes_at_1k, s.poll_bytes_at_10k, s.poll_bytes_at_100k) <= 1.5 * Math.min(s.poll_bytes_at_1k, s.poll_bytes_at_10k, s.poll_bytes_at_100k);
+    add('poll at 1k / 10k / 100k history', `${f(s.poll_ms_at_1k)} / ${f(s.poll_ms_at_10k)} / ${f(s.poll_ms_at_100k)} ms`);
+    add('  bytes read per poll', `${s.poll_bytes_at_1k} / ${s.poll_bytes_at_10k} / ${s.poll_bytes_at_100k} B (${s.poll_requests_at_1k} / ${s.poll_requests_at_10k} / ${s.poll_requests_at_100k} requests)`, 'flat', flat);
+    add(`ledger after ${s.ledger_jobs} prints`, `${f(s.ledger_mb)} MB on disk; history search p50 ${f(s.history_search_p50_ms, 2)} ms`);
+    add('agent RSS on that ledger', `${f(s.rss_mb_after_100k)} MB`);
+  }
+  return out;
+}
+
+export function renderTable(r: BenchReport): string {
+  const all = rows(r);
+  const header = { metric: 'metric', value: 'measured', target: 'target', met: null };
+  const w1 = Math.max(header.metric.length, ...all.map((x) => x.metric.length));
+  const w2 = Math.max(header.value.length, ...all.map((x) => x.value.length));
+  const w3 = Math.max(header.target.length, ...all.map((x) => x.target.length));
+  const line = (x: Row | typeof header): string => {
+    const verdict = x.met === null ? '' : x.met ? 'met' : 'MISSED';
+    return `${x.metric.padEnd(w1)}  ${x.value.padEnd(w2)}  ${x.target.padEnd(w3)}  ${verdict}`.trimEnd();
+  };
+  return [`Print Station benchmarks, ${r.date}${r.quick ? ' (quick)' : ''}`, r.machine, '', line(header), '-'.repeat(w1 + w2 + w3 + 12), ...all.map(line)].join('\n');
+}
