@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPrivateCups } from '../test/support/cups';
-import { bundleAgentCli } from './bundle';
+import { bundleAgentCli } from '../scripts/bundle-agent';
 import { runBurst, type BurstResult } from './burst';
 import { measureIdle, type IdleResult } from './idle';
 import { runLatency, type LatencyResult, type ScanResult } from './latency';

@@ -4,7 +4,6 @@
  * of booked shipments). Same geometry as the real thing: 4x6 in for label layouts, A4
  * otherwise.
  */
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 import type { LabelLayout } from '../../shared/domain';
 
 /** Document type of test pages in the ledger; never sent to the service. */
@@ -16,6 +15,8 @@ const LABEL: [number, number] = [288, 432];
 const A4: [number, number] = [595.28, 841.89];
 
 export async function renderTestPage(layout: LabelLayout, printer: string, at: Date): Promise<Uint8Array> {
+  // Loaded on first use: an agent that never prints a test page never holds pdf-lib.
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const doc = await PDFDocument.create();
   doc.setTitle('Print Station test page');
   const [width, height] = layout === 'printer' ? LABEL : A4;

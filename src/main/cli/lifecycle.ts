@@ -11,14 +11,25 @@ export function printReadyLines(agent: HeadlessAgent, write: (line: string) => v
   write(`printer: ${agent.printer}`);
 }
 
+/**
+ * A wrapper (npm run, a shell, a terminal's process group) often delivers one Ctrl-C or
+ * SIGTERM twice within milliseconds; only a signal after this long means "stop now".
+ */
+const REPEAT_SIGNAL_MS = 1000;
+
 export function stopOnSignals(stop: () => Promise<void>, log: (line: string) => void): void {
-  let stopping = false;
+  // A service runs until it is told to stop. Its own timers are unref'd (so tests and
+  // embedders can exit), and with polling off and no servers nothing else would hold it.
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
+  let stoppingSince: number | null = null;
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (stoppingSince !== null) {
+      if (Date.now() - stoppingSince < REPEAT_SIGNAL_MS) return;
       log(`${signal} again: exiting now; unfinished jobs resume on the next start`);
       process.exit(130);
     }
-    stopping = true;
+    stoppingSince = Date.now();
+    clearInterval(keepAlive);
     log(`${signal}: stopping (letting the current spool finish)…`);
     stop().then(
       () => process.exit(0),

@@ -3,7 +3,7 @@
  * and a traffic generator books a shipment every few seconds. Nothing about it is stored:
  * the next start is a normal start.
  */
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { ServiceClient } from '../api/client';
 import type { Logger } from '../log';
 import { TrafficGenerator } from './traffic-generator';
@@ -22,6 +22,9 @@ export class DemoMode {
   /** Starts the sandbox (once) and returns where the agent should connect. */
   async start(): Promise<{ readonly apiUrl: string; readonly apiKey: string }> {
     if (!this.sandbox) {
+      // The sandbox (and its PDF and barcode libraries) loads only when a demo starts: an
+      // agent connected to a real account never holds it in memory.
+      const { startSandbox } = await import('../../sandbox/server');
       const sandbox = await startSandbox({ simulateCarrier: true });
       this.sandbox = sandbox;
       this.client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey });

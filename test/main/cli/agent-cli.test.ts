@@ -56,7 +56,24 @@ describe('npm run agent', () => {
     expect(run.stdout).toContain(`printer: folder:${join(dir, 'prints')}`);
     expect(run.stderr).toContain('connected: team Sandbox Team');
     expect(run.stdout + run.stderr).not.toContain(KEY);
+    expect(run.stderr).toContain('SIGTERM: stopping');
+    expect(run.stderr).not.toContain('again');
     expect(run.code).toBe(0);
+  });
+
+  it('keeps running as a service with polling off and no servers, until it is told to stop', async () => {
+    const child = spawn(TSX, [CLI, '--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'quiet')}`, '--poll-interval', '0', '--data-dir', join(dir, 'q')], {
+      env: { ...process.env, PRINT_STATION_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let exitedEarly = false;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    void exited.then(() => (exitedEarly = true));
+    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => d.toString().includes('printer: ') && resolve()));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(exitedEarly).toBe(false);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('refuses a wrong key with the service request id and exits non-zero', async () => {
