@@ -6,6 +6,9 @@
 import { ServiceClient, type ServiceClientOptions } from '../api/client';
 import { CodedError } from '../errors';
 
+/** How long a replaced client may finish its calls (longer than any call's timeout). */
+const RETIRE_GRACE_MS = 30_000;
+
 export class NotConnectedError extends CodedError {
   constructor() {
     super('NOT_CONNECTED', 'No API key is set: connect your account in Settings → Connection, or start the demo.');
@@ -22,6 +25,8 @@ export interface ServiceConnectionOptions {
 export class ServiceConnection {
   private client: ServiceClient | null = null;
   private printClient: ServiceClient | null = null;
+  /** Clients replaced by reconfigure() that may still have calls in flight. */
+  private readonly retiring = new Set<ServiceClient>();
   private apiUrl: string;
   // A #private field: util.inspect(connection) cannot print the key.
   #apiKey: string | null;
@@ -59,16 +64,28 @@ export class ServiceConnection {
     return this.printClient;
   }
 
-  /** Point at another address or key. The old clients finish their calls, then close. */
+  /**
+   * Point at another address or key. The old clients get a grace period to finish their
+   * calls before they close: closing at once would abort a print in flight, and for a
+   * service printer that would leave a job that "may have printed".
+   */
   reconfigure(apiUrl: string, apiKey: string | null): boolean {
     if (apiUrl === this.apiUrl && apiKey === this.#apiKey) return false;
-    const old = [this.client, this.printClient];
+    for (const client of [this.client, this.printClient]) if (client) this.retire(client);
     this.client = null;
     this.printClient = null;
     this.apiUrl = apiUrl;
     this.#apiKey = apiKey;
-    for (const client of old) void client?.close().catch(() => undefined);
     return true;
+  }
+
+  private retire(client: ServiceClient): void {
+    this.retiring.add(client);
+    const timer = setTimeout(() => {
+      this.retiring.delete(client);
+      void client.close().catch(() => undefined);
+    }, RETIRE_GRACE_MS);
+    timer.unref();
   }
 
   /** A client for a one-off check (Settings → Test connection) that leaves this one alone. */
@@ -77,9 +94,10 @@ export class ServiceConnection {
   }
 
   async close(): Promise<void> {
-    const old = [this.client, this.printClient];
+    const old = [this.client, this.printClient, ...this.retiring];
     this.client = null;
     this.printClient = null;
+    this.retiring.clear();
     await Promise.all(old.map((client) => client?.close()));
   }
 }
