@@ -45,6 +45,9 @@ import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '.
  * booking-time-resolver.ts, and the persisted mark is poll-cursor.ts.
  */
 
+
+/** How far ahead of the station's clock a service timestamp may be and still move the mark. */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 export interface PollerOptions {
   readonly shipments: ShipmentSourcePort;
   readonly cursors: CursorStorePort;
@@ -214,8 +217,13 @@ export class Poller {
     const bookings: Array<{ notice: BookingNotice; shipment: ShipmentRecord }> = [];
     let newMark = markNs;
     let newMarkText = mark;
+    // A change time from the future (a skewed clock, a service bug) must not carry the mark
+    // past everything real: every later poll would stop at its first page and miss bookings.
+    const latestBelievable = BigInt(Math.round(this.now() + MAX_CLOCK_SKEW_MS)) * NANOS_PER_MS;
+    let future = 0;
     for (const { shipment, changed } of read.values()) {
-      if (changed > newMark) {
+      if (changed > latestBelievable) future++;
+      else if (changed > newMark) {
         newMark = changed;
         newMarkText = changeTime(shipment) as string;
       }
@@ -263,6 +271,7 @@ export class Poller {
       }
     }
 
+    if (future > 0) this.logger.warn(`poller: ${future} shipment(s) carry a change time more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of this station's clock; the poll mark ignores them (check the station's clock)`);
     const nextWindow = newMark - overlapNs;
     const seen = new Set([...read.values()].filter((r) => r.changed >= nextWindow).map((r) => r.shipment.id));
     if (newMark === markNs) for (const id of seenAtMark) seen.add(id);

@@ -200,4 +200,17 @@ describe('Poller (service variants)', () => {
       expect.objectContaining({ code: 'INTAKE_INVALID_OPTION' }),
     );
   });
+
+  it('keeps its mark below a change time from the future, so later bookings are still found', async () => {
+    const svc = withHistory('paged-newest-first');
+    const p = poller(svc);
+    await p.pollOnce();
+    // A shipment whose change time is a day ahead of the station's clock (skew or a bug).
+    const odd = svc.create({ updated_at: new Date(svc.now + 24 * 60 * 60_000).toISOString() });
+    await p.pollOnce();
+    const later = svc.book(svc.create().id);
+    const result = await p.pollOnce();
+    expect(sink.ids()).toContain(later.id);
+    expect(result.mark! < odd.updated_at!).toBe(true);
+  });
 });
