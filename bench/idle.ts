@@ -1,5 +1,5 @@
 /**
- * Idle: the agent's CLI (a child process, as `npm run agent` runs it) with polling on and
+ * Idle: the agent's CLI (a child process; bundled, as `npm run agent` runs it) with polling on and
  * nothing to print; its RSS and CPU over a window, read from /proc. The first seconds
  * after start (TypeScript loading, the start-up reconciliation) are left out.
  */
@@ -19,9 +19,9 @@ export interface IdleResult {
   readonly seconds: number;
   readonly poll_interval_s: number;
   readonly polls: number;
-  /** The same agent bundled to plain JavaScript (no tsx loader), when measured. */
-  readonly rss_mb_bundled?: number;
-  readonly cpu_percent_bundled?: number;
+  /** The same agent through tsx (the TypeScript loader), when measured. */
+  readonly rss_mb_tsx?: number;
+  readonly cpu_percent_tsx?: number;
 }
 
 export interface IdleContext {

@@ -11,7 +11,9 @@ afterEach(async () => {
 
 describe('ServiceConnection', () => {
   it('lets a call in flight finish when settings point it elsewhere', async () => {
-    server.handle((_req, res) => setTimeout(() => json(res, 200, { status: 'ok', team: 'Slow Team' }, { 'x-service-request-id': 'r1' }), 300));
+    server.handle((_req, res) => {
+      setTimeout(() => json(res, 200, { status: 'ok', team: 'Slow Team' }, { 'x-service-request-id': 'r1' }), 300);
+    });
     connection = new ServiceConnection({ apiUrl: server.baseUrl, apiKey: 'first-key-0001' });
     const inFlight = connection.current.status();
     await new Promise((r) => setTimeout(r, 50));
