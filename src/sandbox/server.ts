@@ -83,6 +83,12 @@ const MAX_LOG = 100_000;
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
+/** Reading an aborted request fails with `aborted` (ECONNRESET) once its socket is gone. */
+function clientWentAway(req: IncomingMessage, error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') && (req.destroyed || req.socket.destroyed);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const apiKey = options.apiKey ?? 'sandbox-key';
   const keyDigest = digest(apiKey);
@@ -145,6 +151,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch (error) {
       if (error instanceof HttpError) {
         reply = { status: error.status, json: error.body(), headers: error.headers };
+      } else if (clientWentAway(req, error)) {
+        // The client hung up (e.g. timed out during the latency fault) before its body was
+        // read: nothing to answer and no fault of the sandbox. Logged like a dropped connection.
+        log.push({ method: req.method ?? '', url: req.url ?? '', status: 0, bytes: 0 });
+        return;
       } else {
         console.error('sandbox: internal error', error);
         reply = { status: 500, json: { message: 'Internal sandbox error.', code: 'internal_error' } };

@@ -28,7 +28,9 @@ export function classifyFailure(error: unknown): FailureInfo {
 function waitingReason(e: Record<string, unknown>, message: string): string {
   switch (e.code) {
     case 'SERVICE_UNAVAILABLE':
-      return e.status === 503 ? 'label not ready yet' : 'the service is unavailable';
+      if (e.status !== 503) return 'the service is unavailable';
+      // A 503 is also an overloaded or restarting service: "not ready" only when it says so.
+      return saysNotReady(e.serviceMessage) ? 'label not ready yet' : 'the service is unavailable (HTTP 503)';
     case 'SERVICE_RATE_LIMITED':
       return 'the service asked us to slow down';
     case 'SERVICE_TIMEOUT':
@@ -38,6 +40,12 @@ function waitingReason(e: Record<string, unknown>, message: string): string {
     default:
       return message;
   }
+}
+
+/** The service's message says the label or document is not ready (yet). */
+function saysNotReady(serviceMessage: unknown): boolean {
+  if (typeof serviceMessage !== 'string') return false;
+  return /\b(label|document|waybill|pdf|file)s?\b/i.test(serviceMessage) && /\bnot\s+(yet\s+)?ready\b|\bnot_ready\b/i.test(serviceMessage);
 }
 
 /** Exponential backoff with full jitter (AWS architecture blog), capped. */

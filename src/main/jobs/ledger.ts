@@ -59,6 +59,35 @@ export interface PruneResult {
 }
 
 const FINISHED_SQL = "('completed', 'failed', 'canceled')";
+
+/**
+ * Above this many index entries matching a history search, walking the table newest first
+ * is likely to beat collecting and sorting them (about 2 ms at the threshold here, where a
+ * full walk of 100k jobs takes 18 ms and one that stops early well under 1 ms).
+ */
+export const SEARCH_INDEX_MAX_MATCHES = 10_000;
+
+// INDEXED BY: the plan must not depend on statistics (ANALYZE) the planner may or may not have.
+const SEARCH_RANGES_SQL = `
+  SELECT seq FROM jobs INDEXED BY jobs_shipment WHERE shipment_id >= @lo COLLATE NOCASE AND shipment_id < @hi COLLATE NOCASE
+  UNION ALL SELECT seq FROM jobs INDEXED BY jobs_reference WHERE reference >= @lo COLLATE NOCASE AND reference < @hi COLLATE NOCASE
+  UNION ALL SELECT seq FROM jobs INDEXED BY jobs_tracking WHERE tracking_id >= @lo COLLATE NOCASE AND tracking_id < @hi COLLATE NOCASE`;
+
+/** Counts matching index entries, stopping at @cap. */
+const SEARCH_MATCH_COUNT_SQL = `SELECT COUNT(*) AS n FROM (SELECT seq FROM (${SEARCH_RANGES_SQL}) LIMIT @cap)`;
+
+/** The text search through the three indexes (IN removes a job found by two of them twice). */
+export function searchByIndexSql(withState: boolean): string {
+  return `SELECT * FROM jobs WHERE seq IN (${SEARCH_RANGES_SQL})${withState ? ' AND state = @state' : ''} ORDER BY seq DESC LIMIT @limit`;
+}
+
+/** The text search walking the table newest first: for prefixes that match most of it. */
+function searchByWalkSql(withState: boolean): string {
+  return `SELECT * FROM jobs WHERE ((shipment_id >= @lo COLLATE NOCASE AND shipment_id < @hi COLLATE NOCASE)
+      OR (reference >= @lo COLLATE NOCASE AND reference < @hi COLLATE NOCASE)
+      OR (tracking_id >= @lo COLLATE NOCASE AND tracking_id < @hi COLLATE NOCASE))${withState ? ' AND state = @state' : ''}
+    ORDER BY seq DESC LIMIT @limit`;
+}
 const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
 
 /**
@@ -224,32 +253,35 @@ export class Ledger {
     return row ? rowToRecord(row) : null;
   }
 
-  /** History, newest first. */
+  /**
+   * History, newest first. A text search reads the three NOCASE indexes (shipment id,
+   * reference, tracking id) as ranges: exact and prefix matches, no LIKE wildcards to escape
+   * in what a scanner typed. The three ranges joined by OR made SQLite scan the whole table
+   * (25 ms at 100k jobs); as one IN over a UNION ALL of three index ranges it reads only
+   * the matching index entries. A short prefix can match most of the table (every UPS
+   * tracking id starts "1Z"), where sorting all matches costs more than walking the table
+   * newest first and stopping at `limit`: when the ranges hold more than
+   * SEARCH_INDEX_MAX_MATCHES entries, that walk is used instead. Both give the same rows in
+   * the same order.
+   */
   search(query: JobSearch = {}): JobRecord[] {
     const limit = Math.max(1, Math.min(10_000, Math.floor(query.limit ?? 100)));
-    const where: string[] = [];
-    const params: (string | number)[] = [];
     const text = query.text?.trim();
-    if (text) {
-      // A range on the NOCASE indexes: exact and prefix matches, no full scan, and no LIKE
-      // wildcards to escape in what a scanner typed.
-      const hi = `${text}\uffff`;
-      where.push(
-        `((shipment_id >= ? COLLATE NOCASE AND shipment_id < ? COLLATE NOCASE)
-          OR (reference >= ? COLLATE NOCASE AND reference < ? COLLATE NOCASE)
-          OR (tracking_id >= ? COLLATE NOCASE AND tracking_id < ? COLLATE NOCASE))`,
-      );
-      params.push(text, hi, text, hi, text, hi);
+    const state = query.state ?? null;
+    if (!text) {
+      const sql = `SELECT * FROM jobs ${state ? 'WHERE state = @state' : ''} ORDER BY seq DESC LIMIT @limit`;
+      return (this.searchStatement(sql).all({ state, limit }) as JobRow[]).map(rowToRecord);
     }
-    if (query.state) {
-      where.push('state = ?');
-      params.push(query.state);
-    }
-    const sql = `SELECT * FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`;
-    params.push(limit);
+    const range = { lo: text, hi: `${text}\uffff` };
+    const matches = (this.searchStatement(SEARCH_MATCH_COUNT_SQL).get({ ...range, cap: SEARCH_INDEX_MAX_MATCHES + 1 }) as { n: number }).n;
+    const sql = matches <= SEARCH_INDEX_MAX_MATCHES ? searchByIndexSql(state !== null) : searchByWalkSql(state !== null);
+    return (this.searchStatement(sql).all({ ...range, state, limit }) as JobRow[]).map(rowToRecord);
+  }
+
+  private searchStatement(sql: string): Database.Statement {
     let statement = this.searchStatements.get(sql);
     if (!statement) this.searchStatements.set(sql, (statement = this.db.prepare(sql)));
-    return (statement.all(...params) as JobRow[]).map(rowToRecord);
+    return statement;
   }
 
   /** Jobs between the ledger and the printer (fetching, spooling, spooled), oldest first. */

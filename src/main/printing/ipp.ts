@@ -2,7 +2,8 @@ import http from 'node:http';
 import os from 'node:os';
 
 /**
- * Just enough IPP (RFC 8010/8011) to read job names and states from a CUPS scheduler.
+ * Just enough IPP (RFC 8010/8011) to read job names and states, and a queue's state,
+ * from a CUPS scheduler.
  * lpstat prints neither a job's title nor whether it ended completed, aborted or canceled,
  * and ipptool is a separate package (cups-ipp-utils) that a client machine may lack, so
  * the agent asks cupsd over HTTP itself.
@@ -12,6 +13,7 @@ const TAG = {
   operation: 0x01,
   job: 0x02,
   end: 0x03,
+  printer: 0x04,
   integer: 0x21,
   boolean: 0x22,
   enum: 0x23,
@@ -25,6 +27,7 @@ const TAG = {
 
 const OP_GET_JOB_ATTRIBUTES = 0x0009;
 const OP_GET_JOBS = 0x000a;
+const OP_GET_PRINTER_ATTRIBUTES = 0x000b;
 const STATUS_NOT_FOUND = 0x0406;
 
 export type IppJobState = 'pending' | 'pending-held' | 'processing' | 'processing-stopped' | 'canceled' | 'aborted' | 'completed' | 'unknown';
@@ -174,7 +177,8 @@ function post(options: IppClientOptions, resource: string, body: Buffer): Promis
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`CUPS at ${options.server} did not answer in time`)));
+    // ETIMEDOUT like a socket error: callers tell "scheduler unreachable" by an errno code.
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`CUPS at ${options.server} did not answer in time`), { code: 'ETIMEDOUT' })));
     req.on('error', reject);
     req.end(body);
   });
@@ -237,4 +241,56 @@ export async function ippGetJob(options: IppClientOptions, jobId: number): Promi
   if (res.status >= 0x0400) throw new Error(`CUPS refused Get-Job-Attributes for job ${jobId} (IPP status 0x${res.status.toString(16)})`);
   const group = res.groups.find((g) => g.tag === TAG.job);
   return group ? toJob(group.attrs) : null;
+}
+
+export type IppPrinterState = 'idle' | 'processing' | 'stopped' | 'unknown';
+const PRINTER_STATES: Record<number, IppPrinterState> = { 3: 'idle', 4: 'processing', 5: 'stopped' };
+
+export interface IppPrinter {
+  /** The queue's name as the scheduler spells it (`printer-name`). */
+  readonly name: string;
+  /** `stopped` is what `cupsdisable` leaves and `lpstat -p` calls "disabled". */
+  readonly state: IppPrinterState;
+  /** `printer-state-reasons` keywords, e.g. `paused`, `media-empty-error`; `none` left out. */
+  readonly stateReasons: readonly string[];
+  /**
+   * `printer-state-message`: the reason given to `cupsdisable -r` or `cupsreject -r`
+   * (cupsd fills in "Paused" or "Rejecting Jobs" without one); '' when none.
+   */
+  readonly stateMessage: string;
+  readonly acceptingJobs: boolean;
+}
+
+const PRINTER_ATTRS: Attr = {
+  tag: TAG.keyword,
+  name: 'requested-attributes',
+  values: ['printer-name', 'printer-state', 'printer-state-reasons', 'printer-state-message', 'printer-is-accepting-jobs'],
+};
+
+/**
+ * Get-Printer-Attributes: the queue's state and whether it accepts jobs, in one HTTP round
+ * trip (under a millisecond on loopback) instead of an `lpstat` process (about 10 ms).
+ * cupsd answers classes under /printers/ too. Null when the scheduler knows no such queue.
+ */
+export async function ippGetPrinter(options: IppClientOptions, queue: string): Promise<IppPrinter | null> {
+  const resource = `/printers/${encodeURIComponent(queue)}`;
+  const body = encodeIppRequest(OP_GET_PRINTER_ATTRIBUTES, nextRequestId++, [
+    ...baseAttrs(options),
+    { tag: TAG.uri, name: 'printer-uri', values: [`ipp://localhost${resource}`] },
+    userAttr(options),
+    PRINTER_ATTRS,
+  ]);
+  const res = decodeIppResponse(await post(options, resource, body));
+  if (res.status === STATUS_NOT_FOUND) return null;
+  if (res.status >= 0x0400) throw new Error(`CUPS refused Get-Printer-Attributes for ${queue} (IPP status 0x${res.status.toString(16)})`);
+  const attrs = res.groups.find((g) => g.tag === TAG.printer)?.attrs;
+  if (!attrs) return null;
+  const state = attrs.get('printer-state')?.[0];
+  return {
+    name: String(attrs.get('printer-name')?.[0] ?? queue),
+    state: (typeof state === 'number' && PRINTER_STATES[state]) || 'unknown',
+    stateReasons: (attrs.get('printer-state-reasons') ?? []).map(String).filter((r) => r !== 'none'),
+    stateMessage: String(attrs.get('printer-state-message')?.[0] ?? ''),
+    acceptingJobs: attrs.get('printer-is-accepting-jobs')?.[0] === true,
+  };
 }
