@@ -156,9 +156,17 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
     replaceChildren(status, ...[...jobs.values()].map((j) => h('span', { class: `job-line state-${j.state}` }, describeJob(j))));
   };
 
+  // A fast printer finishes a job before the reprint call has answered: its live updates
+  // arrive first. They are kept here until the answer names the job, so the stale
+  // "queued" in the answer cannot overwrite "completed".
+  const early = new Map<string, JobView>();
+  let awaitingAnswer = false;
+
   const trigger = async (): Promise<void> => {
     if (button.disabled) return;
     button.disabled = true;
+    awaitingAnswer = true;
+    early.clear();
     status.classList.remove('error');
     status.textContent = 'Sending the reprint…';
     try {
@@ -169,7 +177,7 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
         printer: printerSelect.value || undefined,
       });
       jobs.clear();
-      for (const job of created) jobs.set(job.id, job);
+      for (const job of created) jobs.set(job.id, latest(job, early.get(job.id)));
       showJobs();
       beepSuccess();
     } catch (error) {
@@ -177,6 +185,8 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
       status.textContent = `Reprint failed: ${describeError(error)}`;
       beepFailure();
     } finally {
+      awaitingAnswer = false;
+      early.clear();
       button.disabled = false;
       ctx.focusScan();
     }
@@ -204,9 +214,23 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
     dispose,
     trigger: () => void trigger(),
     onJob(job: JobView): void {
-      if (!jobs.has(job.id)) return;
-      jobs.set(job.id, job);
-      showJobs();
+      const known = jobs.get(job.id);
+      if (known) {
+        jobs.set(job.id, latest(known, job));
+        showJobs();
+      } else if (awaitingAnswer) {
+        early.set(job.id, latest(job, early.get(job.id)));
+      }
     },
   };
+}
+
+/** How far along a job is, for two views stamped in the same millisecond. */
+const PROGRESS: Record<JobView['state'], number> = { queued: 0, fetching: 1, spooling: 2, spooled: 3, completed: 4, failed: 4, canceled: 4 };
+
+/** The newer of two views of one job. */
+function latest(a: JobView, b: JobView | undefined): JobView {
+  if (!b) return a;
+  if (b.updatedAt !== a.updatedAt) return b.updatedAt > a.updatedAt ? b : a;
+  return PROGRESS[b.state] > PROGRESS[a.state] ? b : a;
 }
