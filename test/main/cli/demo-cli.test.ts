@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'print-station-demo-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run demo', () => {
+  it('prints a 4x6 label into ./demo-prints within 10 seconds of being ready, and stops on Ctrl-C', async () => {
+    const child = spawn(TSX, [DEMO, '--data-dir', join(dir, 'data')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`demo not ready: ${stdout}`)), 30_000);
+        child.stdout.on('data', () => stdout.includes('printer: ') && (clearTimeout(timer), resolve()));
+      });
+      expect(stdout).toMatch(/^sandbox: http:\/\/127\.0\.0\.1:\d+\/external\/v1$/m);
+      expect(stdout).toMatch(/^ui: http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m);
+      expect(stdout).toMatch(/^webhooks: http:\/\/127\.0\.0\.1:\d+\/webhooks$/m);
+      expect(stdout).toContain('printer: folder:./demo-prints');
+
+      const ready = Date.now();
+      let pdfs: string[] = [];
+      while (pdfs.length === 0 && Date.now() - ready < 10_000) {
+        await new Promise((r) => setTimeout(r, 200));
+        pdfs = (await readdir(join(dir, 'demo-prints')).catch(() => [] as string[])).filter((f) => f.endsWith('.pdf'));
+      }
+      expect(pdfs.length).toBeGreaterThan(0);
+      const pdf = await PDFDocument.load(await readFile(join(dir, 'demo-prints', pdfs[0]!)));
+      expect([pdf.getPage(0).getWidth(), pdf.getPage(0).getHeight()]).toEqual([288, 432]);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  });
+});
