@@ -5,14 +5,9 @@
  * the spooled outputs are counted per shipment: none missing, none duplicated, every one
  * a whole PDF.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { startPrivateCups, type PrivateCups } from '../support/cups';
+import { describe, expect, it } from 'vitest';
 import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from './support/agent-process';
-import { freePort } from './support/net';
+import { useRig } from './support/rig';
 import { suiteRandom } from './support/random';
 import { SIZES } from './support/sizes';
 import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
@@ -22,28 +17,12 @@ const QUEUE = 'chaos_sink';
 const SECRET = 'whsec-chaos';
 
 describe('chaos: SIGKILL during a burst', () => {
-  let cups: PrivateCups;
-  let sandbox: Sandbox;
-  let dataDir: string;
   let agent: AgentProcess | null = null;
-  let webhookPort: number;
+  const rig = useRig({ name: 'chaos', queue: QUEUE, secret: SECRET, stopAgent: async () => agent?.kill('SIGKILL') });
 
-  beforeAll(async () => {
-    cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
-    webhookPort = await freePort();
-    sandbox = await startSandbox({ webhooks: [{ url: `http://127.0.0.1:${webhookPort}/webhooks`, secret: SECRET }] });
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rel-chaos-'));
-  });
-
-  afterAll(async () => {
-    await agent?.kill('SIGKILL');
-    await sandbox?.close();
-    await cups?.stop();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
-  });
-
-  const start = (): Promise<AgentProcess> =>
-    startAgentProcess({
+  const start = (): Promise<AgentProcess> => {
+    const { sandbox, dataDir, webhookPort, cups } = rig();
+    return startAgentProcess({
       args: agentArgs({
         apiUrl: sandbox.baseUrl,
         apiKey: sandbox.apiKey,
@@ -55,9 +34,11 @@ describe('chaos: SIGKILL during a burst', () => {
       }),
       env: cups.env,
     });
+  };
 
   it(`prints each of ${SIZES.chaosLabels} labels exactly once through ${SIZES.chaosKills} SIGKILLs`, async () => {
     const { between } = suiteRandom('chaos');
+    const { sandbox, cups } = rig();
     agent = await start();
 
     const shipments: string[] = [];

@@ -9,16 +9,11 @@
  * same startHeadlessAgent as the CLI, with a 1 s client timeout so the slow spell turns
  * into timeouts within the test's time.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HeadlessAgentOptions } from '../../src/main/headless';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { startPrivateCups, type PrivateCups } from '../support/cups';
 import { parseJobLines, startAgentProcess, TUNED_AGENT, type AgentProcess } from './support/agent-process';
 import { bridgeCall } from './support/bridge';
-import { freePort } from './support/net';
+import { useRig } from './support/rig';
 import { sampleRss } from './support/proc-stats';
 import { SIZES } from './support/sizes';
 import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
@@ -31,26 +26,11 @@ const SECRET = 'whsec-faults';
 const RSS_BOUND_MB = 400;
 
 describe('faults: a flaky service during a burst', () => {
-  let cups: PrivateCups;
-  let sandbox: Sandbox;
-  let dataDir: string;
   let agent: AgentProcess | null = null;
-
-  beforeAll(async () => {
-    cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rel-faults-'));
-  });
-
-  afterAll(async () => {
-    await agent?.kill('SIGKILL');
-    await sandbox?.close();
-    await cups?.stop();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
-  });
+  const rig = useRig({ name: 'faults', queue: QUEUE, secret: SECRET, stopAgent: async () => agent?.kill('SIGKILL') });
 
   it(`prints each of ${SIZES.faultLabels} labels exactly once through 5xx, 429, drops, timeouts and late labels`, async () => {
-    const webhookPort = await freePort();
-    sandbox = await startSandbox({ webhooks: [{ url: `http://127.0.0.1:${webhookPort}/webhooks`, secret: SECRET }] });
+    const { sandbox, cups, dataDir, webhookPort } = rig();
     const options: Omit<HeadlessAgentOptions, 'log'> = {
       apiUrl: sandbox.baseUrl,
       apiKey: sandbox.apiKey,

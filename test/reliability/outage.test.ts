@@ -4,14 +4,9 @@
  * outage, as if its retries ran out), so only the poller's reconciliation on start can
  * find them. When the agent is back, every one prints exactly once.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { startPrivateCups, type PrivateCups } from '../support/cups';
+import { describe, expect, it } from 'vitest';
 import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from './support/agent-process';
-import { freePort } from './support/net';
+import { useRig } from './support/rig';
 import { SIZES } from './support/sizes';
 import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
 import { sleep, until } from './support/wait';
@@ -20,37 +15,21 @@ const QUEUE = 'outage_sink';
 const SECRET = 'whsec-outage';
 
 describe('outage: bookings while the agent is down', () => {
-  let cups: PrivateCups;
-  let sandbox: Sandbox;
-  let dataDir: string;
   let agent: AgentProcess | null = null;
-  let webhookPort: number;
-  let endpoint: { url: string; secret: string };
+  const rig = useRig({ name: 'outage', queue: QUEUE, secret: SECRET, stopAgent: async () => agent?.kill('SIGKILL') });
 
-  beforeAll(async () => {
-    cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
-    webhookPort = await freePort();
-    endpoint = { url: `http://127.0.0.1:${webhookPort}/webhooks`, secret: SECRET };
-    sandbox = await startSandbox({ webhooks: [endpoint] });
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rel-outage-'));
-  });
-
-  afterAll(async () => {
-    await agent?.kill('SIGKILL');
-    await sandbox?.close();
-    await cups?.stop();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
-  });
-
-  const start = (): Promise<AgentProcess> =>
-    startAgentProcess({
+  const start = (): Promise<AgentProcess> => {
+    const { sandbox, dataDir, webhookPort, cups } = rig();
+    return startAgentProcess({
       args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${QUEUE}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 1 }),
       env: cups.env,
     });
+  };
 
-  const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
+  const outputs = (): Promise<string[]> => rig().cups.outputs(QUEUE);
 
   it(`prints all ${SIZES.outageBookings} bookings made during the outage exactly once when the agent is back`, async () => {
+    const { sandbox, cups, endpoint } = rig();
     agent = await start();
     const before: string[] = [];
     for (let i = 0; i < 5; i++) before.push((await sandbox.bookShipment({ reference_id: `PRE-${i}` })).shipmentId);

@@ -7,16 +7,11 @@
  * The agent runs in-process (startHeadlessAgent) so the test can follow every job event
  * and call api.retryJob directly.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/shared/domain';
 import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
 import { silentLogger } from '../../src/main/log';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
-import { startPrivateCups, type PrivateCups } from '../support/cups';
-import { freePort } from './support/net';
+import { useRig } from './support/rig';
 import { SIZES } from './support/sizes';
 import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
 import { sleep, until } from './support/wait';
@@ -25,26 +20,11 @@ const QUEUE = 'printer_faults_sink';
 const SECRET = 'whsec-printer';
 
 describe('printer faults: a queue disabled mid-burst', () => {
-  let cups: PrivateCups;
-  let sandbox: Sandbox;
-  let dataDir: string;
   let agent: HeadlessAgent | null = null;
-
-  beforeAll(async () => {
-    cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
-    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rel-printer-'));
-  });
-
-  afterAll(async () => {
-    await agent?.stop();
-    await sandbox?.close();
-    await cups?.stop();
-    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
-  });
+  const rig = useRig({ name: 'printer', queue: QUEUE, secret: SECRET, stopAgent: async () => agent?.stop() });
 
   it(`lets ${SIZES.printerFaultLabels} labels wait or fail visibly, then prints each once after the queue is enabled`, async () => {
-    const webhookPort = await freePort();
-    sandbox = await startSandbox({ webhooks: [{ url: `http://127.0.0.1:${webhookPort}/webhooks`, secret: SECRET }] });
+    const { sandbox, cups, dataDir, webhookPort } = rig();
     agent = await startHeadlessAgent({
       apiUrl: sandbox.baseUrl,
       apiKey: sandbox.apiKey,
