@@ -104,7 +104,7 @@ export interface AgentErrorPayload {
 
 /** Station rules: which booked shipments this station prints by itself. */
 export const stationRulesSchema = z.object({
-  /** `all`: every booking; `none`: print on scan only; `filtered`: the criteria below. */
+  /** `all`: every booking; `none`: nothing prints by itself (scan, then Reprint); `filtered`: the criteria below. */
   mode: z.enum(['all', 'none', 'filtered']),
   /** Booking sources to print (`API`, `APP`). Empty = any source. */
   sources: z.array(z.string().min(1)).default([]),

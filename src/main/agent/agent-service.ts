@@ -218,6 +218,10 @@ export class AgentService implements AgentApi {
    * addresses off the machine.
    */
   private async requireKnownPrinter(uri: string): Promise<void> {
+    // The configured printers need no discovery (which asks CUPS and the service): a
+    // reprint or a test page must not wait on a slow service to say what is already known.
+    const routing = this.deps.settings.get().routing;
+    if (uri === routing.labelPrinter || uri === routing.documentPrinter) return;
     const printers = await this.listPrinters({});
     if (!printers.some((p) => p.uri === uri)) {
       throw new CodedError('UNKNOWN_PRINTER', `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers.`);

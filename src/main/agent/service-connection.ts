@@ -6,8 +6,11 @@
 import { ServiceClient, type ServiceClientOptions } from '../api/client';
 import { CodedError } from '../errors';
 
-/** How long a replaced client may finish its calls (longer than any call's timeout). */
-const RETIRE_GRACE_MS = 30_000;
+/**
+ * How long a replaced client may finish its calls: longer than a call with all its
+ * retries (4 attempts of up to 15 s, plus backoff).
+ */
+const RETIRE_GRACE_MS = 120_000;
 
 export class NotConnectedError extends CodedError {
   constructor() {

@@ -29,10 +29,13 @@ export function stopOnSignals(stop: () => Promise<void>, log: (line: string) => 
       process.exit(130);
     }
     stoppingSince = Date.now();
-    clearInterval(keepAlive);
     log(`${signal}: stopping (letting the current spool finish)…`);
     stop().then(
-      () => process.exit(0),
+      () => {
+        // Held until the stop is complete: some of what it waits for holds no handle.
+        clearInterval(keepAlive);
+        process.exit(0);
+      },
       (error: unknown) => {
         log(`error while stopping: ${(error as Error).message}`);
         process.exit(1);
@@ -41,6 +44,11 @@ export function stopOnSignals(stop: () => Promise<void>, log: (line: string) => 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A bug that escapes as a stray rejection must not take the station down mid-shift: the
+  // ledger keeps every job, so log it loudly and keep printing.
+  process.on('unhandledRejection', (reason) => {
+    log(`internal error (please report it): ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+  });
 }
 
 /** Print a fatal error (never a stack for expected, coded errors) and exit non-zero. */
