@@ -32,6 +32,7 @@ export interface Listing {
 export class ShipmentPages {
   private pagingRejected = false;
   private warnedUnordered = false;
+  private seenUnordered = false;
 
   constructor(private readonly options: ShipmentPagesOptions) {}
 
@@ -69,7 +70,9 @@ export class ShipmentPages {
     // The early stop is trusted only while the rows prove the order: each carries
     // updated_at and none is newer than the row before. The spec promises no order; a
     // list by creation time would hide a booking of an older shipment beyond page 1.
-    let ordered = true;
+    // Once a service has listed rows out of order it is not trusted again: a first page
+    // that happens to look ordered proves nothing about the next one.
+    let ordered = !this.seenUnordered;
     let previous: bigint | null = null;
     let undated = 0;
     for (let offset = 0; ; ) {
@@ -101,6 +104,7 @@ export class ShipmentPages {
       }
       offset += page.length;
     }
+    if (!ordered) this.seenUnordered = true;
     return { read, pagesRead, ordered, undated };
   }
 }
