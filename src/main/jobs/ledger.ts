@@ -166,6 +166,9 @@ export class Ledger {
           @trigger, 'queued', 0, @key, @bookedAt, @now, @now, @held)`),
       byId: db.prepare('SELECT * FROM jobs WHERE id = ?'),
       byKey: db.prepare('SELECT * FROM jobs WHERE idempotency_key = ?'),
+      autoForDocument: db.prepare(
+        'SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE AND document_type = ? AND idempotency_key IS NOT NULL ORDER BY seq LIMIT 1',
+      ),
       update: db.prepare(`
         UPDATE jobs SET state = @state, reason = @reason, request_id = @requestId, attempts = @attempts,
           spooler_job_id = @spoolerJobId, next_attempt_at = @nextAttemptAt, held = @held,
@@ -204,6 +207,11 @@ export class Ledger {
    * state, so a booking seen by webhook and by poll (or three times) prints once.
    */
   createAutoJob(spec: JobSpec): { job: JobRecord; created: boolean } {
+    // A booking prints automatically once per document type, wherever it printed: after the
+    // printer or layout setting changes, the poll that sees a booking the webhook already
+    // printed must not print it again on the new printer (a reprint by hand still can).
+    const printed = this.s.autoForDocument.get(spec.shipmentId, spec.documentType) as JobRow | undefined;
+    if (printed) return { job: rowToRecord(printed), created: false };
     const key = autoJobKey(spec);
     const info = this.insert(spec, key);
     if (info.changes === 1) return { job: info.record, created: true };

@@ -44,22 +44,25 @@ describe('Ledger', () => {
     expect(ledger.search({ text: 's1' })).toHaveLength(1);
   });
 
-  it('creates an automatic job once per (shipment, document type, layout, target), whatever its state', () => {
+  it('creates an automatic job once per (shipment, document type), whatever its state, layout or printer', () => {
     const a = ledger.createAutoJob(label('s1'));
     expect(a.created).toBe(true);
     expect(a.job).toMatchObject({ shipmentId: 's1', state: 'queued', attempts: 0, trigger: 'webhook', idempotencyKey: 's1|label|printer|folder:/tmp/x' });
     ledger.transition(a.job.id, 'completed');
     const b = ledger.createAutoJob(label('s1', { trigger: 'poll' }));
     expect(b).toMatchObject({ created: false, job: { id: a.job.id, state: 'completed', trigger: 'webhook' } });
-    // Another layout or target is another key.
-    expect(ledger.createAutoJob(label('s1', { layout: 'a4' })).created).toBe(true);
-    expect(ledger.createAutoJob(label('s1', { target: 'folder:/tmp/y' })).created).toBe(true);
+    // The key names layout and target, but a booking already printed automatically is not
+    // printed again after the printer or layout setting changed.
+    expect(ledger.createAutoJob(label('s1', { layout: 'a4' }))).toMatchObject({ created: false, job: { id: a.job.id } });
+    expect(ledger.createAutoJob(label('s1', { target: 'folder:/tmp/y' }))).toMatchObject({ created: false, job: { id: a.job.id } });
+    // Another document type of the same shipment is another automatic job.
+    expect(ledger.createAutoJob(label('s1', { documentType: 'waybill', layout: 'a4' })).created).toBe(true);
     // Reprints are never deduplicated.
     const r1 = ledger.createJob(label('s1', { trigger: 'reprint' }));
     const r2 = ledger.createJob(label('s1', { trigger: 'reprint' }));
     expect(r1.id).not.toBe(r2.id);
     expect(r1.idempotencyKey).toBeNull();
-    expect(ledger.search({ text: 's1' })).toHaveLength(5);
+    expect(ledger.search({ text: 's1' })).toHaveLength(4);
   });
 
   it('gives time-ordered ids and increasing sequence numbers', () => {

@@ -446,4 +446,22 @@ describe('PrintPipeline', () => {
     await p.idle();
     expect(labels().shipments()).toEqual(['s0', 's1', 's2', 's3', 's4']);
   });
+
+  it('prints a booking automatically once even when the printer setting changes before the poll sees it', async () => {
+    let target = LABELS;
+    const p = make(new ScriptedFetcher(), { route: () => ({ target, layout: 'printer', media: 'label' }) });
+    await p.start();
+    p.submitBooking(notice('s-moved', 'webhook'));
+    await p.idle();
+    target = DOCS; // the team lead picks another label printer
+    const again = p.submitBooking(notice('s-moved', 'poll'));
+    await p.idle();
+    expect(labels().shipments()).toEqual(['s-moved']);
+    expect(targets.get(DOCS)!.shipments()).toEqual([]);
+    expect(again.map((j) => j.target)).toEqual([LABELS]);
+    // A reprint by hand still goes to the new printer.
+    p.reprint({ shipmentId: 's-moved', printer: DOCS });
+    await p.idle();
+    expect(targets.get(DOCS)!.shipments()).toEqual(['s-moved']);
+  });
 });
