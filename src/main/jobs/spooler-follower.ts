@@ -11,7 +11,7 @@ export type FollowOutcome = 'completed' | 'aborted' | 'canceled' | 'vanished';
 export interface SpoolerFollowerOptions {
   /** @default 500 */
   readonly intervalMs?: number;
-  /** jobState calls in flight at once (each may be an lpstat process). @default 4 */
+  /** Spooler requests in flight at once (jobState per job, or jobStates per target). @default 4 */
   readonly concurrency?: number;
   /** Consecutive `unknown` answers after which the spooler has forgotten the job. @default 3 */
   readonly unknownLimit?: number;
@@ -65,27 +65,61 @@ export class SpoolerFollower {
     }, this.intervalMs);
   }
 
+  /**
+   * A target with jobStates is asked once a tick for all its followed jobs (CUPS: one Get-Jobs
+   * per queue); hundreds of per-job requests a tick slowed the scheduler down for the labels
+   * still being spooled in a burst. Other targets are asked job by job, as before.
+   */
   private async tick(): Promise<void> {
-    const batch = [...this.jobs.values()];
+    type Entry = FollowedJob & { unknown: number };
+    const tasks: Array<() => Promise<void>> = [];
+    const batched = new Map<PrinterTarget, Entry[]>();
+    for (const job of this.jobs.values()) {
+      if (typeof job.target.jobStates === 'function') {
+        const list = batched.get(job.target) ?? [];
+        list.push(job);
+        batched.set(job.target, list);
+      } else {
+        tasks.push(async () => {
+          let state: SpoolerJobState;
+          try {
+            state = await job.target.jobState(job.spoolerJobId);
+          } catch {
+            return; // the spooler could not be asked this time; ask again next tick
+          }
+          this.settle(job, state);
+        });
+      }
+    }
+    for (const [target, jobs] of batched) {
+      tasks.unshift(async () => {
+        let states: ReadonlyMap<string, SpoolerJobState>;
+        try {
+          states = await target.jobStates!(jobs.map((job) => job.spoolerJobId));
+        } catch {
+          return; // as above, for every job of this target
+        }
+        for (const job of jobs) {
+          const state = states.get(job.spoolerJobId);
+          // An id the answer left out was not asked about: not evidence the job is gone.
+          if (state !== undefined) this.settle(job, state);
+        }
+      });
+    }
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < batch.length && !this.stopped) {
-        const job = batch[next++]!;
-        let state: SpoolerJobState;
-        try {
-          state = await job.target.jobState(job.spoolerJobId);
-        } catch {
-          continue; // the spooler could not be asked this time; ask again next tick
-        }
-        if (this.stopped) return;
-        const outcome = this.outcomeOf(job, state);
-        if (outcome) {
-          this.jobs.delete(job.jobId);
-          this.options.onOutcome(job, outcome);
-        }
-      }
+      while (next < tasks.length && !this.stopped) await tasks[next++]!();
     };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, batch.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, tasks.length) }, worker));
+  }
+
+  private settle(job: FollowedJob & { unknown: number }, state: SpoolerJobState): void {
+    if (this.stopped) return;
+    const outcome = this.outcomeOf(job, state);
+    if (outcome) {
+      this.jobs.delete(job.jobId);
+      this.options.onOutcome(job, outcome);
+    }
   }
 
   private outcomeOf(job: { unknown: number }, state: SpoolerJobState): FollowOutcome | null {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
-import { ippGetJob, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
+import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
@@ -320,6 +320,43 @@ export class CupsTarget implements PrinterTarget {
         target: this.uri,
       });
     }
+  }
+
+  /**
+   * One Get-Jobs per queue named in the ids (`QUEUE-123`, as lp printed them) instead of one
+   * Get-Job-Attributes per job. An id the queue's listing lacks (e.g. a job moved to another
+   * queue with lpmove) is asked about alone with jobState, so every answer means exactly what
+   * jobState would say; a job the scheduler has forgotten is 'unknown' either way.
+   */
+  async jobStates(spoolerJobIds: readonly string[]): Promise<ReadonlyMap<string, SpoolerJobState>> {
+    const result = new Map<string, SpoolerJobState>();
+    const byQueue = new Map<string, Array<{ readonly spoolerJobId: string; readonly id: number }>>();
+    for (const spoolerJobId of spoolerJobIds) {
+      const m = /^(.+)-(\d+)$/.exec(spoolerJobId);
+      if (!m) {
+        result.set(spoolerJobId, 'unknown');
+        continue;
+      }
+      const list = byQueue.get(m[1]!) ?? [];
+      list.push({ spoolerJobId, id: Number(m[2]) });
+      byQueue.set(m[1]!, list);
+    }
+    for (const [queue, jobs] of byQueue) {
+      let listed: Map<number, IppJobState>;
+      try {
+        listed = await ippGetJobStates({ server: await this.ipp() }, queue);
+      } catch (error) {
+        throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot list the jobs of CUPS queue "${queue}": ${(error as Error).message}`, {
+          cause: error,
+          target: this.uri,
+        });
+      }
+      for (const job of jobs) {
+        const state = listed.get(job.id);
+        result.set(job.spoolerJobId, state ? toSpoolerState(state) : await this.jobState(job.spoolerJobId));
+      }
+    }
+    return result;
   }
 
   async findSpooled(jobId: string): Promise<{ spoolerJobId: string; state: SpoolerJobState } | null> {

@@ -228,6 +228,32 @@ export async function ippGetJobs(options: IppClientOptions, queue: string, which
   return res.groups.filter((g) => g.tag === TAG.job).flatMap((g) => toJob(g.attrs) ?? []);
 }
 
+/**
+ * Get-Jobs on one queue asking only job-id and job-state: the state of every job the
+ * scheduler still remembers there, in one request. Lighter than ippGetJobs for following
+ * jobs (no names, which cupsd would otherwise copy for every job in its history).
+ */
+export async function ippGetJobStates(options: IppClientOptions, queue: string): Promise<Map<number, IppJobState>> {
+  const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
+  const body = encodeIppRequest(OP_GET_JOBS, nextRequestId++, [
+    ...baseAttrs(options),
+    { tag: TAG.uri, name: 'printer-uri', values: [printerUri] },
+    userAttr(options),
+    { tag: TAG.keyword, name: 'which-jobs', values: ['all'] },
+    { tag: TAG.keyword, name: 'requested-attributes', values: ['job-id', 'job-state'] },
+  ]);
+  const res = decodeIppResponse(await post(options, `/printers/${encodeURIComponent(queue)}`, body));
+  const states = new Map<number, IppJobState>();
+  if (res.status === STATUS_NOT_FOUND) return states;
+  if (res.status >= 0x0400) throw new Error(`CUPS refused Get-Jobs for ${queue} (IPP status 0x${res.status.toString(16)})`);
+  for (const group of res.groups) {
+    if (group.tag !== TAG.job) continue;
+    const job = toJob(group.attrs);
+    if (job) states.set(job.id, job.state);
+  }
+  return states;
+}
+
 /** Get-Job-Attributes; null when the scheduler no longer knows the job. */
 export async function ippGetJob(options: IppClientOptions, jobId: number): Promise<IppJob | null> {
   const body = encodeIppRequest(OP_GET_JOB_ATTRIBUTES, nextRequestId++, [

@@ -51,6 +51,14 @@ export interface PrinterTarget {
   /** Follow a job handed over earlier. */
   jobState(spoolerJobId: string): Promise<SpoolerJobState>;
   /**
+   * Optional: the states of many jobs handed over earlier, in as few spooler requests as the
+   * target can (CUPS: one Get-Jobs per queue instead of one request per job), so following a
+   * burst of hundreds of jobs does not load the spooler with hundreds of requests a tick.
+   * Each id maps to what jobState would answer for it ('unknown' when the spooler no longer
+   * knows the job). Throws (like jobState) when the spooler cannot be asked.
+   */
+  jobStates?(spoolerJobIds: readonly string[]): Promise<ReadonlyMap<string, SpoolerJobState>>;
+  /**
    * After a crash: find a job this agent spooled earlier by the ledger job id in its title.
    * Null when the spooler has no such job (then it is safe to spool it again).
    */

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CupsTarget } from '../../../src/main/printing/cups-target';
+import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
+import { ippGetJobStates } from '../../../src/main/printing/ipp';
+import type { SpoolRequest } from '../../../src/main/printing/target';
+import { startPrivateCups, type PrivateCups } from '../../support/cups';
+
+const execFileAsync = promisify(execFile);
+
+let seq = 0;
+function request(pdf: Uint8Array): SpoolRequest {
+  const jobId = `js${Date.now().toString(36)}x${++seq}`;
+  return { jobId, title: `ps ${jobId}`, pdf, media: 'label', copies: 1, shipmentId: `SHP-${seq}`, documentType: 'label', layout: 'printer' };
+}
+
+describe('CupsTarget.jobStates on a private cupsd', () => {
+  let cups: PrivateCups;
+  let pdf: Uint8Array;
+
+  beforeAll(async () => {
+    cups = await startPrivateCups({
+      queues: [
+        { name: 'sink', kind: 'sink' },
+        { name: 'sink2', kind: 'sink' },
+        { name: 'held', kind: 'sink' },
+      ],
+    });
+    await cups.disable('held');
+    const doc = await PDFDocument.create();
+    doc.addPage([288, 432]);
+    pdf = await doc.save();
+  });
+
+  afterAll(async () => {
+    await cups?.stop();
+  });
+
+  const target = (queue: string) => new CupsTarget({ uri: `cups:${queue}`, queue, env: cups.env, checkReadiness: false });
+
+  it('reports completed for spooled jobs on several queues, matching jobState id for id', async () => {
+    const sink = target('sink');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await sink.spool(request(pdf))).spoolerJobId!);
+    for (let i = 0; i < 2; i++) ids.push((await target('sink2').spool(request(pdf))).spoolerJobId!);
+    await cups.waitForOutputs('sink', 5);
+    await cups.waitForOutputs('sink2', 2);
+    await cups.waitForJobs();
+
+    // Any CupsTarget of the scheduler can answer for ids of another queue: the queue is in the id.
+    const states = await sink.jobStates(ids);
+    expect([...states.keys()].sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      expect(states.get(id), id).toBe('completed');
+      expect(await sink.jobState(id), id).toBe(states.get(id));
+    }
+  });
+
+  it('reports pending, canceled and unknown exactly as jobState does', async () => {
+    const held = target('held');
+    const pending = (await held.spool(request(pdf))).spoolerJobId!;
+    const canceled = (await held.spool(request(pdf))).spoolerJobId!;
+    await execFileAsync('cancel', [canceled], { env: cups.env });
+    const forgotten = 'sink-999999';
+    const unparseable = 'no job number';
+    const ids = [pending, canceled, forgotten, unparseable];
+
+    const states = await held.jobStates(ids);
+    expect(Object.fromEntries(states)).toEqual({ [pending]: 'pending', [canceled]: 'canceled', [forgotten]: 'unknown', [unparseable]: 'unknown' });
+    for (const id of ids) expect(await held.jobState(id), id).toBe(states.get(id));
+  });
+
+  it('asks with one Get-Jobs per queue: its listing holds every job of the queue with its state', async () => {
+    const sink = target('sink');
+    const id = (await sink.spool(request(pdf))).spoolerJobId!;
+    await cups.waitForJobs({ queue: 'sink' });
+    const listed = await ippGetJobStates({ server: cups.server }, 'sink');
+    expect(listed.get(Number(id.split('-').at(-1)))).toBe('completed');
+    expect(listed.size).toBeGreaterThanOrEqual(6);
+    expect([...(await ippGetJobStates({ server: cups.server }, 'no-such-queue')).keys()]).toEqual([]);
+  });
+
+  it('throws SPOOLER_UNAVAILABLE when the scheduler cannot be reached, so the follower asks again later', async () => {
+    const gone = new CupsTarget({ uri: 'cups:sink@127.0.0.1:9', queue: 'sink', server: '127.0.0.1:9', env: cups.env });
+    const error = await gone.jobStates(['sink-1']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PrintError);
+    expect((error as PrintError).code).toBe(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE);
+  });
+});
