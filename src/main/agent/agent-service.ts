@@ -15,6 +15,7 @@ import { discoverPrinters } from '../printing/discovery';
 import { mediaForLayout, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { parseStationRules } from '../intake/station-rules';
+import { parsePrinterUri } from '../printing/uri';
 import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
@@ -152,8 +153,10 @@ export class AgentService implements AgentApi {
   }
 
   async saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView> {
-    // A bad /regex/ is refused here, with the field named, not discovered at the next booking.
+    // A bad /regex/ or printer URI is refused here, with the field named, not discovered
+    // at the next booking.
     if (input.stationRules) parseStationRules(input.stationRules);
+    for (const uri of [input.routing?.labelPrinter, input.routing?.documentPrinter]) if (uri !== undefined) parsePrinterUri(uri);
     const before = this.deps.settings.get();
     this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, before.apiUrl);
     const view = this.settingsOps.saveSettings(input);
@@ -224,7 +227,7 @@ export class AgentService implements AgentApi {
     if (uri === routing.labelPrinter || uri === routing.documentPrinter) return;
     const printers = await this.listPrinters({});
     if (!printers.some((p) => p.uri === uri)) {
-      throw new CodedError('UNKNOWN_PRINTER', `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers.`);
+      throw new CodedError('UNKNOWN_PRINTER', `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers and routing.`);
     }
   }
 }

@@ -104,7 +104,7 @@ function timeline(events: readonly TrackingEventView[]): HTMLElement {
               event.description ? h('span', { class: 'event-description' }, event.description) : null,
               event.location ? h('span', { class: 'event-location' }, event.location) : null,
               safeUrl(event.url)
-                ? h('a', { href: event.url ?? '', target: '_blank', rel: 'noopener noreferrer' }, 'Carrier page')
+                ? h('a', { href: event.url ?? '', target: '_blank', rel: 'noopener noreferrer', 'aria-label': `Carrier page: ${event.status}, ${localDateTime(event.occurredAt)}` }, 'Carrier page')
                 : null,
             ),
           ),

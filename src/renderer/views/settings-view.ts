@@ -42,7 +42,7 @@ export class SettingsPanel {
     ),
     sources: h('input', { id: 'set-sources', name: 'sources', autocomplete: 'off', placeholder: 'API, APP (empty = any)' }),
     carriers: h('input', { id: 'set-carriers', name: 'carriers', autocomplete: 'off', placeholder: 'empty = any carrier' }),
-    matches: h('textarea', { id: 'set-matches', name: 'matches', rows: 3, spellcheck: 'false', placeholder: 'reference_id SHOP-\nsystem /^webshop/' }),
+    matches: h('textarea', { id: 'set-matches', name: 'fieldMatches', rows: 3, spellcheck: 'false', placeholder: 'reference_id SHOP-\nsystem /^webshop/' }),
   };
   private readonly autoPrint = new Map<string, HTMLInputElement>(
     DOCUMENT_TYPES.map((t) => [t, h('input', { type: 'checkbox', name: 'autoPrint', value: t, id: `set-auto-${t}` })]),

@@ -111,6 +111,15 @@ describe('agent', () => {
     expect((await agent.api.getSettings({})).apiUrl).toBe(station.sandbox.baseUrl);
   });
 
+  it('refuses to save a printer that is not a printer URI, naming the valid forms', async () => {
+    const { agent } = await station.start();
+    await expect(agent.api.saveSettings({ routing: { labelPrinter: 'not-a-uri' } })).rejects.toMatchObject({
+      code: 'INVALID_PRINTER_URI',
+      message: expect.stringContaining('cups:QUEUE'),
+    });
+    expect((await agent.api.getSettings({})).routing.labelPrinter).toBe(`folder:${station.printDir}`);
+  });
+
   it('reprints only to printers the station uses or can see', async () => {
     const { agent } = await station.start();
     const booked = await station.sandbox.bookShipment({ reference_id: 'WHERE' });
