@@ -12,11 +12,22 @@ export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
   canceled: 'canceled',
 };
 
+/** What "completed" means depends on the printer: only a spooler can say it printed. */
+const COMPLETED_WORDS: Readonly<Record<string, string>> = {
+  folder: 'saved',
+  service: 'accepted by the service printer',
+  windows: 'handed to the Windows spooler',
+  cups: 'printed (the spooler reports it done)',
+};
+
 export function describeJob(job: JobView): string {
-  const base = `${job.documentType} → ${describeTarget(job.target)}: ${JOB_STATE_WORDS[job.state] ?? job.state}`;
-  if (job.state === 'failed' && job.reason) {
-    return `${base}. ${job.reason}${job.requestId && !job.reason.includes(job.requestId) ? ` (request id ${job.requestId})` : ''}`;
-  }
+  const kind = job.target.slice(0, job.target.indexOf(':'));
+  const state = job.state === 'completed' ? (COMPLETED_WORDS[kind] ?? JOB_STATE_WORDS.completed) : (JOB_STATE_WORDS[job.state] ?? job.state);
+  const base = `${job.documentType} → ${describeTarget(job.target)}: ${state}`;
+  const requestId = job.requestId && job.reason && !job.reason.includes(job.requestId) ? ` (request id ${job.requestId})` : '';
+  if (job.state === 'failed' && job.reason) return `${base}. ${job.reason}${requestId}`;
+  // A job waiting for a retry says why it waits ("label not ready yet; retrying in 2 s").
+  if (isActive(job.state) && job.reason) return `${base}: ${job.reason}${requestId}`;
   return base;
 }
 

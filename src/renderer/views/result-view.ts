@@ -42,7 +42,8 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext): Shipment
     h(
       'div',
       { class: 'shipment-grid' },
-      h('div', { class: 'shipment-main' }, summary(shipment), reprint.element, documents(shipment)),
+      // Reprint first: it is what a packer at the bench came for, and it must be on screen.
+      h('div', { class: 'shipment-main' }, reprint.element, summary(shipment), documents(shipment)),
       timeline(shipment.tracking),
     ),
   );
