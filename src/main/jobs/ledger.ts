@@ -15,6 +15,7 @@ import {
   type JobRow,
   type JobSpec,
 } from './job-record';
+import { acquireLedgerLock } from './ledger-lock';
 import { migrate } from './migrations';
 import type { TrackingEventView } from '../../shared/domain';
 
@@ -105,6 +106,7 @@ export class Ledger {
   private readonly db: Database.Database;
   /** The data directory holding the file (what an error tells the user to check). */
   readonly dir: string;
+  private releaseLock: () => void = () => undefined;
   private readonly now: () => Date;
   private readonly intake: IntakeStore;
   private readonly retention: Required<RetentionOptions>;
@@ -121,6 +123,16 @@ export class Ledger {
     this.now = options.now ?? (() => new Date());
     if (options.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
     this.dir = options.path === ':memory:' ? ':memory:' : path.dirname(path.resolve(options.path));
+    const locked = (): JobError =>
+      new JobError(
+        JOB_ERROR_CODES.LEDGER_LOCKED,
+        `Another Print Station agent is already using ${this.dir} (ledger.sqlite is locked); stop it or use another --data-dir.`,
+      );
+    if (options.path !== ':memory:') {
+      const lock = acquireLedgerLock(`${path.resolve(options.path)}.lock`);
+      if (!lock.ok) throw locked();
+      this.releaseLock = lock.release;
+    }
     let opened: Database.Database | null = null;
     try {
       const db = new Database(options.path);
@@ -142,6 +154,7 @@ export class Ledger {
       migrate(db);
     } catch (cause) {
       if (opened?.open) opened.close();
+      this.releaseLock();
       if (isSqliteBusy(cause)) {
         throw new JobError(
           JOB_ERROR_CODES.LEDGER_LOCKED,
@@ -389,6 +402,7 @@ export class Ledger {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.pruneTimer = null;
     if (this.db.open) this.db.close();
+    this.releaseLock();
   }
 
   /** Inserts and builds the record from what was written (no read back: the hot path of a burst). */
