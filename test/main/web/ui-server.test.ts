@@ -156,7 +156,9 @@ describe('startUiServer', () => {
     await start();
     const missing = await send(server.port, bridgePath('getStatus'), { method: 'POST', body: '{}' });
     expect(missing.status).toBe(401);
-    const wrong = await call('getStatus', {}, { [BRIDGE_TOKEN_HEADER]: `${server.token.slice(0, -1)}x` });
+    // One character off; never the same character (a random token may end in "x" itself).
+    const last = server.token.slice(-1);
+    const wrong = await call('getStatus', {}, { [BRIDGE_TOKEN_HEADER]: `${server.token.slice(0, -1)}${last === 'x' ? 'y' : 'x'}` });
     expect(wrong.status).toBe(401);
     expect(JSON.parse(wrong.body).error.code).toBe('UI_UNAUTHORIZED');
     expect(calls).toEqual([]);
