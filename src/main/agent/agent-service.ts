@@ -12,10 +12,10 @@ import { toJobView } from '../jobs/job-record';
 import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
+import { parsePrinterUri } from '../printing/uri';
 import { mediaForLayout, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { parseStationRules } from '../intake/station-rules';
-import { parsePrinterUri } from '../printing/uri';
 import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
@@ -130,9 +130,15 @@ export class AgentService implements AgentApi {
       configured.map(async (uri): Promise<PrinterInfo> => {
         const found = byUri.get(uri);
         byUri.delete(uri);
-        const readiness = await targetFor(uri).readiness().catch((e: Error) => ({ ready: false, detail: e.message }));
         const media = uri === routing.labelPrinter ? routing.labelPrinterMedia : 'a4';
-        return { uri, name: found?.name ?? uri, kind: targetFor(uri).kind, media, ready: readiness.ready, detail: readiness.detail };
+        const { kind } = parsePrinterUri(uri);
+        try {
+          const readiness = await targetFor(uri).readiness();
+          return { uri, name: found?.name ?? uri, kind, media, ready: readiness.ready, detail: readiness.detail };
+        } catch (error) {
+          // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
+          return { uri, name: found?.name ?? uri, kind, media, ready: false, detail: (error as Error).message };
+        }
       }),
     );
     return [...first, ...byUri.values()];
@@ -153,10 +159,9 @@ export class AgentService implements AgentApi {
   }
 
   async saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView> {
-    // A bad /regex/ or printer URI is refused here, with the field named, not discovered
-    // at the next booking.
+    // A bad /regex/ is refused here, with the field named, not discovered at the next
+    // booking (printer URIs are checked where every settings write goes: mergeSettings).
     if (input.stationRules) parseStationRules(input.stationRules);
-    for (const uri of [input.routing?.labelPrinter, input.routing?.documentPrinter]) if (uri !== undefined) parsePrinterUri(uri);
     const before = this.deps.settings.get();
     this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, before.apiUrl);
     const view = this.settingsOps.saveSettings(input);

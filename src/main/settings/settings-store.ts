@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { intakeSchema, routingSchema, stationRulesSchema, type SettingsView } from '../../shared/domain';
 import { CodedError } from '../errors';
 import type { Logger } from '../log';
+import { parsePrinterUri } from '../printing/uri';
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'custom'] as const;
 
@@ -120,6 +121,10 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
     const issue = parsed.error.issues[0];
     throw new InvalidSettingsError(issue ? issue.path.join('.') || '(root)' : '(root)', issue?.message ?? 'invalid');
   }
+  // Every writer (the UI, `--printer` on the command line) goes through here: a printer
+  // that is not a printer URI is refused (PrintError INVALID_PRINTER_URI, naming the valid
+  // forms), not discovered when the first label fails.
+  for (const uri of [patch.routing?.labelPrinter, patch.routing?.documentPrinter]) if (uri !== undefined) parsePrinterUri(uri);
   return parsed.data;
 }
 

@@ -118,6 +118,16 @@ describe('agent', () => {
       message: expect.stringContaining('cups:QUEUE'),
     });
     expect((await agent.api.getSettings({})).routing.labelPrinter).toBe(`folder:${station.printDir}`);
+    await station.stopAgent();
+    // The command line's --printer goes through the same check.
+    await expect(station.start({ printer: 'not-a-uri' })).rejects.toMatchObject({ code: 'INVALID_PRINTER_URI' });
+  });
+
+  it('lists a printer this platform cannot drive as not ready, instead of failing the list', async () => {
+    const { agent } = await station.start({ documentPrinter: 'windows:Office A4' });
+    const printers = await agent.api.listPrinters({});
+    expect(printers.find((p) => p.uri === 'windows:Office A4')).toMatchObject({ kind: 'windows', ready: false });
+    expect(printers.find((p) => p.uri === `folder:${station.printDir}`)).toMatchObject({ kind: 'folder', ready: true });
   });
 
   it('reprints only to printers the station uses or can see', async () => {
