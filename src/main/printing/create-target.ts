@@ -5,6 +5,7 @@ import { FolderTarget, type FolderFs } from './folder-target';
 import { ServiceTarget, type ServicePrintPort } from './service-target';
 import type { PrinterTarget } from './target';
 import { parsePrinterUri } from './uri';
+import { WindowsSpooler } from './windows-spooler';
 import { WindowsTarget, type PdfToPrinterModule } from './windows-target';
 
 export interface TargetDeps {
@@ -24,6 +25,8 @@ export interface TargetDeps {
   readonly exec?: ExecFileRunner;
   /** @default node:fs/promises */
   readonly fs?: FolderFs;
+  /** For `windows:` printer and job states. @default PowerShell through `exec` */
+  readonly windowsSpooler?: WindowsSpooler;
 }
 
 function unsupported(uri: string, message: string): PrintError {
@@ -41,7 +44,13 @@ export function createTarget(uri: string, deps: TargetDeps = {}): PrinterTarget 
     case 'windows':
       if (platform !== 'win32') throw unsupported(uri, `${uri}: Windows printers print only on Windows; on ${platform} use cups:QUEUE.`);
       if (!deps.pdfToPrinter) throw unsupported(uri, `${uri}: the pdf-to-printer module is not loaded.`);
-      return new WindowsTarget({ uri, name: address.name, pdfToPrinter: deps.pdfToPrinter, sumatraPdfPath: deps.sumatraPdfPath });
+      return new WindowsTarget({
+        uri,
+        name: address.name,
+        pdfToPrinter: deps.pdfToPrinter,
+        sumatraPdfPath: deps.sumatraPdfPath,
+        spooler: deps.windowsSpooler ?? new WindowsSpooler({ env: deps.env, exec: deps.exec }),
+      });
     case 'folder':
       return new FolderTarget({ uri, dir: address.dir, fs: deps.fs });
     case 'service':
