@@ -15,6 +15,7 @@ import { AgentNotifier } from './notifications';
 import { SafeStorageSecretBox } from './safe-storage-secret-box';
 import { TRAY_ICON_STATES, TrayController, type TrayIconState } from './tray';
 import { createAppUrlPolicy } from './url-policy';
+import { startDesktopUpdates } from './updater';
 import { createMainWindow, hardenSession } from './window';
 
 /** What the desktop app hands to the agent factory (src/main/agent/create-agent.ts). */
@@ -153,7 +154,22 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
   });
   agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
 
+  // Staged updates (updater.ts): the restart waits until nothing is queued, fetched or spooled.
+  const updates = await startDesktopUpdates({
+    isPackaged: app.isPackaged,
+    isQueueEmpty: async () => (await agent.api.getStatus({})).queued === 0,
+    logger,
+    env: process.env,
+    onChange: (state) => {
+      if (state.phase !== 'downloaded' || !Notification.isSupported()) return;
+      const ready = new Notification({ title: 'Update ready', body: `Print Station ${state.version ?? ''} installs when the print queue is empty. Click to install then.` });
+      ready.on('click', () => updates.restartWhenIdle());
+      ready.show();
+    },
+  });
+
   cleanup = async () => {
+    updates.stop();
     stopEvents();
     stopForwarding();
     ipc.dispose();
