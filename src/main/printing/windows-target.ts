@@ -55,6 +55,21 @@ export interface WindowsTargetOptions {
   readonly spooler?: WindowsSpooler | null;
   /** Refuse a job while the spooler says the printer cannot print (paused, offline, ...). @default true */
   readonly checkReadiness?: boolean;
+  /**
+   * A printer found ready is not asked again for this long: each question starts a
+   * PowerShell (about half a second), and a burst of labels would pay it per label.
+   * @default 5000
+   */
+  readonly readyForMs?: number;
+  /**
+   * The least time between two job listings while following: the follower ticks every
+   * 500 ms, and a PowerShell every tick would keep a station PC's CPU busy. Asked sooner,
+   * jobStates answers nothing (not evidence of anything) and the next tick asks.
+   * @default 2000
+   */
+  readonly listEveryMs?: number;
+  /** @default Date.now */
+  readonly now?: () => number;
 }
 
 /** The temp file SumatraPDF prints: its name is the document name Windows lists, so it carries the job id. */
@@ -124,6 +139,11 @@ export class WindowsTarget implements PrinterTarget {
   private readonly troubled = new Map<string, 'aborted' | 'canceled'>();
   /** Ledger jobs whose failed spool the spooler confirmed never reached it: safe to send again. */
   private readonly notSent = new Set<string>();
+  private readonly readyForMs: number;
+  private readonly listEveryMs: number;
+  private readonly now: () => number;
+  private readyAt = Number.NEGATIVE_INFINITY;
+  private listedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: WindowsTargetOptions) {
     this.uri = options.uri;
@@ -136,6 +156,9 @@ export class WindowsTarget implements PrinterTarget {
     this.spooler = options.spooler ?? null;
     this.checkReadiness = options.checkReadiness ?? true;
     this.reconcilable = this.spooler !== null;
+    this.readyForMs = options.readyForMs ?? 5000;
+    this.listEveryMs = options.listEveryMs ?? 2000;
+    this.now = options.now ?? Date.now;
   }
 
   private spoolerJobId(job: WindowsPrintJob): string {
@@ -152,6 +175,7 @@ export class WindowsTarget implements PrinterTarget {
   /** Refuses a job the printer cannot print now; a spooler that cannot be asked does not stop printing. */
   private async assertReady(jobId: string): Promise<void> {
     if (!this.spooler || !this.checkReadiness) return;
+    if (this.now() - this.readyAt < this.readyForMs) return;
     let printer;
     try {
       printer = await this.spooler.printer(this.name);
@@ -162,7 +186,9 @@ export class WindowsTarget implements PrinterTarget {
     try {
       if (!printer) throw new PrintError(PRINT_ERROR_CODES.PRINTER_NOT_FOUND, this.notFoundMessage(), { target: this.uri });
       assertPrinterReady(printer, this.uri);
+      this.readyAt = this.now();
     } catch (error) {
+      this.readyAt = Number.NEGATIVE_INFINITY;
       this.notSent.add(jobId);
       throw error;
     }
@@ -262,7 +288,9 @@ export class WindowsTarget implements PrinterTarget {
     else this.troubled.delete(id);
   }
 
+  /** One job's state now (not throttled: the follower uses jobStates). */
   async jobState(spoolerJobId: string): Promise<SpoolerJobState> {
+    this.listedAt = Number.NEGATIVE_INFINITY;
     return (await this.jobStates([spoolerJobId])).get(spoolerJobId) ?? 'unknown';
   }
 
@@ -278,6 +306,8 @@ export class WindowsTarget implements PrinterTarget {
       for (const id of spoolerJobIds) result.set(id, 'unknown');
       return result;
     }
+    if (this.now() - this.listedAt < this.listEveryMs) return result;
+    this.listedAt = this.now();
     const jobs = await this.spooler.jobs(this.name);
     for (const spoolerJobId of spoolerJobIds) {
       const job = jobs.find((j) => this.spoolerJobId(j) === spoolerJobId);

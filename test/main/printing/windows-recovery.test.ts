@@ -27,7 +27,7 @@ describe('PrintPipeline with a Windows printer and its spooler', () => {
       getPrinters: async () => [{ deviceId: 'ZD420', name: 'ZDesigner ZD420 (Bench 2)' }],
     };
     const spooler = new WindowsSpooler({ powershellPath: FAKE_POWERSHELL, env: ps.env });
-    const target = new WindowsTarget({ uri: WIN, name: 'ZDesigner ZD420 (Bench 2)', pdfToPrinter: sumatra, spooler });
+    const target = new WindowsTarget({ uri: WIN, name: 'ZDesigner ZD420 (Bench 2)', pdfToPrinter: sumatra, spooler, listEveryMs: 0 });
     h = new Harness(new Map<string, PrinterTarget>([[WIN, target]]), WIN);
   });
   afterEach(async () => {

@@ -52,6 +52,7 @@ describe('WindowsTarget following the Windows spooler (recorded Get-Printer / Ge
       pdfToPrinter,
       tempDir: tmp,
       spooler: new WindowsSpooler({ powershellPath: FAKE_POWERSHELL, env: ps.env }),
+      listEveryMs: 0,
       ...overrides,
     });
 
@@ -189,6 +190,39 @@ describe('WindowsTarget following the Windows spooler (recorded Get-Printer / Ge
       const error = await target().findSpooled(JOB_ID).catch((e: unknown) => e);
       expect((error as PrintError).code).toBe('SPOOLER_UNAVAILABLE');
     });
+  });
+
+  it('asks PowerShell sparingly: a printer found ready is trusted for readyForMs, listings are listEveryMs apart', async () => {
+    let now = 1_000_000;
+    await ps.setState({ printer: 'get-printer-ready.json', jobs: 'get-printjob-printing.json' });
+    const t = target({ readyForMs: 5000, listEveryMs: 2000, now: () => now });
+    await t.spool(request());
+    now += 4000;
+    await t.spool(request({ jobId: 'mifk3x7c0000a1c' }));
+    // One Get-Printer for both labels, one Get-PrintJob after each hand-over.
+    expect(ps.calls().map((c) => c.kind)).toEqual(['printer', 'jobs', 'jobs']);
+    now += 1500; // 5.5 s after the readiness check
+    await t.spool(request({ jobId: 'mifk3x7c0000a1d' }));
+    expect(ps.calls().map((c) => c.kind)).toEqual(['printer', 'jobs', 'jobs', 'printer', 'jobs']);
+
+    await ps.setState({ jobs: 'get-printjob-printing.json' });
+    const id = `${PRINTER}-42`;
+    expect(await t.jobStates([id])).toEqual(new Map([[id, 'printing']]));
+    now += 1000;
+    // Too soon: nothing is said about the job (the follower takes no answer as no evidence).
+    expect(await t.jobStates([id])).toEqual(new Map());
+    now += 1000;
+    expect(await t.jobStates([id])).toEqual(new Map([[id, 'printing']]));
+    expect(ps.calls().map((c) => c.kind)).toEqual(['jobs', 'jobs']);
+  });
+
+  it('a printer found not ready is asked again at the next job', async () => {
+    await ps.setState({ printer: 'get-printer-paused.json' });
+    const t = target({ readyForMs: 60_000 });
+    await t.spool(request()).catch(() => undefined);
+    await t.spool(request()).catch(() => undefined);
+    expect(ps.calls().map((c) => c.kind)).toEqual(['printer', 'printer']);
+    expect(printed).toEqual([]);
   });
 
   it('without a spooler it behaves as before: completed on hand-over, not reconcilable', async () => {
