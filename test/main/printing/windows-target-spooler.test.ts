@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpoolerFollower, type FollowOutcome } from '../../../src/main/jobs/spooler-follower';
+import { createTarget } from '../../../src/main/printing/create-target';
+import type { ExecFileRunner } from '../../../src/main/printing/exec';
 import { PrintError } from '../../../src/main/printing/errors';
 import type { SpoolRequest } from '../../../src/main/printing/target';
 import { WindowsSpooler } from '../../../src/main/printing/windows-spooler';
@@ -247,3 +249,29 @@ function follow(target: WindowsTarget, spoolerJobId: string): Promise<FollowOutc
     follower.follow({ jobId: JOB_ID, spoolerJobId, target });
   });
 }
+
+describe('createTarget wires the spooler for windows: printers', () => {
+  it('runs Windows PowerShell by its full path through the exec runner, the printer name in the environment', async () => {
+    const calls: Array<{ file: string; args: readonly string[]; printer: string | undefined; timeoutMs: number | undefined }> = [];
+    const exec: ExecFileRunner = async (file, args, options) => {
+      calls.push({ file, args, printer: options?.env?.PRINT_STATION_PRINTER, timeoutMs: options?.timeoutMs });
+      return { code: 0, stdout: '[{"Name":"Zebra (Bench 1)","PrinterStatus":23,"WorkOffline":false,"KeepPrintedJobs":false,"JobCount":0}]', stderr: '' };
+    };
+    const target = createTarget('windows:Zebra (Bench 1)', {
+      platform: 'win32',
+      env: { SystemRoot: 'C:\\WINDOWS' },
+      exec,
+      pdfToPrinter: { print: async () => undefined, getPrinters: async () => [] },
+    });
+    expect(target.reconcilable).toBe(true);
+    expect(await target.readiness()).toEqual({ ready: false, detail: 'Windows printer "Zebra (Bench 1)" has its door (cover) open: close it.' });
+    expect(calls).toEqual([
+      {
+        file: 'C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+        args: ['-NoProfile', '-NonInteractive', '-Command', EXPECTED_GET_PRINTER],
+        printer: 'Zebra (Bench 1)',
+        timeoutMs: 15000,
+      },
+    ]);
+  });
+});
