@@ -89,7 +89,9 @@ export function installServiceText(argv: readonly string[], context: InstallServ
   } catch (error) {
     const message = (error as Error).message;
     if (/api-key/.test(message)) {
-      throw new OptionsError('install-service never writes the API key into a service definition: put it in the protected file docs/OPERATIONS.md names');
+      throw new OptionsError(
+        'install-service never writes the API key into a service definition: put it in the protected file docs/OPERATIONS.md names',
+      );
     }
     throw new OptionsError(`${message}\n${INSTALL_SERVICE_USAGE}`);
   }
@@ -116,6 +118,7 @@ export function installServiceText(argv: readonly string[], context: InstallServ
 /** Runs the subcommand when argv names one; false when it does not (the agent starts). */
 export function runAgentSubcommand(argv: readonly string[], write: (text: string) => void = (t) => process.stdout.write(t)): boolean {
   if (argv[0] !== 'install-service') return false;
-  write(installServiceText(argv.slice(1), { platform: process.platform, execPath: process.execPath, appDir: projectDirOf(process.argv[1], process.cwd()) }));
+  const appDir = projectDirOf(process.argv[1], process.cwd());
+  write(installServiceText(argv.slice(1), { platform: process.platform, execPath: process.execPath, appDir }));
   return true;
 }

@@ -264,5 +264,13 @@ function inertUpdater(): UpdaterPort {
   const never = (): never => {
     throw new Error('updates are off outside a packaged app');
   };
-  return { autoDownload: false, autoInstallOnAppQuit: false, setFeedURL: never, checkForUpdates: never, downloadUpdate: never, quitAndInstall: never, on: () => undefined };
+  return {
+    autoDownload: false,
+    autoInstallOnAppQuit: false,
+    setFeedURL: never,
+    checkForUpdates: never,
+    downloadUpdate: never,
+    quitAndInstall: never,
+    on: () => undefined,
+  };
 }
