@@ -15,7 +15,7 @@ import { AgentNotifier } from './notifications';
 import { SafeStorageSecretBox } from './safe-storage-secret-box';
 import { TRAY_ICON_STATES, TrayController, type TrayIconState } from './tray';
 import { createAppUrlPolicy } from './url-policy';
-import { startDesktopUpdates } from './updater';
+import { notifyWhenReady, queueEmptyFrom, startDesktopUpdates } from './updater';
 import { createMainWindow, hardenSession } from './window';
 
 /** What the desktop app hands to the agent factory (src/main/agent/create-agent.ts). */
@@ -157,15 +157,14 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
   // Staged updates (updater.ts): the restart waits until nothing is queued, fetched or spooled.
   const updates = await startDesktopUpdates({
     isPackaged: app.isPackaged,
-    isQueueEmpty: async () => (await agent.api.getStatus({})).queued === 0,
+    isQueueEmpty: queueEmptyFrom(agent.api),
     logger,
     env: process.env,
-    onChange: (state) => {
-      if (state.phase !== 'downloaded' || !Notification.isSupported()) return;
-      const ready = new Notification({ title: 'Update ready', body: `Print Station ${state.version ?? ''} installs when the print queue is empty. Click to install then.` });
-      ready.on('click', () => updates.restartWhenIdle());
-      ready.show();
-    },
+    onChange: notifyWhenReady(
+      (o) => new Notification(o),
+      () => Notification.isSupported(),
+      () => updates.restartWhenIdle(),
+    ),
   });
 
   cleanup = async () => {

@@ -6,7 +6,9 @@
  * against the sha512 in latest.yml, and on Windows that the installer is signed by the
  * same publisher as the running app (when the app is signed).
  */
+import type { AgentApi } from '../../shared/agent-api';
 import type { Logger } from '../log';
+import type { NotificationLike } from './notifications';
 
 /** The part of electron-updater's AppUpdater this uses (its `autoUpdater`). */
 export interface UpdaterPort {
@@ -215,6 +217,34 @@ export class UpdateController {
     this.state = { ...this.state, ...patch };
     this.o.onChange?.(this.state);
   }
+}
+
+/**
+ * The queue is empty when the agent counts nothing queued, being fetched or being spooled
+ * (AgentStatus.queued); a job already at the spooler prints there whatever the app does.
+ */
+export function queueEmptyFrom(api: Pick<AgentApi, 'getStatus'>): () => Promise<boolean> {
+  return async () => (await api.getStatus({})).queued === 0;
+}
+
+/**
+ * Says once per version that an update is ready; clicking the notification is "restart to
+ * update" (which still waits for the queue to empty).
+ */
+export function notifyWhenReady(
+  createNotification: (options: { title: string; body: string }) => NotificationLike,
+  isSupported: () => boolean,
+  restartWhenIdle: () => boolean,
+): (state: UpdateState) => void {
+  let told: string | null | undefined;
+  return (state) => {
+    if (state.phase !== 'downloaded' || state.version === told || !isSupported()) return;
+    told = state.version;
+    const version = state.version ? ` ${state.version}` : '';
+    const ready = createNotification({ title: 'Update ready', body: `Print Station${version} installs when the print queue is empty. Click to install then.` });
+    ready.on('click', () => void restartWhenIdle());
+    ready.show();
+  };
 }
 
 /** What the desktop app passes to start updates (see startDesktopUpdates). */

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { checkFeedUrl, startDesktopUpdates, UpdateController, type UpdaterPort, type UpdateState } from '../../../src/main/electron/updater';
+import {
+  checkFeedUrl,
+  notifyWhenReady,
+  queueEmptyFrom,
+  startDesktopUpdates,
+  UpdateController,
+  type UpdaterPort,
+  type UpdateState,
+} from '../../../src/main/electron/updater';
+import type { AgentStatus } from '../../../src/shared/domain';
 import type { Logger } from '../../../src/main/log';
 
 // Neither the Electron binary nor a packaged app exist here: electron-updater's autoUpdater
@@ -210,6 +219,41 @@ describe('startDesktopUpdates with electron-updater mocked', () => {
     const dev = await startDesktopUpdates({ isPackaged: false, isQueueEmpty: async () => true, logger: logger(), env: { PRINT_STATION_UPDATE_URL: 'https://x.example' } });
     expect(dev.current.phase).toBe('disabled');
     expect(fakes.autoUpdater.calls).toEqual([]);
+  });
+});
+
+describe('desktop hooks', () => {
+  it("reads an empty queue from the agent's counts (queued + fetching + spooling)", async () => {
+    let queued = 2;
+    const isEmpty = queueEmptyFrom({ getStatus: async () => ({ queued }) as AgentStatus });
+    expect(await isEmpty()).toBe(false);
+    queued = 0;
+    expect(await isEmpty()).toBe(true);
+  });
+
+  it('notifies once per downloaded version; a click is "restart to update"', () => {
+    const shown: Array<{ title: string; body: string; click?: () => void }> = [];
+    let restarts = 0;
+    const onChange = notifyWhenReady(
+      (options) => {
+        const n: { title: string; body: string; click?: () => void } = { ...options };
+        shown.push(n);
+        return { show: () => undefined, on: (_event, listener) => (n.click = listener) };
+      },
+      () => true,
+      () => {
+        restarts += 1;
+        return true;
+      },
+    );
+    onChange({ phase: 'downloading', version: '1.2.0', error: null });
+    onChange({ phase: 'downloaded', version: '1.2.0', error: null });
+    onChange({ phase: 'downloaded', version: '1.2.0', error: 'offline' });
+    expect(shown).toEqual([{ title: 'Update ready', body: 'Print Station 1.2.0 installs when the print queue is empty. Click to install then.', click: expect.any(Function) }]);
+    shown[0]!.click!();
+    expect(restarts).toBe(1);
+    onChange({ phase: 'downloaded', version: '1.3.0', error: null });
+    expect(shown).toHaveLength(2);
   });
 });
 
