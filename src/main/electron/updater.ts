@@ -241,7 +241,8 @@ export function notifyWhenReady(
     if (state.phase !== 'downloaded' || state.version === told || !isSupported()) return;
     told = state.version;
     const version = state.version ? ` ${state.version}` : '';
-    const ready = createNotification({ title: 'Update ready', body: `Print Station${version} installs when the print queue is empty. Click to install then.` });
+    const body = `Print Station${version} installs when the print queue is empty. Click to install then.`;
+    const ready = createNotification({ title: 'Update ready', body });
     ready.on('click', () => void restartWhenIdle());
     ready.show();
   };
