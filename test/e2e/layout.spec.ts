@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, test as base } from './fixtures';
+import { SCREENS_DIR, expect, test as base } from './fixtures';
 import { startStation, type Station } from './support/station';
 
 const test = base.extend<{ station: Station }>({
@@ -31,6 +31,12 @@ const SIZES = [
 
 async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; clientWidth: number }> {
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+}
+
+/** The whole page, and what the window shows (what a packer sees without scrolling). */
+async function shoot(page: Page, snap: (name: string) => Promise<string>, name: string): Promise<void> {
+  await snap(name);
+  await page.screenshot({ path: join(SCREENS_DIR, `${name}-window.png`) });
 }
 
 /**
@@ -68,12 +74,12 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
       if (tab === 'Settings') await expect(page.getByRole('radio').first()).toBeVisible();
       const { scrollWidth, clientWidth } = await horizontalOverflow(page);
       expect(scrollWidth, `${tab} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
-      await snap(`layout-${tab.split(' ')[0]!.toLowerCase()}-${at}`);
+      await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}-${at}`);
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByText('Advanced: type a printer URI').click();
     expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(size.width);
-    await snap(`layout-settings-advanced-${at}`);
+    await shoot(page, snap, `layout-settings-advanced-${at}`);
     await page.getByText('Advanced: type a printer URI').click();
   }
 
@@ -113,9 +119,9 @@ test('the first-run panel fits 800x600', async ({ page, station, snap }) => {
   await expect(page.getByRole('button', { name: 'Try the demo' })).toBeInViewport({ ratio: 1 });
   const { scrollWidth, clientWidth } = await horizontalOverflow(page);
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-  await snap('layout-first-run-800x600');
+  await shoot(page, snap, 'layout-first-run-800x600');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await snap('layout-first-run-1280x800');
+  await shoot(page, snap, 'layout-first-run-1280x800');
 });
 
 test('settings: a discovered printer is chosen from a list, documents are in words', async ({ page, station, snap }) => {
