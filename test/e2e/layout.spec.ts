@@ -33,6 +33,28 @@ async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; cl
   return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
 }
 
+/**
+ * Controls that stick out of their view's panel (cut off at its edge, or running under
+ * the window's edge): none may. Described as "tag#id: left..right outside a..b".
+ */
+async function controlsOutsidePanel(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const panel = document.querySelector<HTMLElement>('[role=tabpanel]:not([hidden])');
+    if (!panel) return ['no visible tab panel'];
+    const box = panel.getBoundingClientRect();
+    const limit = Math.min(box.right, document.documentElement.clientWidth);
+    const out: string[] = [];
+    for (const el of panel.querySelectorAll<HTMLElement>('input, select, textarea, button, label, .printer-choice, tr.job, td')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      if (r.left < box.left - 0.5 || r.right > limit + 0.5) {
+        out.push(`${el.tagName.toLowerCase()}#${el.id || el.className}: ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(limit)}`);
+      }
+    }
+    return out;
+  });
+}
+
 /** The whole page, and what the window shows (what a packer sees without scrolling). */
 async function shoot(page: Page, snap: (name: string) => Promise<string>, name: string): Promise<void> {
   await snap(name);
@@ -74,11 +96,13 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
       if (tab === 'Settings') await expect(page.getByRole('radio').first()).toBeVisible();
       const { scrollWidth, clientWidth } = await horizontalOverflow(page);
       expect(scrollWidth, `${tab} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
+      expect(await controlsOutsidePanel(page), `${tab} at ${at}`).toEqual([]);
       await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}-${at}`);
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByText('Advanced: type a printer URI').click();
     expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(size.width);
+    expect(await controlsOutsidePanel(page), `Settings, Advanced open, at ${at}`).toEqual([]);
     await shoot(page, snap, `layout-settings-advanced-${at}`);
     await page.getByText('Advanced: type a printer URI').click();
   }
@@ -119,6 +143,7 @@ test('the first-run panel fits 800x600', async ({ page, station, snap }) => {
   await expect(page.getByRole('button', { name: 'Try the demo' })).toBeInViewport({ ratio: 1 });
   const { scrollWidth, clientWidth } = await horizontalOverflow(page);
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  expect(await controlsOutsidePanel(page)).toEqual([]);
   await shoot(page, snap, 'layout-first-run-800x600');
   await page.setViewportSize({ width: 1280, height: 800 });
   await shoot(page, snap, 'layout-first-run-1280x800');
