@@ -127,6 +127,14 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
   await expect(pager.getByRole('button', { name: 'Next' })).toBeDisabled();
   await pager.getByRole('button', { name: 'Previous' }).click();
   await expect(rows).toHaveCount(25);
+
+  // The README's picture: a reprint done, at 1280x800.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('tab', { name: 'Scan' }).click();
+  await page.getByRole('button', { name: /Reprint/ }).click();
+  await expect(page.locator('.reprint-status')).toContainText(/: saved$/);
+  await expect(page.getByRole('button', { name: /Reprint/ })).toBeInViewport();
+  await shoot(page, snap, 'readme-scan-1280x800');
 });
 
 test('the first-run panel fits 800x600', async ({ page, station, snap }) => {
