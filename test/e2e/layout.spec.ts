@@ -44,7 +44,7 @@ async function controlsOutsidePanel(page: Page): Promise<string[]> {
     const box = panel.getBoundingClientRect();
     const limit = Math.min(box.right, document.documentElement.clientWidth);
     const out: string[] = [];
-    for (const el of panel.querySelectorAll<HTMLElement>('input, select, textarea, button, label, .printer-choice, tr.job, td')) {
+    for (const el of Array.from(panel.querySelectorAll<HTMLElement>('input, select, textarea, button, label, .printer-choice, tr.job, td'))) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (r.left < box.left - 0.5 || r.right > limit + 0.5) {
