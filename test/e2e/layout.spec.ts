@@ -44,11 +44,13 @@ async function controlsOutsidePanel(page: Page): Promise<string[]> {
     const box = panel.getBoundingClientRect();
     const limit = Math.min(box.right, document.documentElement.clientWidth);
     const out: string[] = [];
-    for (const el of Array.from(panel.querySelectorAll<HTMLElement>('input, select, textarea, button, label, .printer-choice, tr.job, td'))) {
+    const controls = panel.querySelectorAll<HTMLElement>('input, select, textarea, button, label, .printer-choice, tr.job, td');
+    for (const el of Array.from(controls)) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (r.left < box.left - 0.5 || r.right > limit + 0.5) {
-        out.push(`${el.tagName.toLowerCase()}#${el.id || el.className}: ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(limit)}`);
+        const name = `${el.tagName.toLowerCase()}#${el.id || el.className}`;
+        out.push(`${name}: ${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(limit)}`);
       }
     }
     return out;

@@ -4,7 +4,16 @@ import type { AgentStatus } from '../../src/shared/domain';
 import { App } from '../../src/renderer/app';
 import { fakeClient, settings, settle } from './fake-client';
 
-const STATUS: AgentStatus = { team: 'Team', environment: 'sandbox', state: 'ok', paused: false, lastPrintAt: null, lastError: null, queued: 0, failed: 0 };
+const STATUS: AgentStatus = {
+  team: 'Team',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval'] });
@@ -17,7 +26,12 @@ afterEach(() => {
 async function start() {
   const root = document.createElement('div');
   document.body.append(root);
-  const client = fakeClient({ getStatus: async () => STATUS, getSettings: async () => settings(), listJobs: async () => [], listPrinters: async () => [] });
+  const client = fakeClient({
+    getStatus: async () => STATUS,
+    getSettings: async () => settings(),
+    listJobs: async () => [],
+    listPrinters: async () => [],
+  });
   new App(root, client).start();
   await settle();
   return root;
@@ -31,7 +45,9 @@ describe('app', () => {
     const root = await start();
     expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings']);
     expect(root.querySelector('[role=tablist]')).not.toBeNull();
-    for (const tab of tabs(root)) expect(root.querySelector(`#${tab.getAttribute('aria-controls')}`)?.getAttribute('role')).toBe('tabpanel');
+    for (const tab of tabs(root)) {
+      expect(root.querySelector(`#${tab.getAttribute('aria-controls')}`)?.getAttribute('role')).toBe('tabpanel');
+    }
     expect(tabs(root).map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false']);
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     tabs(root)[2]!.click();

@@ -62,7 +62,8 @@ describe('queue view', () => {
     expect(text).toContain('test print');
     expect(text).not.toMatch(/customsinvoice|proofofdelivery|\babd\b/);
     // Each cell carries its column name for the narrow (card) layout.
-    expect(Array.from(rows()[0]!.cells).map((c) => c.dataset.label)).toEqual(['State', 'Document', 'Shipment', 'Printer', 'When', 'Actions']);
+    const labels = Array.from(rows()[0]!.cells).map((c) => c.dataset.label);
+    expect(labels).toEqual(['State', 'Document', 'Shipment', 'Printer', 'When', 'Actions']);
   });
 
   it('retries a failed job and shows its new state in place', async () => {

@@ -26,7 +26,8 @@ describe('printer picker', () => {
     document.body.append(picker.element, picker.uriField);
     picker.setPrinters(PRINTERS);
     const choices = radios(picker.element).map(choiceOf);
-    expect(choices.map((c) => c.querySelector('.printer-name')?.textContent)).toEqual(['Zebra at bench 1', 'Office laser', 'Packing bench 2']);
+    const names = choices.map((c) => c.querySelector('.printer-name')?.textContent);
+    expect(names).toEqual(['Zebra at bench 1', 'Office laser', 'Packing bench 2']);
     expect(choices.map((c) => c.querySelector('.readiness')?.className)).toEqual(['readiness ok', 'readiness bad', 'readiness unknown']);
     expect(choices.map((c) => c.querySelector('.readiness')?.textContent)).toEqual(['ready', 'not ready: paused', 'readiness unknown']);
     expect(choices[0]?.querySelector('.printer-detail')?.textContent).toBe('CUPS · 4x6 labels');
@@ -118,7 +119,15 @@ describe('settings panel', () => {
     await mount();
     const checks = group('Print automatically after booking');
     const labels = Array.from(checks.querySelectorAll('label')).map((l) => l.textContent);
-    expect(labels).toEqual(['Label', 'Manifest', 'Waybill', 'Customs invoice', 'Proof of delivery', 'Export accompanying document', 'Sales invoice']);
+    expect(labels).toEqual([
+      'Label',
+      'Manifest',
+      'Waybill',
+      'Customs invoice',
+      'Proof of delivery',
+      'Export accompanying document',
+      'Sales invoice',
+    ]);
     expect(document.body.textContent).not.toMatch(/customsinvoice|proofofdelivery|salesinvoice|\babd\b/);
   });
 });

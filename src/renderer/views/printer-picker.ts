@@ -63,14 +63,18 @@ export class PrinterPicker {
 
   private render(): void {
     const current = this.value;
-    const choices = this.printers.map((p) => this.choice(p.uri, p.name, `${PRINTER_KIND_WORDS[p.kind]} · ${MEDIA_WORDS[p.media]}`, readiness(p), p.uri === current));
+    const choices = this.printers.map((p) =>
+      this.choice(p.uri, p.name, `${PRINTER_KIND_WORDS[p.kind]} · ${MEDIA_WORDS[p.media]}`, readiness(p), p.uri === current),
+    );
     // A printer set by URI that discovery does not list (another host, a service printer)
     // stays visible and chosen, so saving does not silently change it.
     if (current && !this.printers.some((p) => p.uri === current)) {
-      choices.unshift(this.choice(current, describeTarget(current), 'typed under Advanced', { tone: 'unknown', words: 'not found on this computer' }, true));
+      const unknown = { tone: 'unknown', words: 'not found on this computer' } as const;
+      choices.unshift(this.choice(current, describeTarget(current), 'typed under Advanced', unknown, true));
     }
     if (choices.length === 0) {
-      replaceChildren(this.list, h('p', { class: 'muted' }, this.searched ? 'No printers found. Type a printer URI under Advanced.' : 'Looking for printers…'));
+      const text = this.searched ? 'No printers found. Type a printer URI under Advanced.' : 'Looking for printers…';
+      replaceChildren(this.list, h('p', { class: 'muted' }, text));
       return;
     }
     replaceChildren(this.list, ...choices);
