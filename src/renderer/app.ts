@@ -13,12 +13,22 @@ import { ScanView } from './views/scan-view';
 import { SettingsPanel } from './views/settings-view';
 import { StatusBar } from './views/status-bar';
 
+/**
+ * The tabs, in order. A new view is one entry here, one in TabName (context.ts) and one in
+ * App.views: the tab button, its panel, Alt+key and arrow keys follow from this table.
+ */
 const TABS: ReadonlyArray<{ name: TabName; label: string; key: string }> = [
   { name: 'scan', label: 'Scan', key: '1' },
   { name: 'queue', label: 'Queue & history', key: '2' },
   { name: 'settings', label: 'Settings', key: '3' },
 ];
 const STATUS_REFRESH_MS = 15_000;
+
+/** What a tab shows: its panel (role tabpanel, id `view-<name>`) and what to do when shown. */
+interface TabView {
+  readonly element: HTMLElement;
+  show?(): void;
+}
 
 export class App {
   private readonly ctx: UiContext;
@@ -28,6 +38,7 @@ export class App {
   private readonly statusBar = new StatusBar();
   private readonly notices = h('div', { class: 'notices', 'aria-live': 'polite' });
   private readonly tabButtons = new Map<TabName, HTMLButtonElement>();
+  private readonly views: Readonly<Record<TabName, TabView>>;
   private active: TabName = 'scan';
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -39,6 +50,7 @@ export class App {
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
+    this.views = { scan: { element: this.scan.element, show: () => this.focusScan() }, queue: this.queue, settings: this.settings };
   }
 
   start(): void {
@@ -53,8 +65,18 @@ export class App {
       this.tabButtons.set(tab.name, button);
       tablist.append(button);
     }
+    // The ARIA tabs pattern: arrow keys, Home and End move between tabs.
+    tablist.addEventListener('keydown', (event) => {
+      const index = TABS.findIndex((t) => t.name === this.active);
+      const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 }[event.key];
+      if (next === undefined) return;
+      event.preventDefault();
+      const tab = TABS[(next + TABS.length) % TABS.length]!;
+      this.showTab(tab.name);
+      this.tabButtons.get(tab.name)?.focus();
+    });
     const header = h('header', { class: 'top' }, h('h1', {}, 'Print Station'), tablist);
-    const main = h('main', {}, this.notices, this.scan.element, this.queue.element, this.settings.element);
+    const main = h('main', {}, this.notices, ...TABS.map((tab) => this.views[tab.name].element));
     this.root.replaceChildren(header, main, this.statusBar.element);
 
     this.installFocusRule();
@@ -72,12 +94,8 @@ export class App {
       button.setAttribute('aria-selected', String(tab === name));
       button.tabIndex = tab === name ? 0 : -1;
     }
-    this.scan.element.hidden = name !== 'scan';
-    this.queue.element.hidden = name !== 'queue';
-    this.settings.element.hidden = name !== 'settings';
-    if (name === 'scan') this.focusScan();
-    if (name === 'queue') this.queue.show();
-    if (name === 'settings') this.settings.show();
+    for (const tab of TABS) this.views[tab.name].element.hidden = tab.name !== name;
+    this.views[name].show?.();
   }
 
   private focusScan(): void {

@@ -1,4 +1,6 @@
 /** Formatting in the station's own locale and time zone. */
+import { PRINTER_KIND_WORDS, isPrinterKind } from './words';
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -20,8 +22,13 @@ export function describeTarget(uri: string): string {
   if (colon < 0) return uri;
   const kind = uri.slice(0, colon);
   const rest = uri.slice(colon + 1);
-  const names: Record<string, string> = { cups: 'CUPS', windows: 'Windows', folder: 'Folder', service: 'Service printer' };
-  return `${names[kind] ?? kind} ${rest}`;
+  return `${isPrinterKind(kind) ? PRINTER_KIND_WORDS[kind] : kind} ${rest}`;
+}
+
+/** The printer kind of a URI (`cups:Labels` → `cups`), or null for anything else. */
+export function targetKind(uri: string): keyof typeof PRINTER_KIND_WORDS | null {
+  const kind = uri.slice(0, Math.max(0, uri.indexOf(':')));
+  return isPrinterKind(kind) ? kind : null;
 }
 
 export function words(value: string): string {
@@ -29,9 +36,9 @@ export function words(value: string): string {
 }
 
 /** Today's times without the date (the queue is mostly today); older ones with it. */
-export function localWhen(iso: string | null | undefined): string {
+export function localWhen(iso: string | null | undefined, now: Date = new Date()): string {
   if (!iso) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toDateString() === new Date().toDateString() ? timeOnly.format(date) : dateTime.format(date);
+  return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dateTime.format(date);
 }

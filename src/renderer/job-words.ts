@@ -1,8 +1,9 @@
 import type { JobState, JobView } from '../shared/domain';
-import { describeTarget } from './format';
+import { describeTarget, targetKind } from './format';
+import { documentWords, type PrinterKind } from './words';
 
 /** Honest words: `spooled` is not `printed`. */
-export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
+export const JOB_STATE_WORDS = {
   queued: 'queued',
   fetching: 'fetching the PDF',
   spooling: 'sending to the printer',
@@ -10,20 +11,20 @@ export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
   completed: 'completed (printed or saved)',
   failed: 'failed',
   canceled: 'canceled',
-};
+} as const satisfies Readonly<Record<JobState, string>>;
 
 /** What "completed" means depends on the printer: only a spooler can say it printed. */
-const COMPLETED_WORDS: Readonly<Record<string, string>> = {
+const COMPLETED_WORDS = {
   folder: 'saved',
   service: 'accepted by the service printer',
   windows: 'handed to the Windows spooler',
   cups: 'printed (the spooler reports it done)',
-};
+} as const satisfies Readonly<Record<PrinterKind, string>>;
 
 export function describeJob(job: JobView): string {
-  const kind = job.target.slice(0, job.target.indexOf(':'));
-  const state = job.state === 'completed' ? (COMPLETED_WORDS[kind] ?? JOB_STATE_WORDS.completed) : (JOB_STATE_WORDS[job.state] ?? job.state);
-  const base = `${job.documentType} → ${describeTarget(job.target)}: ${state}`;
+  const kind = targetKind(job.target);
+  const state = job.state === 'completed' && kind ? COMPLETED_WORDS[kind] : JOB_STATE_WORDS[job.state];
+  const base = `${documentWords(job.documentType)} → ${describeTarget(job.target)}: ${state}`;
   const requestId = job.requestId && job.reason && !job.reason.includes(job.requestId) ? ` (request id ${job.requestId})` : '';
   if (job.state === 'failed' && job.reason) return `${base}. ${job.reason}${requestId}`;
   // A job waiting for a retry says why it waits ("label not ready yet; retrying in 2 s").

@@ -99,7 +99,9 @@ test('a failed job shows its reason, and retry prints it once the printer exists
     const printer = `cups:Labels@${cups.server}`;
     await page.goto(station.url);
     await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.getByLabel('Label printer', { exact: true }).fill(printer);
+    // A printer URI discovery does not list is typed under "Advanced".
+    await page.getByText('Advanced: type a printer URI').click();
+    await page.getByLabel('Label printer URI', { exact: true }).fill(printer);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
 

@@ -1,6 +1,7 @@
 /**
  * Queue and history: every job with its state and reason, search, retry and cancel,
- * updated live from job events.
+ * updated live from job events, a page at a time. Below 900 px the rows become cards
+ * (styles.css), so Retry stays on screen at 800x600.
  */
 import { JOB_STATES, type JobState, type JobView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
@@ -8,8 +9,13 @@ import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime, localWhen } from '../format';
 import { JOB_STATE_WORDS, isActive } from '../job-words';
+import { pageOf, pageWords } from '../paging';
+import { LAYOUT_WORDS, TRIGGER_WORDS, documentWords } from '../words';
 
-const LIMIT = 200;
+/** The most the agent returns in one call (listJobs' limit). */
+const LIMIT = 500;
+export const QUEUE_PAGE_SIZE = 25;
+const COLUMNS = ['State', 'Document', 'Shipment', 'Printer', 'When', 'Actions'] as const;
 
 export class QueueView {
   readonly element: HTMLElement;
@@ -17,7 +23,12 @@ export class QueueView {
   private readonly stateFilter: HTMLSelectElement;
   private readonly body: HTMLTableSectionElement;
   private readonly message: HTMLElement;
+  private readonly pager: HTMLElement;
+  private readonly pagerText: HTMLElement;
+  private readonly previous: HTMLButtonElement;
+  private readonly next: HTMLButtonElement;
   private jobs: JobView[] = [];
+  private page = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private loaded = false;
 
@@ -32,6 +43,10 @@ export class QueueView {
     this.stateFilter = h('select', { id: 'job-state' }, option('', 'All states'), ...JOB_STATES.map((s) => option(s, s)));
     this.body = h('tbody');
     this.message = h('div', { class: 'queue-message' });
+    this.previous = h('button', { type: 'button', class: 'previous' }, 'Previous');
+    this.next = h('button', { type: 'button', class: 'next' }, 'Next');
+    this.pagerText = h('span', { class: 'pager-text', role: 'status' });
+    this.pager = h('nav', { class: 'pager', 'aria-label': 'Job pages' }, this.previous, this.pagerText, this.next);
     this.element = h(
       'section',
       { class: 'view queue-view', id: 'view-queue', role: 'tabpanel', 'aria-labelledby': 'tab-queue', hidden: true },
@@ -56,13 +71,19 @@ export class QueueView {
         h(
           'thead',
           {},
-          h('tr', {}, ...['State', 'Document', 'Shipment', 'Trigger', 'Printer', 'Created', 'Updated', 'Actions'].map((c) => h('th', { scope: 'col' }, c))),
+          h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, c))),
         ),
         this.body,
       ),
+      this.pager,
     );
-    this.search.addEventListener('input', () => this.scheduleLoad());
-    this.stateFilter.addEventListener('change', () => void this.load());
+    this.previous.addEventListener('click', () => this.goTo(this.page - 1));
+    this.next.addEventListener('click', () => this.goTo(this.page + 1));
+    this.search.addEventListener('input', () => this.scheduleLoad(true));
+    this.stateFilter.addEventListener('change', () => {
+      this.page = 0;
+      void this.load();
+    });
     this.element.querySelector('button.refresh')?.addEventListener('click', () => void this.load());
   }
 
@@ -90,7 +111,8 @@ export class QueueView {
     return [job.reference, job.trackingId, job.shipmentId, job.id].some((v) => v?.toLowerCase().includes(q));
   }
 
-  private scheduleLoad(): void {
+  private scheduleLoad(firstPage = false): void {
+    if (firstPage) this.page = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.load(), 200);
   }
@@ -108,16 +130,33 @@ export class QueueView {
     }
   }
 
+  private goTo(page: number): void {
+    this.page = page;
+    this.render();
+    // Keep the keyboard where it was: a disabled button would drop focus to the body.
+    const focused = document.activeElement;
+    if ((focused === this.next || focused === this.previous) && (focused as HTMLButtonElement).disabled) {
+      (focused === this.next ? this.previous : this.next).focus();
+    }
+  }
+
   private render(): void {
-    if (this.jobs.length === 0) {
-      replaceChildren(this.body, h('tr', {}, h('td', { colspan: 8, class: 'muted' }, this.search.value ? 'No job matches.' : 'No jobs yet.')));
+    const page = pageOf(this.jobs, this.page, QUEUE_PAGE_SIZE);
+    this.page = page.index;
+    this.pagerText.textContent = `${pageWords(page, 'jobs')} · page ${page.index + 1} of ${page.pages}`;
+    this.previous.disabled = page.index === 0;
+    this.next.disabled = page.index >= page.pages - 1;
+    this.pager.hidden = page.pages <= 1;
+    if (page.items.length === 0) {
+      const text = this.search.value || this.stateFilter.value ? 'No job matches.' : 'No jobs yet.';
+      replaceChildren(this.body, h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'muted empty' }, text)));
       return;
     }
-    replaceChildren(this.body, ...this.jobs.map((job) => this.row(job)));
+    replaceChildren(this.body, ...page.items.map((job) => this.row(job)));
   }
 
   private row(job: JobView): HTMLTableRowElement {
-    const actions = h('td', { class: 'actions' });
+    const actions = h('td', { class: 'actions', 'data-label': 'Actions' });
     if (job.state === 'failed' || job.state === 'canceled') {
       actions.append(this.action('Retry', job, () => this.ctx.api.retryJob({ id: job.id })));
     }
@@ -125,28 +164,44 @@ export class QueueView {
       actions.append(this.action('Cancel', job, () => this.ctx.api.cancelJob({ id: job.id })));
     }
     const shipment = job.reference ?? job.trackingId ?? job.shipmentId;
+    const updated = job.updatedAt !== job.createdAt ? `updated ${localWhen(job.updatedAt)}` : null;
     return h(
       'tr',
       { class: `job state-${job.state}`, 'data-job-id': job.id },
       h(
         'td',
-        { class: 'state' },
-        h('span', { class: `badge state-${job.state}`, title: JOB_STATE_WORDS[job.state] ?? job.state }, job.state),
+        { class: 'state', 'data-label': 'State' },
+        h('span', { class: `badge state-${job.state}`, title: JOB_STATE_WORDS[job.state] }, job.state),
         job.reason ? h('span', { class: 'reason' }, job.reason) : null,
         job.requestId ? h('span', { class: 'request-id' }, `Request id ${job.requestId}`) : null,
       ),
-      h('td', {}, `${job.documentType} · ${job.layout}${job.copies > 1 ? ` ×${job.copies}` : ''}`),
-      h('td', {}, h('span', {}, shipment), job.trackingId && job.trackingId !== shipment ? h('span', { class: 'muted small' }, job.trackingId) : null),
-      h('td', {}, job.trigger),
-      h('td', { class: 'target' }, describeTarget(job.target)),
-      h('td', {}, h('time', { datetime: job.createdAt, title: localDateTime(job.createdAt) }, localWhen(job.createdAt))),
-      h('td', {}, h('time', { datetime: job.updatedAt, title: localDateTime(job.updatedAt) }, localWhen(job.updatedAt)), job.attempts > 1 ? h('span', { class: 'muted small' }, `${job.attempts} attempts`) : null),
+      h(
+        'td',
+        { class: 'document', 'data-label': 'Document' },
+        h('span', {}, `${documentWords(job.documentType)}${job.copies > 1 ? ` ×${job.copies}` : ''}`),
+        h('span', { class: 'muted small' }, `${LAYOUT_WORDS[job.layout]} · ${TRIGGER_WORDS[job.trigger]}`),
+      ),
+      h(
+        'td',
+        { class: 'shipment', 'data-label': 'Shipment' },
+        h('span', {}, shipment),
+        job.trackingId && job.trackingId !== shipment ? h('span', { class: 'muted small' }, job.trackingId) : null,
+      ),
+      h('td', { class: 'target', 'data-label': 'Printer' }, describeTarget(job.target)),
+      h(
+        'td',
+        { class: 'when', 'data-label': 'When' },
+        h('time', { datetime: job.createdAt, title: `Created ${localDateTime(job.createdAt)}` }, localWhen(job.createdAt)),
+        updated ? h('time', { class: 'muted small', datetime: job.updatedAt, title: localDateTime(job.updatedAt) }, updated) : null,
+        job.attempts > 1 ? h('span', { class: 'muted small' }, `${job.attempts} attempts`) : null,
+      ),
       actions,
     );
   }
 
   private action(label: 'Retry' | 'Cancel', job: JobView, run: () => Promise<JobView>): HTMLButtonElement {
-    const button = h('button', { type: 'button', 'aria-label': `${label} job ${job.reference ?? job.shipmentId} ${job.documentType}` }, label);
+    const name = `${label} job ${job.reference ?? job.shipmentId} ${documentWords(job.documentType).toLowerCase()}`;
+    const button = h('button', { type: 'button', 'aria-label': name }, label);
     button.addEventListener('click', async () => {
       button.disabled = true;
       try {

@@ -9,14 +9,7 @@ import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime } from '../format';
 import { describeJob } from '../job-words';
 import { beepFailure, beepSuccess } from '../sound';
-
-const LAYOUT_WORDS: Readonly<Record<string, string>> = {
-  printer: '4x6 label',
-  a4: 'A4, one label',
-  '1x2': 'A4, two labels',
-  '3x1': 'A4, three labels',
-  '2x2': 'A4, four labels',
-};
+import { LAYOUT_WORDS, documentWords } from '../words';
 
 export interface ShipmentPanel {
   readonly element: HTMLElement;
@@ -80,7 +73,7 @@ function documents(shipment: ShipmentView): HTMLElement {
     { class: 'documents', 'aria-labelledby': 'documents-title' },
     h('h3', { id: 'documents-title' }, 'Documents'),
     shipment.availableDocuments.length > 0
-      ? h('ul', { class: 'chips', 'aria-label': 'Documents available' }, ...shipment.availableDocuments.map((d) => h('li', {}, d)))
+      ? h('ul', { class: 'chips', 'aria-label': 'Documents available' }, ...shipment.availableDocuments.map((d) => h('li', {}, documentWords(d))))
       : h('p', { class: 'muted' }, 'No documents yet: the shipment is not booked.'),
   );
 }
@@ -125,12 +118,12 @@ function safeUrl(url: string | null): boolean {
 
 function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
   const docs = shipment.availableDocuments.length > 0 ? shipment.availableDocuments : ['label'];
-  const documentSelect = h('select', { id: 'reprint-document', 'aria-label': 'Document to reprint' }, ...docs.map((d) => option(d, d, d === 'label')));
+  const documentSelect = h('select', { id: 'reprint-document', 'aria-label': 'Document to reprint' }, ...docs.map((d) => option(d, documentWords(d), d === 'label')));
   const layoutSelect = h(
     'select',
     { id: 'reprint-layout', 'aria-label': 'Label layout' },
     option('', 'Routing default'),
-    ...LABEL_LAYOUTS.map((l) => option(l, LAYOUT_WORDS[l] ?? l)),
+    ...LABEL_LAYOUTS.map((l) => option(l, LAYOUT_WORDS[l])),
   );
   const printerSelect = h('select', { id: 'reprint-printer', 'aria-label': 'Printer' }, option('', 'Routing default'));
   const button = h('button', { type: 'button', class: 'primary reprint', 'aria-keyshortcuts': 'Alt+R' }, 'Reprint label');
@@ -143,7 +136,7 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
     const target = settings ? (isLabel ? settings.routing.labelPrinter : settings.routing.documentPrinter) : null;
     const first = printerSelect.options[0];
     if (first) first.textContent = target ? `Routing default (${describeTarget(target)})` : 'Routing default';
-    button.textContent = `Reprint ${documentSelect.value || 'label'}`;
+    button.textContent = `Reprint ${documentWords(documentSelect.value || 'label').toLowerCase()}`;
     layoutSelect.disabled = !isLabel;
   };
   documentSelect.addEventListener('change', routingDefault);

@@ -9,6 +9,8 @@ import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
 import { JOB_STATE_WORDS } from '../job-words';
+import { documentWords } from '../words';
+import { PrinterPicker } from './printer-picker';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -19,8 +21,6 @@ export class SettingsPanel {
     environment: h('select', { id: 'set-environment', name: 'environment' }, option('sandbox', 'Sandbox'), option('production', 'Production'), option('custom', 'Custom')),
     apiUrl: h('input', { id: 'set-api-url', name: 'apiUrl', type: 'url', autocomplete: 'off', spellcheck: 'false' }),
     apiKey: h('input', { id: 'set-api-key', name: 'apiKey', type: 'password', autocomplete: 'new-password', spellcheck: 'false' }),
-    labelPrinter: h('input', { id: 'set-label-printer', name: 'labelPrinter', list: 'printer-uris', autocomplete: 'off', spellcheck: 'false' }),
-    documentPrinter: h('input', { id: 'set-document-printer', name: 'documentPrinter', list: 'printer-uris', autocomplete: 'off', spellcheck: 'false' }),
     labelPrinterMedia: h('select', { id: 'set-media', name: 'labelPrinterMedia' }, option('label', '4x6 labels'), option('a4', 'A4 sheets')),
     sheetLayout: h(
       'select',
@@ -51,7 +51,9 @@ export class SettingsPanel {
   private readonly connectionResult = h('p', { class: 'inline-result', role: 'status' });
   private readonly testPrintResult = h('p', { class: 'inline-result', role: 'status' });
   private readonly saveResult = h('div', { class: 'save-result' });
-  private readonly printerList = h('ul', { class: 'printer-list', 'aria-label': 'Printers found' });
+  private readonly labelPrinter = new PrinterPicker({ role: 'label', legend: 'Label printer', uriLabel: 'Label printer URI' });
+  private readonly documentPrinter = new PrinterPicker({ role: 'document', legend: 'Document printer', uriLabel: 'Document printer URI' });
+  private readonly findPrinters = h('button', { type: 'button', class: 'find-printers' }, 'Find printers again');
   private readonly datalist = h('datalist', { id: 'printer-uris' });
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, 'Pause auto-print');
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
@@ -81,20 +83,28 @@ export class SettingsPanel {
         'fieldset',
         {},
         h('legend', {}, 'Printers and routing'),
-        field('Label printer', f.labelPrinter, 'A printer URI: cups:QUEUE, windows:NAME, folder:DIR or service:ID'),
-        field('Document printer', f.documentPrinter, 'A4 documents (waybill, customs invoice, …)'),
+        this.labelPrinter.element,
+        this.documentPrinter.element,
+        h('p', { class: 'hint' }, 'The document printer prints A4 documents: waybill, customs invoice and the like.'),
+        h('div', { class: 'row' }, this.findPrinters),
+        h(
+          'details',
+          { class: 'advanced' },
+          h('summary', {}, 'Advanced: type a printer URI'),
+          this.labelPrinter.uriField,
+          this.documentPrinter.uriField,
+          this.datalist,
+        ),
         field('Label printer holds', f.labelPrinterMedia),
         field('Labels on A4 sheets', f.sheetLayout),
         h(
           'fieldset',
           { class: 'checks' },
           h('legend', {}, 'Print automatically after booking'),
-          ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, type)),
+          ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, documentWords(type))),
         ),
         field('Copies', f.copies),
         h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
-        this.printerList,
-        this.datalist,
       ),
       h(
         'fieldset',
@@ -125,15 +135,21 @@ export class SettingsPanel {
       void this.save();
     });
     testConnection.addEventListener('click', () => void this.testConnection());
-    testLabel.addEventListener('click', () => void this.testPrint(f.labelPrinter.value));
-    testDocument.addEventListener('click', () => void this.testPrint(f.documentPrinter.value));
+    testLabel.addEventListener('click', () => void this.testPrint(this.labelPrinter.value));
+    testDocument.addEventListener('click', () => void this.testPrint(this.documentPrinter.value));
+    this.findPrinters.addEventListener('click', () => void this.loadPrinters());
     this.pauseButton.addEventListener('click', () => void this.togglePause());
     ctx.onSettings((settings) => this.fill(settings));
   }
 
   show(): void {
-    void this.ctx.printers(true).then((printers) => this.showPrinters(printers));
+    void this.loadPrinters();
     this.fields.environment.focus();
+  }
+
+  /** Asks the agent to discover printers again (lpstat and friends). */
+  loadPrinters(): Promise<void> {
+    return this.ctx.printers(true).then((printers) => this.showPrinters(printers));
   }
 
   /** Focus the key field (first run: "Connect your account"). */
@@ -156,8 +172,8 @@ export class SettingsPanel {
     f.apiUrl.value = s.apiUrl;
     f.apiKey.value = '';
     f.apiKey.placeholder = s.apiKeySet ? 'Key set: type a new one to replace it' : 'Paste the API key';
-    f.labelPrinter.value = s.routing.labelPrinter;
-    f.documentPrinter.value = s.routing.documentPrinter;
+    this.labelPrinter.value = s.routing.labelPrinter;
+    this.documentPrinter.value = s.routing.documentPrinter;
     f.labelPrinterMedia.value = s.routing.labelPrinterMedia;
     f.sheetLayout.value = s.routing.sheetLayout;
     f.copies.value = String(s.routing.copies);
@@ -172,18 +188,8 @@ export class SettingsPanel {
 
   private showPrinters(printers: readonly PrinterInfo[]): void {
     replaceChildren(this.datalist, ...printers.map((p) => option(p.uri, p.name)));
-    replaceChildren(
-      this.printerList,
-      ...printers.map((p) =>
-        h(
-          'li',
-          {},
-          h('code', {}, p.uri),
-          ` ${p.name} · ${p.media === 'unknown' ? 'media unknown' : p.media} · `,
-          h('span', { class: p.ready === false ? 'warn' : 'ok' }, p.ready === null ? 'readiness unknown' : p.ready ? 'ready' : `not ready${p.detail ? `: ${p.detail}` : ''}`),
-        ),
-      ),
-    );
+    this.labelPrinter.setPrinters(printers);
+    this.documentPrinter.setPrinters(printers);
   }
 
   private input(): AgentInput<'saveSettings'> | string {
@@ -203,8 +209,8 @@ export class SettingsPanel {
       ...(f.apiUrl.value.trim() ? { apiUrl: f.apiUrl.value.trim() } : {}),
       ...(f.apiKey.value.trim() ? { apiKey: f.apiKey.value.trim() } : {}),
       routing: {
-        labelPrinter: f.labelPrinter.value.trim(),
-        documentPrinter: f.documentPrinter.value.trim(),
+        labelPrinter: this.labelPrinter.value,
+        documentPrinter: this.documentPrinter.value,
         labelPrinterMedia: f.labelPrinterMedia.value as 'label' | 'a4',
         sheetLayout: f.sheetLayout.value as 'a4' | '1x2' | '3x1' | '2x2',
         autoPrint: [...this.autoPrint.entries()].filter(([, box]) => box.checked).map(([type]) => type),

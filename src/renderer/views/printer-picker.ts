@@ -1,0 +1,95 @@
+/**
+ * Choosing a printer for one role (labels, documents): the discovered printers as radio
+ * buttons with their readiness, and the printer URI itself as a text field the settings
+ * panel puts under "Advanced". The URI field is the value: a radio only fills it in.
+ */
+import type { PrinterInfo } from '../../shared/domain';
+import { h, replaceChildren } from '../dom';
+import { describeTarget } from '../format';
+import { MEDIA_WORDS, PRINTER_KIND_WORDS, readiness } from '../words';
+
+export interface PrinterPickerOptions {
+  /** Short id used in element ids (`label`, `document`). */
+  readonly role: string;
+  /** Group name, e.g. "Label printer". */
+  readonly legend: string;
+  /** Accessible name of the URI field, e.g. "Label printer URI". */
+  readonly uriLabel: string;
+}
+
+export class PrinterPicker {
+  readonly element: HTMLFieldSetElement;
+  readonly uriInput: HTMLInputElement;
+  /** The URI field with its label, for the "Advanced" disclosure. */
+  readonly uriField: HTMLElement;
+  private readonly list: HTMLElement;
+  private printers: readonly PrinterInfo[] = [];
+  private searched = false;
+
+  constructor(private readonly options: PrinterPickerOptions) {
+    const id = `set-${options.role}-printer`;
+    this.uriInput = h('input', { id, name: `${options.role}Printer`, list: 'printer-uris', autocomplete: 'off', spellcheck: 'false' });
+    this.uriField = h(
+      'div',
+      { class: 'field' },
+      h('label', { for: id }, options.uriLabel),
+      this.uriInput,
+      h('span', { class: 'hint' }, 'cups:QUEUE, cups:QUEUE@HOST, windows:NAME, folder:DIR or service:ID'),
+    );
+    this.list = h('div', { class: 'printer-choices' });
+    this.element = h('fieldset', { class: 'printer-picker', id: `${id}-choices` }, h('legend', {}, options.legend), this.list);
+    this.list.addEventListener('change', (event) => {
+      const radio = event.target;
+      if (radio instanceof HTMLInputElement && radio.type === 'radio' && radio.checked) this.uriInput.value = radio.value;
+    });
+    this.uriInput.addEventListener('input', () => this.render());
+    this.render();
+  }
+
+  get value(): string {
+    return this.uriInput.value.trim();
+  }
+
+  set value(uri: string) {
+    this.uriInput.value = uri;
+    this.render();
+  }
+
+  setPrinters(printers: readonly PrinterInfo[]): void {
+    this.printers = printers;
+    this.searched = true;
+    this.render();
+  }
+
+  private render(): void {
+    const current = this.value;
+    const choices = this.printers.map((p) =>
+      this.choice(p.uri, p.name, `${PRINTER_KIND_WORDS[p.kind]} · ${MEDIA_WORDS[p.media]}`, readiness(p), p.uri === current),
+    );
+    // A printer set by URI that discovery does not list (another host, a service printer)
+    // stays visible and chosen, so saving does not silently change it.
+    if (current && !this.printers.some((p) => p.uri === current)) {
+      const unknown = { tone: 'unknown', words: 'not found on this computer' } as const;
+      choices.unshift(this.choice(current, describeTarget(current), 'typed under Advanced', unknown, true));
+    }
+    if (choices.length === 0) {
+      const text = this.searched ? 'No printers found. Type a printer URI under Advanced.' : 'Looking for printers…';
+      replaceChildren(this.list, h('p', { class: 'muted' }, text));
+      return;
+    }
+    replaceChildren(this.list, ...choices);
+  }
+
+  private choice(uri: string, name: string, detail: string, state: ReturnType<typeof readiness>, checked: boolean): HTMLElement {
+    const radio = h('input', { type: 'radio', name: `printer-${this.options.role}`, value: uri });
+    radio.checked = checked;
+    return h(
+      'label',
+      { class: `printer-choice${checked ? ' chosen' : ''}`, title: uri },
+      radio,
+      h('span', { class: 'printer-name' }, name),
+      h('span', { class: 'printer-detail' }, detail),
+      h('span', { class: `readiness ${state.tone}` }, state.words),
+    );
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Words a packer reads for the agent's API values. The maps are typed against the shared
+ * domain unions, so a new document type, layout, trigger or printer kind fails the
+ * typecheck until it has words here.
+ */
+import type { DocumentType, JobTrigger, LabelLayout, PrinterInfo } from '../shared/domain';
+
+export type PrinterKind = PrinterInfo['kind'];
+
+/** Print `document_type` values (the service's API names) in words. */
+export const DOCUMENT_WORDS = {
+  label: 'Label',
+  manifest: 'Manifest',
+  waybill: 'Waybill',
+  customsinvoice: 'Customs invoice',
+  proofofdelivery: 'Proof of delivery',
+  // ABD: Ausfuhrbegleitdokument, the customs export accompanying document (EAD).
+  abd: 'Export accompanying document',
+  salesinvoice: 'Sales invoice',
+} as const satisfies Readonly<Record<DocumentType, string>>;
+
+/** Document types the service names for uploads only; they can still appear in a list. */
+const OTHER_DOCUMENT_WORDS: Readonly<Record<string, string>> = {
+  adr_dangerousgoods: 'Dangerous goods certificate (ADR)',
+};
+
+/** The service may add document types: an unknown one is shown readably, never as a blank. */
+export function documentWords(type: string): string {
+  const known = (DOCUMENT_WORDS as Readonly<Record<string, string>>)[type] ?? OTHER_DOCUMENT_WORDS[type];
+  if (known) return known;
+  const spaced = type.replaceAll(/[_-]+/g, ' ').trim().toLowerCase();
+  return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : type;
+}
+
+export const LAYOUT_WORDS = {
+  printer: '4x6 label',
+  a4: 'A4, one label',
+  '1x2': 'A4, two labels',
+  '3x1': 'A4, three labels',
+  '2x2': 'A4, four labels',
+} as const satisfies Readonly<Record<LabelLayout, string>>;
+
+/** Why a job exists. */
+export const TRIGGER_WORDS = {
+  webhook: 'booked (webhook)',
+  poll: 'booked (polling)',
+  scan: 'scan',
+  reprint: 'reprint',
+  manual: 'test print',
+} as const satisfies Readonly<Record<JobTrigger, string>>;
+
+export const PRINTER_KIND_WORDS = {
+  cups: 'CUPS',
+  windows: 'Windows',
+  folder: 'Folder',
+  service: 'Service printer',
+} as const satisfies Readonly<Record<PrinterKind, string>>;
+
+export function isPrinterKind(value: string): value is PrinterKind {
+  return Object.hasOwn(PRINTER_KIND_WORDS, value);
+}
+
+/** `ok` = green, `bad` = red, `unknown` = grey: the colour says what is known. */
+export type Readiness = { readonly tone: 'ok' | 'bad' | 'unknown'; readonly words: string };
+
+export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail'>): Readiness {
+  if (printer.ready === null) return { tone: 'unknown', words: 'readiness unknown' };
+  if (printer.ready) return { tone: 'ok', words: 'ready' };
+  return { tone: 'bad', words: printer.detail ? `not ready: ${printer.detail}` : 'not ready' };
+}
+
+export const MEDIA_WORDS = {
+  label: '4x6 labels',
+  a4: 'A4 sheets',
+  unknown: 'media unknown',
+} as const satisfies Readonly<Record<PrinterInfo['media'], string>>;

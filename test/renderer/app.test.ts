@@ -1,0 +1,75 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AgentStatus } from '../../src/shared/domain';
+import { App } from '../../src/renderer/app';
+import { fakeClient, settings, settle } from './fake-client';
+
+const STATUS: AgentStatus = {
+  team: 'Team',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setInterval'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.replaceChildren();
+});
+
+async function start() {
+  const root = document.createElement('div');
+  document.body.append(root);
+  const client = fakeClient({
+    getStatus: async () => STATUS,
+    getSettings: async () => settings(),
+    listJobs: async () => [],
+    listPrinters: async () => [],
+  });
+  new App(root, client).start();
+  await settle();
+  return root;
+}
+
+const tabs = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLButtonElement>('[role=tab]'));
+const visiblePanel = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLElement>('[role=tabpanel]')).filter((p) => !p.hidden);
+
+describe('app', () => {
+  it('shows its views as tabs, each controlling its panel', async () => {
+    const root = await start();
+    expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings']);
+    expect(root.querySelector('[role=tablist]')).not.toBeNull();
+    for (const tab of tabs(root)) {
+      expect(root.querySelector(`#${tab.getAttribute('aria-controls')}`)?.getAttribute('role')).toBe('tabpanel');
+    }
+    expect(tabs(root).map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false']);
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
+    tabs(root)[2]!.click();
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-settings']);
+    expect(tabs(root).map((t) => t.tabIndex)).toEqual([-1, -1, 0]);
+  });
+
+  it('moves between tabs with the arrow keys, Home and End', async () => {
+    const root = await start();
+    const list = root.querySelector('[role=tablist]')!;
+    const press = (key: string) => list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    press('ArrowRight');
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-queue']);
+    expect(document.activeElement).toBe(tabs(root)[1]);
+    press('ArrowRight');
+    press('ArrowRight');
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
+    press('ArrowLeft');
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-settings']);
+    press('Home');
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
+    press('End');
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-settings']);
+  });
+});

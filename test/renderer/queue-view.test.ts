@@ -1,0 +1,98 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobView } from '../../src/shared/domain';
+import { QUEUE_PAGE_SIZE, QueueView } from '../../src/renderer/views/queue-view';
+import { context, fakeClient, job, settle } from './fake-client';
+
+function mount(jobs: JobView[], ops: Parameters<typeof fakeClient>[0] = {}) {
+  const client = fakeClient({ listJobs: async () => jobs, ...ops });
+  const view = new QueueView(context(client));
+  document.body.append(view.element);
+  view.element.hidden = false;
+  return { client, view };
+}
+
+const rows = () => Array.from(document.querySelectorAll<HTMLTableRowElement>('tr.job'));
+const button = (name: string) => Array.from(document.querySelectorAll('button')).find((b) => b.textContent === name)!;
+const pagerText = () => document.querySelector('.pager-text')?.textContent;
+
+afterEach(() => document.body.replaceChildren());
+
+describe('queue view', () => {
+  it('shows 25 jobs a page, with Previous and Next', async () => {
+    const jobs = Array.from({ length: 60 }, (_, i) => job({ reference: `P-${i + 1}` }));
+    const { client, view } = mount(jobs);
+    await view.load();
+    expect(QUEUE_PAGE_SIZE).toBe(25);
+    expect(rows()).toHaveLength(25);
+    expect(rows()[0]?.textContent).toContain('P-1');
+    expect(pagerText()).toBe('Jobs 1–25 of 60 · page 1 of 3');
+    expect(button('Previous').disabled).toBe(true);
+    button('Next').click();
+    expect(rows()[0]?.textContent).toContain('P-26');
+    button('Next').click();
+    expect(rows()).toHaveLength(10);
+    expect(pagerText()).toBe('Jobs 51–60 of 60 · page 3 of 3');
+    expect(button('Next').disabled).toBe(true);
+    button('Previous').click();
+    expect(rows()[0]?.textContent).toContain('P-26');
+    // The agent was asked for as many jobs as it gives in one call.
+    expect(client.calls.filter((c) => c.op === 'listJobs').at(-1)?.input).toEqual({ search: undefined, state: undefined, limit: 500 });
+  });
+
+  it('hides the pager when everything fits on one page', async () => {
+    const { view } = mount([job(), job()]);
+    await view.load();
+    expect(rows()).toHaveLength(2);
+    expect(document.querySelector<HTMLElement>('.pager')?.hidden).toBe(true);
+  });
+
+  it('names documents and triggers in words, never API names', async () => {
+    const { view } = mount([
+      job({ documentType: 'customsinvoice', trigger: 'reprint', layout: 'a4' }),
+      job({ documentType: 'proofofdelivery' }),
+      job({ documentType: 'abd', trigger: 'manual' }),
+    ]);
+    await view.load();
+    const text = document.querySelector('table.jobs')?.textContent ?? '';
+    expect(text).toContain('Customs invoice');
+    expect(text).toContain('A4, one label · reprint');
+    expect(text).toContain('Proof of delivery');
+    expect(text).toContain('Export accompanying document');
+    expect(text).toContain('test print');
+    expect(text).not.toMatch(/customsinvoice|proofofdelivery|\babd\b/);
+    // Each cell carries its column name for the narrow (card) layout.
+    const labels = Array.from(rows()[0]!.cells).map((c) => c.dataset.label);
+    expect(labels).toEqual(['State', 'Document', 'Shipment', 'Printer', 'When', 'Actions']);
+  });
+
+  it('retries a failed job and shows its new state in place', async () => {
+    const failed = job({ state: 'failed', reason: 'CUPS queue "Labels" does not exist', reference: 'ORDER-9' });
+    const { view, client } = mount([failed], { retryJob: async () => ({ ...failed, state: 'queued', reason: null }) });
+    await view.load();
+    const retry = document.querySelector<HTMLButtonElement>('td.actions button')!;
+    expect(retry.getAttribute('aria-label')).toBe('Retry job ORDER-9 label');
+    expect(rows()[0]?.querySelector('.reason')?.textContent).toContain('does not exist');
+    retry.click();
+    await settle();
+    expect(client.calls.find((c) => c.op === 'retryJob')?.input).toEqual({ id: failed.id });
+    expect(rows()[0]?.querySelector('.badge')?.textContent).toBe('queued');
+    expect(rows()[0]?.querySelector('button')?.textContent).toBe('Cancel');
+  });
+
+  it('puts a live job on top of the first page', async () => {
+    const jobs = Array.from({ length: 30 }, () => job());
+    const { view } = mount(jobs);
+    await view.load();
+    const fresh = job({ reference: 'LIVE-1', state: 'queued' });
+    view.onJob(fresh);
+    expect(rows()[0]?.textContent).toContain('LIVE-1');
+    expect(pagerText()).toBe('Jobs 1–25 of 31 · page 1 of 2');
+  });
+
+  it('says so when nothing matches', async () => {
+    const { view } = mount([]);
+    await view.load();
+    expect(document.querySelector('td.empty')?.textContent).toBe('No jobs yet.');
+  });
+});

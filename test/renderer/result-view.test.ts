@@ -1,0 +1,69 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ShipmentView } from '../../src/shared/domain';
+import { renderShipment } from '../../src/renderer/views/result-view';
+import { ScanView } from '../../src/renderer/views/scan-view';
+import { context, fakeClient, settings, settle } from './fake-client';
+
+const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
+const SHIPMENT: ShipmentView = {
+  id: 'shp_1',
+  referenceId: 'ORDER-1',
+  status: 'BOOKED',
+  trackingId: '00370000000000000001',
+  carrierName: 'PostNord',
+  productName: 'Parcel',
+  sender: party,
+  receiver: { ...party, name: 'Anna Berg', city: 'Malmö', countryCode: 'SE' },
+  senderReference: null,
+  receiverReference: null,
+  availableDocuments: ['label', 'customsinvoice', 'abd'],
+  tracking: [
+    { id: '1', status: 'ORDERED', description: null, location: null, occurredAt: '2026-11-24T06:00:00Z', url: null },
+    { id: '2', status: 'IN_TRANSIT', description: 'Sorted', location: 'Malmö', occurredAt: '2026-11-24T08:00:00Z', url: null },
+  ],
+};
+
+afterEach(() => document.body.replaceChildren());
+
+describe('result view', () => {
+  it('shows the documents in words and reprints the one chosen', async () => {
+    const client = fakeClient({ listPrinters: async () => [], reprint: async () => [] });
+    const ctx = context(client);
+    ctx.setSettings(settings());
+    const panel = renderShipment(SHIPMENT, ctx);
+    document.body.append(panel.element);
+    const chips = Array.from(document.querySelectorAll('[aria-label="Documents available"] li')).map((li) => li.textContent);
+    expect(chips).toEqual(['Label', 'Customs invoice', 'Export accompanying document']);
+    const select = document.querySelector<HTMLSelectElement>('#reprint-document')!;
+    expect(Array.from(select.options).map((o) => [o.value, o.textContent])).toEqual([
+      ['label', 'Label'],
+      ['customsinvoice', 'Customs invoice'],
+      ['abd', 'Export accompanying document'],
+    ]);
+    const button = document.querySelector<HTMLButtonElement>('button.reprint')!;
+    expect(button.textContent).toBe('Reprint label');
+    select.value = 'customsinvoice';
+    select.dispatchEvent(new Event('change'));
+    expect(button.textContent).toBe('Reprint customs invoice');
+    button.click();
+    await settle();
+    expect(client.calls.find((c) => c.op === 'reprint')?.input).toMatchObject({ shipmentId: 'shp_1', documentType: 'customsinvoice' });
+    expect(document.body.textContent).not.toMatch(/customsinvoice|\babd\b/);
+    // The timeline, newest first, as the list CONTRACTS names.
+    const events = Array.from(document.querySelectorAll('[aria-label="Tracking events"] li .event-status')).map((e) => e.textContent);
+    expect(events).toEqual(['IN_TRANSIT', 'ORDERED']);
+    panel.dispose();
+  });
+
+  it('a scan that matches nothing is an alert saying what was scanned', async () => {
+    const client = fakeClient({
+      lookup: async ({ scan }) => ({ kind: 'not_found', scanned: scan, normalized: scan, message: `Nothing found for “${scan}”` }),
+    });
+    const view = new ScanView(context(client));
+    document.body.append(view.element);
+    expect(document.querySelector(`label[for="${view.input.id}"]`)?.textContent).toContain('Scan');
+    await view.lookup('XYZ');
+    expect(document.querySelector('[role=alert]')?.textContent).toBe('Nothing found for “XYZ”');
+  });
+});
