@@ -69,7 +69,10 @@ export async function checkPrintersAtStart(uris: readonly string[], deps: Omit<T
     try {
       target = createTarget(uri, deps);
     } catch (error) {
-      throw new PrinterUnusableError(`printer ${uri}: ${(error as Error).message}`);
+      // A URI for another platform (windows: on Linux) or a module not loaded: the other
+      // printer may still work, and settings can change it, so the start goes on.
+      warn(`printer ${uri} cannot be used here: ${(error as Error).message}`);
+      continue;
     }
     const check = await checkPrinterAtStart(target);
     if (check.fatal) throw new PrinterUnusableError(check.fatal);
