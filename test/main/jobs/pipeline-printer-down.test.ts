@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { FolderTarget } from '../../../src/main/printing/folder-target';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../src/shared/domain';
 import { PrintError } from '../../../src/main/printing/errors';
@@ -102,6 +104,25 @@ describe('PrintPipeline: a printer that is down as a whole', () => {
     target.offlineError = null;
     await p.idle();
     expect(target.shipments()).toEqual(['a', 'b']);
+  });
+
+  it('waits on a folder that cannot be written (a file in the way) and saves each label once when it can', async () => {
+    const dir = path.join(tmp.dir, 'prints');
+    fs.writeFileSync(dir, 'in the way');
+    const folder = new FolderTarget({ uri: `folder:${dir}`, dir });
+    const p = make({}, () => folder);
+    await p.start();
+    const jobs = ['f1', 'f2', 'f3'].map((id) => p.submitBooking(notice(id))[0]!);
+    await expect.poll(() => changes.filter((c) => c.id === jobs[0]!.id && /waiting for the printer/.test(c.reason ?? '')).length, { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+    for (const c of changes.filter((c) => c.reason)) {
+      expect(c.reason).toMatch(new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not a folder \\(a file is in the way\\): move it or choose another folder; waiting for the printer`));
+    }
+    for (const job of jobs) expect(ledger.get(job.id)!.state).not.toBe('failed');
+    fs.rmSync(dir);
+    await p.idle();
+    for (const job of jobs) expect(ledger.get(job.id)).toMatchObject({ state: 'completed', attempts: 1 });
+    const saved = fs.readdirSync(dir).sort();
+    expect(saved.map((name) => name.split('_')[0])).toEqual(['f1', 'f2', 'f3']);
   });
 
   it('spends the try as before when the printer says it is ready (the error was about this job)', async () => {
