@@ -379,10 +379,7 @@ export class CupsTarget implements PrinterTarget {
       try {
         listed = await ippGetJobStates({ server: await this.ipp() }, queue);
       } catch (error) {
-        throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot list the jobs of CUPS queue "${queue}": ${(error as Error).message}`, {
-          cause: error,
-          target: this.uri,
-        });
+        throw this.cannotAsk(error, `Cannot list the jobs of CUPS queue "${queue}"`);
       }
       for (const job of jobs) {
         const state = listed.get(job.id);

@@ -226,6 +226,7 @@ describe('CupsTarget readiness over IPP', () => {
     const expected = 'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
     await expect(t.findSpooled('job-1')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected, printerDown: true });
     await expect(t.jobState('fast-12')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
+    await expect(t.jobStates(['fast-12', 'fast-13'])).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
   });
 
   it('falls back to lpstat, with the same answers, when the scheduler refuses the IPP query', async () => {
