@@ -61,7 +61,7 @@ export class JobFailures {
    */
   waitsForPrinter(entry: Entry, error: unknown): boolean {
     if (entry.auto && this.options.isAutoPaused()) return false;
-    return (typeof error === 'object' && error !== null && (error as { printerDown?: unknown }).printerDown === true);
+    return typeof error === 'object' && error !== null && (error as { printerDown?: unknown }).printerDown === true;
   }
 
   /**
@@ -143,7 +143,8 @@ export class JobFailures {
 }
 
 function mayHavePrinted(message: string): string {
-  return /may have printed/.test(message) ? message : `${message.replace(/[.\s]+$/, '')}; it may have printed: check the printer, then retry by hand`;
+  if (/may have printed/.test(message)) return message;
+  return `${message.replace(/[.\s]+$/, '')}; it may have printed: check the printer, then retry by hand`;
 }
 
 /** A failure after which the request may or may not have taken effect. */

@@ -80,7 +80,7 @@ export class PrintError extends CodedError {
 }
 
 /** File-system errors that hold for every file in the folder, not one job's file. */
-const FOLDER_DOWN = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ENOENT']);
+const FOLDER_DOWN: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
 
 /**
  * Maps a Node file-system error on `path` to a PrintError that says what to do.
@@ -89,7 +89,7 @@ const FOLDER_DOWN = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'EN
  */
 export function fsPrintError(error: unknown, path: string, target: string | null, folderDown = false): PrintError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  const printerDown = folderDown || (code !== undefined && FOLDER_DOWN.has(code) && code !== 'EEXIST' && code !== 'ENOENT');
+  const printerDown = folderDown || (code !== undefined && FOLDER_DOWN.has(code));
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return new PrintError(PRINT_ERROR_CODES.DISK_FULL, `The disk holding ${path} is full: free some space or choose another folder.`, {
       cause: error,
@@ -105,11 +105,8 @@ export function fsPrintError(error: unknown, path: string, target: string | null
     );
   }
   if (code === 'ENOTDIR' || code === 'EEXIST') {
-    return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `${path} is not a folder (a file is in the way): move it or choose another folder.`, {
-      cause: error,
-      target,
-      printerDown,
-    });
+    const message = `${path} is not a folder (a file is in the way): move it or choose another folder.`;
+    return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, message, { cause: error, target, printerDown });
   }
   const detail = error instanceof Error ? error.message : String(error);
   return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `Could not write ${path}: ${detail}`, { cause: error, target, printerDown });

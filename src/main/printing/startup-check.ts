@@ -62,7 +62,11 @@ export class PrinterUnusableError extends CodedError {
  * which the key check covers). Warnings go to `warn`; the first fatal problem throws.
  * @throws PrinterUnusableError
  */
-export async function checkPrintersAtStart(uris: readonly string[], deps: Omit<TargetDeps, 'service'>, warn: (line: string) => void): Promise<void> {
+export async function checkPrintersAtStart(
+  uris: readonly string[],
+  deps: Omit<TargetDeps, 'service'>,
+  warn: (line: string) => void,
+): Promise<void> {
   for (const uri of new Set(uris)) {
     if (uri.startsWith('service:')) continue;
     let target: PrinterTarget;
