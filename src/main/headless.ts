@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
 import type { Logger } from './log';
+import { checkPrintersAtStart } from './printing/startup-check';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
@@ -62,6 +63,10 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   if (options.pollIntervalSeconds != null) patch.intake = { pollIntervalSeconds: options.pollIntervalSeconds };
   if (options.webhookPort != null) patch.intake = { ...patch.intake, webhooksEnabled: true };
   settings.update(patch);
+  // Before anything starts: a queue that does not exist or a folder that cannot be written
+  // stops the start with one line; a scheduler that is down only warns (it may come up).
+  const { labelPrinter, documentPrinter } = settings.get().routing;
+  await checkPrintersAtStart([labelPrinter, documentPrinter], options.tuning?.targets ?? {}, log.warn);
 
   const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
   const agent = await createAgent({

@@ -61,9 +61,12 @@ export class AgentService implements AgentApi {
       log.info(`connected: team ${answer.team} (${settings.get().environment}, ${connection.url})`);
     } catch (error) {
       status.serviceFailed(error);
-      const fatal = error instanceof ApiError && error.code === API_ERROR_CODES.UNAUTHORIZED;
-      log.error(`cannot check the API key with GET /status: ${(error as Error).message}`);
+      // A rejected key or an address where nothing answers cannot get better by waiting;
+      // an unreachable or failing service can, so the agent keeps running and retries.
+      const fatal = error instanceof ApiError && (error.code === API_ERROR_CODES.UNAUTHORIZED || error.code === API_ERROR_CODES.NOT_FOUND);
+      // The caller prints a fatal error once; logging it here as well would say it twice.
       if (required && fatal) throw error;
+      log.error(`cannot check the API key with GET /status: ${(error as Error).message}`);
     }
     this.deps.emitStatus();
   }

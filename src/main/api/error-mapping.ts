@@ -67,6 +67,17 @@ export function redact(text: string, secret: string): string {
   return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
 }
 
+/**
+ * What to check after a 404 depends on what was asked for: an id in the path may be wrong,
+ * but a 404 on a route without one (GET /status, /carriers) means the address is wrong.
+ */
+export function notFoundAdvice(path: string): string {
+  const route = path.split('?')[0] ?? path;
+  if (/^\/shipments\/[^/]+/.test(route)) return 'Check the shipment id';
+  if (/^\/[^/]+\/[^/]+/.test(route)) return 'Check the id in the request';
+  return 'Check the service address: it ends in /external/v1 (Settings → Connection, or --api-url)';
+}
+
 function describeWait(ms: number | null): string {
   if (ms === null) return 'wait a moment';
   return `wait ${Math.max(1, Math.ceil(ms / 1000))} s`;
@@ -80,7 +91,8 @@ export function errorFromResponse(ctx: FailureContext & { readonly status: numbe
   const fieldErrors = extractFieldErrors(body);
   const detail = serviceMessage ?? (Object.keys(fieldErrors).length > 0 ? summariseFieldErrors(fieldErrors) : null);
   const call = `${ctx.method} ${ctx.path}`;
-  const said = detail === null ? '' : `: ${detail}`;
+  // The service's own sentence usually ends in a period; ours follows after ". ".
+  const said = detail === null ? '' : `: ${detail.replace(/[.\s]+$/, '')}`;
   let message: string;
   switch (code) {
     case API_ERROR_CODES.UNAUTHORIZED:
@@ -90,7 +102,7 @@ export function errorFromResponse(ctx: FailureContext & { readonly status: numbe
       message = `The service refused ${call} as invalid${said}. Correct the request and try again`;
       break;
     case API_ERROR_CODES.NOT_FOUND:
-      message = `The service does not know ${call}${said}. Check the shipment id`;
+      message = `The service does not know ${call}${said}. ${notFoundAdvice(ctx.path)}`;
       break;
     case API_ERROR_CODES.CONFLICT:
       message = `The service refused ${call} because of the shipment's current state${said}. Reload the shipment and try again`;

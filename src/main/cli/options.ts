@@ -87,6 +87,27 @@ function readConfigFile(path: string): z.infer<typeof configFileSchema> {
   return parsed.data;
 }
 
+/** Every address of the service ends in the version prefix (the service's spec, base URL). */
+const API_PREFIX = '/external/v1';
+
+/**
+ * A base address without the prefix answers 404 to everything, which would surface later
+ * as one confusing error per request: name it at start, with the address to use instead.
+ */
+export function checkApiPrefix(apiUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    throw new OptionsError(`--api-url "${apiUrl}" is not a valid address: use http://host:port${API_PREFIX}`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_PREFIX)) return;
+  const shown = apiUrl.replace(/\/+$/, '');
+  const suggested = `${url.origin}${path}${API_PREFIX}`;
+  throw new OptionsError(`--api-url ${shown} has no ${API_PREFIX}: use ${suggested}`);
+}
+
 export function parseAgentOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): AgentCliOptions {
   let values;
   try {
@@ -117,6 +138,7 @@ export function parseAgentOptions(argv: readonly string[], env: NodeJS.ProcessEn
   if (apiUrl !== null && !/^https?:\/\//.test(apiUrl)) {
     throw new OptionsError(`--api-url must start with http:// or https://, got "${apiUrl}"`);
   }
+  if (apiUrl !== null) checkApiPrefix(apiUrl);
   return {
     apiUrl,
     apiKey: values['api-key'] ?? env.PRINT_STATION_API_KEY ?? file.apiKey ?? null,

@@ -1,6 +1,6 @@
 import { backoffMs, classifyFailure, formatDelay } from './failure';
 import type { LedgerGuard } from './ledger-guard';
-import type { Entry } from './lane';
+import type { Entry, Lane, PrinterDown } from './lane';
 import type { PipelineSettings } from './pipeline-options';
 import type { PdfFetcher } from './ports';
 
@@ -55,6 +55,39 @@ export class JobFailures {
     this.fail(entry, `${failure.message}${gaveUp}`, failure.requestId);
   }
 
+  /**
+   * The error says the whole printer is down (PrintError.printerDown), and the job may wait
+   * on it: not while automatic printing is paused, which holds the job instead.
+   */
+  waitsForPrinter(entry: Entry, error: unknown): boolean {
+    if (entry.auto && this.options.isAutoPaused()) return false;
+    return typeof error === 'object' && error !== null && (error as { printerDown?: unknown }).printerDown === true;
+  }
+
+  /**
+   * A readiness probe confirmed the printer is down: the job keeps its place at the head,
+   * its PDF and its try (the try is not over until the printer has had the job), and the
+   * line waits on the printer. The advice is what the printer said, every time.
+   */
+  waitForPrinter(lane: Lane, entry: Entry, advice: string): void {
+    const o = this.options.settings;
+    entry.phase = entry.pdf ? 'ready' : 'waiting';
+    entry.notBefore = 0;
+    this.showWait(entry, lane.markDown(advice, this.options.nowMs(), o.retryBaseMs, o.retryMaxMs));
+  }
+
+  /** The job at the head of a line that waits on its printer says why, and when it is looked at again. */
+  showWait(entry: Entry, down: PrinterDown): void {
+    const advice = down.advice.replace(/[.\s]+$/, '');
+    const delay = formatDelay(Math.max(0, down.nextProbeAt - this.options.nowMs()));
+    // Informational: if the ledger cannot take it, the job still waits in its line.
+    this.options.guard.tryWrite(entry.id, 'queued', {
+      reason: `${advice}; waiting for the printer (checking again in ${delay})`,
+      requestId: null,
+      nextAttemptAt: new Date(down.nextProbeAt).toISOString(),
+    });
+  }
+
   fail(entry: Entry, reason: string, requestId: string | null): void {
     this.options.drop(entry);
     this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
@@ -66,10 +99,16 @@ export class JobFailures {
    */
   failUnconfirmed(entry: Entry, error: unknown): void {
     const failure = classifyFailure(error);
-    const said = /may have printed/.test(failure.message)
-      ? failure.message
-      : `${failure.message}; it may have printed: check the printer, then retry by hand`;
-    this.fail(entry, said, failure.requestId);
+    this.fail(entry, mayHavePrinted(failure.message), failure.requestId);
+  }
+
+  /**
+   * The job's printer cannot be set up (an invalid or unsupported URI). A job that may
+   * already have been handed to it before a restart says so: a person checks the printer
+   * before retrying, or the label could come out twice.
+   */
+  failNoTarget(entry: Entry, error: Error): void {
+    this.fail(entry, entry.spoolUncertain ? mayHavePrinted(error.message) : error.message, null);
   }
 
   /**
@@ -101,6 +140,11 @@ export class JobFailures {
     const requestId = classifyFailure(error).requestId;
     this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'canceled', { reason: `this shipment has no ${entry.documentType}`, requestId, nextAttemptAt: null }));
   }
+}
+
+function mayHavePrinted(message: string): string {
+  if (/may have printed/.test(message)) return message;
+  return `${message.replace(/[.\s]+$/, '')}; it may have printed: check the printer, then retry by hand`;
 }
 
 /** A failure after which the request may or may not have taken effect. */

@@ -22,6 +22,11 @@ export interface JobStepsOptions {
   /** The job was canceled, held or the pipeline stopped while the step was running. */
   readonly disowned: (entry: Entry, token: number) => boolean;
   readonly schedulePump: () => void;
+  readonly isStopped: () => boolean;
+  readonly nowMs: () => number;
+  /** Probe backoff for a printer that is down: the jobs' retry backoff. */
+  readonly retryBaseMs: number;
+  readonly retryMaxMs: number;
 }
 
 export class JobSteps {
@@ -112,6 +117,15 @@ export class JobSteps {
         failures.skipMissing(entry, error);
         return;
       }
+      if (failures.waitsForPrinter(entry, error)) {
+        // Confirmed by the printer's own readiness: a queue that is fine (the error was
+        // about this job after all) makes it an ordinary failure that spends the try.
+        const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
+        if (!readiness.ready) {
+          failures.waitForPrinter(lane, entry, readiness.detail ?? (error as Error).message);
+          return;
+        }
+      }
       failures.onFailure(entry, error);
       return;
     }
@@ -119,6 +133,24 @@ export class JobSteps {
     this.options.entries.delete(entry.id);
     entry.pdf = null;
     spooled.record(entry.id, entry.target, result.spoolerJobId, result.completed);
+  }
+
+  /**
+   * Ask a printer that was down whether it is back: if so its line moves again (the head
+   * first, looked up at the spooler if it may be there already); if not, the next probe
+   * waits longer and the head job shows the printer's advice.
+   */
+  async probe(lane: Lane, target: PipelineTarget): Promise<void> {
+    const down = lane.down;
+    if (!down) return;
+    const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
+    if (this.options.isStopped()) return;
+    if (readiness.ready) {
+      lane.down = null;
+      return;
+    }
+    const again = lane.markDown(readiness.detail ?? down.advice, this.options.nowMs(), this.options.retryBaseMs, this.options.retryMaxMs);
+    if (lane.head) this.options.failures.showWait(lane.head, again);
   }
 
   /** Count a new try in the ledger's `attempts` (once per fetch+spool pass). */

@@ -51,6 +51,16 @@ export function entryFrom(job: JobRecord, now: number): Entry {
   };
 }
 
+/** The printer as a whole cannot take jobs: the line waits on it, not on its jobs' attempts. */
+export interface PrinterDown {
+  /** What to do, as the printer said it (start CUPS, cupsenable Q, give write access). */
+  advice: string;
+  /** Readiness probes that found it still down since it went down. */
+  probes: number;
+  /** Epoch ms of the next readiness probe. */
+  nextProbeAt: number;
+}
+
 /**
  * One target's line of jobs, kept in creation order (`seq`). The head is the only job that
  * may be handed to the spooler; the first `lookahead` jobs may be fetched ahead.
@@ -58,8 +68,24 @@ export function entryFrom(job: JobRecord, now: number): Entry {
 export class Lane {
   readonly entries: Entry[] = [];
   spooling: Promise<void> | null = null;
+  /**
+   * Set while the printer is unreachable (scheduler down, queue stopped, folder not
+   * writable): nothing is handed over, and one readiness probe, with backoff, decides when
+   * the line moves again. Its jobs keep their attempts and their place.
+   */
+  down: PrinterDown | null = null;
+  /** A readiness probe in progress. */
+  probing: Promise<void> | null = null;
 
   constructor(readonly target: string) {}
+
+  /** The printer was found down (again): the next probe after a backoff that doubles up to `maxMs`. */
+  markDown(advice: string, now: number, baseMs: number, maxMs: number): PrinterDown {
+    const probes = this.down ? this.down.probes + 1 : 0;
+    const delay = Math.min(maxMs, baseMs * 2 ** Math.min(probes, 20));
+    this.down = { advice, probes, nextProbeAt: now + delay };
+    return this.down;
+  }
 
   /**
    * Keeps the line in booking order. Webhook deliveries can arrive out of order (spec,

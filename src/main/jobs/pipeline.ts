@@ -30,7 +30,10 @@ const AUTO_SCOPE = '*';
  * round-robin across targets, so a slow or offline target holds up only its own line.
  * A head that failed transiently keeps its place and blocks its line while it waits for
  * its retry (labels must not come out of order); once it fails permanently it leaves the
- * line (state failed, with reason and request id) and the next job goes.
+ * line (state failed, with reason and request id) and the next job goes. A printer that is
+ * down as a whole (scheduler down, queue stopped, folder not writable: PrintError
+ * printerDown, confirmed by its readiness) stops its line instead: one readiness probe
+ * with backoff, no job's attempts spent, and the line resumes in order once it is back.
  *
  * Exactly once: the row is written (`queued`) before anything is fetched; `spooling` is
  * written, with `spool_attempted`, before spool() is called (no write, no spool). Any job
@@ -104,6 +107,10 @@ export class PrintPipeline {
       entries: this.entries,
       disowned: (entry, token) => this.disowned(entry, token),
       schedulePump: () => this.schedulePump(),
+      isStopped,
+      nowMs: () => this.nowMs(),
+      retryBaseMs: this.o.retryBaseMs,
+      retryMaxMs: this.o.retryMaxMs,
     });
     this.recovery = {
       write: (id, state, patch) => this.guard.write(id, state, patch),
@@ -274,7 +281,7 @@ export class PrintPipeline {
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeTimer = null;
     this.guard.stop();
-    await Promise.all([...this.lanes.values()].map((lane) => lane.spooling));
+    await Promise.all([...this.lanes.values()].flatMap((lane) => [lane.spooling, lane.probing]));
     await this.spooled.stop();
     for (const entry of this.entries.values()) {
       entry.token += 1;
@@ -338,8 +345,20 @@ export class PrintPipeline {
     if (!head || head.notBefore > now) return;
     const target = this.resolveTarget(lane.target);
     if (target instanceof Error) {
-      this.failures.fail(head, target.message, null);
+      this.failures.failNoTarget(head, target);
       this.schedulePump();
+      return;
+    }
+    if (lane.down) {
+      // The printer is down: one probe for the whole line, nothing handed over meanwhile.
+      if (lane.probing || lane.down.nextProbeAt > now) return;
+      lane.probing = this.steps
+        .probe(lane, target)
+        .catch((error: unknown) => this.guard.workFailed(error))
+        .finally(() => {
+          lane.probing = null;
+          this.schedulePump();
+        });
       return;
     }
     const ready = head.phase === 'ready' || (head.phase === 'waiting' && !target.needsPdf);
@@ -385,6 +404,7 @@ export class PrintPipeline {
     let next = Infinity;
     for (const lane of this.lanes.values()) {
       if (this.pausedTargets.has(lane.target) || this.guard.down) continue;
+      if (lane.down && !lane.probing && lane.down.nextProbeAt > now && lane.down.nextProbeAt < next) next = lane.down.nextProbeAt;
       const window = Math.min(lane.entries.length, this.o.lookahead);
       for (let i = 0; i < window; i++) {
         const e = lane.entries[i]!;

@@ -35,6 +35,14 @@ export interface CupsTargetOptions {
   readonly lpPath?: string;
   /** @default 'lpstat' */
   readonly lpstatPath?: string;
+  /**
+   * After the scheduler refused the IPP readiness query (a policy, an HTTP error), lpstat
+   * answers for this long, then IPP is asked again: the refusal may have been passing
+   * (a restarting cupsd, a proxy). @default 60000
+   */
+  readonly ippRetryMs?: number;
+  /** @default Date.now */
+  readonly nowMs?: () => number;
 }
 
 /** lp `-o` options per media; the layout fetched from the service matches (see routing.ts). */
@@ -84,8 +92,10 @@ export class CupsTarget implements PrinterTarget {
   private readonly lpstat: string;
   private resolvedQueue: string | null = null;
   private ippServer: Promise<string> | null = null;
-  /** Cleared when the scheduler refuses IPP readiness queries: from then on lpstat answers. */
-  private ippReadiness = true;
+  /** When the scheduler last refused an IPP readiness query: lpstat answers until ippRetryMs later. */
+  private ippRefusedAt: number | null = null;
+  private readonly ippRetryMs: number;
+  private readonly nowMs: () => number;
 
   constructor(options: CupsTargetOptions) {
     this.uri = options.uri;
@@ -97,6 +107,8 @@ export class CupsTarget implements PrinterTarget {
     this.labelMedia = options.labelMedia ?? 'Custom.4x6in';
     this.lp = options.lpPath ?? 'lp';
     this.lpstat = options.lpstatPath ?? 'lpstat';
+    this.ippRetryMs = options.ippRetryMs ?? 60_000;
+    this.nowMs = options.nowMs ?? Date.now;
   }
 
   private hostArgs(): string[] {
@@ -129,7 +141,7 @@ export class CupsTarget implements PrinterTarget {
         throw new PrintError(
           PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
           `"${file}" is not installed: install the CUPS client tools (Debian: apt-get install cups-client) to print to ${this.uri}.`,
-          { cause: error, target: this.uri, retryable: false },
+          { cause: error, target: this.uri, retryable: false, printerDown: false },
         );
       }
       throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri });
@@ -171,13 +183,26 @@ export class CupsTarget implements PrinterTarget {
   }
 
   async readiness(): Promise<Readiness> {
+    const problem = await this.check();
+    return problem ? { ready: false, detail: problem.message } : { ready: true, detail: null };
+  }
+
+  /** What stops this queue from taking a job now (missing, disabled, scheduler down), or null. */
+  async check(): Promise<PrintError | null> {
     try {
       await this.assertReady();
-      return { ready: true, detail: null };
+      return null;
     } catch (error) {
-      if (error instanceof PrintError) return { ready: false, detail: error.message };
+      if (error instanceof PrintError) return error;
       throw error;
     }
+  }
+
+  /** The queues the scheduler has (`lpstat -e`), to name the right one when a URI is wrong. */
+  async knownQueues(): Promise<string[]> {
+    const result = await this.run(this.lpstat, ['-e']);
+    if (result.code !== 0) return [];
+    return result.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '');
   }
 
   /**
@@ -189,16 +214,17 @@ export class CupsTarget implements PrinterTarget {
    */
   private async assertReady(): Promise<string> {
     const queue = await this.queue();
-    if (!this.ippReadiness) return this.assertReadyByLpstat(queue);
+    if (this.ippRefusedAt !== null && this.nowMs() - this.ippRefusedAt < this.ippRetryMs) return this.assertReadyByLpstat(queue);
     let printer: IppPrinter | null;
     try {
       printer = await ippGetPrinter({ server: await this.ipp() }, queue);
     } catch (error) {
       if (error instanceof PrintError) throw error;
       if (typeof (error as NodeJS.ErrnoException).code === 'string') throw this.unreachable(error);
-      this.ippReadiness = false;
+      this.ippRefusedAt = this.nowMs();
       return this.assertReadyByLpstat(queue);
     }
+    this.ippRefusedAt = null;
     if (!printer) {
       throw new PrintError(PRINT_ERROR_CODES.PRINTER_NOT_FOUND, notFoundMessage(queue), { target: this.uri });
     }
@@ -238,6 +264,16 @@ export class CupsTarget implements PrinterTarget {
       `CUPS queue "${queue}" is not accepting jobs${why}: run \`cupsaccept '${queue}'\` or accept jobs in printer settings.`,
       { target: this.uri },
     );
+  }
+
+  /**
+   * A scheduler that cannot be reached gets the same advice as anywhere else (start CUPS),
+   * not the socket's words (`connect ECONNREFUSED`); other failures say what was asked.
+   */
+  private cannotAsk(error: unknown, what: string): PrintError {
+    if (error instanceof PrintError) return error;
+    if (typeof (error as NodeJS.ErrnoException).code === 'string') return this.unreachable(error);
+    return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${what}: ${(error as Error).message}`, { cause: error, target: this.uri });
   }
 
   private unreachable(cause?: unknown): PrintError {
@@ -315,10 +351,7 @@ export class CupsTarget implements PrinterTarget {
       const job = await ippGetJob({ server: await this.ipp() }, id);
       return job ? toSpoolerState(job.state) : 'unknown';
     } catch (error) {
-      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot ask CUPS about job ${spoolerJobId}: ${(error as Error).message}`, {
-        cause: error,
-        target: this.uri,
-      });
+      throw this.cannotAsk(error, `Cannot ask CUPS about job ${spoolerJobId}`);
     }
   }
 
@@ -346,10 +379,7 @@ export class CupsTarget implements PrinterTarget {
       try {
         listed = await ippGetJobStates({ server: await this.ipp() }, queue);
       } catch (error) {
-        throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot list the jobs of CUPS queue "${queue}": ${(error as Error).message}`, {
-          cause: error,
-          target: this.uri,
-        });
+        throw this.cannotAsk(error, `Cannot list the jobs of CUPS queue "${queue}"`);
       }
       for (const job of jobs) {
         const state = listed.get(job.id);
@@ -371,10 +401,7 @@ export class CupsTarget implements PrinterTarget {
       for (const job of listed) jobs.push(job.name ? job : ((await ippGetJob({ server: await this.ipp() }, job.id)) ?? job));
     } catch (error) {
       // Unknown is not "absent": reconciling must not conclude it is safe to print again.
-      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot list the jobs of CUPS queue "${queue}": ${(error as Error).message}`, {
-        cause: error,
-        target: this.uri,
-      });
+      throw this.cannotAsk(error, `Cannot list the jobs of CUPS queue "${queue}"`);
     }
     const mine = jobs.filter((job) => job.name.includes(jobId)).sort((a, b) => b.id - a.id);
     // Prefer a job that printed or will print over an aborted or canceled attempt.

@@ -44,10 +44,22 @@ const RETRYABLE: Readonly<Record<PrintErrorCode, boolean>> = {
   PRINT_PARTIAL: false,
 };
 
+/**
+ * Codes that say the printer as a whole cannot take a job now, before anything was handed
+ * over: the print queue waits on the printer (one readiness probe) instead of spending
+ * each job's attempts on it.
+ */
+const PRINTER_DOWN: ReadonlySet<PrintErrorCode> = new Set<PrintErrorCode>(['SPOOLER_UNAVAILABLE', 'PRINTER_DISABLED', 'PRINTER_REJECTING']);
+
 export class PrintError extends CodedError {
   override readonly code: PrintErrorCode;
   /** True when waiting and retrying is likely to help. */
   readonly retryable: boolean;
+  /**
+   * The whole printer is unavailable (scheduler down, queue stopped or rejecting, folder
+   * not writable), not just this job: every job to it would fail the same way.
+   */
+  readonly printerDown: boolean;
   /** The printer URI the error is about, when known. */
   readonly target: string | null;
   /** The service's X-Service-Request-ID when a service printer failed. */
@@ -56,29 +68,46 @@ export class PrintError extends CodedError {
   constructor(
     code: PrintErrorCode,
     message: string,
-    options?: { cause?: unknown; target?: string | null; retryable?: boolean; requestId?: string | null },
+    options?: { cause?: unknown; target?: string | null; retryable?: boolean; requestId?: string | null; printerDown?: boolean },
   ) {
     super(code, message, { cause: options?.cause });
     this.code = code;
     this.retryable = options?.retryable ?? RETRYABLE[code];
+    this.printerDown = options?.printerDown ?? PRINTER_DOWN.has(code);
     this.target = options?.target ?? null;
     this.requestId = options?.requestId ?? null;
   }
 }
 
-/** Maps a Node file-system error on `path` to a PrintError that says what to do. */
-export function fsPrintError(error: unknown, path: string, target: string | null): PrintError {
+/** File-system errors that hold for every file in the folder, not one job's file. */
+const FOLDER_DOWN: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
+
+/**
+ * Maps a Node file-system error on `path` to a PrintError that says what to do.
+ * `folderDown`: the error is about the folder itself (it cannot be written at all), so
+ * the printer counts as down until it can.
+ */
+export function fsPrintError(error: unknown, path: string, target: string | null, folderDown = false): PrintError {
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  const printerDown = folderDown || (code !== undefined && FOLDER_DOWN.has(code));
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new PrintError(PRINT_ERROR_CODES.DISK_FULL, `The disk holding ${path} is full: free some space or choose another folder.`, { cause: error, target });
+    return new PrintError(PRINT_ERROR_CODES.DISK_FULL, `The disk holding ${path} is full: free some space or choose another folder.`, {
+      cause: error,
+      target,
+      printerDown,
+    });
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     return new PrintError(
       PRINT_ERROR_CODES.PERMISSION_DENIED,
       `Print Station may not write to ${path}: give this user write access to the folder or choose another one.`,
-      { cause: error, target },
+      { cause: error, target, printerDown },
     );
   }
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    const message = `${path} is not a folder (a file is in the way): move it or choose another folder.`;
+    return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, message, { cause: error, target, printerDown });
+  }
   const detail = error instanceof Error ? error.message : String(error);
-  return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `Could not write ${path}: ${detail}`, { cause: error, target });
+  return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `Could not write ${path}: ${detail}`, { cause: error, target, printerDown });
 }

@@ -50,7 +50,7 @@ export class FolderTarget implements PrinterTarget {
     try {
       await this.fs.mkdir(this.dir, { recursive: true });
     } catch (error) {
-      throw fsPrintError(error, this.dir, this.uri);
+      throw fsPrintError(error, this.dir, this.uri, true);
     }
     try {
       const handle = await this.fs.open(tempPath, 'wx', 0o644);
@@ -107,12 +107,18 @@ export class FolderTarget implements PrinterTarget {
   }
 
   async readiness(): Promise<Readiness> {
+    const problem = await this.check();
+    return problem ? { ready: false, detail: problem.message } : { ready: true, detail: null };
+  }
+
+  /** Why no file can be saved in the folder now (created when missing), or null. */
+  async check(): Promise<PrintError | null> {
     try {
       await this.fs.mkdir(this.dir, { recursive: true });
       await this.fs.access(this.dir, fsConstants.W_OK);
-      return { ready: true, detail: null };
+      return null;
     } catch (error) {
-      return { ready: false, detail: fsPrintError(error, this.dir, this.uri).message };
+      return fsPrintError(error, this.dir, this.uri, true);
     }
   }
 }

@@ -9,6 +9,7 @@ import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs
 import type { PdfFetcher } from '../../../src/main/jobs/ports';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { pdfPageSizes, startPrivateCups, type PrivateCups } from '../../support/cups';
+import { startTcpGate } from '../../support/tcp-gate';
 import { notice, tempDir } from './helpers/fakes';
 
 /** The pipeline against the real sandbox and a private CUPS scheduler. */
@@ -103,29 +104,74 @@ describe('PrintPipeline with real CUPS', () => {
     expect(round(await pdfPageSizes(a4!))[0]).toEqual([595, 842]);
   });
 
-  it('shows a disabled queue on the job, fails it visibly, and after enabling a retry prints it once', { timeout: 120_000 }, async () => {
+  it('holds the line on a disabled queue without spending attempts or failing, then prints each label once, in order', { timeout: 120_000 }, async () => {
     await cups.disable('offline_sink', 'out of labels');
     const { p, ledger, changes } = pipeline('offline', {
       maxAttempts: 3,
       route: () => ({ target: 'cups:offline_sink', layout: 'printer', media: 'label' }),
     });
     await p.start();
-    const b = await sandbox.bookShipment();
-    const [job] = p.submitBooking(notice(b.shipmentId));
-    await p.idle();
-    const failed = ledger.get(job!.id)!;
-    expect(failed.state).toBe('failed');
-    expect(failed.reason).toMatch(/disabled/);
-    expect(changes.some((c) => c.id === job!.id && c.state === 'queued' && /disabled.*retrying in/.test(c.reason ?? ''))).toBe(true);
+    const booked = [await sandbox.bookShipment(), await sandbox.bookShipment(), await sandbox.bookShipment()];
+    const ids = booked.map((b) => b.shipmentId);
+    const jobs = ids.map((id) => p.submitBooking(notice(id))[0]!);
+    // Far more than maxAttempts (3) retries' worth of time at 50-200 ms.
+    await expect.poll(() => changes.filter((c) => c.id === jobs[0]!.id && /waiting for the printer/.test(c.reason ?? '')).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+    for (const job of jobs) expect(ledger.get(job.id)!.state).not.toBe('failed');
+    expect(ledger.get(jobs[0]!.id)!.attempts).toBe(1);
+    for (const c of changes.filter((c) => c.reason)) {
+      expect(c.reason).toMatch(/^CUPS queue "offline_sink" is disabled \(out of labels\): run `cupsenable 'offline_sink'` or enable it in printer settings; waiting for the printer \(checking again in \d+ ms\)$/);
+    }
     expect(await cups.outputs('offline_sink')).toEqual([]);
 
     await cups.enable('offline_sink');
-    p.retry(job!.id);
     await p.idle();
-    await expect.poll(() => ledger.get(job!.id)!.state, { timeout: 30_000 }).toBe('completed');
+    await expect.poll(() => ledger.counts().completed, { timeout: 30_000 }).toBe(3);
+    for (const job of jobs) expect(ledger.get(job.id)!.attempts).toBe(1);
     await p.stop();
     ledger.close();
     await cups.waitForJobs({ queue: 'offline_sink' });
-    expect((await cups.outputs('offline_sink')).map((f) => shipmentOf(f, [b.shipmentId]))).toEqual([b.shipmentId]);
+    expect((await cups.outputs('offline_sink')).map((f) => shipmentOf(f, ids))).toEqual(ids);
+  });
+
+  it('waits on a scheduler that is down with its advice on every wait (never the socket error), then prints each label once, in order', { timeout: 120_000 }, async () => {
+    const gate = await startTcpGate(cups.server);
+    const uri = 'cups:gated_sink';
+    await cups.addQueue('gated_sink', 'sink');
+    const gated = createTarget(uri, { env: { ...cups.env, CUPS_SERVER: gate.address } });
+    const { p, ledger, changes } = pipeline('gated', {
+      maxAttempts: 3,
+      targetFor: () => gated,
+      route: () => ({ target: uri, layout: 'printer', media: 'label' }),
+    });
+    try {
+      await p.start();
+      const first = await sandbox.bookShipment();
+      const [warmup] = p.submitBooking(notice(first.shipmentId));
+      await expect.poll(() => ledger.get(warmup!.id)!.state, { timeout: 30_000 }).toBe('completed');
+
+      await gate.close();
+      const booked = [await sandbox.bookShipment(), await sandbox.bookShipment(), await sandbox.bookShipment()];
+      const ids = booked.map((b) => b.shipmentId);
+      const jobs = ids.map((id) => p.submitBooking(notice(id))[0]!);
+      const waits = () => changes.filter((c) => c.id === jobs[0]!.id && /waiting for the printer/.test(c.reason ?? ''));
+      await expect.poll(() => waits().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+      for (const job of jobs) expect(ledger.get(job.id)!.state).not.toBe('failed');
+      expect(ledger.get(jobs[0]!.id)!.attempts).toBe(1);
+      const advice = `Cannot reach ${gate.address} to print to ${uri}: start CUPS (systemctl start cups) or check the server address`;
+      for (const c of changes.filter((c) => c.reason && jobs.some((j) => j.id === c.id))) {
+        expect(c.reason).not.toMatch(/ECONNREFUSED/);
+        expect(c.reason!.startsWith(`${advice}; waiting for the printer (checking again in `)).toBe(true);
+      }
+
+      await gate.open();
+      await expect.poll(() => jobs.every((j) => ledger.get(j.id)!.state === 'completed'), { timeout: 30_000 }).toBe(true);
+      for (const job of jobs) expect(ledger.get(job.id)!.attempts).toBe(1);
+      await cups.waitForJobs({ queue: 'gated_sink' });
+      expect((await cups.outputs('gated_sink')).map((f) => shipmentOf(f, [first.shipmentId, ...ids]))).toEqual([first.shipmentId, ...ids]);
+    } finally {
+      await p.stop();
+      ledger.close();
+      await gate.close();
+    }
   });
 });

@@ -214,7 +214,7 @@ describe('PrintPipeline', () => {
     expect(labels().spooled).toHaveLength(0);
     const waitingLabel = ledger.get(booked[0]![0]!.id)!;
     expect(waitingLabel.state).toBe('queued');
-    expect(waitingLabel.reason).toMatch(/disabled.*retrying in/);
+    expect(waitingLabel.reason).toMatch(/disabled.*waiting for the printer \(checking again in/);
     // The printer comes back: the labels print, in order, each once.
     labels().offlineError = null;
     await p.idle();

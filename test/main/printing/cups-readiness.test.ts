@@ -188,6 +188,47 @@ describe('CupsTarget readiness over IPP', () => {
     });
   });
 
+  it('asks over IPP again once ippRetryMs has passed after a refusal, instead of staying on lpstat until restart (N8)', async () => {
+    const proxy = await refusingProxy(cups.server);
+    try {
+      const { exec, calls } = recordingExec();
+      let now = 1_000_000;
+      const t = new CupsTarget({ uri: `cups:fast@${proxy.server}`, queue: 'fast', server: proxy.server, env: cups.env, exec, ippRetryMs: 60_000, nowMs: () => now });
+      expect(await t.readiness()).toEqual({ ready: true, detail: null });
+      expect(proxy.refused()).toBe(1);
+      const lpstats = () => calls.filter((c) => c[0] === 'lpstat').length;
+      expect(lpstats()).toBe(1);
+      // Within the retry window lpstat answers and IPP is not asked.
+      now += 59_000;
+      expect(await t.readiness()).toEqual({ ready: true, detail: null });
+      expect([proxy.refused(), lpstats()]).toEqual([1, 2]);
+      // After it IPP is asked again (here refused again: lpstat answers once more).
+      now += 2_000;
+      expect(await t.readiness()).toEqual({ ready: true, detail: null });
+      expect([proxy.refused(), lpstats()]).toEqual([2, 3]);
+    } finally {
+      await proxy.close();
+    }
+    // A scheduler that stopped refusing is asked over IPP from then on: no lpstat at all.
+    const { exec, calls } = recordingExec();
+    let now = 0;
+    const direct = new CupsTarget({ uri: `cups:fast@${cups.server}`, queue: 'fast', server: cups.server, env: cups.env, exec, ippRetryMs: 10, nowMs: () => now });
+    (direct as unknown as { ippRefusedAt: number | null }).ippRefusedAt = 0;
+    expect(await direct.readiness()).toEqual({ ready: true, detail: null });
+    now = 11;
+    expect(await direct.readiness()).toEqual({ ready: true, detail: null });
+    expect(await direct.readiness()).toEqual({ ready: true, detail: null });
+    expect(calls.filter((c) => c[0] === 'lpstat').map((c) => c.slice(1).join(' '))).toEqual([`-h ${cups.server} -p fast -a fast`]);
+  });
+
+  it('keeps the start-CUPS advice when the scheduler is unreachable while looking a job up or following it', async () => {
+    const t = new CupsTarget({ uri: 'cups:fast@127.0.0.1:1', queue: 'fast', server: '127.0.0.1:1', env: cups.env });
+    const expected = 'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
+    await expect(t.findSpooled('job-1')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected, printerDown: true });
+    await expect(t.jobState('fast-12')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
+    await expect(t.jobStates(['fast-12', 'fast-13'])).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
+  });
+
   it('falls back to lpstat, with the same answers, when the scheduler refuses the IPP query', async () => {
     const proxy = await refusingProxy(cups.server);
     try {

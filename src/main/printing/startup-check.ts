@@ -1,0 +1,85 @@
+/**
+ * The start-up check of a printer URI (`npm run agent`, `npm run demo`): one line that
+ * says what is wrong, and whether the agent can work at all. A printer that cannot exist
+ * as configured (a CUPS queue the scheduler does not have, a folder that cannot be
+ * written) stops the start; one that may come back by itself (a scheduler not running
+ * yet, a queue paused for paper) only warns, and its labels wait for it.
+ */
+import { CodedError } from '../errors';
+import { createTarget, type TargetDeps } from './create-target';
+import { CupsTarget } from './cups-target';
+import { PRINT_ERROR_CODES, type PrintError } from './errors';
+import { FolderTarget } from './folder-target';
+import type { PrinterTarget } from './target';
+
+export interface PrinterCheck {
+  /** The agent cannot print to this URI as configured: stop the start with this line. */
+  readonly fatal: string | null;
+  /** The printer is not ready now but may become so: say it, keep running. */
+  readonly warning: string | null;
+}
+
+const OK: PrinterCheck = { fatal: null, warning: null };
+
+export async function checkPrinterAtStart(target: PrinterTarget): Promise<PrinterCheck> {
+  if (target instanceof CupsTarget) return checkCups(target, await target.check());
+  if (target instanceof FolderTarget) {
+    const problem = await target.check();
+    return problem ? { fatal: `printer ${target.uri}: ${problem.message}`, warning: null } : OK;
+  }
+  // Windows and service printers: their readiness can change with the machine or the
+  // account; a start is never refused on their word.
+  try {
+    const readiness = await target.readiness();
+    return readiness.ready ? OK : { fatal: null, warning: `printer ${target.uri} is not ready: ${readiness.detail ?? 'reason unknown'}` };
+  } catch (error) {
+    return { fatal: null, warning: `printer ${target.uri} could not be checked: ${(error as Error).message}` };
+  }
+}
+
+async function checkCups(target: CupsTarget, problem: PrintError | null): Promise<PrinterCheck> {
+  if (!problem) return OK;
+  if (problem.code === PRINT_ERROR_CODES.PRINTER_NOT_FOUND) {
+    const queues = await target.knownQueues().catch(() => []);
+    const known = queues.length > 0 ? `the queues that exist: ${queues.join(', ')}` : 'this scheduler has no queues';
+    return { fatal: `printer ${target.uri}: ${problem.message.replace(/\.$/, '')} (${known})`, warning: null };
+  }
+  if (problem.printerDown) {
+    return { fatal: null, warning: `printer ${target.uri}: ${problem.message.replace(/\.$/, '')}; labels wait until it can print` };
+  }
+  return { fatal: `printer ${target.uri}: ${problem.message}`, warning: null };
+}
+
+/** Thrown when a configured printer cannot work as configured; its message is the one line to print. */
+export class PrinterUnusableError extends CodedError {
+  constructor(message: string) {
+    super('PRINTER_UNUSABLE', message);
+  }
+}
+
+/**
+ * Checks each distinct printer URI (service printers excepted: they need the connection,
+ * which the key check covers). Warnings go to `warn`; the first fatal problem throws.
+ * @throws PrinterUnusableError
+ */
+export async function checkPrintersAtStart(
+  uris: readonly string[],
+  deps: Omit<TargetDeps, 'service'>,
+  warn: (line: string) => void,
+): Promise<void> {
+  for (const uri of new Set(uris)) {
+    if (uri.startsWith('service:')) continue;
+    let target: PrinterTarget;
+    try {
+      target = createTarget(uri, deps);
+    } catch (error) {
+      // A URI for another platform (windows: on Linux) or a module not loaded: the other
+      // printer may still work, and settings can change it, so the start goes on.
+      warn(`printer ${uri} cannot be used here: ${(error as Error).message}`);
+      continue;
+    }
+    const check = await checkPrinterAtStart(target);
+    if (check.fatal) throw new PrinterUnusableError(check.fatal);
+    if (check.warning) warn(check.warning);
+  }
+}

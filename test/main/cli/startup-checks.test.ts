@@ -1,0 +1,134 @@
+/**
+ * The start-up checks of `npm run agent` and `npm run demo`, through the real CLI: each
+ * mistake gets one line and a non-zero exit where the agent cannot work, and a printer
+ * that may come back by itself (a scheduler not running yet) a warning while it starts.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { startPrivateCups, type PrivateCups } from '../../support/cups';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const AGENT = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
+const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
+const KEY = 'startup-check-key-5d1e';
+
+let sandbox: Sandbox;
+let cups: PrivateCups;
+let dir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  cups = await startPrivateCups({ queues: [{ name: 'zebra_desk', kind: 'sink' }, { name: 'a4_office', kind: 'sink' }] });
+  dir = await mkdtemp(join(tmpdir(), 'print-station-startup-'));
+});
+afterAll(async () => {
+  await cups?.stop();
+  await sandbox?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a CLI; when `until` matches stdout, sends SIGTERM and waits for the exit. */
+function run(cli: string, args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(TSX, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (until?.test(stdout)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');
+let n = 0;
+const dataDir = (): string => join(dir, `d${++n}`);
+
+describe('start-up checks', () => {
+  it('names a service URL without /external/v1, with the address to use, and exits non-zero (agent and demo)', async () => {
+    for (const cli of [AGENT, DEMO]) {
+      const r = await run(cli, ['--api-url', sandbox.origin, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+      expect(r.code).toBe(1);
+      expect(lines(r.stderr)).toEqual([`error: --api-url ${sandbox.origin} has no /external/v1: use ${sandbox.origin}/external/v1 [INVALID_OPTIONS]`]);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('stops when nothing answers GET /status at the address, saying to check the address (not a shipment id)', async () => {
+    const r = await run(AGENT, ['--api-url', `${sandbox.origin}/v2/external/v1`, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+    });
+    expect(r.code).toBe(1);
+    const [line, ...more] = lines(r.stderr);
+    expect(more).toEqual([]);
+    expect(line).toMatch(/^error: The service does not know GET \/status: Nothing at .*\. Check the service address: it ends in \/external\/v1 /);
+    expect(line).not.toMatch(/\.\./);
+    expect(line).not.toContain('shipment id');
+    expect(line).toMatch(/\[SERVICE_NOT_FOUND\]$/);
+  });
+
+  it('refuses a rejected key in one line, with the request id, and exits non-zero', async () => {
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], { PRINT_STATION_API_KEY: 'wrong-key-123456' });
+    expect(r.code).toBe(1);
+    const all = lines(r.stderr);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatch(/^error: The service rejected the API key \(HTTP 401\).*request id [0-9a-f-]{36}.*\[SERVICE_UNAUTHORIZED\]$/);
+  });
+
+  it('stops on a CUPS queue that does not exist, listing the queues that do', async () => {
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY, ...cups.env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(lines(r.stderr)).toEqual([
+      'error: printer cups:zebra: CUPS queue "zebra" does not exist: check the name with `lpstat -p` or choose another printer in settings ' +
+        '(the queues that exist: a4_office, zebra_desk) [PRINTER_UNUSABLE]',
+    ]);
+  });
+
+  it('stops on a folder that cannot be written', async () => {
+    const blocker = join(dir, 'a-file');
+    await writeFile(blocker, 'not a folder');
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(blocker, 'labels')}`, '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      `error: printer folder:${join(blocker, 'labels')}: ${join(blocker, 'labels')} is not a folder (a file is in the way): move it or choose another folder. [PRINTER_UNUSABLE]`,
+    ]);
+  });
+
+  it('starts with a warning when the CUPS scheduler is down (it may come up), and runs until told to stop', async () => {
+    const r = await run(
+      AGENT,
+      ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra_desk', '--poll-interval', '0', '--data-dir', dataDir()],
+      { PRINT_STATION_API_KEY: KEY, ...cups.env, CUPS_SERVER: '127.0.0.1:1' },
+      /^printer: /m,
+    );
+    expect(r.stdout).toContain('printer: cups:zebra_desk');
+    const warnings = lines(r.stderr).filter((l) => l.includes('cups:zebra_desk'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      'printer cups:zebra_desk: Cannot reach 127.0.0.1:1 to print to cups:zebra_desk: start CUPS (systemctl start cups) or check the server address; labels wait until it can print',
+    );
+    expect(r.code).toBe(0);
+  });
+
+  it('starts quietly with a queue that exists', async () => {
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra_desk', '--poll-interval', '0', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY, ...cups.env }, /^printer: /m);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/zebra_desk/);
+  });
+});
