@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { JobState } from '../../shared/domain';
@@ -15,6 +14,7 @@ import {
   type JobRow,
   type JobSpec,
 } from './job-record';
+import { ensurePrivateDir } from '../data-dir';
 import { acquireLedgerLock } from './ledger-lock';
 import { migrate } from './migrations';
 import type { TrackingEventView } from '../../shared/domain';
@@ -121,7 +121,8 @@ export class Ledger {
 
   private constructor(options: LedgerOptions) {
     this.now = options.now ?? (() => new Date());
-    if (options.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
+    // The ledger holds references and webhook bodies: the directory and its files are the owner's alone.
+    if (options.path !== ':memory:') ensurePrivateDir(path.dirname(path.resolve(options.path)));
     this.dir = options.path === ':memory:' ? ':memory:' : path.dirname(path.resolve(options.path));
     const locked = (): JobError =>
       new JobError(
@@ -152,6 +153,8 @@ export class Ledger {
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma('foreign_keys = ON');
       migrate(db);
+      // Files SQLite created just now (a new ledger, its WAL) get the process umask's mode.
+      if (options.path !== ':memory:') ensurePrivateDir(this.dir);
     } catch (cause) {
       if (opened?.open) opened.close();
       this.releaseLock();
