@@ -153,7 +153,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     // One high-water mark per service address: a demo session must not move the mark of the
     // real account past bookings it never looked at.
     const cursorName = `poll:${connection.url}`;
-    const created = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger });
+    // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
+    const initialLookbackMinutes = ledger.recovered ? 0 : undefined;
+    const created = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger, initialLookbackMinutes });
     // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
     poller = created;
     if (interval > 0) {

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
-import { isSqliteBusy, JobError, JOB_ERROR_CODES } from './errors';
+import { isSqliteBusy, isSqliteCorrupt, JobError, JOB_ERROR_CODES } from './errors';
+import { checkIntact, damagedLedger, movedAsideLedgerPresent } from './ledger-check';
 import { IntakeStore, type ScanMatch, type SeenShipment } from './intake-store';
 import { newJobId } from './job-id';
 import {
@@ -89,6 +91,8 @@ function searchByWalkSql(withState: boolean): string {
       OR (tracking_id >= @lo COLLATE NOCASE AND tracking_id < @hi COLLATE NOCASE))${withState ? ' AND state = @state' : ''}
     ORDER BY seq DESC LIMIT @limit`;
 }
+/** Set in a ledger that replaced a lost one (kept with the poll cursors: no migration needed). */
+const RECOVERED_MARKER = 'ledger:recovered-at';
 const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
 
 /**
@@ -106,6 +110,13 @@ export class Ledger {
   private readonly db: Database.Database;
   /** The data directory holding the file (what an error tells the user to check). */
   readonly dir: string;
+  /**
+   * This ledger was created next to one moved aside (after damage): the poll marks were lost
+   * with it, so the poller must not treat a poll without a mark as a first run and print the
+   * last minutes' bookings again (create-agent.ts starts it at "now"). Persisted, so a restart
+   * before the first poll still knows.
+   */
+  readonly recovered: boolean;
   private releaseLock: () => void = () => undefined;
   private readonly now: () => Date;
   private readonly intake: IntakeStore;
@@ -124,6 +135,7 @@ export class Ledger {
     // The ledger holds references and webhook bodies: the directory and its files are the owner's alone.
     if (options.path !== ':memory:') ensurePrivateDir(path.dirname(path.resolve(options.path)));
     this.dir = options.path === ':memory:' ? ':memory:' : path.dirname(path.resolve(options.path));
+    const replacesLost = options.path !== ':memory:' && !fs.existsSync(options.path) && movedAsideLedgerPresent(path.resolve(options.path));
     const locked = (): JobError =>
       new JobError(
         JOB_ERROR_CODES.LEDGER_LOCKED,
@@ -152,12 +164,17 @@ export class Ledger {
       db.pragma('synchronous = NORMAL');
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma('foreign_keys = ON');
+      // Checked before anything reads or writes it: a damaged ledger found here stops the start
+      // with what to do, instead of every job failing later with "malformed".
+      if (options.path !== ':memory:') checkIntact(db, path.resolve(options.path));
       migrate(db);
       // Files SQLite created just now (a new ledger, its WAL) get the process umask's mode.
       if (options.path !== ':memory:') ensurePrivateDir(this.dir);
     } catch (cause) {
       if (opened?.open) opened.close();
       this.releaseLock();
+      if (cause instanceof JobError) throw cause;
+      if (isSqliteCorrupt(cause)) throw damagedLedger(path.resolve(options.path), (cause as Error).message, cause);
       if (isSqliteBusy(cause)) {
         throw new JobError(
           JOB_ERROR_CODES.LEDGER_LOCKED,
@@ -172,6 +189,8 @@ export class Ledger {
       );
     }
     this.intake = new IntakeStore(this.db, this.now);
+    if (replacesLost) this.intake.setCursor(RECOVERED_MARKER, this.now().toISOString());
+    this.recovered = this.intake.getCursor(RECOVERED_MARKER) !== null;
     this.retention = { maxAgeDays: options.retention?.maxAgeDays ?? 90, maxRows: options.retention?.maxRows ?? 200_000 };
     const db = this.db;
     this.s = {
