@@ -16,7 +16,7 @@ export const ENVIRONMENTS = ['sandbox', 'production', 'custom'] as const;
  * What is persisted: the settings view minus `apiKeySet`, plus the API key as the
  * platform's ciphertext. The plain key is never stored here.
  */
-export interface StoredSettings extends Omit<SettingsView, 'apiKeySet'> {
+export interface StoredSettings extends Omit<SettingsView, 'apiKeySet' | 'apiKeySessionOnly'> {
   readonly encryptedApiKey?: string;
 }
 
