@@ -248,16 +248,26 @@ export class Ledger {
     const printed = this.s.autoForDocument.get(spec.shipmentId, spec.documentType) as JobRow | undefined;
     if (printed) return { job: rowToRecord(printed), created: false };
     const key = autoJobKey(spec);
-    const info = this.insert(spec, key);
-    if (info.changes === 1) return { job: info.record, created: true };
-    const existing = this.s.byKey.get(key) as JobRow | undefined;
-    if (!existing) throw new JobError(JOB_ERROR_CODES.INVALID_STATE, `Job insert for ${key} was ignored but no job has that key.`);
-    return { job: rowToRecord(existing), created: false };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const info = this.insert(spec, key);
+      if (info.changes === 1) return { job: info.record, created: true };
+      const existing = this.s.byKey.get(key) as JobRow | undefined;
+      if (existing) return { job: rowToRecord(existing), created: false };
+      // Ignored but no job has the key: the new id clashed with another job's (L14); take a fresh one.
+    }
+    throw new JobError(JOB_ERROR_CODES.INVALID_STATE, `Job insert for ${key} was ignored but no job has that key.`);
   }
 
   /** A job that is never deduplicated (reprints, scans, manual prints, tests). */
   createJob(spec: JobSpec): JobRecord {
-    return this.insert(spec, null).record;
+    // INSERT OR IGNORE also ignores a clash on the job id (L14): never hand back a job that
+    // is not in the ledger. A clash is rare (same millisecond, counter and random part), so
+    // a fresh id almost always goes in; a ledger that keeps refusing is an error, said so.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { changes, record } = this.insert(spec, null);
+      if (changes === 1) return record;
+    }
+    throw new JobError(JOB_ERROR_CODES.LEDGER, `The job ledger in ${this.dir} did not record a new job for shipment ${spec.shipmentId}; try again.`);
   }
 
   /** Move a job to `state`, changing the patched fields; returns the updated row. */
