@@ -151,9 +151,16 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     notifier.handle(event);
     if (event.type === 'status') tray.render(event.status);
   });
-  agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
+  const refreshTray = (): void => {
+    agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
+  };
+  refreshTray();
+  // A failure's 'error' ends after a while without any event: look again every minute.
+  const trayRefresh = setInterval(refreshTray, 60_000);
+  trayRefresh.unref();
 
   cleanup = async () => {
+    clearInterval(trayRefresh);
     stopEvents();
     stopForwarding();
     ipc.dispose();
