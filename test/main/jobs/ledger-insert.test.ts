@@ -11,11 +11,11 @@ vi.mock('../../../src/main/jobs/job-id', async (original) => {
 });
 const { Ledger } = await import('../../../src/main/jobs/ledger');
 
-const spec = (shipmentId: string) => ({ shipmentId, documentType: 'label', layout: '4x6', target: 'mem:x', trigger: 'reprint' as const });
+const spec = (shipmentId: string) => ({ shipmentId, documentType: 'label', layout: 'printer' as const, target: 'mem:x', trigger: 'reprint' as const });
 
 describe('Ledger job insert when a new id clashes with an existing job (L14)', () => {
   let dir: string;
-  let ledger: InstanceType<typeof Ledger>;
+  let ledger: ReturnType<typeof Ledger.open>;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'print-station-insert-'));
     ledger = Ledger.open({ path: join(dir, 'ledger.sqlite') });

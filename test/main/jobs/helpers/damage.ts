@@ -8,7 +8,7 @@ export function fillLedger(file: string, count: number): void {
   ledger.transaction(() => {
     for (let n = 0; n < count; n++) {
       const shipmentId = randomUUID();
-      const { job } = ledger.createAutoJob({ shipmentId, reference: `FILL-${n}`, trackingId: `T${n}`, documentType: 'label', layout: '4x6',
+      const { job } = ledger.createAutoJob({ shipmentId, reference: `FILL-${n}`, trackingId: `T${n}`, documentType: 'label', layout: 'printer',
         target: 'folder:/nowhere', trigger: 'webhook', bookedAt: new Date(Date.now() - 3_600_000).toISOString() });
       ledger.transition(job.id, 'completed', {});
     }
