@@ -32,7 +32,9 @@ export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): 
 function tighten(file: string, mode: number): void {
   try {
     const stat = fs.lstatSync(file);
-    if ((stat.mode & 0o777) !== mode) fs.chmodSync(file, mode);
+    // The owner's execute bit is kept (a script someone keeps there still runs); group and others lose everything.
+    const wanted = mode | (stat.mode & 0o100);
+    if ((stat.mode & 0o777) !== wanted) fs.chmodSync(file, wanted);
   } catch (error) {
     // A file removed meanwhile (SQLite's -shm, a lock file released) is no longer a leak.
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;

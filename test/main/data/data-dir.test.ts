@@ -66,5 +66,8 @@ describe('ensurePrivateDir', () => {
     expect(modeOf(join(dir, 'data', 'a.json'))).toBe(0o600);
     expect(modeOf(join(dir, 'data'))).toBe(0o700);
     expect(modeOf(sub)).toBe(0o755);
+    writeFileSync(join(dir, 'data', 'tool.sh'), '#!/bin/sh', { mode: 0o755 });
+    ensurePrivateDir(join(dir, 'data'));
+    expect(modeOf(join(dir, 'data', 'tool.sh'))).toBe(0o700);
   });
 });
