@@ -1,7 +1,10 @@
+import { escapeControls, MAX_LOG_LINE } from './log-text';
+
 /**
  * One-line log output for the agent. Secrets registered with `redact` are replaced
  * wherever they appear, so an API key that leaks into an error message from a lower
- * layer still never reaches a log line.
+ * layer still never reaches a log line. Every line is one line: control characters are
+ * escaped and the line is capped (MAX_LOG_LINE), whatever outside text it carries.
  */
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -32,8 +35,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
   const emit = (level: LogLevel, message: string): void => {
     if (RANK[level] < minimum) return;
-    let line = message;
+    // Redact before cutting: a cut through a key would leave its first characters behind.
+    // Only a bounded head of a huge message is ever processed; the final cut is well inside it.
+    let line = message.length > MAX_LOG_LINE * 4 ? message.slice(0, MAX_LOG_LINE * 4) : message;
     for (const secret of secrets) line = line.split(secret).join('***');
+    line = escapeControls(line);
+    if (line.length > MAX_LOG_LINE || message.length > MAX_LOG_LINE * 4) {
+      line = `${line.slice(0, MAX_LOG_LINE)}…(+${Math.max(1, message.length - MAX_LOG_LINE)} chars)`;
+    }
     const tag = level === 'info' ? '' : `${level.toUpperCase()} `;
     write(timestamps ? `${new Date().toISOString()} ${tag}${line}` : `${tag}${line}`);
   };
@@ -42,9 +51,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     info: (m) => emit('info', m),
     warn: (m) => emit('warn', m),
     error: (m) => emit('error', m),
-    // Short values would redact ordinary words; keys are long.
+    // Even a short key is redacted: a few ordinary words shown as *** cost less than a key in a log.
     redact: (secret) => {
-      if (secret.length >= 6) secrets.add(secret);
+      if (secret.length > 0) secrets.add(secret);
     },
   };
 }

@@ -147,6 +147,8 @@ export interface SettingsView {
   readonly environment: 'sandbox' | 'production' | 'custom';
   readonly apiUrl: string;
   readonly apiKeySet: boolean;
+  /** Present (true) when the key is held for this session only: no secure storage on this computer. */
+  readonly apiKeySessionOnly?: boolean;
   readonly routing: Routing;
   readonly intake: IntakeSettings;
   readonly stationRules: StationRules;

@@ -1,7 +1,9 @@
 /**
  * Chaos (issue 6): the agent, run through its CLI against the sandbox and a real CUPS
- * sink queue with webhooks and polling both on, is killed with SIGKILL at random moments
- * during a burst of bookings and restarted on the same data directory each time. Then
+ * sink queue with webhooks and polling both on, is killed with SIGKILL during a burst of
+ * bookings and restarted on the same data directory each time. Kills are scheduled by
+ * progress (after n labels are out, plus a random fraction of a second), so every one lands
+ * while labels are still being fetched and spooled, spread over the whole burst. Then
  * the spooled outputs are counted per shipment: none missing, none duplicated, every one
  * a whole PDF.
  */
@@ -10,6 +12,7 @@ import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from '
 import { useRig } from './support/rig';
 import { suiteRandom } from './support/random';
 import { SIZES } from './support/sizes';
+import { killThresholds } from './support/kill-schedule';
 import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
 import { sleep, until } from './support/wait';
 
@@ -47,12 +50,18 @@ describe('chaos: SIGKILL during a burst', () => {
       shipments.push(booked.shipmentId);
     }
 
-    // Labels start coming out about 1.5 s after a (re)start; kill within 0.5..2.5 s so most
-    // kills land while labels are being fetched and spooled.
+    const thresholds = killThresholds(shipments.length, SIZES.chaosKills, between);
     const killedAt: number[] = [];
     const spooledBefore: string[] = [];
     for (let k = 0; k < SIZES.chaosKills; k++) {
-      await sleep(between(500, 2500));
+      const threshold = thresholds[k]!;
+      await until(`${threshold} outputs on ${QUEUE} before kill ${k + 1}`, async () => (await cups.outputs(QUEUE)).length >= threshold, {
+        timeoutMs: 120_000,
+        intervalMs: 20,
+        detail: async () => `${(await cups.outputs(QUEUE)).length} out; agent:\n${agent!.lines.slice(-20).join('\n')}`,
+      });
+      // A random moment within the next label or two: mid-fetch, mid-spool or between jobs.
+      await sleep(between(0, 150));
       killedAt.push((await cups.outputs(QUEUE)).length);
       spooledBefore.push(...agent.lines);
       expect(agent.running, `the agent exited by itself before kill ${k + 1}:\n${agent.lines.slice(-30).join('\n')}`).toBe(true);
@@ -81,9 +90,11 @@ describe('chaos: SIGKILL during a burst', () => {
     expect(count.duplicated).toEqual([]);
     expect(count.unexpected).toEqual([]);
     expect(pdfs.broken).toEqual([]);
-    // The kills really hit the burst, not an idle agent: labels were spooled before some
-    // kills and were still to come after them.
-    expect(killedAt.some((n) => n > 0 && n < shipments.length)).toBe(true);
+    // The kills really hit the burst, not an idle agent: every one came while labels were
+    // still to print, and they span it (the last one in its final third).
+    expect(killedAt.filter((n) => n >= shipments.length), `kills after the burst was out: ${killedAt.join(', ')}`).toEqual([]);
+    expect(killedAt.every((n) => n > 0)).toBe(true);
+    expect(Math.max(...killedAt)).toBeGreaterThan(shipments.length * 0.66);
     const spooledLines = parseJobLines(spooledBefore).filter((j) => j.state === 'spooled');
     expect(spooledLines.length).toBeGreaterThan(0);
     expect(agent.running).toBe(true);

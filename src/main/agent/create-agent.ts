@@ -10,6 +10,7 @@ import type { AgentApi } from '../../shared/agent-api';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
 import { Poller } from '../intake/poller';
+import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
 import { Ledger } from '../jobs/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
@@ -71,6 +72,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   const hub = new EventHub();
   const connection = new ServiceConnection({ apiUrl: settings.get().apiUrl, apiKey: apiKeys.read(), client: options.client });
   const ledger = Ledger.open({ path: join(options.dataDir, 'ledger.sqlite') });
+  // Labels (names, addresses) a crash left in the temp dir while spooling: their jobs resume from the ledger.
+  const swept = await sweepSpoolTemp().catch(() => 0);
+  if (swept > 0) log.info(`removed ${swept} label temp file(s) left by an earlier run`);
   const routing = (): StoredSettings['routing'] => settings.get().routing;
 
   // Only the service-backed parts of a target need the live connection; the rest is fixed.
@@ -153,7 +157,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     // One high-water mark per service address: a demo session must not move the mark of the
     // real account past bookings it never looked at.
     const cursorName = `poll:${connection.url}`;
-    const created = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger });
+    // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
+    const initialLookbackMinutes = ledger.recovered ? 0 : undefined;
+    const created = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger, initialLookbackMinutes });
     // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
     poller = created;
     if (interval > 0) {

@@ -9,6 +9,17 @@ import { toErrorPayload } from '../errors';
 
 const OFFLINE_CODES: ReadonlySet<string> = new Set([API_ERROR_CODES.NETWORK, API_ERROR_CODES.TIMEOUT]);
 
+export interface StatusTrackerOptions {
+  /**
+   * How long a failed job keeps the state at 'error' (unless it is retried or canceled
+   * first). The failed job stays in history and in `failed`; the tray must not say "needs
+   * attention" for days over a job nobody will retry. @default 1_800_000 (30 minutes)
+   */
+  readonly errorWindowMs?: number;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
 export class StatusTracker {
   private team: string | null = null;
   private offline = false;
@@ -16,12 +27,20 @@ export class StatusTracker {
   private lastError: AgentErrorPayload | null = null;
   /** The job whose failure is `lastError`, so its retry or cancel clears it. */
   private lastErrorJob: string | null = null;
+  /** Jobs that failed while this agent ran, by id, with when (epoch ms): the current trouble. */
+  private readonly recentFailures = new Map<string, number>();
+  private readonly errorWindowMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly counts: () => Record<JobState, number>,
     private readonly environment: () => SettingsView['environment'],
     private readonly paused: () => boolean,
-  ) {}
+    options: StatusTrackerOptions = {},
+  ) {
+    this.errorWindowMs = options.errorWindowMs ?? 30 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
 
   connected(team: string): void {
     this.team = team;
@@ -46,17 +65,35 @@ export class StatusTracker {
     if (job.state === 'failed') {
       this.lastError = { code: 'JOB_FAILED', message: job.reason ?? 'print failed', requestId: job.requestId };
       this.lastErrorJob = job.id;
-    } else if (job.id === this.lastErrorJob) {
-      this.lastError = null;
-      this.lastErrorJob = null;
+      this.recentFailures.set(job.id, this.now());
+    } else {
+      this.recentFailures.delete(job.id);
+      if (job.id === this.lastErrorJob) {
+        this.lastError = null;
+        this.lastErrorJob = null;
+      }
     }
+  }
+
+  /** Failures within the window; older ones are history, not the station's current state. */
+  private hasRecentFailure(): boolean {
+    const since = this.now() - this.errorWindowMs;
+    for (const [id, at] of this.recentFailures) {
+      if (at >= since) return true;
+      this.recentFailures.delete(id);
+      if (id === this.lastErrorJob) {
+        this.lastError = null;
+        this.lastErrorJob = null;
+      }
+    }
+    return false;
   }
 
   snapshot(): AgentStatus {
     const counts = this.counts();
     const paused = this.paused();
     const failed = counts.failed;
-    const state = this.offline ? 'offline' : failed > 0 ? 'error' : paused ? 'paused' : 'ok';
+    const state = this.offline ? 'offline' : this.hasRecentFailure() ? 'error' : paused ? 'paused' : 'ok';
     return {
       team: this.team,
       environment: this.environment(),

@@ -61,6 +61,7 @@ import {
   type StatusResponse,
   type TrackingEvent,
 } from './schemas';
+import { checkServiceAddress, invalidSegmentReason } from './service-address';
 import { Transport, type CallSpec, type RawResponse } from './transport';
 import { CLIENT_VERSION } from './version';
 
@@ -101,6 +102,11 @@ export interface ServiceClientOptions {
    * @default one keep-alive undici Agent owned by the client and closed by close()
    */
   readonly dispatcher?: Dispatcher;
+  /**
+   * Accept a plain http:// address on a public host, where the key would travel in clear.
+   * Loopback and private addresses are always accepted. @default PRINT_STATION_ALLOW_PLAIN_HTTP=1 in the environment
+   */
+  readonly allowPlainHttp?: boolean;
   /** @default 'print-station/<version>' */
   readonly userAgent?: string;
   /**
@@ -145,6 +151,8 @@ export class ServiceClient {
     if (!URL.canParse(options.baseUrl)) {
       throw new TypeError(`ServiceClient: "${options.baseUrl}" is not a valid service address: set it in Settings → Connection`);
     }
+    // The key goes in every request: never in clear over a public network (unless allowed).
+    checkServiceAddress(options.baseUrl, options.allowPlainHttp);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.retries = options.retries ?? 3;
@@ -397,11 +405,13 @@ export class ServiceClient {
     return `/shipments/${this.#segment(method, '/shipments/{id}', id)}`;
   }
 
-  /** A path segment: non-empty and escaped, so an id can never change the route. */
+  /**
+   * A path segment: validated and escaped, so an id can never change the route (escaping
+   * alone leaves `..`, which the URL parser then collapses: /shipments/.. is /).
+   */
   #segment(method: string, route: string, value: string): string {
-    if (typeof value !== 'string' || value === '') {
-      throw invalidRequestError(this.#localCtx(method, route), { [route]: ['needs a non-empty id'] });
-    }
+    const reason = invalidSegmentReason(value);
+    if (reason !== null) throw invalidRequestError(this.#localCtx(method, route), { [route]: [reason] });
     return encodeURIComponent(value);
   }
 

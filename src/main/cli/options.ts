@@ -46,6 +46,7 @@ const configFileSchema = z
 export const AGENT_USAGE = `Options:
   --api-url URL            the service's base address including /external/v1
   --api-key K              the API key (or env PRINT_STATION_API_KEY); never printed or logged
+                           (on the command line it shows in \`ps\`: prefer the env or apiKey in --config)
   --printer URI            where labels go: cups:QUEUE[@HOST:PORT] | windows:NAME | folder:DIR | service:ID
   --document-printer URI   where A4 documents go (default: same as --printer)
   --webhook-port N         receive webhooks on 127.0.0.1:N at /webhooks
@@ -108,7 +109,15 @@ export function checkApiPrefix(apiUrl: string): void {
   throw new OptionsError(`--api-url ${shown} has no ${API_PREFIX}: use ${suggested}`);
 }
 
-export function parseAgentOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): AgentCliOptions {
+/** The one line written when the key comes on the command line (any user on the machine can read it with `ps`). */
+export const API_KEY_FLAG_WARNING =
+  'warning: --api-key is visible to every user of this machine (ps); set PRINT_STATION_API_KEY or apiKey in a --config file instead';
+
+export function parseAgentOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): AgentCliOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -133,6 +142,7 @@ export function parseAgentOptions(argv: readonly string[], env: NodeJS.ProcessEn
   } catch (error) {
     throw new OptionsError(`${(error as Error).message}\n${AGENT_USAGE}`);
   }
+  if (values['api-key'] !== undefined) warn(API_KEY_FLAG_WARNING);
   const file = values.config ? readConfigFile(values.config) : {};
   const apiUrl = values['api-url'] ?? file.apiUrl ?? null;
   if (apiUrl !== null && !/^https?:\/\//.test(apiUrl)) {

@@ -152,7 +152,13 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     notifier.handle(event);
     if (event.type === 'status') tray.render(event.status);
   });
-  agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
+  const refreshTray = (): void => {
+    agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
+  };
+  refreshTray();
+  // A failure's 'error' ends after a while without any event: look again every minute.
+  const trayRefresh = setInterval(refreshTray, 60_000);
+  trayRefresh.unref();
 
   // Staged updates (updater.ts): the restart waits until nothing is queued, fetched or spooled.
   const updates = await startDesktopUpdates({
@@ -169,6 +175,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
 
   cleanup = async () => {
     updates.stop();
+    clearInterval(trayRefresh);
     stopEvents();
     stopForwarding();
     ipc.dispose();

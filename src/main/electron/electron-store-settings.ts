@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { app } from 'electron';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../data-dir';
 import type { Logger } from '../log';
 import { BackedSettingsStore } from '../settings/backed-settings-store';
 import { defaultSettings, type SettingsStore } from '../settings/settings-store';
@@ -20,8 +21,11 @@ export async function createElectronStoreSettings(options: ElectronStoreSettings
   const { default: ElectronStore } = await import('electron-store');
   const { logger } = options;
   let warned = false;
+  // The userData folder holds the ledger and settings: the owner's alone on macOS and Linux.
+  ensurePrivateDir(app.getPath('userData'));
   const store = new ElectronStore<Record<string, unknown>>({
     name: options.name ?? 'settings',
+    configFileMode: PRIVATE_FILE_MODE,
     // Validation happens in BackedSettingsStore with zod; a corrupt file must not crash the app at start.
     deserialize: (text: string) => {
       try {

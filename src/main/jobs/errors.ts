@@ -12,6 +12,8 @@ export const JOB_ERROR_CODES = {
   LEDGER: 'LEDGER_UNAVAILABLE',
   /** A ledger write failed (disk full, I/O error, read-only, locked): printing waits and resumes by itself. */
   LEDGER_WRITE_FAILED: 'LEDGER_WRITE_FAILED',
+  /** The ledger file is damaged (PRAGMA quick_check failed, or SQLite reports corruption): move it aside. */
+  LEDGER_DAMAGED: 'LEDGER_DAMAGED',
   /** Another process (a second agent) holds the ledger's exclusive lock. */
   LEDGER_LOCKED: 'LEDGER_LOCKED',
 } as const;
@@ -51,4 +53,10 @@ export function ledgerWriteError(cause: unknown, dir: string): JobError {
     ? `Cannot write the job ledger in ${dir}: another process holds ledger.sqlite locked (${code}). Stop it; the agent resumes by itself.`
     : `Cannot write the job ledger (${code}): the disk holding ${dir} is full or read-only: free space, then the agent resumes by itself.`;
   return new JobError(JOB_ERROR_CODES.LEDGER_WRITE_FAILED, message, { cause });
+}
+
+/** SQLite's own word that a file is damaged or not a database at all. */
+export function isSqliteCorrupt(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code !== null && (code.startsWith('SQLITE_CORRUPT') || code.startsWith('SQLITE_NOTADB'));
 }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
-import { isSqliteBusy, JobError, JOB_ERROR_CODES } from './errors';
+import { isSqliteBusy, isSqliteCorrupt, JobError, JOB_ERROR_CODES } from './errors';
+import { checkIntact, damagedLedger, movedAsideLedgerPresent } from './ledger-check';
 import { IntakeStore, type ScanMatch, type SeenShipment } from './intake-store';
 import { newJobId } from './job-id';
 import {
@@ -15,6 +16,7 @@ import {
   type JobRow,
   type JobSpec,
 } from './job-record';
+import { ensurePrivateDir } from '../data-dir';
 import { acquireLedgerLock } from './ledger-lock';
 import { migrate } from './migrations';
 import type { TrackingEventView } from '../../shared/domain';
@@ -89,6 +91,8 @@ function searchByWalkSql(withState: boolean): string {
       OR (tracking_id >= @lo COLLATE NOCASE AND tracking_id < @hi COLLATE NOCASE))${withState ? ' AND state = @state' : ''}
     ORDER BY seq DESC LIMIT @limit`;
 }
+/** Set in a ledger that replaced a lost one (kept with the poll cursors: no migration needed). */
+const RECOVERED_MARKER = 'ledger:recovered-at';
 const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
 
 /**
@@ -106,6 +110,13 @@ export class Ledger {
   private readonly db: Database.Database;
   /** The data directory holding the file (what an error tells the user to check). */
   readonly dir: string;
+  /**
+   * This ledger was created next to one moved aside (after damage): the poll marks were lost
+   * with it, so the poller must not treat a poll without a mark as a first run and print the
+   * last minutes' bookings again (create-agent.ts starts it at "now"). Persisted, so a restart
+   * before the first poll still knows.
+   */
+  readonly recovered: boolean;
   private releaseLock: () => void = () => undefined;
   private readonly now: () => Date;
   private readonly intake: IntakeStore;
@@ -121,8 +132,10 @@ export class Ledger {
 
   private constructor(options: LedgerOptions) {
     this.now = options.now ?? (() => new Date());
-    if (options.path !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(options.path)), { recursive: true });
+    // The ledger holds references and webhook bodies: the directory and its files are the owner's alone.
+    if (options.path !== ':memory:') ensurePrivateDir(path.dirname(path.resolve(options.path)));
     this.dir = options.path === ':memory:' ? ':memory:' : path.dirname(path.resolve(options.path));
+    const replacesLost = options.path !== ':memory:' && !fs.existsSync(options.path) && movedAsideLedgerPresent(path.resolve(options.path));
     const locked = (): JobError =>
       new JobError(
         JOB_ERROR_CODES.LEDGER_LOCKED,
@@ -151,10 +164,17 @@ export class Ledger {
       db.pragma('synchronous = NORMAL');
       db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       db.pragma('foreign_keys = ON');
+      // Checked before anything reads or writes it: a damaged ledger found here stops the start
+      // with what to do, instead of every job failing later with "malformed".
+      if (options.path !== ':memory:') checkIntact(db, path.resolve(options.path));
       migrate(db);
+      // Files SQLite created just now (a new ledger, its WAL) get the process umask's mode.
+      if (options.path !== ':memory:') ensurePrivateDir(this.dir);
     } catch (cause) {
       if (opened?.open) opened.close();
       this.releaseLock();
+      if (cause instanceof JobError) throw cause;
+      if (isSqliteCorrupt(cause)) throw damagedLedger(path.resolve(options.path), (cause as Error).message, cause);
       if (isSqliteBusy(cause)) {
         throw new JobError(
           JOB_ERROR_CODES.LEDGER_LOCKED,
@@ -169,6 +189,8 @@ export class Ledger {
       );
     }
     this.intake = new IntakeStore(this.db, this.now);
+    if (replacesLost) this.intake.setCursor(RECOVERED_MARKER, this.now().toISOString());
+    this.recovered = this.intake.getCursor(RECOVERED_MARKER) !== null;
     this.retention = { maxAgeDays: options.retention?.maxAgeDays ?? 90, maxRows: options.retention?.maxRows ?? 200_000 };
     const db = this.db;
     this.s = {
@@ -226,16 +248,26 @@ export class Ledger {
     const printed = this.s.autoForDocument.get(spec.shipmentId, spec.documentType) as JobRow | undefined;
     if (printed) return { job: rowToRecord(printed), created: false };
     const key = autoJobKey(spec);
-    const info = this.insert(spec, key);
-    if (info.changes === 1) return { job: info.record, created: true };
-    const existing = this.s.byKey.get(key) as JobRow | undefined;
-    if (!existing) throw new JobError(JOB_ERROR_CODES.INVALID_STATE, `Job insert for ${key} was ignored but no job has that key.`);
-    return { job: rowToRecord(existing), created: false };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const info = this.insert(spec, key);
+      if (info.changes === 1) return { job: info.record, created: true };
+      const existing = this.s.byKey.get(key) as JobRow | undefined;
+      if (existing) return { job: rowToRecord(existing), created: false };
+      // Ignored but no job has the key: the new id clashed with another job's (L14); take a fresh one.
+    }
+    throw new JobError(JOB_ERROR_CODES.INVALID_STATE, `Job insert for ${key} was ignored but no job has that key.`);
   }
 
   /** A job that is never deduplicated (reprints, scans, manual prints, tests). */
   createJob(spec: JobSpec): JobRecord {
-    return this.insert(spec, null).record;
+    // INSERT OR IGNORE also ignores a clash on the job id (L14): never hand back a job that
+    // is not in the ledger. A clash is rare (same millisecond, counter and random part), so
+    // a fresh id almost always goes in; a ledger that keeps refusing is an error, said so.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { changes, record } = this.insert(spec, null);
+      if (changes === 1) return record;
+    }
+    throw new JobError(JOB_ERROR_CODES.LEDGER, `The job ledger in ${this.dir} did not record a new job for shipment ${spec.shipmentId}; try again.`);
   }
 
   /** Move a job to `state`, changing the patched fields; returns the updated row. */

@@ -244,7 +244,12 @@ export class PrintPipeline {
     for (const entry of [...this.entries.values()]) {
       if (!entry.auto || entry.phase === 'spooling') continue;
       this.drop(entry);
-      this.guard.orDefer(() => this.guard.write(entry.id, 'queued', { held: true }));
+      // Held as paused *when written*: a write deferred while the ledger is down may run after
+      // a resume, and must then queue the job rather than hold it until the next resume (N10).
+      this.guard.orDefer(() => {
+        const job = this.guard.write(entry.id, 'queued', { held: this.autoPaused });
+        if (!job.held) this.enqueue(job);
+      });
     }
     this.schedulePump();
   }

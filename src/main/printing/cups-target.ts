@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
+import { withSpoolFile } from './spool-temp';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
 import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
@@ -116,20 +115,7 @@ export class CupsTarget implements PrinterTarget {
   }
 
   private async withTempFile<T>(pdf: Uint8Array, use: (path: string) => Promise<T>): Promise<T> {
-    let dir: string | null = null;
-    try {
-      let path: string;
-      try {
-        dir = await mkdtemp(join(tmpdir(), 'print-station-'));
-        path = join(dir, 'document.pdf');
-        await writeFile(path, pdf, { mode: 0o600 });
-      } catch (error) {
-        throw fsPrintError(error, dir ?? tmpdir(), this.uri);
-      }
-      return await use(path);
-    } finally {
-      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    }
+    return withSpoolFile(pdf, use, (error, where) => fsPrintError(error, where, this.uri));
   }
 
   private async run(file: string, args: string[], input?: Uint8Array): Promise<ExecResult> {

@@ -14,13 +14,21 @@ export interface ApiKeyStore {
   write(plain: string): void;
   clear(): void;
   isSet(): boolean;
+  /** The key is held in memory for this session only (no secure storage): the UI says so. */
+  sessionOnly?(): boolean;
 }
 
-/** The app's key store: ciphertext in the settings file, via the platform's SecretBox. */
+/**
+ * The app's key store: ciphertext in the settings file, via the platform's SecretBox. Where
+ * the platform offers no secure storage (Linux without a keyring), the key is kept in memory
+ * for this session only, never written in plain text: the app can connect, and the settings
+ * view says the key must be entered again after a restart.
+ */
 export class EncryptedApiKeyStore implements ApiKeyStore {
   readonly #settings: SettingsStore;
   readonly #box: SecretBox;
   readonly #logger: Logger;
+  #sessionKey: string | null = null;
 
   constructor(options: { readonly settings: SettingsStore; readonly box: SecretBox; readonly logger: Logger }) {
     this.#settings = options.settings;
@@ -29,6 +37,7 @@ export class EncryptedApiKeyStore implements ApiKeyStore {
   }
 
   read(): string | null {
+    if (this.#sessionKey !== null) return this.#sessionKey;
     const cipher = this.#settings.get().encryptedApiKey;
     if (cipher === undefined) return null;
     try {
@@ -43,17 +52,29 @@ export class EncryptedApiKeyStore implements ApiKeyStore {
 
   write(plain: string): void {
     this.#logger.redact(plain);
-    // encrypt() throws when the keyring is locked: nothing is stored in that case.
+    if (!this.#box.available()) {
+      // The new key replaces any stored one, which must not come back after a restart.
+      if (this.#settings.get().encryptedApiKey !== undefined) this.#settings.update({ encryptedApiKey: null });
+      this.#sessionKey = plain;
+      this.#logger.warn('settings: no secure storage for the API key (no system keyring): it is kept in memory for this session only; enter it again after a restart');
+      return;
+    }
     const cipher = this.#box.encrypt(plain);
     this.#settings.update({ encryptedApiKey: cipher });
+    this.#sessionKey = null;
   }
 
   clear(): void {
+    this.#sessionKey = null;
     this.#settings.update({ encryptedApiKey: null });
   }
 
   isSet(): boolean {
-    return this.#settings.get().encryptedApiKey !== undefined;
+    return this.#sessionKey !== null || this.#settings.get().encryptedApiKey !== undefined;
+  }
+
+  sessionOnly(): boolean {
+    return this.#sessionKey !== null;
   }
 }
 

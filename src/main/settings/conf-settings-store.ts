@@ -4,6 +4,7 @@
  */
 import { renameSync } from 'node:fs';
 import Conf from 'conf';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../data-dir';
 import type { Logger } from '../log';
 import { BackedSettingsStore } from './backed-settings-store';
 import { defaultSettings, type SettingsStore } from './settings-store';
@@ -23,8 +24,11 @@ export function createConfSettingsStore(options: ConfSettingsStoreOptions): Sett
   let corruptAtStart = false;
   let started = false;
   let warnedLater = false;
+  // Station settings are private to the user: created 0700/0600 and tightened if an older version left them open.
+  ensurePrivateDir(options.dataDir);
   const conf = new Conf<Record<string, unknown>>({
     cwd: options.dataDir,
+    configFileMode: PRIVATE_FILE_MODE,
     configName: options.configName ?? 'settings',
     projectName: 'print-station',
     // Settings are validated with zod on read; a corrupt file must not throw out of conf.

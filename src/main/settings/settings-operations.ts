@@ -6,11 +6,12 @@
 import { agentInputs, type AgentInput } from '../../shared/agent-api';
 import type { SettingsView } from '../../shared/domain';
 import type { ApiKeyStore } from './api-key-store';
-import type { SettingsStore, StoredSettings } from './settings-store';
+import { mergeSettings, type SettingsStore, type StoredSettings } from './settings-store';
 
-export function toSettingsView(stored: StoredSettings, apiKeySet: boolean): SettingsView {
+export function toSettingsView(stored: StoredSettings, apiKeySet: boolean, apiKeySessionOnly = false): SettingsView {
   // Built field by field so the ciphertext (or anything added to the file later) cannot leak to a UI.
   return {
+    ...(apiKeySessionOnly ? { apiKeySessionOnly: true } : {}),
     environment: stored.environment,
     apiUrl: stored.apiUrl,
     apiKeySet,
@@ -23,20 +24,24 @@ export function toSettingsView(stored: StoredSettings, apiKeySet: boolean): Sett
 
 export interface SettingsOperations {
   getSettings(): SettingsView;
-  /** Stores the key first: when it cannot be stored securely nothing else changes either. */
+  /**
+   * Validates the whole patch first, then stores the key, then the rest: an invalid field
+   * saves nothing (not even the key).
+   */
   saveSettings(input: AgentInput<'saveSettings'>): SettingsView;
 }
 
 export function createSettingsOperations(options: { readonly settings: SettingsStore; readonly apiKeys: ApiKeyStore }): SettingsOperations {
   const { settings, apiKeys } = options;
+  const view = (stored: StoredSettings): SettingsView => toSettingsView(stored, apiKeys.isSet(), apiKeys.sessionOnly?.() ?? false);
   return {
-    getSettings: () => toSettingsView(settings.get(), apiKeys.isSet()),
+    getSettings: () => view(settings.get()),
     saveSettings: (input) => {
       // Parsed again here so callers other than IPC/bridge get the same defaults and checks.
       const { apiKey, ...rest } = agentInputs.saveSettings.parse(input);
+      mergeSettings(settings.get(), rest); // throws naming the field; nothing is saved yet
       if (apiKey !== undefined) apiKeys.write(apiKey);
-      const stored = settings.update(rest);
-      return toSettingsView(stored, apiKeys.isSet());
+      return view(settings.update(rest));
     },
   };
 }

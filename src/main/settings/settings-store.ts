@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { intakeSchema, routingSchema, stationRulesSchema, type SettingsView } from '../../shared/domain';
+import { checkServiceAddress } from '../api/service-address';
 import { CodedError } from '../errors';
 import type { Logger } from '../log';
 import { parsePrinterUri } from '../printing/uri';
@@ -15,7 +16,7 @@ export const ENVIRONMENTS = ['sandbox', 'production', 'custom'] as const;
  * What is persisted: the settings view minus `apiKeySet`, plus the API key as the
  * platform's ciphertext. The plain key is never stored here.
  */
-export interface StoredSettings extends Omit<SettingsView, 'apiKeySet'> {
+export interface StoredSettings extends Omit<SettingsView, 'apiKeySet' | 'apiKeySessionOnly'> {
   readonly encryptedApiKey?: string;
 }
 
@@ -125,6 +126,8 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
   // that is not a printer URI is refused (PrintError INVALID_PRINTER_URI, naming the valid
   // forms), not discovered when the first label fails.
   for (const uri of [patch.routing?.labelPrinter, patch.routing?.documentPrinter]) if (uri !== undefined) parsePrinterUri(uri);
+  // Refused when saved, not at the first call: the key would cross a public network in clear.
+  if (patch.apiUrl !== undefined) checkServiceAddress(parsed.data.apiUrl);
   return parsed.data;
 }
 

@@ -163,8 +163,12 @@ export class SettingsPanel {
   }
 
   private fill(s: SettingsView): void {
-    this.keyState.textContent = s.apiKeySet ? 'Key set' : 'No key set';
-    this.keyState.className = s.apiKeySet ? 'key-state ok' : 'key-state warn';
+    // No keyring on this computer: the key works until the app quits, and must be entered again after.
+    const sessionOnly = s.apiKeySet && s.apiKeySessionOnly === true;
+    this.keyState.textContent = sessionOnly
+      ? 'Key set for this session only: this computer has no system keyring to keep it safely, so enter it again after a restart'
+      : s.apiKeySet ? 'Key set' : 'No key set';
+    this.keyState.className = s.apiKeySet && !sessionOnly ? 'key-state ok' : 'key-state warn';
     this.setPaused(s.paused);
     if (this.dirty) return;
     const f = this.fields;

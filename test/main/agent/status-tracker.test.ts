@@ -43,4 +43,30 @@ describe('StatusTracker', () => {
     tracker.serviceReached();
     expect(tracker.snapshot()).toMatchObject({ state: 'ok', lastError: null });
   });
+
+  it('shows error for a recent failure only: an old failed job stays in history and in the count, not in the tray state', () => {
+    const counts = zero();
+    let now = Date.parse('2026-11-22T08:00:00Z');
+    const tracker = new StatusTracker(() => counts, () => 'production', () => false, { errorWindowMs: 30 * 60_000, now: () => now });
+    tracker.connected('Team A');
+    counts.failed = 1;
+    tracker.job(job('j1', 'failed', 'queue disabled'));
+    expect(tracker.snapshot()).toMatchObject({ state: 'error', failed: 1 });
+    now += 29 * 60_000;
+    expect(tracker.snapshot().state).toBe('error');
+    now += 2 * 60_000;
+    expect(tracker.snapshot()).toMatchObject({ state: 'ok', failed: 1, lastError: null });
+    // A new failure is the current state again.
+    counts.failed = 2;
+    tracker.job(job('j2', 'failed', 'out of labels'));
+    expect(tracker.snapshot()).toMatchObject({ state: 'error', lastError: { message: 'out of labels' } });
+  });
+
+  it('a failed job from history (not failed while this agent ran) is not an error', () => {
+    const counts = zero();
+    counts.failed = 12;
+    const tracker = new StatusTracker(() => counts, () => 'production', () => false);
+    tracker.connected('Team A');
+    expect(tracker.snapshot()).toMatchObject({ state: 'ok', failed: 12 });
+  });
 });

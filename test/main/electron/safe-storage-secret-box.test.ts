@@ -71,31 +71,51 @@ describe('SafeStorageSecretBox', () => {
     }
   });
 
-  it('refuses to store the key when encryption is unavailable, and changes nothing else', () => {
+  it('keeps the key for this session only when encryption is unavailable: never written, in plain text or at all', async () => {
     safeStorage.isEncryptionAvailable.mockReturnValue(false);
-    const { settings, box, ops } = setup('win32');
+    const { settings, box, apiKeys, ops } = setup('win32');
     expect(box.available()).toBe(false);
-    expect(() => ops.saveSettings({ apiKey: KEY, routing: { labelPrinter: 'cups:Zebra' } })).toThrow(SecretStorageUnavailableError);
+    const view = ops.saveSettings({ apiKey: KEY, routing: { labelPrinter: 'cups:Zebra' } });
     expect(safeStorage.encryptString).not.toHaveBeenCalled();
+    expect(view).toMatchObject({ apiKeySet: true, apiKeySessionOnly: true });
+    expect(apiKeys.read()).toBe(KEY);
     expect(settings.get().encryptedApiKey).toBeUndefined();
-    expect(settings.get().routing.labelPrinter).toBe('folder:./prints');
+    expect(settings.get().routing.labelPrinter).toBe('cups:Zebra');
+    expect(await readFile(join(dir, 'settings.json'), 'utf8')).not.toContain(KEY);
+    // A later start (a new store on the same file) has no key: it must be entered again.
+    expect(setup('win32').apiKeys.read()).toBeNull();
   });
 
-  it("refuses Linux's basic_text backend (a hard-coded password) with a message about the keyring", () => {
+  it("on Linux without a keyring (basic_text, a hard-coded password) keeps a session-only key with a notice", async () => {
     safeStorage.getSelectedStorageBackend.mockReturnValue('basic_text');
-    const { settings, box, apiKeys } = setup('linux');
+    const lines: string[] = [];
+    const settings = createConfSettingsStore({ dataDir: dir, apiUrl: 'http://127.0.0.1:9/external/v1', logger: silentLogger });
+    const box = new SafeStorageSecretBox({ safeStorage: mockedSafeStorage as never, platform: 'linux' });
+    const logger = { ...silentLogger, warn: (l: string) => lines.push(l) };
+    const apiKeys = new EncryptedApiKeyStore({ settings, box, logger });
     expect(box.available()).toBe(false);
-    let caught: unknown;
-    try {
-      apiKeys.write(KEY);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(SecretStorageUnavailableError);
-    expect((caught as Error & { code: string }).code).toBe('SECRET_STORAGE_UNAVAILABLE');
-    expect((caught as Error).message).toMatch(/keyring/i);
-    expect((caught as Error).message).not.toContain(KEY);
+    expect(() => box.encrypt(KEY)).toThrow(SecretStorageUnavailableError);
+    apiKeys.write(KEY);
+    expect(safeStorage.encryptString).not.toHaveBeenCalled();
+    expect(apiKeys.read()).toBe(KEY);
+    expect(apiKeys.sessionOnly()).toBe(true);
     expect(settings.get().encryptedApiKey).toBeUndefined();
+    expect(lines.join('\n')).toMatch(/session only/);
+    expect(lines.join('\n')).not.toContain(KEY);
+    expect(createSettingsOperations({ settings, apiKeys }).getSettings()).toMatchObject({ apiKeySet: true, apiKeySessionOnly: true });
+    expect(await readFile(join(dir, 'settings.json'), 'utf8').catch(() => '')).not.toContain(KEY);
+  });
+
+  it('validates the whole patch before it saves the key: an invalid field saves nothing', () => {
+    const { settings, apiKeys, ops } = setup();
+    expect(() => ops.saveSettings({ apiKey: KEY, routing: { labelPrinter: 'nonsense:x' } })).toThrow();
+    expect(safeStorage.encryptString).not.toHaveBeenCalled();
+    expect(apiKeys.read()).toBeNull();
+    expect(settings.get().encryptedApiKey).toBeUndefined();
+    expect(() => ops.saveSettings({ apiKey: KEY, apiUrl: 'http://api.example.com/external/v1' })).toThrow(
+      expect.objectContaining({ code: 'INSECURE_SERVICE_ADDRESS' }),
+    );
+    expect(apiKeys.read()).toBeNull();
   });
 
   it('accepts basic_text-free backends on Linux and ignores the backend check elsewhere', () => {

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { damageMiddle, fillLedger } from '../jobs/helpers/damage';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
+const KEY = 'cli-damaged-key-5b1e';
+
+let sandbox: Sandbox;
+let dir: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  dir = await mkdtemp(join(tmpdir(), 'print-station-cli-damaged-'));
+});
+afterAll(async () => {
+  await sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run agent on a damaged ledger', () => {
+  it('refuses to start, names the file and says what to do, and exits non-zero', async () => {
+    const dataDir = join(dir, 'data');
+    const file = join(dataDir, 'ledger.sqlite');
+    fillLedger(file, 3000);
+    damageMiddle(file);
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(TSX, [CLI, '--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'prints')}`, '--webhook-port', '0',
+        '--webhook-secret', 'whsec_cli', '--poll-interval', '0', '--data-dir', dataDir], { env: { ...process.env, PRINT_STATION_API_KEY: KEY } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.code).not.toBeNull();
+    expect(run.stderr).toContain(`The job ledger ${file} is damaged`);
+    expect(run.stderr).toContain('move ledger.sqlite aside');
+    expect(run.stdout).not.toMatch(/^printer: /m);
+  }, 30_000);
+});
