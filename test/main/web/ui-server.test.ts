@@ -181,7 +181,7 @@ describe('startUiServer', () => {
     await start();
     const wrongType = await call('lookup', { scan: 42 });
     expect(wrongType.status).toBe(400);
-    expect(JSON.parse(wrongType.body).error).toMatchObject({ code: 'UI_INVALID_INPUT' });
+    expect(JSON.parse(wrongType.body).error).toMatchObject({ code: 'INVALID_INPUT' });
     expect(JSON.parse(wrongType.body).error.message).toContain('scan');
     const extra = await call('retryJob', { id: 'j', sneaky: true });
     expect(extra.status).toBe(400);
