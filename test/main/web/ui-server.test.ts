@@ -188,6 +188,7 @@ describe('startUiServer', () => {
     expect(JSON.parse(extra.body).error.message).toContain('sneaky');
     const badJson = await send(server.port, bridgePath('lookup'), { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: server.token }, body: '{nope' });
     expect(badJson.status).toBe(400);
+    expect(JSON.parse(badJson.body).error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input for lookup: the request body is not JSON.' });
     expect(calls).toEqual([]);
   });
 
