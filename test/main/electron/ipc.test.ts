@@ -62,7 +62,8 @@ describe('registerAgentIpc', () => {
     const record = (op: string, input: unknown): void => {
       calls.push({ op, input });
     };
-    const api: AgentApi = {
+    // An operation this test does not name answers null, so adding one to the contract needs no edit here.
+    const named: Partial<AgentApi> = {
       getStatus: async (input) => (record('getStatus', input), STATUS),
       lookup: async (input) => (record('lookup', input), { kind: 'not_found', scanned: input.scan, normalized: input.scan.trim(), message: 'nothing' }),
       reprint: async (input) => {
@@ -97,6 +98,9 @@ describe('registerAgentIpc', () => {
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
       startDemo: async (input) => (record('startDemo', input), STATUS),
     };
+    const api = new Proxy(named as AgentApi, {
+      get: (target, op: string) => target[op as keyof AgentApi] ?? (async (input: unknown) => (record(op, input), null)),
+    });
     const policy = createAppUrlPolicy({ rendererDir: RENDERER_DIR });
     dispose = registerAgentIpc({ ipcMain: ipcMain as never, api, isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }), logger }).dispose;
   });

@@ -20,13 +20,17 @@ const settings: SettingsView = {
   intake: { webhooksEnabled: true, pollIntervalSeconds: 15 }, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, paused: false,
 };
 
-/** A fake agent: records the inputs it receives; lookup fails like the service would. */
+/**
+ * A fake agent: records the inputs it receives; lookup fails like the service would. An
+ * operation this test does not name answers null, so adding one to the contract needs no
+ * edit here.
+ */
 function fakeApi(calls: Array<[string, unknown]>): AgentApi {
   const record = <T>(op: string, value: T) => async (input: unknown): Promise<T> => {
     calls.push([op, input]);
     return value;
   };
-  return {
+  const named: Partial<AgentApi> = {
     getStatus: record('getStatus', status),
     lookup: async (input) => {
       calls.push(['lookup', input]);
@@ -49,6 +53,7 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
   };
+  return new Proxy(named as AgentApi, { get: (target, op: string) => target[op as keyof AgentApi] ?? record(op, null) });
 }
 
 interface Reply {
