@@ -18,14 +18,20 @@ import tseslint from 'typescript-eslint';
 const into = (dir) => `^(\\.\\./)+${dir}(/|$)`;
 
 const FORBIDDEN = {
-  electron: { regex: '^electron(/|$)', message: 'Only src/main/electron/ (and src/preload/) may import electron: keep this code runnable in plain Node.' },
+  electron: {
+    regex: '^electron(/|$)',
+    message: 'Only src/main/electron/ (and src/preload/) may import electron: keep this code runnable in plain Node.',
+  },
   main: {
     regex: into('main'),
     message: 'Only src/main imports src/main: the sandbox (an outside party), the contract, the preload and the renderer do not.',
   },
   renderer: { regex: into('renderer'), message: 'Only the renderer imports the renderer: share code through src/shared.' },
   preload: { regex: into('preload'), message: 'Nothing imports the preload: it is an Electron entry point.' },
-  shared: { regex: into('shared'), message: 'The sandbox is an outside party: it keeps its own types and errors, so the contract tests see drift.' },
+  shared: {
+    regex: into('shared'),
+    message: 'The sandbox is an outside party: it keeps its own types and errors, so the contract tests see drift.',
+  },
   sandbox: {
     regex: into('sandbox'),
     message: 'Product code reaches the sandbox only through the demo entry points (src/main/cli/demo.ts, src/main/demo/).',
@@ -55,7 +61,18 @@ function boundary(...names) {
 const DEMO_ENTRIES = ['src/main/cli/demo.ts', 'src/main/demo/**'];
 
 export default defineConfig(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'reports/**', 'test-results/**', 'playwright-report/**', 'demo-prints/**', '.data/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'reports/**',
+      'test-results/**',
+      'playwright-report/**',
+      'demo-prints/**',
+      '.data/**',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

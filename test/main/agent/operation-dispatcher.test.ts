@@ -8,11 +8,27 @@ import { registerAgentIpc, type IpcSenderEvent } from '../../../src/main/electro
 import { CodedError } from '../../../src/main/errors';
 import type { Logger } from '../../../src/main/log';
 import { startUiServer, type UiServer } from '../../../src/main/web/ui-server';
-import { BRIDGE_TOKEN_HEADER, bridgePath, ipcChannel, type AgentApi, type AgentOperation, type AgentResult } from '../../../src/shared/agent-api';
+import {
+  BRIDGE_TOKEN_HEADER,
+  bridgePath,
+  ipcChannel,
+  type AgentApi,
+  type AgentOperation,
+  type AgentResult,
+} from '../../../src/shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../../src/shared/agent-error-codes';
 import type { AgentStatus } from '../../../src/shared/domain';
 
-const STATUS: AgentStatus = { team: 'Team A', environment: 'sandbox', state: 'ok', paused: false, lastPrintAt: null, lastError: null, queued: 0, failed: 0 };
+const STATUS: AgentStatus = {
+  team: 'Team A',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
 
 /** Every operation records its input; retryJob fails coded, cancelJob uncoded. */
 function recordingApi(calls: Array<[string, unknown]>): AgentApi {
@@ -28,7 +44,13 @@ function recordingApi(calls: Array<[string, unknown]>): AgentApi {
 
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), error: (m) => lines.push(`error ${m}`), redact() {} };
+  return {
+    lines,
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+    redact() {},
+  };
 }
 
 describe('createOperationDispatcher', () => {
@@ -126,7 +148,11 @@ describe('IPC and the web bridge answer alike', () => {
     const ipc = await overIpc('lookup', { scan: 42 });
     expect(ipc).toEqual({
       ok: false,
-      error: { code: AGENT_ERROR_CODES.INVALID_INPUT, message: 'Invalid input for lookup: field "scan": expected string, received number', requestId: null },
+      error: {
+        code: AGENT_ERROR_CODES.INVALID_INPUT,
+        message: 'Invalid input for lookup: field "scan": expected string, received number',
+        requestId: null,
+      },
     });
     expect(await overBridge('lookup', { scan: 42 })).toEqual(ipc);
   });
