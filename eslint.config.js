@@ -76,6 +76,8 @@ export default defineConfig(
   js.configs.recommended,
   tseslint.configs.recommended,
   {
+    // A disable comment that no longer silences anything is an error: no stale ones.
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
