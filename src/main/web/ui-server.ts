@@ -11,7 +11,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { AGENT_OPERATIONS, BRIDGE_EVENTS_PATH, BRIDGE_TOKEN_HEADER, type AgentApi, type AgentOperation, type AgentResult } from '../../shared/agent-api';
+import {
+  AGENT_OPERATIONS,
+  BRIDGE_EVENTS_PATH,
+  BRIDGE_TOKEN_HEADER,
+  type AgentApi,
+  type AgentOperation,
+  type AgentResult,
+} from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { agentFailure, createOperationDispatcher } from '../agent/operation-dispatcher';
 import { toErrorPayload } from '../errors';
@@ -81,7 +88,11 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts.has(req.headers.host ?? '')) {
-      sendResult(res, 403, agentFailure(AGENT_ERROR_CODES.UI_FORBIDDEN_HOST, 'This address is not allowed: open the UI through the ui: URL the agent printed.'));
+      sendResult(
+        res,
+        403,
+        agentFailure(AGENT_ERROR_CODES.UI_FORBIDDEN_HOST, 'This address is not allowed: open the UI through the ui: URL the agent printed.'),
+      );
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -167,7 +178,11 @@ function sendResult(res: ServerResponse, status: number, result: AgentResult<unk
 }
 
 function unauthorized(res: ServerResponse): void {
-  sendResult(res, 401, agentFailure(AGENT_ERROR_CODES.UI_UNAUTHORIZED, 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.'));
+  sendResult(
+    res,
+    401,
+    agentFailure(AGENT_ERROR_CODES.UI_UNAUTHORIZED, 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.'),
+  );
 }
 
 function methodNotAllowed(res: ServerResponse, allow: string): void {
