@@ -38,7 +38,7 @@ const FORBIDDEN = {
   },
   nodeBuiltins: {
     regex: `^(node:.*|(${builtinModules.filter((m) => !m.startsWith('_')).join('|')})(/.*)?)$`,
-    message: 'src/shared runs in the renderer too: no Node built-ins.',
+    message: 'The renderer runs in a browser, and src/shared with it: no Node built-ins.',
   },
 };
 
@@ -80,7 +80,7 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
