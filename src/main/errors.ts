@@ -1,3 +1,5 @@
+import { AGENT_ERROR_CODES } from '../shared/agent-error-codes';
+
 /**
  * Coded errors (modelled on undici's lib/core/errors.js): every error the agent raises
  * carries a stable `code` that tests, logs and the UI switch on, and a message that says
@@ -20,5 +22,5 @@ export function toErrorPayload(error: unknown): { code: string; message: string;
     return { code: error.code, message: error.message, requestId };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL', message, requestId: null };
+  return { code: AGENT_ERROR_CODES.INTERNAL, message, requestId: null };
 }

@@ -241,7 +241,7 @@ export async function startPrivateCups(options: PrivateCupsOptions = {}): Promis
       return stdout;
     } catch (error) {
       const e = error as { stderr?: string; message: string };
-      throw new Error(`${file} ${args.join(' ')} failed: ${e.stderr?.trim() || e.message}`);
+      throw new Error(`${file} ${args.join(' ')} failed: ${e.stderr?.trim() || e.message}`, { cause: error });
     }
   };
 

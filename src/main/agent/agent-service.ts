@@ -4,6 +4,7 @@
  * operation is implemented.
  */
 import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
@@ -52,7 +53,7 @@ export class AgentService implements AgentApi {
     const { connection, status, log, settings } = this.deps;
     if (!connection.configured) {
       log.warn('no API key set: connect an account in Settings (or run the demo)');
-      if (required) throw new CodedError('NOT_CONNECTED', 'No API key: pass --api-key or set PRINT_STATION_API_KEY.');
+      if (required) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key: pass --api-key or set PRINT_STATION_API_KEY.');
       return;
     }
     try {
@@ -152,7 +153,7 @@ export class AgentService implements AgentApi {
     const routing = this.deps.settings.get().routing;
     const layout = routeFor(routing, printer === routing.documentPrinter && printer !== routing.labelPrinter ? 'waybill' : 'label').layout;
     const [job] = this.deps.pipeline.reprint({ shipmentId: TEST_PAGE_SHIPMENT, documentType: TEST_PAGE_TYPE, layout, printer, trigger: 'manual' });
-    if (!job) throw new CodedError('INTERNAL', 'the test page was not queued');
+    if (!job) throw new CodedError(AGENT_ERROR_CODES.INTERNAL, 'the test page was not queued');
     this.deps.log.info(`test page queued for ${printer} (${mediaForLayout(layout)})`);
     return job;
   }
@@ -185,7 +186,7 @@ export class AgentService implements AgentApi {
     const { connection, apiKeys } = this.deps;
     this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, connection.url);
     const apiKey = input.apiKey ?? apiKeys.read();
-    if (!apiKey) throw new CodedError('NOT_CONNECTED', 'Enter an API key to test the connection.');
+    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'Enter an API key to test the connection.');
     const probe = connection.probe(input.apiUrl ?? connection.url, apiKey);
     try {
       const answer = await probe.status();
@@ -219,7 +220,7 @@ export class AgentService implements AgentApi {
    */
   private refuseKeyToNewAddress(apiUrl: string | undefined, apiKey: string | undefined, current: string): void {
     if (apiUrl !== undefined && apiUrl !== current && apiKey === undefined && this.deps.apiKeys.isSet()) {
-      throw new CodedError('API_KEY_REQUIRED', 'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.');
+      throw new CodedError(AGENT_ERROR_CODES.API_KEY_REQUIRED, 'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.');
     }
   }
 
@@ -235,7 +236,7 @@ export class AgentService implements AgentApi {
     if (uri === routing.labelPrinter || uri === routing.documentPrinter) return;
     const printers = await this.listPrinters({});
     if (!printers.some((p) => p.uri === uri)) {
-      throw new CodedError('UNKNOWN_PRINTER', `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers and routing.`);
+      throw new CodedError(AGENT_ERROR_CODES.UNKNOWN_PRINTER, `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers and routing.`);
     }
   }
 }

@@ -3,6 +3,7 @@
  * the agent runs, so the rest of the agent holds this stable object and the client
  * behind it is replaced.
  */
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { ServiceClient, type ServiceClientOptions } from '../api/client';
 import { CodedError } from '../errors';
 
@@ -14,7 +15,7 @@ const RETIRE_GRACE_MS = 120_000;
 
 export class NotConnectedError extends CodedError {
   constructor() {
-    super('NOT_CONNECTED', 'No API key is set: connect your account in Settings → Connection, or start the demo.');
+    super(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key is set: connect your account in Settings → Connection, or start the demo.');
   }
 }
 

@@ -3,6 +3,7 @@
  * the last print and the last error. Derived from events as they happen, so reading it
  * costs nothing.
  */
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type { AgentErrorPayload, AgentStatus, JobState, JobView, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { toErrorPayload } from '../errors';
@@ -63,7 +64,7 @@ export class StatusTracker {
   job(job: JobView): void {
     if (job.state === 'spooled' || job.state === 'completed') this.lastPrintAt = job.updatedAt;
     if (job.state === 'failed') {
-      this.lastError = { code: 'JOB_FAILED', message: job.reason ?? 'print failed', requestId: job.requestId };
+      this.lastError = { code: AGENT_ERROR_CODES.JOB_FAILED, message: job.reason ?? 'print failed', requestId: job.requestId };
       this.lastErrorJob = job.id;
       this.recentFailures.set(job.id, this.now());
     } else {

@@ -1,21 +1,13 @@
 /**
  * The one IPC registration helper (electron/fiddle model): one `ipcMain.handle` per
- * AgentOperation, each checking the sender, validating the payload with the shared zod
- * schema, and answering with an AgentResult envelope (errors cross as data).
+ * AgentOperation, each checking the sender and handing the payload to the operation
+ * dispatcher (src/main/agent/operation-dispatcher.ts), which validates it, calls the
+ * operation and answers with an AgentResult envelope (errors cross as data).
  */
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import type { z } from 'zod';
-import {
-  AGENT_OPERATIONS,
-  IPC_EVENT_CHANNEL,
-  agentInputs,
-  ipcChannel,
-  type AgentApi,
-  type AgentEvent,
-  type AgentOperation,
-  type AgentResult,
-} from '../../shared/agent-api';
-import { toErrorPayload } from '../errors';
+import { AGENT_OPERATIONS, IPC_EVENT_CHANNEL, ipcChannel, type AgentApi, type AgentEvent, type AgentResult } from '../../shared/agent-api';
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
+import { agentFailure, createOperationDispatcher } from '../agent/operation-dispatcher';
 import type { Logger } from '../log';
 import type { AppUrlPolicy } from './url-policy';
 
@@ -36,31 +28,16 @@ export interface AgentIpcRegistration {
 }
 
 export function registerAgentIpc(options: RegisterAgentIpcOptions): AgentIpcRegistration {
-  const { ipcMain, api, isTrustedSender, logger } = options;
+  const { ipcMain, isTrustedSender, logger } = options;
+  const dispatch = createOperationDispatcher({ api: options.api, logger, logPrefix: 'ipc' });
   for (const op of AGENT_OPERATIONS) {
-    ipcMain.handle(ipcChannel(op), (event, payload: unknown) => handle(op, event, payload));
-  }
-
-  async function handle(op: AgentOperation, event: IpcSenderEvent, payload: unknown): Promise<AgentResult<unknown>> {
-    if (!isTrustedSender(event)) {
-      logger.warn(`ipc: dropped ${op} from an untrusted sender (webContents ${safeId(event)})`);
-      return failure('UNTRUSTED_SENDER', 'This window is not allowed to talk to the agent.');
-    }
-    const parsed = (agentInputs[op] as z.ZodType).safeParse(payload ?? {});
-    if (!parsed.success) {
-      const message = describeInvalid(op, parsed.error);
-      logger.warn(`ipc: ${message}`);
-      return failure('INVALID_INPUT', message);
-    }
-    try {
-      const call = api[op] as (input: unknown) => Promise<unknown>;
-      const value = await call.call(api, parsed.data);
-      return { ok: true, value };
-    } catch (error) {
-      const payloadError = toErrorPayload(error);
-      if (payloadError.code === 'INTERNAL') logger.error(`ipc: ${op} failed: ${payloadError.message}`);
-      return { ok: false, error: payloadError };
-    }
+    ipcMain.handle(ipcChannel(op), async (event, payload: unknown): Promise<AgentResult<unknown>> => {
+      if (!isTrustedSender(event)) {
+        logger.warn(`ipc: dropped ${op} from an untrusted sender (webContents ${safeId(event)})`);
+        return agentFailure(AGENT_ERROR_CODES.UNTRUSTED_SENDER, 'This window is not allowed to talk to the agent.');
+      }
+      return (await dispatch(op, payload)).result;
+    });
   }
 
   return {
@@ -108,17 +85,6 @@ export function forwardAgentEvents(options: ForwardAgentEventsOptions): () => vo
       contents.send(IPC_EVENT_CHANNEL, event);
     }
   });
-}
-
-function failure(code: string, message: string): AgentResult<never> {
-  return { ok: false, error: { code, message, requestId: null } };
-}
-
-function describeInvalid(op: AgentOperation, error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return `Invalid input for ${op}.`;
-  const field = issue.path.length > 0 ? issue.path.join('.') : issue.code === 'unrecognized_keys' ? (issue.keys ?? []).join(', ') : '(input)';
-  return `Invalid input for ${op}: "${field}" ${issue.message}`;
 }
 
 function safeId(event: IpcSenderEvent): number | null {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { errorText } from './error-text';
+import { readBody, TOO_LARGE } from '../http/read-body';
 import type { AddressInfo } from 'node:net';
 import type { TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from '../jobs/booking-notice';
@@ -185,28 +186,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     if (pathname !== path) return reject(res, 'not_found', 404);
     if (req.method !== 'POST') return reject(res, 'method', 405, { Allow: 'POST' });
 
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBodyBytes) return tooLarge(req, res);
-
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let aborted = false;
-    req.on('data', (chunk: Buffer) => {
-      if (aborted) return;
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        aborted = true;
-        tooLarge(req, res);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('error', () => {
-      aborted = true;
-    });
-    req.on('end', () => {
-      if (aborted) return;
-      const rawBody = Buffer.concat(chunks, size);
+    // A request that errors (the sender went away) gets no answer.
+    readBody(req, maxBodyBytes).then((rawBody) => {
+      if (rawBody === TOO_LARGE) return tooLarge(req, res);
       const verdict = verifySignature({ header: req.headers['service-signature'], rawBody, secrets, now: now(), toleranceSeconds });
       if (!verdict.ok) return reject(res, verdict.reason, 401);
 
@@ -234,7 +216,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
       counters.accepted++;
       send(res, 200, { status: 'accepted' });
       setImmediate(() => processWebhook(parsed.webhook));
-    });
+    }, () => {});
   };
 
   const reject = (res: ServerResponse, reason: keyof WebhookCounters['rejected'], status: number, headers: Record<string, string> = {}, detail?: string): void => {

@@ -58,7 +58,7 @@ export async function resumeJob(job: JobRecord, host: RecoveryHost): Promise<voi
         resumeUnreconcilable(job, host);
         return;
       }
-      let found: Awaited<ReturnType<PipelineTarget['findSpooled']>> = null;
+      let found: Awaited<ReturnType<PipelineTarget['findSpooled']>>;
       try {
         found = await target.findSpooled(job.id);
       } catch {

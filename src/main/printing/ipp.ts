@@ -184,7 +184,7 @@ function post(options: IppClientOptions, resource: string, body: Buffer): Promis
   });
 }
 
-function baseAttrs(options: IppClientOptions): Attr[] {
+function baseAttrs(): Attr[] {
   return [
     { tag: TAG.charset, name: 'attributes-charset', values: ['utf-8'] },
     { tag: TAG.language, name: 'attributes-natural-language', values: ['en'] },
@@ -216,7 +216,7 @@ let nextRequestId = 1;
 export async function ippGetJobs(options: IppClientOptions, queue: string, which: 'all' | 'not-completed' | 'completed' = 'all'): Promise<IppJob[]> {
   const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
   const body = encodeIppRequest(OP_GET_JOBS, nextRequestId++, [
-    ...baseAttrs(options),
+    ...baseAttrs(),
     { tag: TAG.uri, name: 'printer-uri', values: [printerUri] },
     userAttr(options),
     { tag: TAG.keyword, name: 'which-jobs', values: [which] },
@@ -236,7 +236,7 @@ export async function ippGetJobs(options: IppClientOptions, queue: string, which
 export async function ippGetJobStates(options: IppClientOptions, queue: string): Promise<Map<number, IppJobState>> {
   const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
   const body = encodeIppRequest(OP_GET_JOBS, nextRequestId++, [
-    ...baseAttrs(options),
+    ...baseAttrs(),
     { tag: TAG.uri, name: 'printer-uri', values: [printerUri] },
     userAttr(options),
     { tag: TAG.keyword, name: 'which-jobs', values: ['all'] },
@@ -257,7 +257,7 @@ export async function ippGetJobStates(options: IppClientOptions, queue: string):
 /** Get-Job-Attributes; null when the scheduler no longer knows the job. */
 export async function ippGetJob(options: IppClientOptions, jobId: number): Promise<IppJob | null> {
   const body = encodeIppRequest(OP_GET_JOB_ATTRIBUTES, nextRequestId++, [
-    ...baseAttrs(options),
+    ...baseAttrs(),
     { tag: TAG.uri, name: 'job-uri', values: [`ipp://localhost/jobs/${jobId}`] },
     userAttr(options),
     JOB_ATTRS,
@@ -301,7 +301,7 @@ const PRINTER_ATTRS: Attr = {
 export async function ippGetPrinter(options: IppClientOptions, queue: string): Promise<IppPrinter | null> {
   const resource = `/printers/${encodeURIComponent(queue)}`;
   const body = encodeIppRequest(OP_GET_PRINTER_ATTRIBUTES, nextRequestId++, [
-    ...baseAttrs(options),
+    ...baseAttrs(),
     { tag: TAG.uri, name: 'printer-uri', values: [`ipp://localhost${resource}`] },
     userAttr(options),
     PRINTER_ATTRS,

@@ -5,6 +5,7 @@
  * characters were right).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { CodedError } from '../errors';
 
 export class UiServerError extends CodedError {}
@@ -15,7 +16,7 @@ export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '::1'])
 export function assertLoopback(host: string): void {
   if (!LOOPBACK_HOSTS.has(host)) {
     throw new UiServerError(
-      'UI_HOST_NOT_LOOPBACK',
+      AGENT_ERROR_CODES.UI_HOST_NOT_LOOPBACK,
       `The web UI only listens on loopback (127.0.0.1 or ::1), not "${host}": open it on this machine, or use the desktop app.`,
     );
   }

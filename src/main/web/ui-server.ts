@@ -11,18 +11,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
 import {
   AGENT_OPERATIONS,
   BRIDGE_EVENTS_PATH,
   BRIDGE_TOKEN_HEADER,
-  agentInputs,
   type AgentApi,
   type AgentOperation,
   type AgentResult,
 } from '../../shared/agent-api';
-import type { AgentErrorPayload } from '../../shared/domain';
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
+import { agentFailure, createOperationDispatcher } from '../agent/operation-dispatcher';
 import { toErrorPayload } from '../errors';
+import { readBody, TOO_LARGE } from '../http/read-body';
 import { openEventStream, type Subscribe } from './event-stream';
 import { allowedHostHeaders, assertLoopback, newToken, tokenMatches } from './guards';
 import { serveStatic } from './static-files';
@@ -77,17 +77,22 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const streams = new Set<() => void>();
   let allowedHosts: ReadonlySet<string> = new Set();
+  const dispatch = createOperationDispatcher({ api: options.api, logPrefix: 'ui' });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendResult(res, 500, failure('INTERNAL', toErrorPayload(error).message));
+      if (!res.headersSent) sendResult(res, 500, agentFailure(AGENT_ERROR_CODES.INTERNAL, toErrorPayload(error).message));
       else res.destroy();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts.has(req.headers.host ?? '')) {
-      sendResult(res, 403, failure('UI_FORBIDDEN_HOST', 'This address is not allowed: open the UI through the ui: URL the agent printed.'));
+      sendResult(
+        res,
+        403,
+        agentFailure(AGENT_ERROR_CODES.UI_FORBIDDEN_HOST, 'This address is not allowed: open the UI through the ui: URL the agent printed.'),
+      );
       return;
     }
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -103,7 +108,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       if (!tokenMatches(token, req.headers[BRIDGE_TOKEN_HEADER])) return unauthorized(res);
       const op = url.pathname.slice(API_PREFIX.length);
       if (!OPERATIONS.has(op)) {
-        sendResult(res, 404, failure('UI_UNKNOWN_OPERATION', `There is no operation "${op.slice(0, 64)}".`));
+        sendResult(res, 404, agentFailure(AGENT_ERROR_CODES.UI_UNKNOWN_OPERATION, `There is no operation "${op.slice(0, 64)}".`));
         return;
       }
       if (req.method !== 'POST') return methodNotAllowed(res, 'POST');
@@ -115,34 +120,25 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
 
   async function callOperation(op: AgentOperation, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req, maxBodyBytes);
-    if (body === 'too_large') {
-      sendResult(res, 413, failure('UI_BODY_TOO_LARGE', `The request is larger than ${maxBodyBytes} bytes.`));
+    if (body === TOO_LARGE) {
+      sendResult(res, 413, agentFailure(AGENT_ERROR_CODES.UI_BODY_TOO_LARGE, `The request is larger than ${maxBodyBytes} bytes.`));
       req.resume();
       return;
     }
-    let json: unknown = {};
-    if (body.trim() !== '') {
+    const text = body.toString('utf8');
+    let input: unknown;
+    if (text.trim() !== '') {
       try {
-        json = JSON.parse(body);
+        input = JSON.parse(text);
       } catch {
-        sendResult(res, 400, failure('UI_INVALID_INPUT', 'The request body is not valid JSON.'));
+        sendResult(res, 400, agentFailure(AGENT_ERROR_CODES.INVALID_INPUT, `Invalid input for ${op}: the request body is not JSON.`));
         return;
       }
     }
-    const parsed = (agentInputs[op] as z.ZodType).safeParse(json);
-    if (!parsed.success) {
-      sendResult(res, 400, failure('UI_INVALID_INPUT', describeIssues(parsed.error)));
-      return;
-    }
-    const call = options.api[op] as (input: unknown) => Promise<unknown>;
-    try {
-      const value = await call.call(options.api, parsed.data);
-      sendResult(res, 200, { ok: true, value });
-    } catch (error) {
-      // Operation failures are data (AgentResult), as on IPC: the UI shows them with
-      // their request id.
-      sendResult(res, 200, { ok: false, error: toErrorPayload(error) });
-    }
+    // Operation failures are data (AgentResult), as on IPC: the UI shows them with their
+    // request id. Only input that never reached the operation is a 400.
+    const { result, rejected } = await dispatch(op, input);
+    sendResult(res, rejected ? 400 : 200, result);
   }
 
   await new Promise<void>((resolveListen, reject) => {
@@ -170,11 +166,6 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   };
 }
 
-function failure(code: string, message: string): AgentResult<never> {
-  const error: AgentErrorPayload = { code, message, requestId: null };
-  return { ok: false, error };
-}
-
 function sendResult(res: ServerResponse, status: number, result: AgentResult<unknown>): void {
   const body = JSON.stringify(result);
   res.writeHead(status, {
@@ -187,47 +178,14 @@ function sendResult(res: ServerResponse, status: number, result: AgentResult<unk
 }
 
 function unauthorized(res: ServerResponse): void {
-  sendResult(res, 401, failure('UI_UNAUTHORIZED', 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.'));
+  sendResult(
+    res,
+    401,
+    agentFailure(AGENT_ERROR_CODES.UI_UNAUTHORIZED, 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.'),
+  );
 }
 
 function methodNotAllowed(res: ServerResponse, allow: string): void {
   res.setHeader('allow', allow);
-  sendResult(res, 405, failure('UI_METHOD_NOT_ALLOWED', `Use ${allow}.`));
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string | 'too_large'> {
-  return new Promise((resolveBody, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      resolveBody('too_large');
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        resolveBody('too_large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!done) resolveBody(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', reject);
-  });
-}
-
-/** "field “scan”: expected string, received number; …" — names every offending field. */
-function describeIssues(error: z.ZodError): string {
-  const parts = error.issues.slice(0, 5).map((issue) => {
-    const keys = 'keys' in issue && Array.isArray(issue.keys) ? (issue.keys as string[]) : [];
-    const path = [...issue.path.map(String), ...(keys.length > 0 ? [keys.join(', ')] : [])].join('.');
-    return path ? `field “${path}”: ${issue.message}` : issue.message;
-  });
-  return `Invalid input: ${parts.join('; ')}`;
+  sendResult(res, 405, agentFailure(AGENT_ERROR_CODES.UI_METHOD_NOT_ALLOWED, `Use ${allow}.`));
 }

@@ -1,3 +1,4 @@
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type { AgentErrorPayload } from '../../shared/domain';
 
 /** An operation failure as the UI sees it: the agent's code, message and request id. */
@@ -19,12 +20,12 @@ export function toPayload(error: unknown): AgentErrorPayload {
   if (error && typeof error === 'object') {
     const e = error as { code?: unknown; message?: unknown; requestId?: unknown };
     return {
-      code: typeof e.code === 'string' ? e.code : 'UI_ERROR',
+      code: typeof e.code === 'string' ? e.code : AGENT_ERROR_CODES.UI_ERROR,
       message: typeof e.message === 'string' ? e.message : String(error),
       requestId: typeof e.requestId === 'string' ? e.requestId : null,
     };
   }
-  return { code: 'UI_ERROR', message: String(error), requestId: null };
+  return { code: AGENT_ERROR_CODES.UI_ERROR, message: String(error), requestId: null };
 }
 
 /** The message to show: always with the request id, so support can find the call. */

@@ -12,6 +12,7 @@ import {
   type AgentOperation,
   type AgentResult,
 } from '../../shared/agent-api';
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { AgentCallError } from './agent-call-error';
 
 export interface HttpClientOptions {
@@ -32,13 +33,13 @@ export function createHttpAgentClient(options: HttpClientOptions): AgentClient {
         cache: 'no-store',
       });
     } catch {
-      throw new AgentCallError({ code: 'AGENT_OFFLINE', message: 'The print agent is not reachable: check that it is running, then try again.', requestId: null });
+      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_OFFLINE, message: 'The print agent is not reachable: check that it is running, then try again.', requestId: null });
     }
     let result: AgentResult<unknown>;
     try {
       result = (await response.json()) as AgentResult<unknown>;
     } catch {
-      throw new AgentCallError({ code: 'AGENT_BAD_RESPONSE', message: `The print agent answered HTTP ${response.status} without a result.`, requestId: null });
+      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_BAD_RESPONSE, message: `The print agent answered HTTP ${response.status} without a result.`, requestId: null });
     }
     if (!result.ok) throw new AgentCallError(result.error);
     return result.value;

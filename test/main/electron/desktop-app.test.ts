@@ -9,6 +9,7 @@ import type { AgentStatus } from '../../../src/shared/domain';
 // The Electron binary is not available: the electron module is replaced by recording
 // fakes. Everything else (settings on disk, IPC validation, tray, notifier) is real.
 const fakes = vi.hoisted(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- vi.hoisted runs before the imports are bound
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   let nextId = 1;
   class FakeWebContents extends Emitter {

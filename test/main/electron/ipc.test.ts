@@ -10,7 +10,14 @@ import type { Logger } from '../../../src/main/log';
 import { MemoryApiKeyStore } from '../../../src/main/settings/api-key-store';
 import { createConfSettingsStore } from '../../../src/main/settings/conf-settings-store';
 import { createSettingsOperations } from '../../../src/main/settings/settings-operations';
-import { AGENT_OPERATIONS, IPC_EVENT_CHANNEL, ipcChannel, type AgentApi, type AgentEvent, type AgentResult } from '../../../src/shared/agent-api';
+import {
+  AGENT_OPERATIONS,
+  IPC_EVENT_CHANNEL,
+  ipcChannel,
+  type AgentApi,
+  type AgentEvent,
+  type AgentResult,
+} from '../../../src/shared/agent-api';
 import type { AgentStatus } from '../../../src/shared/domain';
 
 // ipc.ts takes ipcMain as an option, so no electron mock is needed: this is the part of
@@ -34,7 +41,16 @@ class FakeIpcMain {
 const RENDERER_DIR = join(tmpdir(), 'print-station-app', 'out', 'renderer');
 const APP_URL = `file://${RENDERER_DIR}/index.html`;
 const WINDOW_ID = 7;
-const STATUS: AgentStatus = { team: 'Team A', environment: 'sandbox', state: 'ok', paused: false, lastPrintAt: null, lastError: null, queued: 0, failed: 0 };
+const STATUS: AgentStatus = {
+  team: 'Team A',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
 
 function senderEvent(id: number, url: string | null, parent: unknown = null): IpcSenderEvent {
   return { sender: { id }, senderFrame: url === null ? null : { url, parent } } as unknown as IpcSenderEvent;
@@ -62,9 +78,13 @@ describe('registerAgentIpc', () => {
     const record = (op: string, input: unknown): void => {
       calls.push({ op, input });
     };
-    const api: AgentApi = {
+    // An operation this test does not name answers null, so adding one to the contract needs no edit here.
+    const named: Partial<AgentApi> = {
       getStatus: async (input) => (record('getStatus', input), STATUS),
-      lookup: async (input) => (record('lookup', input), { kind: 'not_found', scanned: input.scan, normalized: input.scan.trim(), message: 'nothing' }),
+      lookup: async (input) => (
+        record('lookup', input),
+        { kind: 'not_found', scanned: input.scan, normalized: input.scan.trim(), message: 'nothing' }
+      ),
       reprint: async (input) => {
         record('reprint', input);
         throw new ApiError('SERVICE_UNAVAILABLE', 'The label is not ready yet; try again in a few seconds.', {
@@ -97,8 +117,16 @@ describe('registerAgentIpc', () => {
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
       startDemo: async (input) => (record('startDemo', input), STATUS),
     };
+    const api = new Proxy(named as AgentApi, {
+      get: (target, op: string) => target[op as keyof AgentApi] ?? (async (input: unknown) => (record(op, input), null)),
+    });
     const policy = createAppUrlPolicy({ rendererDir: RENDERER_DIR });
-    dispose = registerAgentIpc({ ipcMain: ipcMain as never, api, isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }), logger }).dispose;
+    dispose = registerAgentIpc({
+      ipcMain: ipcMain as never,
+      api,
+      isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }),
+      logger,
+    }).dispose;
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -111,8 +139,13 @@ describe('registerAgentIpc', () => {
   });
 
   it('passes a valid payload from the app window to the api and returns its value', async () => {
-    const result = await ipcMain.invoke(ipcChannel('lookup'), senderEvent(WINDOW_ID, `${APP_URL}#scan`), { scan: ' 00340434161234567890 ' });
-    expect(result).toEqual({ ok: true, value: { kind: 'not_found', scanned: ' 00340434161234567890 ', normalized: '00340434161234567890', message: 'nothing' } });
+    const result = await ipcMain.invoke(ipcChannel('lookup'), senderEvent(WINDOW_ID, `${APP_URL}#scan`), {
+      scan: ' 00340434161234567890 ',
+    });
+    expect(result).toEqual({
+      ok: true,
+      value: { kind: 'not_found', scanned: ' 00340434161234567890 ', normalized: '00340434161234567890', message: 'nothing' },
+    });
     expect(calls).toEqual([{ op: 'lookup', input: { scan: ' 00340434161234567890 ' } }]);
     expect(await ipcMain.invoke(ipcChannel('setPaused'), senderEvent(WINDOW_ID, APP_URL), { paused: true })).toEqual({
       ok: true,
@@ -138,7 +171,10 @@ describe('registerAgentIpc', () => {
     const check = trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy: devPolicy });
     expect(check(senderEvent(WINDOW_ID, 'http://localhost:5173/index.html'))).toBe(true);
     expect(check(senderEvent(WINDOW_ID, 'http://localhost:5174/index.html'))).toBe(false);
-    const prodCheck = trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy: createAppUrlPolicy({ rendererDir: RENDERER_DIR }) });
+    const prodCheck = trustedSenderCheck({
+      knownWebContentsIds: () => [WINDOW_ID],
+      policy: createAppUrlPolicy({ rendererDir: RENDERER_DIR }),
+    });
     expect(prodCheck(senderEvent(WINDOW_ID, 'http://localhost:5173/index.html'))).toBe(false);
   });
 
@@ -165,7 +201,11 @@ describe('registerAgentIpc', () => {
     const reprint = await ipcMain.invoke(ipcChannel('reprint'), event, { shipmentId: 'f0e1' });
     expect(reprint).toEqual({
       ok: false,
-      error: { code: 'SERVICE_UNAVAILABLE', message: 'The label is not ready yet; try again in a few seconds. (request id req-503)', requestId: 'req-503' },
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The label is not ready yet; try again in a few seconds. (request id req-503)',
+        requestId: 'req-503',
+      },
     });
     const retry = await ipcMain.invoke(ipcChannel('retryJob'), event, { id: 'j1' });
     expect(retry).toEqual({ ok: false, error: { code: 'JOB_NOT_FOUND', message: 'No job j1.', requestId: null } });

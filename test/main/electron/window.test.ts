@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 // No Electron binary: BrowserWindow, its webContents and shell are mocked and record
 // what the app asks of them.
 const electron = vi.hoisted(() => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- vi.hoisted runs before the imports are bound
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   class FakeWebContents extends Emitter {
     windowOpenHandler: ((details: { url: string }) => { action: string }) | null = null;

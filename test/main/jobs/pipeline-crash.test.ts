@@ -72,9 +72,8 @@ describe('PrintPipeline crash safety (real CUPS, child process killed with SIGKI
     const first = runChild(env);
     // Kill once some labels are out and others are still on their way.
     const deadline = Date.now() + 60_000;
-    let seen = 0;
     while (Date.now() < deadline) {
-      seen = (await cups.outputs(QUEUE)).length;
+      const seen = (await cups.outputs(QUEUE)).length;
       const spooled = first.lines.filter((l) => l.state === 'spooled').length;
       if (seen >= 8 || spooled >= 12) break;
       if (first.child.exitCode !== null) break;

@@ -20,13 +20,17 @@ const settings: SettingsView = {
   intake: { webhooksEnabled: true, pollIntervalSeconds: 15 }, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, paused: false,
 };
 
-/** A fake agent: records the inputs it receives; lookup fails like the service would. */
+/**
+ * A fake agent: records the inputs it receives; lookup fails like the service would. An
+ * operation this test does not name answers null, so adding one to the contract needs no
+ * edit here.
+ */
 function fakeApi(calls: Array<[string, unknown]>): AgentApi {
   const record = <T>(op: string, value: T) => async (input: unknown): Promise<T> => {
     calls.push([op, input]);
     return value;
   };
-  return {
+  const named: Partial<AgentApi> = {
     getStatus: record('getStatus', status),
     lookup: async (input) => {
       calls.push(['lookup', input]);
@@ -49,6 +53,7 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
   };
+  return new Proxy(named as AgentApi, { get: (target, op: string) => target[op as keyof AgentApi] ?? record(op, null) });
 }
 
 interface Reply {
@@ -181,13 +186,14 @@ describe('startUiServer', () => {
     await start();
     const wrongType = await call('lookup', { scan: 42 });
     expect(wrongType.status).toBe(400);
-    expect(JSON.parse(wrongType.body).error).toMatchObject({ code: 'UI_INVALID_INPUT' });
+    expect(JSON.parse(wrongType.body).error).toMatchObject({ code: 'INVALID_INPUT' });
     expect(JSON.parse(wrongType.body).error.message).toContain('scan');
     const extra = await call('retryJob', { id: 'j', sneaky: true });
     expect(extra.status).toBe(400);
     expect(JSON.parse(extra.body).error.message).toContain('sneaky');
     const badJson = await send(server.port, bridgePath('lookup'), { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: server.token }, body: '{nope' });
     expect(badJson.status).toBe(400);
+    expect(JSON.parse(badJson.body).error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input for lookup: the request body is not JSON.' });
     expect(calls).toEqual([]);
   });
 

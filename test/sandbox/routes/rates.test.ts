@@ -5,7 +5,7 @@ import { Api, COMPLETE_CUSTOMS, PARCEL, SE_RECEIVER, createShipment, rates, star
 
 let sandbox: Sandbox;
 let api: Api;
-let now = new Date('2026-11-20T08:00:00Z');
+const now = new Date('2026-11-20T08:00:00Z');
 beforeAll(async () => ({ sandbox, api } = await started({ now: () => now, adrApproved: true })));
 afterAll(async () => sandbox.close());
 
