@@ -2,7 +2,7 @@ import type { StationRules } from '../../shared/domain';
 import type { BookingNotice } from '../jobs/booking-notice';
 import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
 import { silentLogger } from './ports';
-import { matchesStationRules, rulesNeedShipmentDetails, type RuleDecision } from './station-rules';
+import { matchesStationRules, rulesNeedShipmentDetails, stationRulesProblem, type RuleDecision } from './station-rules';
 
 /**
  * The one path from "a booking was seen" (webhook or poll) to the pipeline: station rules
@@ -33,6 +33,8 @@ export type BookingDispatcher = (notice: BookingNotice, data?: unknown) => Promi
 export function createBookingDispatcher(options: BookingDispatchOptions): BookingDispatcher {
   const logger = options.logger ?? silentLogger;
   const currentRules = (): StationRules => (typeof options.stationRules === 'function' ? options.stationRules() : options.stationRules);
+  const problem = stationRulesProblem(currentRules());
+  if (problem) logger.error(`intake: ${problem} Until then that rule matches nothing.`);
 
   return async (incoming, data) => {
     if (options.index) {
