@@ -18,6 +18,7 @@ import {
   type TrackingStorePort,
 } from './ports';
 import { ReorderBuffer } from './booking-reorder';
+import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from './server-limits';
 import { verifySignature, type SignatureFailure } from './signature';
 
 /**
@@ -59,7 +60,15 @@ export interface WebhookServerOptions {
   readonly logger?: IntakeLogger;
   /** Clock in ms, for tests. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Connection limits (server-limits.ts).
+   * @default { headersTimeoutMs: 10000, requestTimeoutMs: 15000, idleTimeoutMs: 10000, maxConnections: 256 }
+   */
+  readonly limits?: Partial<ServerLimits>;
 }
+
+/** The service sends one delivery at a time per endpoint; 256 leaves room for retries and a proxy's pool. */
+export const WEBHOOK_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 15_000, idleTimeoutMs: 10_000, maxConnections: 256 };
 
 export interface WebhookCounters {
   accepted: number;
@@ -251,9 +260,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     res.on('finish', () => setTimeout(() => req.socket.destroy(), 50).unref());
   };
 
-  const server = createServer(handle);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 15_000;
+  const limits = withDefaults(WEBHOOK_SERVER_LIMITS, options.limits);
+  const server = createServer(serverOptions(limits, 'webhook'), handle);
+  applyServerLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
