@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import type { BookingNotice } from '../../../src/main/jobs/booking-notice';
-import { matchesStationRules, parseStationRules, rulesNeedShipmentDetails } from '../../../src/main/intake/station-rules';
+import { createBookingDispatcher } from '../../../src/main/intake/booking-dispatch';
+import { matchesStationRules, parseStationRules, rulesNeedShipmentDetails, stationRulesProblem } from '../../../src/main/intake/station-rules';
 
 function booking(overrides: Partial<BookingNotice> = {}): BookingNotice {
   return {
@@ -124,6 +125,16 @@ describe('station rules', () => {
     expect(refused(`ORD-${'x'.repeat(300)}`)).toThrow(expect.objectContaining({ message: expect.stringContaining('more than 200') }));
     // Flags JavaScript users write keep working.
     expect(matchesStationRules(rules({ matches: [{ field: 'reference_id', pattern: '/^ord-\\d+$/im' }] }), booking({ referenceId: 'x\nORD-12' })).print).toBe(true);
+  });
+
+  it('names, at start, a stored rule RE2 cannot run (saved by an older version); that rule matches nothing', () => {
+    const stored: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'reference_id', pattern: '/^(?!ORD-)/' }] };
+    expect(stationRulesProblem(stored)).toMatch(/^Station rule matches\[0\] .*no lookahead/);
+    expect(stationRulesProblem(rules({ matches: [{ field: 'reference_id', pattern: COMPLEMENT }] }))).toBeNull();
+    const errors: string[] = [];
+    createBookingDispatcher({ stationRules: () => stored, sink: { submitBooking: () => undefined }, logger: { info() {}, warn() {}, error: (m) => errors.push(m) } });
+    expect(errors).toEqual([expect.stringMatching(/^intake: Station rule matches\[0\].*Until then that rule matches nothing\.$/)]);
+    expect(matchesStationRules(stored, booking({ referenceId: 'B2B-1' })).print).toBe(false);
   });
 
   it('says when a webhook booking needs the shipment fetched', () => {
