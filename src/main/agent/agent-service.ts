@@ -15,7 +15,7 @@ import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
 import { mediaForLayout, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
-import { pendingHistory } from '../intake/pending-decisions';
+import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
@@ -113,10 +113,12 @@ export class AgentService implements AgentApi {
   }
 
   async retryJob({ id }: AgentInput<'retryJob'>): Promise<JobView> {
+    refuseOnPendingBooking(id, 'retried');
     return this.deps.pipeline.retry(id);
   }
 
   async cancelJob({ id }: AgentInput<'cancelJob'>): Promise<JobView> {
+    refuseOnPendingBooking(id, 'canceled');
     return this.deps.pipeline.cancel(id);
   }
 

@@ -31,3 +31,12 @@ export class BookingDeferredError extends CodedError {
     super('INTAKE_BOOKING_DEFERRED', message, options);
   }
 }
+
+/** Retry or Cancel pressed on a waiting webhook booking's history entry: it is not a job yet. */
+export class BookingWaitingError extends CodedError {
+  override readonly code = 'INTAKE_BOOKING_WAITING';
+
+  constructor(message: string) {
+    super('INTAKE_BOOKING_WAITING', message);
+  }
+}

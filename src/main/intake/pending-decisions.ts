@@ -2,6 +2,7 @@ import type { JobView } from '../../shared/domain';
 import type { BookingNotice } from '../jobs/booking-notice';
 import type { PendingBooking } from '../jobs/intake-store';
 import { errorText } from './error-text';
+import { BookingWaitingError } from './errors';
 import type { IntakeLogger } from './ports';
 
 /**
@@ -149,6 +150,14 @@ export function pendingJobView(pending: PendingBooking): JobView {
     updatedAt: pending.receivedAt,
     pendingIntake: true,
   };
+}
+
+/** Throws BookingWaitingError for a waiting booking's history id: there is no job to act on yet. */
+export function refuseOnPendingBooking(id: string, action: 'retried' | 'canceled'): void {
+  if (!id.startsWith(PENDING_VIEW_PREFIX)) return;
+  throw new BookingWaitingError(
+    `Booking ${id.slice(PENDING_VIEW_PREFIX.length)} is not a print job yet, so it cannot be ${action}: it waits for the service to answer (see its reason) and is decided by the station rules, and printed if they say so, as soon as it does.`,
+  );
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import { createBookingDispatcher } from '../../../src/main/intake/booking-dispatch';
-import { pendingHistory } from '../../../src/main/intake/pending-decisions';
+import { pendingHistory, refuseOnPendingBooking } from '../../../src/main/intake/pending-decisions';
 import type { ShipmentRecord } from '../../../src/main/intake/ports';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
 import type { BookingNotice } from '../../../src/main/jobs/booking-notice';
@@ -84,6 +84,11 @@ describe('webhook bookings waiting for a decision', () => {
     expect(waiting!.reason).toMatch(/^Waiting for the shipment's details: .*request id req-503.*Next try at /);
     expect(pendingHistory(ledger, { search: `ref-${id.slice(0, 4)}` })).toHaveLength(1);
     expect(pendingHistory(ledger, { state: 'completed' })).toHaveLength(0);
+    // Its history entry is not a job: Retry and Cancel say so instead of "no print job".
+    expect(() => refuseOnPendingBooking(waiting!.id, 'canceled')).toThrow(
+      expect.objectContaining({ code: 'INTAKE_BOOKING_WAITING', message: expect.stringContaining(`Booking ${id} is not a print job yet, so it cannot be canceled`) }),
+    );
+    expect(() => refuseOnPendingBooking('job-1', 'retried')).not.toThrow();
 
     await until(() => sink.notices.length === 1, 10_000);
     expect(server.counters.bookingsDeferred).toBe(3);
