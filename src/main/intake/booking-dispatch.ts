@@ -66,7 +66,8 @@ export function createBookingDispatcher(options: BookingDispatchOptions): Bookin
         // (the service got its 2xx and will not resend). The caller keeps it and asks again.
         if (notice.trigger === 'webhook') {
           throw new BookingDeferredError(
-            `Waiting for the shipment's details: a station rule looks at sender_reference or system, which the webhook does not carry, and GET /shipments/${notice.shipmentId} failed (${why}). Tried again automatically.`,
+            `Waiting for the shipment's details: a station rule looks at sender_reference or system, which the webhook does not carry, ` +
+              `and GET /shipments/${notice.shipmentId} failed (${why}). Tried again automatically.`,
             { cause: error },
           );
         }

@@ -53,7 +53,9 @@ export class PendingDecisions {
       this.attempts.set(pending.notice.shipmentId, pending.attempts);
       this.schedule(pending.notice, pending.data, Date.parse(pending.nextAttemptAt) - this.options.now());
     }
-    if (stored.length > 0) this.options.logger.info(`intake: ${stored.length} webhook booking(s) still to be decided; deciding them now or at their next try`);
+    if (stored.length > 0) {
+      this.options.logger.info(`intake: ${stored.length} webhook booking(s) still to be decided; deciding them now or at their next try`);
+    }
     return stored.length;
   }
 
@@ -156,7 +158,8 @@ export function pendingJobView(pending: PendingBooking): JobView {
 export function refuseOnPendingBooking(id: string, action: 'retried' | 'canceled'): void {
   if (!id.startsWith(PENDING_VIEW_PREFIX)) return;
   throw new BookingWaitingError(
-    `Booking ${id.slice(PENDING_VIEW_PREFIX.length)} is not a print job yet, so it cannot be ${action}: it waits for the service to answer (see its reason) and is decided by the station rules, and printed if they say so, as soon as it does.`,
+    `Booking ${id.slice(PENDING_VIEW_PREFIX.length)} is not a print job yet, so it cannot be ${action}: it waits for the service ` +
+      'to answer (see its reason) and is decided by the station rules, and printed if they say so, as soon as it does.',
   );
 }
 

@@ -253,7 +253,10 @@ export class Poller {
           // One stuck lookup must not hold the mark for every other booking (N3): park it,
           // with its window, and keep asking at each poll while the mark moves on.
           if (!parked.has(shipment.id)) parked.set(shipment.id, { shipment, windowStart: fromEpochNanos(windowStart) });
-          this.logger.error(`poller: tracking of shipment ${shipment.id} failed ${failures} polls in a row; parked, asked again at each poll, and the poll mark moves on: ${errorText(error)}`);
+          this.logger.error(
+            `poller: tracking of shipment ${shipment.id} failed ${failures} polls in a row; parked, asked again at each poll, ` +
+              `and the poll mark moves on: ${errorText(error)}`,
+          );
           continue;
         }
         // Unknown for now, not unknowable: keep the mark so the next poll asks again.
@@ -313,7 +316,10 @@ export class Poller {
   }
 
   /** Asks again about a parked shipment; the booking to submit once its time is known and new. */
-  private async unpark(entry: ParkedShipment, parked: Map<string, ParkedShipment>): Promise<{ notice: BookingNotice; shipment: ShipmentRecord } | null> {
+  private async unpark(
+    entry: ParkedShipment,
+    parked: Map<string, ParkedShipment>,
+  ): Promise<{ notice: BookingNotice; shipment: ShipmentRecord } | null> {
     const { shipment } = entry;
     let booked: string | null;
     try {
@@ -326,7 +332,9 @@ export class Poller {
     this.lookupFailures.delete(shipment.id);
     if (booked === null) {
       this.indexOnly(shipment);
-      this.logger.warn(`poller: parked shipment ${shipment.id} has no booking time (no ORDERED tracking event); not printed automatically. A scan and Reprint prints it.`);
+      this.logger.warn(
+        `poller: parked shipment ${shipment.id} has no booking time (no ORDERED tracking event); not printed automatically. A scan and Reprint prints it.`,
+      );
       return null;
     }
     if ((toEpochNanos(booked) as bigint) < (toEpochNanos(entry.windowStart) as bigint)) return null;
@@ -337,7 +345,8 @@ export class Poller {
   private boundParked(entries: ParkedShipment[]): ParkedShipment[] {
     if (entries.length <= MAX_PARKED) return entries;
     const dropped = entries.slice(0, entries.length - MAX_PARKED);
-    this.logger.error(`poller: more than ${MAX_PARKED} shipments parked; given up on ${dropped.map((e) => e.shipment.id).join(', ')}: not printed automatically (a scan and Reprint prints them)`);
+    const ids = dropped.map((e) => e.shipment.id).join(', ');
+    this.logger.error(`poller: more than ${MAX_PARKED} shipments parked; given up on ${ids}: not printed automatically (a scan and Reprint prints them)`);
     return entries.slice(-MAX_PARKED);
   }
 

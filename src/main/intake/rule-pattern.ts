@@ -62,7 +62,8 @@ function compile(pattern: string): CompiledPattern {
   }
   const size = re.programSize();
   if (size > MAX_PROGRAM_SIZE) {
-    return { ok: false, error: `it is too complex (RE2 program of ${size} instructions, at most ${MAX_PROGRAM_SIZE}); use smaller repeat counts` };
+    const error = `it is too complex (RE2 program of ${size} instructions, at most ${MAX_PROGRAM_SIZE}); use smaller repeat counts`;
+    return { ok: false, error };
   }
   return { ok: true, test: (v) => re.test(v) };
 }

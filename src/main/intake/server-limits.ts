@@ -36,7 +36,10 @@ export function withDefaults(defaults: ServerLimits, given: Partial<ServerLimits
 export function serverOptions(limits: ServerLimits, what: string): ServerOptions {
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) {
-      throw new IntakeConfigError(INTAKE_ERROR_CODES.INVALID_OPTION, `The ${what} server's ${name} must be a whole number of at least 1 (got ${String(value)}).`);
+      throw new IntakeConfigError(
+        INTAKE_ERROR_CODES.INVALID_OPTION,
+        `The ${what} server's ${name} must be a whole number of at least 1 (got ${String(value)}).`,
+      );
     }
   }
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {

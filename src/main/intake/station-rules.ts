@@ -38,7 +38,8 @@ export function parseStationRules(input: unknown): StationRules {
     if (!result.ok) {
       throw new IntakeConfigError(
         INTAKE_ERROR_CODES.INVALID_RULE_PATTERN,
-        `Station rule matches[${index}] (pattern ${index + 1} of ${parsed.data.matches.length}, on ${match.field}) cannot be used: ${match.pattern}: ${result.error}. Fix the pattern, or write it without slashes to match a prefix.`,
+        `Station rule matches[${index}] (pattern ${index + 1} of ${parsed.data.matches.length}, on ${match.field}) cannot be used: ` +
+          `${match.pattern}: ${result.error}. Fix the pattern, or write it without slashes to match a prefix.`,
       );
     }
   }

@@ -74,7 +74,12 @@ export interface WebhookServerOptions {
 }
 
 /** The service sends one delivery at a time per endpoint; 256 leaves room for retries and a proxy's pool. */
-export const WEBHOOK_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 15_000, idleTimeoutMs: 10_000, maxConnections: 256 };
+export const WEBHOOK_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  idleTimeoutMs: 10_000,
+  maxConnections: 256,
+};
 
 export interface WebhookCounters {
   accepted: number;

@@ -123,7 +123,8 @@ export class IntakeStore {
    */
   addPendingBooking(notice: BookingNotice, data: unknown): void {
     const now = this.now().toISOString();
-    this.s.addPending.run(notice.shipmentId, JSON.stringify(notice), data === undefined || data === null ? null : JSON.stringify(data), now, now);
+    const stored = data === undefined || data === null ? null : JSON.stringify(data);
+    this.s.addPending.run(notice.shipmentId, JSON.stringify(notice), stored, now, now);
   }
 
   /** A decision was put off (the shipment could not be fetched): try again at `nextAttemptAt`. */
