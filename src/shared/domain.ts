@@ -47,6 +47,11 @@ export interface JobView {
   readonly spoolerJobId: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /**
+   * Set on a history entry that is not a job yet: a webhook booking waiting for the station
+   * rules to be decided (its `reason` says why; its id starts `intake:`). Absent on jobs.
+   */
+  readonly pendingIntake?: true;
 }
 
 export interface TrackingEventView {

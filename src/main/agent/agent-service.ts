@@ -16,6 +16,7 @@ import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
 import { mediaForLayout, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
+import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
@@ -110,14 +111,18 @@ export class AgentService implements AgentApi {
   }
 
   async listJobs(input: AgentInput<'listJobs'>): Promise<JobView[]> {
-    return this.deps.ledger.search({ text: input.search, state: input.state, limit: input.limit }).map(toJobView);
+    const jobs = this.deps.ledger.search({ text: input.search, state: input.state, limit: input.limit }).map(toJobView);
+    // Webhook bookings still waiting for their station rules to be decided lead the history.
+    return [...pendingHistory(this.deps.ledger, input), ...jobs].slice(0, input.limit ?? 100);
   }
 
   async retryJob({ id }: AgentInput<'retryJob'>): Promise<JobView> {
+    refuseOnPendingBooking(id, 'retried');
     return this.deps.pipeline.retry(id);
   }
 
   async cancelJob({ id }: AgentInput<'cancelJob'>): Promise<JobView> {
+    refuseOnPendingBooking(id, 'canceled');
     return this.deps.pipeline.cancel(id);
   }
 

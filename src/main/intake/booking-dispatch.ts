@@ -2,7 +2,8 @@ import type { StationRules } from '../../shared/domain';
 import type { BookingNotice } from '../jobs/booking-notice';
 import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
 import { silentLogger } from './ports';
-import { matchesStationRules, rulesNeedShipmentDetails, type RuleDecision } from './station-rules';
+import { BookingDeferredError } from './errors';
+import { matchesStationRules, rulesNeedShipmentDetails, stationRulesProblem, type RuleDecision } from './station-rules';
 
 /**
  * The one path from "a booking was seen" (webhook or poll) to the pipeline: station rules
@@ -27,12 +28,17 @@ export interface DispatchResult extends RuleDecision {
   readonly notice: BookingNotice;
 }
 
-/** `data`: what the booking arrived with (webhook data or the listed shipment), kept in the index. */
+/**
+ * `data`: what the booking arrived with (webhook data or the listed shipment), kept in the index.
+ * Rejects with BookingDeferredError when a webhook booking cannot be decided yet.
+ */
 export type BookingDispatcher = (notice: BookingNotice, data?: unknown) => Promise<DispatchResult>;
 
 export function createBookingDispatcher(options: BookingDispatchOptions): BookingDispatcher {
   const logger = options.logger ?? silentLogger;
   const currentRules = (): StationRules => (typeof options.stationRules === 'function' ? options.stationRules() : options.stationRules);
+  const problem = stationRulesProblem(currentRules());
+  if (problem) logger.error(`intake: ${problem} Until then that rule matches nothing.`);
 
   return async (incoming, data) => {
     if (options.index) {
@@ -55,8 +61,18 @@ export function createBookingDispatcher(options: BookingDispatchOptions): Bookin
           referenceId: notice.referenceId ?? shipment.reference_id ?? null,
         };
       } catch (error) {
-        // The poller sees the shipment with all its fields and decides again then.
-        logger.warn(`intake: could not fetch shipment ${notice.shipmentId} for station rules: ${error instanceof Error ? error.message : String(error)}`);
+        const why = error instanceof Error ? error.message : String(error);
+        // A webhook lacks these fields: deciding without them would drop the booking for good
+        // (the service got its 2xx and will not resend). The caller keeps it and asks again.
+        if (notice.trigger === 'webhook') {
+          throw new BookingDeferredError(
+            `Waiting for the shipment's details: a station rule looks at sender_reference or system, which the webhook does not carry, ` +
+              `and GET /shipments/${notice.shipmentId} failed (${why}). Tried again automatically.`,
+            { cause: error },
+          );
+        }
+        // A polled booking's listing already carried its fields: decide on them.
+        logger.warn(`intake: could not fetch shipment ${notice.shipmentId} for station rules: ${why}`);
       }
     }
     const decision = matchesStationRules(rules, notice);

@@ -18,3 +18,25 @@ export class IntakeConfigError extends CodedError {
     this.code = code;
   }
 }
+
+/**
+ * A webhook booking could not be decided yet: its station rules need a field the webhook does
+ * not carry and the shipment could not be fetched. Not a failure: the booking waits, stored,
+ * and is tried again (pending-decisions.ts).
+ */
+export class BookingDeferredError extends CodedError {
+  override readonly code = 'INTAKE_BOOKING_DEFERRED';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INTAKE_BOOKING_DEFERRED', message, options);
+  }
+}
+
+/** Retry or Cancel pressed on a waiting webhook booking's history entry: it is not a job yet. */
+export class BookingWaitingError extends CodedError {
+  override readonly code = 'INTAKE_BOOKING_WAITING';
+
+  constructor(message: string) {
+    super('INTAKE_BOOKING_WAITING', message);
+  }
+}

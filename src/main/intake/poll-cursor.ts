@@ -1,4 +1,4 @@
-import type { CursorStorePort, IntakeLogger } from './ports';
+import type { CursorStorePort, IntakeLogger, ShipmentRecord } from './ports';
 import { toEpochNanos } from './timestamps';
 
 /*
@@ -11,6 +11,18 @@ import { toEpochNanos } from './timestamps';
 export interface CursorState {
   readonly mark: string;
   readonly seen: readonly string[];
+  /** Shipments whose booking time could not be read, parked so the mark can move on. @default [] */
+  readonly parked?: readonly ParkedShipment[];
+}
+
+/**
+ * A listed shipment whose tracking lookup kept failing (N3): kept here, with the window it
+ * was read in, and asked about again at each poll until its booking time is known.
+ */
+export interface ParkedShipment {
+  readonly shipment: ShipmentRecord;
+  /** Start of the poll window it was read in (RFC 3339): a booking before it is not new. */
+  readonly windowStart: string;
 }
 
 export class PollCursor {
@@ -27,7 +39,11 @@ export class PollCursor {
     try {
       const value = JSON.parse(raw) as Partial<CursorState>;
       if (typeof value.mark === 'string' && toEpochNanos(value.mark) !== null) {
-        return { mark: value.mark, seen: Array.isArray(value.seen) ? value.seen.filter((s): s is string => typeof s === 'string') : [] };
+        return {
+          mark: value.mark,
+          seen: Array.isArray(value.seen) ? value.seen.filter((s): s is string => typeof s === 'string') : [],
+          parked: Array.isArray(value.parked) ? value.parked.filter(isParked) : [],
+        };
       }
     } catch {
       // fall through
@@ -48,4 +64,10 @@ export class PollCursor {
       return null; // the cursor store itself failed; that error is already being reported
     }
   }
+}
+
+function isParked(value: unknown): value is ParkedShipment {
+  if (!value || typeof value !== 'object') return false;
+  const { shipment, windowStart } = value as Partial<ParkedShipment>;
+  return typeof shipment?.id === 'string' && typeof windowStart === 'string' && toEpochNanos(windowStart) !== null;
 }

@@ -4,7 +4,7 @@ import { BookingTimeResolver } from './booking-time-resolver';
 import { changeTime, isBooked, noticeFromShipment } from './booked-shipment';
 import { errorText } from './error-text';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
-import { PollCursor } from './poll-cursor';
+import { PollCursor, type ParkedShipment } from './poll-cursor';
 import {
   silentLogger,
   type BookingSinkPort,
@@ -46,6 +46,8 @@ import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '.
  */
 
 
+/** Parked shipments kept at most; beyond, the oldest is given up on (logged: a scan prints it). */
+const MAX_PARKED = 100;
 /** How far ahead of the station's clock a service timestamp may be and still move the mark. */
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 export interface PollerOptions {
@@ -70,6 +72,11 @@ export interface PollerOptions {
   readonly maxPages?: number;
   /** Longest wait after repeated failures, in seconds. @default 300 */
   readonly maxBackoffSeconds?: number;
+  /**
+   * A shipment whose tracking lookup fails this many polls in a row is parked (kept with the
+   * cursor and asked about again at each poll) so the mark can move on. @default 5
+   */
+  readonly parkAfterFailures?: number;
   /** Name of the persisted cursor. @default 'poller.shipments' */
   readonly cursorName?: string;
   /** Every booking seen is indexed here so a scan finds it (the ledger). @default none */
@@ -115,6 +122,8 @@ export class Poller {
   private readonly pages: ShipmentPages;
   private readonly bookingTimes: BookingTimeResolver;
   private readonly cursor: PollCursor;
+  /** Failed tracking lookups in a row, per shipment (N3). */
+  private readonly lookupFailures = new Map<string, number>();
 
   constructor(options: PollerOptions) {
     const interval = options.intervalSeconds ?? 15;
@@ -208,6 +217,9 @@ export class Poller {
     // The first mark is only a lookback: nothing before it was seen, nothing to overlap.
     const windowStart = state ? markNs - overlapNs : markNs;
     const seenAtMark = new Set(state?.seen ?? []);
+    const parked = new Map((state?.parked ?? []).map((p) => [p.shipment.id, p]));
+    const looked = new Set<string>();
+    const parkAfter = Math.max(1, this.options.parkAfterFailures ?? 5);
 
     const listing = await this.pages.list(windowStart);
     this.pages.warnAbout(listing);
@@ -231,14 +243,29 @@ export class Poller {
       if (changed <= markNs && seenAtMark.has(shipment.id)) continue;
       if (!isBooked(shipment)) continue;
       let booked: string | null;
+      looked.add(shipment.id);
       try {
         booked = await this.bookingTimes.establishBookingTime(shipment);
       } catch (error) {
+        const failures = (this.lookupFailures.get(shipment.id) ?? 0) + 1;
+        this.lookupFailures.set(shipment.id, failures);
+        if (failures >= parkAfter) {
+          // One stuck lookup must not hold the mark for every other booking (N3): park it,
+          // with its window, and keep asking at each poll while the mark moves on.
+          if (!parked.has(shipment.id)) parked.set(shipment.id, { shipment, windowStart: fromEpochNanos(windowStart) });
+          this.logger.error(
+            `poller: tracking of shipment ${shipment.id} failed ${failures} polls in a row; parked, asked again at each poll, ` +
+              `and the poll mark moves on: ${errorText(error)}`,
+          );
+          continue;
+        }
         // Unknown for now, not unknowable: keep the mark so the next poll asks again.
         failed ??= error;
         this.logger.error(`poller: tracking of shipment ${shipment.id} could not be read to date its booking: ${errorText(error)}`);
         continue;
       }
+      this.lookupFailures.delete(shipment.id);
+      parked.delete(shipment.id);
       if (booked === null) {
         // Changed since the mark, but perhaps only by a carrier event on an old booking:
         // printing it could send a label for a parcel long gone. Indexed, so a scan finds it.
@@ -251,6 +278,11 @@ export class Poller {
       // Changed lately but booked before the window: a tracking update, not a new booking.
       if ((toEpochNanos(booked) as bigint) < windowStart) continue;
       bookings.push({ notice: noticeFromShipment(shipment, booked), shipment });
+    }
+    for (const entry of [...parked.values()]) {
+      if (looked.has(entry.shipment.id)) continue;
+      const booking = await this.unpark(entry, parked);
+      if (booking) bookings.push(booking);
     }
     // Labels in booking order, as with webhooks; bookings in the same instant keep the
     // service's order (oldest first: a newest-first list is reversed, the sort is stable).
@@ -277,10 +309,45 @@ export class Poller {
     if (newMark === markNs) for (const id of seenAtMark) seen.add(id);
     const nextMark = newMarkText;
     // A failed submission keeps the old mark: the next poll tries again (the ledger dedupes).
-    if (failed === null) this.cursor.save({ mark: nextMark, seen: [...seen] });
+    if (failed === null) this.cursor.save({ mark: nextMark, seen: [...seen], parked: this.boundParked([...parked.values()]) });
     if (reconciled) this.logger.info(`poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`);
     if (failed !== null) throw failed;
     return { ok: true, reconciled, pagesRead, shipmentsRead: read.size, bookingsFound: bookings.length, submitted, skipped, mark: nextMark, error: null };
+  }
+
+  /** Asks again about a parked shipment; the booking to submit once its time is known and new. */
+  private async unpark(
+    entry: ParkedShipment,
+    parked: Map<string, ParkedShipment>,
+  ): Promise<{ notice: BookingNotice; shipment: ShipmentRecord } | null> {
+    const { shipment } = entry;
+    let booked: string | null;
+    try {
+      booked = await this.bookingTimes.establishBookingTime(shipment);
+    } catch (error) {
+      this.logger.warn(`poller: parked shipment ${shipment.id}: tracking still cannot be read: ${errorText(error)}`);
+      return null;
+    }
+    parked.delete(shipment.id);
+    this.lookupFailures.delete(shipment.id);
+    if (booked === null) {
+      this.indexOnly(shipment);
+      this.logger.warn(
+        `poller: parked shipment ${shipment.id} has no booking time (no ORDERED tracking event); not printed automatically. A scan and Reprint prints it.`,
+      );
+      return null;
+    }
+    if ((toEpochNanos(booked) as bigint) < (toEpochNanos(entry.windowStart) as bigint)) return null;
+    this.logger.info(`poller: parked shipment ${shipment.id} dated (booked ${booked}); submitting it`);
+    return { notice: noticeFromShipment(shipment, booked), shipment };
+  }
+
+  private boundParked(entries: ParkedShipment[]): ParkedShipment[] {
+    if (entries.length <= MAX_PARKED) return entries;
+    const dropped = entries.slice(0, entries.length - MAX_PARKED);
+    const ids = dropped.map((e) => e.shipment.id).join(', ');
+    this.logger.error(`poller: more than ${MAX_PARKED} shipments parked; given up on ${ids}: not printed automatically (a scan and Reprint prints them)`);
+    return entries.slice(-MAX_PARKED);
   }
 
   private indexOnly(shipment: ShipmentRecord): void {

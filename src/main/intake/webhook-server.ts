@@ -7,7 +7,7 @@ import type { BookingNotice } from '../jobs/booking-notice';
 import { ALERT_EVENTS, alertMessage, type TrackingAlert } from './alerts';
 import { createBookingDispatcher, type DispatchResult } from './booking-dispatch';
 import { parseWebhook, type ParsedWebhook } from './envelope';
-import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
+import { BookingDeferredError, INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import {
   silentLogger,
   type BookingSinkPort,
@@ -19,6 +19,8 @@ import {
   type TrackingStorePort,
 } from './ports';
 import { ReorderBuffer } from './booking-reorder';
+import { PendingDecisions, type DecisionRetryOptions, type PendingBookingPort } from './pending-decisions';
+import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from './server-limits';
 import { verifySignature, type SignatureFailure } from './signature';
 
 /**
@@ -44,8 +46,11 @@ export interface WebhookServerOptions {
   readonly toleranceSeconds?: number;
   /** How long bookings are held to be released in booked_at order. @default 250 */
   readonly reorderWindowMs?: number;
-  /** Dedup and tracking store (the ledger); its `upsertShipment`, when present, indexes bookings for scans. */
-  readonly ledger: MessageLedgerPort & TrackingStorePort & Partial<ShipmentIndexPort>;
+  /**
+   * Dedup and tracking store (the ledger); its `upsertShipment`, when present, indexes bookings
+   * for scans, and its pending-booking methods keep each booking from before the 2xx until decided.
+   */
+  readonly ledger: MessageLedgerPort & TrackingStorePort & Partial<ShipmentIndexPort> & Partial<PendingBookingPort>;
   readonly sink: BookingSinkPort;
   readonly stationRules: StationRulesSource;
   /** Fetches sender_reference/system when station rules need them. @default none */
@@ -60,7 +65,22 @@ export interface WebhookServerOptions {
   readonly logger?: IntakeLogger;
   /** Clock in ms, for tests. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Connection limits (server-limits.ts).
+   * @default { headersTimeoutMs: 10000, requestTimeoutMs: 15000, idleTimeoutMs: 10000, maxConnections: 256 }
+   */
+  readonly limits?: Partial<ServerLimits>;
+  /** Backoff of a booking whose decision is put off (its shipment could not be fetched). @default { baseMs: 2000, maxMs: 300000 } */
+  readonly decisionRetry?: DecisionRetryOptions;
 }
+
+/** The service sends one delivery at a time per endpoint; 256 leaves room for retries and a proxy's pool. */
+export const WEBHOOK_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  idleTimeoutMs: 10_000,
+  maxConnections: 256,
+};
 
 export interface WebhookCounters {
   accepted: number;
@@ -68,6 +88,8 @@ export interface WebhookCounters {
   ignored: number;
   bookingsSubmitted: number;
   bookingsSkipped: number;
+  /** Decisions put off (each a failed shipment fetch, retried later). */
+  bookingsDeferred: number;
   trackingStored: number;
   alerts: number;
   processingErrors: number;
@@ -100,6 +122,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     ignored: 0,
     bookingsSubmitted: 0,
     bookingsSkipped: 0,
+    bookingsDeferred: 0,
     trackingStored: 0,
     alerts: 0,
     processingErrors: 0,
@@ -117,18 +140,25 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     chain = chain.then(() =>
       dispatch(notice, data).then(
         (result) => {
+          pending.decided(notice.shipmentId);
           if (result.print) counters.bookingsSubmitted++;
           else counters.bookingsSkipped++;
           logger.info(`intake: booking ${notice.shipmentId} ${result.print ? 'submitted' : 'not printed'}: ${result.why}`);
           options.onBooking?.(result);
         },
         (error: unknown) => {
-          counters.processingErrors++;
-          logger.error(`intake: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
+          // Put off or not submitted (the ledger could not be written): kept, tried again.
+          if (error instanceof BookingDeferredError) counters.bookingsDeferred++;
+          else {
+            counters.processingErrors++;
+            logger.error(`intake: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
+          }
+          pending.putOff(notice, data, error);
         },
       ),
     );
   };
+  const pending = new PendingDecisions({ ...options.decisionRetry, store: ledger, redispatch: dispatchInOrder, logger, now });
 
   const bookings = new ReorderBuffer<{ notice: BookingNotice; data: unknown }>({
     windowMs: options.reorderWindowMs ?? 250,
@@ -138,19 +168,8 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   const processWebhook = (webhook: ParsedWebhook): void => {
     const { envelope } = webhook;
     if (webhook.kind === 'booked') {
-      const { data } = webhook;
-      const notice: BookingNotice = {
-        shipmentId: envelope.shipment_id,
-        referenceId: data.reference_id ?? null,
-        trackingId: data.tracking_id ?? null,
-        carrier: data.carrier ?? null,
-        source: data.source ?? null,
-        senderReference: null,
-        system: null,
-        bookedAt: data.booked_at ?? envelope.created_at,
-        trigger: 'webhook',
-      };
-      bookings.push({ notice, data }, notice.bookedAt);
+      const notice = bookingNotice(webhook);
+      bookings.push({ notice, data: webhook.data }, notice.bookedAt);
       return;
     }
     if (webhook.kind === 'tracking') {
@@ -203,7 +222,13 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
 
       let fresh: boolean;
       try {
-        fresh = options.ledger.rememberMessage(parsed.webhook.envelope.message_id);
+        const { webhook } = parsed;
+        // A booking is stored with its message id, before the 2xx: a crash after the answer
+        // loses nothing (decided at the next start, pending-decisions.ts).
+        fresh =
+          webhook.kind === 'booked' && ledger.rememberBooking
+            ? ledger.rememberBooking(webhook.envelope.message_id, bookingNotice(webhook), webhook.data)
+            : ledger.rememberMessage(webhook.envelope.message_id);
       } catch (error) {
         // Not recorded, so not acknowledged: the service retries with the same message_id.
         logger.error(`intake: could not record webhook ${parsed.webhook.envelope.message_id}: ${errorText(error)}`);
@@ -233,9 +258,9 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     res.on('finish', () => setTimeout(() => req.socket.destroy(), 50).unref());
   };
 
-  const server = createServer(handle);
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 15_000;
+  const limits = withDefaults(WEBHOOK_SERVER_LIMITS, options.limits);
+  const server = createServer(serverOptions(limits, 'webhook'), handle);
+  applyServerLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -244,6 +269,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     });
   });
   const port = (server.address() as AddressInfo).port;
+  pending.resume();
   const shownHost = host.includes(':') ? `[${host}]` : host;
 
   return {
@@ -256,8 +282,24 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
         server.closeIdleConnections();
       });
       bookings.flush();
+      pending.close();
       await chain;
     },
+  };
+}
+
+function bookingNotice(webhook: Extract<ParsedWebhook, { kind: 'booked' }>): BookingNotice {
+  const { envelope, data } = webhook;
+  return {
+    shipmentId: envelope.shipment_id,
+    referenceId: data.reference_id ?? null,
+    trackingId: data.tracking_id ?? null,
+    carrier: data.carrier ?? null,
+    source: data.source ?? null,
+    senderReference: null,
+    system: null,
+    bookedAt: data.booked_at ?? envelope.created_at,
+    trigger: 'webhook',
   };
 }
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TrackingEventView } from '../../shared/domain';
+import type { BookingNotice } from './booking-notice';
 
 export interface SeenShipment {
   readonly shipmentId: string;
@@ -10,6 +11,28 @@ export interface SeenShipment {
   readonly bookedAt: string | null;
   /** Whatever the caller wants back on a scan (e.g. the service's shipment JSON). */
   readonly data: unknown;
+}
+
+/** A webhook booking acknowledged but not yet decided by the station rules (table intake_pending). */
+export interface PendingBooking {
+  readonly notice: BookingNotice;
+  /** The webhook's data, kept for the shipment index. */
+  readonly data: unknown;
+  readonly receivedAt: string;
+  /** Decisions tried and put off so far (each a failed shipment fetch). */
+  readonly attempts: number;
+  readonly nextAttemptAt: string;
+  /** Why it waits; null before the first try. */
+  readonly reason: string | null;
+}
+
+interface PendingRow {
+  notice: string;
+  data: string | null;
+  received_at: string;
+  attempts: number;
+  next_attempt_at: string;
+  reason: string | null;
 }
 
 export interface ScanMatch {
@@ -77,6 +100,12 @@ export class IntakeStore {
       pauses: db.prepare('SELECT scope FROM pauses'),
       pause: db.prepare('INSERT OR IGNORE INTO pauses (scope, paused_at) VALUES (?, ?)'),
       resume: db.prepare('DELETE FROM pauses WHERE scope = ?'),
+      addPending: db.prepare(`
+        INSERT OR IGNORE INTO intake_pending (shipment_id, notice, data, received_at, attempts, next_attempt_at, reason)
+        VALUES (?, ?, ?, ?, 0, ?, NULL)`),
+      deferPending: db.prepare('UPDATE intake_pending SET attempts = attempts + 1, next_attempt_at = ?, reason = ? WHERE shipment_id = ?'),
+      removePending: db.prepare('DELETE FROM intake_pending WHERE shipment_id = ?'),
+      allPending: db.prepare('SELECT * FROM intake_pending ORDER BY next_attempt_at, received_at'),
       pruneMessages: db.prepare('DELETE FROM webhook_messages WHERE received_at < ?'),
       pruneTracking: db.prepare('DELETE FROM tracking_events WHERE recorded_at < ?'),
       pruneShipments: db.prepare('DELETE FROM shipments_seen WHERE updated_at < ?'),
@@ -86,6 +115,38 @@ export class IntakeStore {
   /** True when the message id is new (first delivery); false for a redelivery. */
   rememberMessage(messageId: string): boolean {
     return this.s.remember.run(messageId, this.now().toISOString()).changes === 1;
+  }
+
+  /**
+   * Keeps an accepted webhook booking until it is decided. A second booking of a shipment
+   * already waiting keeps the first (the same booking, delivered again under a new id).
+   */
+  addPendingBooking(notice: BookingNotice, data: unknown): void {
+    const now = this.now().toISOString();
+    const stored = data === undefined || data === null ? null : JSON.stringify(data);
+    this.s.addPending.run(notice.shipmentId, JSON.stringify(notice), stored, now, now);
+  }
+
+  /** A decision was put off (the shipment could not be fetched): try again at `nextAttemptAt`. */
+  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: string): void {
+    this.s.deferPending.run(nextAttemptAt, reason, shipmentId);
+  }
+
+  /** The booking was decided (submitted as a job, or not printed on its facts). */
+  removePendingBooking(shipmentId: string): void {
+    this.s.removePending.run(shipmentId);
+  }
+
+  /** Every booking still waiting, the soonest due first. */
+  pendingBookings(): PendingBooking[] {
+    return (this.s.allPending.all() as PendingRow[]).map((row) => ({
+      notice: JSON.parse(row.notice) as BookingNotice,
+      data: row.data === null ? null : (JSON.parse(row.data) as unknown),
+      receivedAt: row.received_at,
+      attempts: row.attempts,
+      nextAttemptAt: row.next_attempt_at,
+      reason: row.reason,
+    }));
   }
 
   upsertShipment(shipment: SeenShipment): void {

@@ -5,7 +5,8 @@ import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
 import { isSqliteBusy, isSqliteCorrupt, JobError, JOB_ERROR_CODES } from './errors';
 import { checkIntact, damagedLedger, movedAsideLedgerPresent } from './ledger-check';
-import { IntakeStore, type ScanMatch, type SeenShipment } from './intake-store';
+import type { BookingNotice } from './booking-notice';
+import { IntakeStore, type PendingBooking, type ScanMatch, type SeenShipment } from './intake-store';
 import { newJobId } from './job-id';
 import {
   AUTO_TRIGGERS,
@@ -389,6 +390,23 @@ export class Ledger {
 
   rememberMessage(messageId: string): boolean {
     return this.intake.rememberMessage(messageId);
+  }
+  /** A webhook booking's message id and the booking itself, in one transaction (before the 2xx). */
+  rememberBooking(messageId: string, notice: BookingNotice, data: unknown): boolean {
+    return this.transaction(() => {
+      if (!this.intake.rememberMessage(messageId)) return false;
+      this.intake.addPendingBooking(notice, data);
+      return true;
+    });
+  }
+  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: string): void {
+    this.intake.deferPendingBooking(shipmentId, nextAttemptAt, reason);
+  }
+  removePendingBooking(shipmentId: string): void {
+    this.intake.removePendingBooking(shipmentId);
+  }
+  pendingBookings(): PendingBooking[] {
+    return this.intake.pendingBookings();
   }
   upsertShipment(shipment: SeenShipment): void {
     this.intake.upsertShipment(shipment);

@@ -92,6 +92,24 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       );
     `,
   },
+  {
+    version: 2,
+    sql: `
+      -- Webhook bookings accepted (acknowledged) but not yet decided by the station rules:
+      -- written in the same transaction as the message id, before the 2xx, and removed once
+      -- the booking is decided (submitted as a job, or not printed with the facts its rules
+      -- need). A failed shipment fetch keeps the row, retried at next_attempt_at.
+      CREATE TABLE intake_pending (
+        shipment_id TEXT PRIMARY KEY,
+        notice TEXT NOT NULL,
+        data TEXT,
+        received_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at TEXT NOT NULL,
+        reason TEXT
+      );
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number {

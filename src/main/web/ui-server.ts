@@ -26,6 +26,7 @@ import { readBody, TOO_LARGE } from '../http/read-body';
 import { openEventStream, type Subscribe } from './event-stream';
 import { allowedHostHeaders, assertLoopback, newToken, tokenMatches } from './guards';
 import { serveStatic } from './static-files';
+import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from '../intake/server-limits';
 
 export interface UiServerOptions {
   readonly api: AgentApi;
@@ -55,7 +56,15 @@ export interface UiServerOptions {
   readonly maxBodyBytes?: number;
   /** @default 15000 */
   readonly heartbeatMs?: number;
+  /**
+   * Connection limits (src/main/intake/server-limits.ts); an open event stream is never cut by the idle timeout.
+   * @default { headersTimeoutMs: 10000, requestTimeoutMs: 15000, idleTimeoutMs: 30000, maxConnections: 64 }
+   */
+  readonly limits?: Partial<ServerLimits>;
 }
+
+/** One browser keeps an event stream and a few requests open; 64 leaves room for several tabs. */
+export const UI_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 15_000, idleTimeoutMs: 30_000, maxConnections: 64 };
 
 export interface UiServer {
   /** The full URL to open, including `?token=`. */
@@ -79,12 +88,14 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   let allowedHosts: ReadonlySet<string> = new Set();
   const dispatch = createOperationDispatcher({ api: options.api, logPrefix: 'ui' });
 
-  const server = createServer((req, res) => {
+  const limits = withDefaults(UI_SERVER_LIMITS, options.limits);
+  const server = createServer(serverOptions(limits, 'UI'), (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendResult(res, 500, agentFailure(AGENT_ERROR_CODES.INTERNAL, toErrorPayload(error).message));
       else res.destroy();
     });
   });
+  applyServerLimits(server, limits);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!allowedHosts.has(req.headers.host ?? '')) {

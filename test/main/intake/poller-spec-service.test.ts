@@ -205,5 +205,36 @@ describe('Poller on a spec-shaped service', () => {
       expect(sink.ids()).toEqual([freshOrdered, freshScanned, freshOrdered]);
       expect(sink.ids()).not.toContain(old);
     });
+
+    it('a tracking read that keeps failing parks that shipment after 3 polls: the mark moves on, and it is submitted once tracking answers, also after a restart (N3)', async () => {
+      service.trackingOutages.set(freshScanned, 1_000);
+      const p = poller({ parkAfterFailures: 3 });
+      expect((await p.pollOnce()).ok).toBe(false);
+      const held = (await p.pollOnce()).mark;
+      const parkedPoll = await p.pollOnce();
+      expect(parkedPoll.ok).toBe(true);
+      expect(logger.matching(new RegExp(`tracking of shipment ${freshScanned} failed 3 polls in a row; parked`))).toHaveLength(1);
+      expect(parkedPoll.mark).not.toBe(held);
+
+      // The mark no longer waits for it: a new booking is read and submitted at once.
+      clock += MIN;
+      const later = service.create(clock - 2000, clock - 1000);
+      const after = await p.pollOnce();
+      expect(after.ok).toBe(true);
+      expect(sink.ids().filter((id) => id === later)).toHaveLength(1);
+      expect(sink.ids()).not.toContain(freshScanned);
+
+      // A restart: the parked shipment is kept with the cursor; once tracking answers it is dated and submitted once.
+      await p.stop();
+      service.trackingOutages.set(freshScanned, 0);
+      const restarted = poller({ parkAfterFailures: 3 });
+      clock += MIN;
+      expect((await restarted.pollOnce()).ok).toBe(true);
+      expect(sink.ids().filter((id) => id === freshScanned)).toHaveLength(1);
+      expect(sink.notices.find((n) => n.shipmentId === freshScanned)!.bookedAt).toBe(iso(NOW - 3 * MIN));
+      await restarted.pollOnce();
+      expect(sink.ids().filter((id) => id === freshScanned)).toHaveLength(1);
+      expect(sink.ids()).not.toContain(old);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MIGRATIONS } from '../../../src/main/jobs/migrations';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/jobs/ledger';
@@ -38,7 +39,7 @@ describe('Ledger', () => {
     ledger.close();
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(1);
+    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1]!.version);
     raw.close();
     ledger = Ledger.open({ path: file, now: () => clock });
     expect(ledger.search({ text: 's1' })).toHaveLength(1);
