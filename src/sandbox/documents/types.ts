@@ -1,4 +1,9 @@
-import type { LabelLayout } from '../../shared/domain';
+/**
+ * The spec's print `label_layout` values, as the sandbox reads them (its own copy: the
+ * sandbox shares no types with the agent, so a contract test sees the two drift apart).
+ */
+export const LABEL_LAYOUTS = ['printer', 'a4', '1x2', '3x1', '2x2'] as const;
+export type LabelLayout = (typeof LABEL_LAYOUTS)[number];
 
 /** What the document renderer needs of a stored, booked shipment. */
 export interface DocumentParty {

@@ -1,4 +1,4 @@
-import type { LabelLayout } from '../../shared/domain';
+import type { LabelLayout } from '../documents/types';
 import { PRINTERS } from '../catalog';
 import { renderDocument } from '../documents/render';
 import type { DocumentCustoms, DocumentParty, DocumentShipment } from '../documents/types';
