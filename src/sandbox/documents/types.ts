@@ -20,6 +20,8 @@ export interface DocumentPackage {
   readonly weightKg: number | null;
   /** One label per unit: a package with quantity 3 gets 3 labels. */
   readonly quantity: number;
+  /** Each unit's own tracking number, in unit order; a unit without one carries the shipment's. */
+  readonly trackingIds?: readonly string[];
 }
 
 /** One line of a customs invoice (spec: CustomsItem); unset fields are null. */
@@ -61,6 +63,7 @@ export interface DocumentShipment {
   readonly id: string;
   readonly carrierName: string;
   readonly productName: string;
+  /** The shipment's main tracking id (the first parcel's). */
   readonly trackingId: string;
   readonly referenceId: string | null;
   readonly senderReference: string | null;
