@@ -39,9 +39,10 @@ const RECEIVERS = {
   non_eu: { name: 'Fjordhytta AS', line: 'Karl Johans gate 5', postal: '0154', city: 'Oslo', country: 'NO', phone: '+47 22 12 34 56' },
 } as const;
 
-let serial = 0;
+/** Default references count per sandbox: DRAFT-0001, DRAFT-0002, ... */
+const serials = new WeakMap<SandboxState, number>();
 
-export function draftBody(input: AdminDraftInput): ShipmentBody {
+export function draftBody(input: AdminDraftInput, serial: number): ShipmentBody {
   const gaps = new Set<DraftGap>(input.gaps ?? []);
   const destination = input.destination ?? 'domestic';
   const r = RECEIVERS[destination];
@@ -57,7 +58,7 @@ export function draftBody(input: AdminDraftInput): ShipmentBody {
         ...(gaps.has('dimensions') ? {} : { depth_cm: 30, height_cm: 20, width_cm: 20 }),
       }));
   const body: ShipmentBody = {
-    reference_id: input.reference_id ?? `DRAFT-${String(++serial).padStart(4, '0')}`,
+    reference_id: input.reference_id ?? `DRAFT-${String(serial).padStart(4, '0')}`,
     sender_reference: input.sender_reference ?? null,
     system: input.system ?? null,
     to: {
@@ -81,7 +82,9 @@ export function draftBody(input: AdminDraftInput): ShipmentBody {
 
 /** Creates the draft without bookable validation (a draft may be incomplete: README 12). */
 export function createDraft(state: SandboxState, input: AdminDraftInput): DraftCreated {
-  const shipment = createShipment(state, draftBody(input));
+  const serial = (serials.get(state) ?? 0) + 1;
+  serials.set(state, serial);
+  const shipment = createShipment(state, draftBody(input, serial));
   const gaps = [...new Set(input.gaps ?? [])];
   return { shipmentId: shipment.id, referenceId: shipment.body.reference_id ?? '', gaps, missing: bookableErrors(shipment.body) };
 }
