@@ -21,11 +21,20 @@ export interface CarrierStep {
 
 type StepTemplate = Omit<CarrierStep, 'minutesAfterBooking'> & { readonly minutes: readonly [number, number] };
 
-const PICKUP: StepTemplate = { event: 'PICKUP', reason: 'UNKNOWN', description: 'The shipment has been picked up', place: 'sender', shipmentStatus: 'IN_TRANSIT', minutes: [25, 55] };
-const DEPARTED: StepTemplate = { event: 'IN_TRANSIT', reason: 'UNKNOWN', description: 'The shipment has left the terminal', place: 'sender_terminal', shipmentStatus: 'IN_TRANSIT', minutes: [60, 120] };
-const DELAY: StepTemplate = { event: 'DELAYED', reason: 'LATE_LINEHAUL', description: 'The linehaul arrived late', place: 'receiver_terminal', shipmentStatus: 'IN_TRANSIT', minutes: [40, 90] };
-const OUT: StepTemplate = { event: 'OUT_FOR_DELIVERY', reason: 'UNKNOWN', description: 'The shipment is out for delivery', place: 'receiver', shipmentStatus: 'IN_TRANSIT', minutes: [90, 180] };
-const DELIVERED: StepTemplate = { event: 'DELIVERED', reason: 'UNKNOWN', description: 'The shipment has been delivered', place: 'receiver', shipmentStatus: 'DELIVERED', minutes: [20, 70] };
+const template = (
+  event: string,
+  reason: string,
+  description: string,
+  place: CarrierStep['place'],
+  minutes: readonly [number, number],
+  shipmentStatus: CarrierStep['shipmentStatus'] = 'IN_TRANSIT',
+): StepTemplate => ({ event, reason, description, place, minutes, shipmentStatus });
+
+const PICKUP = template('PICKUP', 'UNKNOWN', 'The shipment has been picked up', 'sender', [25, 55]);
+const DEPARTED = template('IN_TRANSIT', 'UNKNOWN', 'The shipment has left the terminal', 'sender_terminal', [60, 120]);
+const DELAY = template('DELAYED', 'LATE_LINEHAUL', 'The linehaul arrived late', 'receiver_terminal', [40, 90]);
+const OUT = template('OUT_FOR_DELIVERY', 'UNKNOWN', 'The shipment is out for delivery', 'receiver', [90, 180]);
+const DELIVERED = template('DELIVERED', 'UNKNOWN', 'The shipment has been delivered', 'receiver', [20, 70], 'DELIVERED');
 
 /** The steps one shipment goes through, with simulated times; about one in six is delayed in transit. */
 export function carrierSteps(random: () => number): CarrierStep[] {

@@ -107,7 +107,8 @@ export interface RateResult {
 export function searchRates(state: SandboxState, shipment: StoredShipment, req: RateRequest): RateResult {
   const body = shipment.body;
   if (isBooked(shipment) || shipment.status === 'CANCELED') {
-    throw new HttpError(409, isBooked(shipment) ? 'shipment_booked' : 'shipment_canceled', `Shipment ${shipment.id} is ${shipment.status}; rates are only searched for shipments not yet booked.`);
+    const code = isBooked(shipment) ? 'shipment_booked' : 'shipment_canceled';
+    throw new HttpError(409, code, `Shipment ${shipment.id} is ${shipment.status}; rates are only searched for shipments not yet booked.`);
   }
   const missing = bookableErrors(body);
   if (hasErrors(missing)) throw new HttpError(422, 'validation_failed', 'The shipment is not bookable yet: complete the fields listed in errors.', missing);

@@ -74,7 +74,8 @@ export class Services {
     const trackingId = this.trackingId(carrier.carrier);
     s.booking = {
       carrier: carrier.carrier, carrierName: carrier.name, product: input.product.code, productName: input.product.name,
-      trackingId, parcelTrackingIds: this.parcelTrackingIds(carrier.carrier, trackingId, s.body), agreement: input.agreement, receiverPays: input.receiverPays,
+      trackingId, parcelTrackingIds: this.parcelTrackingIds(carrier.carrier, trackingId, s.body),
+      agreement: input.agreement, receiverPays: input.receiverPays,
       price: input.price, currency: 'SEK', source: input.source, manifest: input.product.manifest, nonEu: input.nonEu,
       servicePoint: input.servicePoint, pickupInstructions: input.pickupInstructions ?? null,
       deliveryInstructions: input.deliveryInstructions ?? null,

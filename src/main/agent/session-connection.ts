@@ -36,7 +36,8 @@ export class ProvidedSession {
 
   async start(): Promise<SessionConnection> {
     if (!this.provider) {
-      throw new CodedError('DEMO_UNAVAILABLE', 'This station was started without the demo: run `npm run demo`, or connect your account in Settings.');
+      const advice = 'run `npm run demo`, or connect your account in Settings';
+      throw new CodedError('DEMO_UNAVAILABLE', `This station was started without the demo: ${advice}.`);
     }
     this.current = await this.provider.start();
     return this.current;

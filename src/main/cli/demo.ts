@@ -52,10 +52,13 @@ async function main(): Promise<void> {
   const onDraft = (draft: DemoDraft): void => {
     process.stdout.write(`demo: ${draft.referenceId} left unbooked (${draft.gap}): scan ${draft.referenceId} to pack and ship it\n`);
   };
-  const traffic = sandbox && trafficClient ? new TrafficGenerator({ client: trafficClient, sandboxOrigin: sandbox.origin, apiKey, log, onDraft }) : null;
+  const traffic =
+    sandbox && trafficClient ? new TrafficGenerator({ client: trafficClient, sandboxOrigin: sandbox.origin, apiKey, log, onDraft }) : null;
   traffic?.start();
   process.stdout.write('demo: booking a shipment every few seconds; open the ui: address above, Ctrl-C stops everything\n');
-  if (traffic) process.stdout.write('demo: every third shipment is left as a draft (DRAFT-0003, DRAFT-0006, ...) to pack and ship from a scan\n');
+  if (traffic) {
+    process.stdout.write('demo: every third shipment is left as a draft (DRAFT-0003, DRAFT-0006, ...) to pack and ship from a scan\n');
+  }
 
   stopOnSignals(async () => {
     await traffic?.stop();

@@ -19,7 +19,8 @@ export const uploadRoutes: readonly Route[] = [
       throw new HttpError(415, 'unsupported_media_type', 'Upload as multipart/form-data with a single part named "file".');
     }
     if (isBooked(shipment) || shipment.status === 'CANCELED') {
-      throw new HttpError(409, isBooked(shipment) ? 'shipment_booked' : 'shipment_canceled', `Documents are uploaded before booking; shipment ${shipment.id} is ${shipment.status}.`);
+      const code = isBooked(shipment) ? 'shipment_booked' : 'shipment_canceled';
+      throw new HttpError(409, code, `Documents are uploaded before booking; shipment ${shipment.id} is ${shipment.status}.`);
     }
     let form: FormData;
     try {
