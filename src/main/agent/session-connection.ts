@@ -26,6 +26,8 @@ export interface DemoConnectionProvider {
 /** The agent's view of a provided session: active or not, started and ended once. */
 export class ProvidedSession {
   private current: SessionConnection | null = null;
+  /** A start that failed half-way may still hold resources: stop() then releases them too. */
+  private started = false;
 
   constructor(private readonly provider: DemoConnectionProvider | undefined) {}
 
@@ -39,12 +41,14 @@ export class ProvidedSession {
       const advice = 'run `npm run demo`, or connect your account in Settings';
       throw new CodedError('DEMO_UNAVAILABLE', `This station was started without the demo: ${advice}.`);
     }
+    this.started = true;
     this.current = await this.provider.start();
     return this.current;
   }
 
   async stop(): Promise<void> {
-    if (!this.current) return;
+    if (!this.started) return;
+    this.started = false;
     this.current = null;
     await this.provider?.stop();
   }
