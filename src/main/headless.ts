@@ -39,6 +39,8 @@ export interface HeadlessAgentOptions {
   readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets'>;
   /** Exit on a rejected key instead of running disconnected. @default true */
   readonly requireValidKey?: boolean;
+  /** What the UI's "Try the demo" connects to (src/main/demo/). @default none: startDemo refuses */
+  readonly demo?: AgentOptions['demo'];
 }
 
 export interface HeadlessAgent {
@@ -76,6 +78,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     log,
     webhook: options.webhookPort == null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets ?? [] },
     requireValidKey: options.requireValidKey ?? true,
+    demo: options.demo,
     ...options.tuning,
   });
   try {

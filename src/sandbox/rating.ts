@@ -5,7 +5,7 @@ import {
 } from './catalog';
 import { HttpError } from './http';
 import type { IssuedRate, SandboxState } from './state';
-import type { StoredShipment } from './store';
+import { isBooked, type StoredShipment } from './store';
 import { bookableErrors, customsMissing, hasErrors, type Addons, type RateRequest, type ShipmentBody } from './validation';
 
 export const BOOKING_TOKEN_TTL_MS = 30 * 60 * 1000;
@@ -106,8 +106,9 @@ export interface RateResult {
 
 export function searchRates(state: SandboxState, shipment: StoredShipment, req: RateRequest): RateResult {
   const body = shipment.body;
-  if (shipment.status === 'BOOKED' || shipment.status === 'CANCELED') {
-    throw new HttpError(409, `shipment_${shipment.status.toLowerCase()}`, `Shipment ${shipment.id} is ${shipment.status}; rates are only searched for shipments not yet booked.`);
+  if (isBooked(shipment) || shipment.status === 'CANCELED') {
+    const code = isBooked(shipment) ? 'shipment_booked' : 'shipment_canceled';
+    throw new HttpError(409, code, `Shipment ${shipment.id} is ${shipment.status}; rates are only searched for shipments not yet booked.`);
   }
   const missing = bookableErrors(body);
   if (hasErrors(missing)) throw new HttpError(422, 'validation_failed', 'The shipment is not bookable yet: complete the fields listed in errors.', missing);

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { decideFault, DEFAULT_FAULTS, mergeFaults, type FaultSettings } from './faults';
 import { HttpError, parseJson, readRaw, type Reply } from './http';
 import { match, type Route } from './router';
+import { adminDraftSchema, createDraft, type AdminDraftInput, type DraftCreated } from './drafts';
 import { adminRoutes, bookDirect } from './routes/admin';
 import { bookRoutes } from './routes/book';
 import { printRoutes, serveFile } from './routes/print';
@@ -63,6 +64,8 @@ export interface Sandbox {
   setFaults(f: Partial<FaultSettings>): void;
   /** Create + book a shipment in one step, as the web application would (source APP) or as an API integration (source API). Fires SHIPMENT_BOOKED. */
   bookShipment(input?: { source?: 'API' | 'APP'; reference_id?: string; sender_reference?: string; system?: string; packages?: number; carrier?: string }): Promise<{ shipmentId: string; trackingId: string; referenceId: string }>;
+  /** A draft (not booked) shipment with the chosen gaps, as POST /admin/drafts makes it (drafts.ts). */
+  createDraft(input?: AdminDraftInput): DraftCreated;
   /** Bulk-seed N already-booked shipments without webhooks, fast (for 100k-history benchmarks). */
   seedBooked(count: number): void;
   setWebhooks(endpoints: readonly WebhookEndpoint[]): void;
@@ -204,6 +207,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       state.faults = mergeFaults(state.faults, f);
     },
     bookShipment: async (input = {}) => bookDirect(state, services, input),
+    createDraft: (input = {}) => createDraft(state, adminDraftSchema.parse(input)),
     seedBooked: (count) => seedBooked(state, services, count),
     setWebhooks: (endpoints) => dispatcher.setEndpoints(endpoints),
     printerJobs: (printerId) => state.printerJobs.filter((j) => !printerId || j.printerId === printerId),

@@ -2,7 +2,11 @@
 import { carrierByCode, type Product } from './catalog';
 import { CarrierSimulator, type CarrierStep } from './carrier-sim';
 import type { SandboxState } from './state';
-import type { Booking, StoredShipment, TrackingEvent } from './store';
+import { isBooked, type Booking, type StoredShipment, type TrackingEvent } from './store';
+import type { Party, ShipmentBody } from './validation';
+
+/** Parcels beyond this many in one shipment share the main tracking id (a sandbox bound, not a carrier's). */
+export const MAX_PARCEL_NUMBERS = 999;
 
 export interface BookingInput {
   readonly product: Product;
@@ -30,6 +34,26 @@ export class Services {
     return `${prefix}${String(Math.floor(this.state.random() * 1e12)).padStart(12, '0')}`;
   }
 
+  /**
+   * One number per parcel (a package of quantity 3 is three parcels), as carriers issue
+   * them: the first parcel carries the shipment's main tracking id, every other its own.
+   */
+  parcelTrackingIds(carrier: string, mainTrackingId: string, body: ShipmentBody): string[][] {
+    const issued = new Set([mainTrackingId]);
+    let count = 0;
+    return (body.packages ?? []).map((pkg) => {
+      const quantity = typeof pkg.quantity === 'number' && pkg.quantity > 0 ? Math.floor(pkg.quantity) : 0;
+      return Array.from({ length: quantity }, () => {
+        count += 1;
+        if (count === 1 || count > MAX_PARCEL_NUMBERS) return mainTrackingId;
+        let id = this.trackingId(carrier);
+        while (issued.has(id)) id = this.trackingId(carrier);
+        issued.add(id);
+        return id;
+      });
+    });
+  }
+
   private event(s: StoredShipment, status: string, at: Date, description: string, location: string): TrackingEvent {
     const booking = s.booking!;
     return {
@@ -47,9 +71,11 @@ export class Services {
     const carrier = carrierByCode(input.product.carrier)!;
     const at = this.state.now();
     const previous = s.status;
+    const trackingId = this.trackingId(carrier.carrier);
     s.booking = {
       carrier: carrier.carrier, carrierName: carrier.name, product: input.product.code, productName: input.product.name,
-      trackingId: this.trackingId(carrier.carrier), agreement: input.agreement, receiverPays: input.receiverPays,
+      trackingId, parcelTrackingIds: this.parcelTrackingIds(carrier.carrier, trackingId, s.body),
+      agreement: input.agreement, receiverPays: input.receiverPays,
       price: input.price, currency: 'SEK', source: input.source, manifest: input.product.manifest, nonEu: input.nonEu,
       servicePoint: input.servicePoint, pickupInstructions: input.pickupInstructions ?? null,
       deliveryInstructions: input.deliveryInstructions ?? null,
@@ -90,11 +116,15 @@ export class Services {
 
   private carrierEvent(shipmentId: string, step: CarrierStep): void {
     const s = this.state.store.get(shipmentId);
-    if (!s || s.status !== 'BOOKED' || !s.booking) return;
-    const at = this.state.now();
-    const event = this.event(s, step.event, at, step.description, step.location);
+    if (!s || !isBooked(s) || !s.booking || s.bookedAtMs === null) return;
+    const at = new Date(s.bookedAtMs + step.minutesAfterBooking * 60_000);
+    const location = placeName(s.body, step.place);
+    const event = this.event(s, step.event, at, step.description, location);
     s.tracking.push(event);
     s.carrierEventSeen = true;
+    const previous = s.status;
+    s.status = step.shipmentStatus;
+    this.state.store.restatus(s, previous);
     this.state.dispatcher.emit({
       type: 'TRACKING_EVENT',
       subscription: step.event,
@@ -105,7 +135,7 @@ export class Services {
         tracking_id: s.booking.trackingId,
         reason: step.reason,
         description: step.description,
-        location: step.location,
+        location,
         event_time: event.created_at,
       },
     });
@@ -116,3 +146,20 @@ export class Services {
   }
 }
 
+
+/** The city where a step happens: goods leave from alternative_from (else from) and go to alternative_to (else to). */
+function placeName(body: ShipmentBody, place: CarrierStep['place']): string {
+  const sender = body.alternative_from ?? body.from;
+  const receiver = body.alternative_to ?? body.to;
+  const city = (party: Party | null | undefined): string => party?.address?.city?.trim() ?? '';
+  switch (place) {
+    case 'sender':
+      return city(sender);
+    case 'sender_terminal':
+      return city(sender) ? `${city(sender)} terminal` : '';
+    case 'receiver_terminal':
+      return city(receiver) ? `${city(receiver)} terminal` : '';
+    case 'receiver':
+      return city(receiver);
+  }
+}

@@ -2,7 +2,7 @@
 import { FAVORITE_ADDRESSES, FAVORITE_PACKAGES } from './catalog';
 import { HttpError } from './http';
 import type { SandboxState } from './state';
-import type { StoredShipment } from './store';
+import { isBooked, type StoredShipment } from './store';
 import { alwaysErrors, bookableErrors, hasErrors, type Party, type ShipmentBody } from './validation';
 
 const isEmpty = (v: unknown): boolean =>
@@ -95,7 +95,7 @@ export function mergeUpdate(stored: ShipmentBody, update: ShipmentBody): Shipmen
 }
 
 export function updateShipment(state: SandboxState, shipment: StoredShipment, update: ShipmentBody): void {
-  if (shipment.status === 'BOOKED') {
+  if (isBooked(shipment)) {
     throw new HttpError(409, 'shipment_booked', 'A booked shipment cannot be changed. Cancel it and create a new one.');
   }
   if (shipment.status === 'CANCELED') {

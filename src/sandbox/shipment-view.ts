@@ -1,9 +1,9 @@
 /** The Shipment response record (spec, "Shipment (response of update and fetch)"). */
-import type { StoredShipment } from './store';
+import { isBooked, type StoredShipment } from './store';
 
 /** Document types printable for a shipment; empty until it is booked. */
 export function availableDocuments(s: StoredShipment): string[] {
-  if (!s.booking || s.status !== 'BOOKED') return [];
+  if (!s.booking || !isBooked(s)) return [];
   const docs = ['label', 'waybill'];
   if (s.booking.nonEu) docs.push('customsinvoice');
   if (s.booking.manifest) docs.push('manifest');
@@ -22,7 +22,8 @@ export function shipmentView(s: StoredShipment): Record<string, unknown> {
     to: b.to ?? null,
     alternative_from: b.alternative_from ?? null,
     alternative_to: b.alternative_to ?? null,
-    packages: b.packages ?? [],
+    // Extra response field once booked (Versioning 2): each package's parcel numbers, one per unit.
+    packages: booking ? (b.packages ?? []).map((p, i) => ({ ...p, tracking_ids: booking.parcelTrackingIds[i] ?? [] })) : (b.packages ?? []),
     enable_bookable_validation: b.enable_bookable_validation ?? false,
     invoice_reference: b.invoice_reference ?? null,
     sender_reference: b.sender_reference ?? null,

@@ -5,7 +5,17 @@
  */
 import type { ShipmentBody } from './validation';
 
-export type ShipmentStatus = 'PENDING' | 'BOOKED' | 'CANCELED' | 'BOOKING_FAILED';
+export type ShipmentStatus = 'PENDING' | 'BOOKED' | 'IN_TRANSIT' | 'DELIVERED' | 'CANCELED' | 'BOOKING_FAILED';
+
+/**
+ * A booked shipment's status follows its carrier (README: statuses): BOOKED until the first
+ * carrier event, then IN_TRANSIT, then DELIVERED. All three are "booked" for every rule.
+ */
+export const BOOKED_STATUSES: ReadonlySet<ShipmentStatus> = new Set(['BOOKED', 'IN_TRANSIT', 'DELIVERED']);
+
+export function isBooked(shipment: { readonly status: ShipmentStatus }): boolean {
+  return BOOKED_STATUSES.has(shipment.status);
+}
 
 export interface TrackingEvent {
   readonly id: string;
@@ -22,6 +32,8 @@ export interface Booking {
   readonly product: string;
   readonly productName: string;
   readonly trackingId: string;
+  /** One tracking number per parcel, per package (a package of quantity 3 is 3 parcels); the first is trackingId. */
+  readonly parcelTrackingIds: readonly (readonly string[])[];
   readonly agreement: 'SERVICE' | 'OWN';
   readonly receiverPays: boolean;
   readonly price: number;
@@ -64,6 +76,22 @@ class RecencyList {
 
   get size(): number {
     return this.nodes.size;
+  }
+
+  /** Inserts where its `seq` belongs (lists are newest first): O(newer entries), near the front in practice. */
+  insertInOrder(shipment: StoredShipment): void {
+    this.remove(shipment.id);
+    let before: Node | null = null;
+    let after = this.head;
+    while (after && after.shipment.seq > shipment.seq) {
+      before = after;
+      after = after.next;
+    }
+    const node: Node = { shipment, prev: before, next: after };
+    if (before) before.next = node;
+    else this.head = node;
+    if (after) after.prev = node;
+    this.nodes.set(shipment.id, node);
   }
 
   moveToFront(shipment: StoredShipment): void {
@@ -126,6 +154,18 @@ export class ShipmentStore {
     const ref = shipment.body.reference_id;
     if (previousReference && previousReference !== ref) this.byReference.get(previousReference)?.delete(shipment.id);
     this.index(shipment);
+  }
+
+  /**
+   * A status change that is not an update (a carrier event): the shipment keeps its
+   * updated_at and its place in the full list, and moves to its new status's list.
+   */
+  restatus(shipment: StoredShipment, previousStatus: ShipmentStatus): void {
+    if (previousStatus === shipment.status) return;
+    this.byStatus.get(previousStatus)?.remove(shipment.id);
+    let statusList = this.byStatus.get(shipment.status);
+    if (!statusList) this.byStatus.set(shipment.status, (statusList = new RecencyList()));
+    statusList.insertInOrder(shipment);
   }
 
   delete(id: string): void {

@@ -22,8 +22,8 @@ import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
-import type { DemoMode } from '../demo/demo-mode';
 import type { ServiceConnection } from './service-connection';
+import type { ProvidedSession } from './session-connection';
 import type { StatusTracker } from './status-tracker';
 import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
 
@@ -38,7 +38,8 @@ export interface AgentServiceDeps {
   readonly emitStatus: () => void;
   /** Polling or webhook settings changed: restart the poller. */
   readonly onIntakeChanged: () => Promise<void>;
-  readonly demo: DemoMode;
+  /** The connection startDemo switches to, while it lasts. */
+  readonly session: ProvidedSession;
   readonly log: Logger;
 }
 
@@ -177,8 +178,8 @@ export class AgentService implements AgentApi {
     const after = this.deps.settings.get();
     const connectionChanged = input.apiKey !== undefined || input.apiUrl !== undefined;
     // Connecting a real account ends a demo started from the first-run screen.
-    if (connectionChanged && this.deps.demo.active) await this.deps.demo.stop();
-    if (!this.deps.demo.active && this.deps.connection.reconfigure(after.apiUrl, this.deps.apiKeys.read())) {
+    if (connectionChanged && this.deps.session.active) await this.deps.session.stop();
+    if (!this.deps.session.active && this.deps.connection.reconfigure(after.apiUrl, this.deps.apiKeys.read())) {
       await this.checkConnection(false);
       if (connectionChanged) await this.deps.onIntakeChanged();
     }
@@ -211,7 +212,7 @@ export class AgentService implements AgentApi {
   }
 
   async startDemo(_input: AgentInput<'startDemo'>): Promise<AgentStatus> {
-    const { apiUrl, apiKey } = await this.deps.demo.start();
+    const { apiUrl, apiKey } = await this.deps.session.start();
     this.deps.log.redact(apiKey);
     this.deps.connection.reconfigure(apiUrl, apiKey);
     await this.checkConnection(false);

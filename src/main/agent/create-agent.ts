@@ -21,15 +21,13 @@ import { autoPrintTypes, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
-import { DemoMode } from '../demo/demo-mode';
 import { AgentService } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
 import { describeJob } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
+import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
 import { renderTestPage, TEST_PAGE_TYPE } from './test-page';
-
-const DEMO_POLL_SECONDS = 2;
 
 export interface AgentOptions {
   /** Where the ledger lives (`ledger.sqlite`). */
@@ -53,6 +51,8 @@ export interface AgentOptions {
   readonly targets?: Omit<TargetDeps, 'service'>;
   /** Fail start() when the service rejects the key (the CLI does; the desktop app shows it). @default false */
   readonly requireValidKey?: boolean;
+  /** The connection AgentApi.startDemo switches to (injected by the demo's entry points). @default none: startDemo refuses */
+  readonly demo?: DemoConnectionProvider;
 }
 
 export interface Agent {
@@ -94,10 +94,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     return target;
   };
 
-  const demo = new DemoMode(log);
+  const session = new ProvidedSession(options.demo);
   const status = new StatusTracker(
     () => ledger.counts(),
-    () => (demo.active ? 'sandbox' : settings.get().environment),
+    () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
   );
   const fetcher = {
@@ -152,9 +152,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   let poller: Poller | null = null;
   const startPoller = (): void => {
     if (!connection.configured) return;
-    // The in-app demo has no webhook endpoint the sandbox could reach: poll briskly instead.
-    const interval = demo.active ? DEMO_POLL_SECONDS : settings.get().intake.pollIntervalSeconds;
-    // One high-water mark per service address: a demo session must not move the mark of the
+    // A provided session (the demo) may have no webhook endpoint its service could reach.
+    const interval = session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds;
+    // One high-water mark per service address: a provided session must not move the mark of the
     // real account past bookings it never looked at.
     const cursorName = `poll:${connection.url}`;
     // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
@@ -179,7 +179,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     apiKeys,
     status,
     targetFor,
-    demo,
+    session,
     emitStatus: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onIntakeChanged: async () => {
       await poller?.stop();
@@ -226,7 +226,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       await poller?.stop();
       await webhookServer?.close();
       await pipeline.stop();
-      await demo.stop();
+      await session.stop();
       await connection.close();
       ledger.close();
     },

@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: the whole station on one machine. The embedded sandbox, the agent
  * against it (webhooks and polling both on), the web UI, and a traffic generator that
- * books a shipment every few seconds. Labels go to folder:./demo-prints unless --printer
- * says otherwise.
+ * books a shipment every few seconds (every third left as a draft to finish from a scan).
+ * Labels go to folder:./demo-prints unless --printer says otherwise. The demo's entry
+ * point: it may load the sandbox (the agent itself never does).
  */
 import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../sandbox/server';
@@ -11,7 +12,7 @@ import { startHeadlessAgent } from '../headless';
 import { createLogger } from '../log';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, parseAgentOptions } from './options';
-import { TrafficGenerator } from '../demo/traffic-generator';
+import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
 
@@ -47,9 +48,17 @@ async function main(): Promise<void> {
   printReadyLines(agent);
 
   const trafficClient = sandbox ? new ServiceClient({ baseUrl: apiUrl, apiKey }) : null;
-  const traffic = sandbox && trafficClient ? new TrafficGenerator({ client: trafficClient, sandboxOrigin: sandbox.origin, apiKey, log }) : null;
+  // Drafts are printed, not only logged: they are the demo's invitation to pack and ship at the station.
+  const onDraft = (draft: DemoDraft): void => {
+    process.stdout.write(`demo: ${draft.referenceId} left unbooked (${draft.gap}): scan ${draft.referenceId} to pack and ship it\n`);
+  };
+  const traffic =
+    sandbox && trafficClient ? new TrafficGenerator({ client: trafficClient, sandboxOrigin: sandbox.origin, apiKey, log, onDraft }) : null;
   traffic?.start();
   process.stdout.write('demo: booking a shipment every few seconds; open the ui: address above, Ctrl-C stops everything\n');
+  if (traffic) {
+    process.stdout.write('demo: every third shipment is left as a draft (DRAFT-0003, DRAFT-0006, ...) to pack and ship from a scan\n');
+  }
 
   stopOnSignals(async () => {
     await traffic?.stop();

@@ -1,8 +1,10 @@
 /**
- * The demo's traffic: books a shipment every few seconds on the embedded sandbox, the
- * way a warehouse would. Bookings alternate between the full API flow (create, rates,
- * book: SHIPMENT_BOOKED with source API) and the sandbox's admin route, which books "in
- * the web application" (source APP).
+ * The demo's traffic: a shipment every few seconds on the embedded sandbox, the way a
+ * warehouse sees them. Bookings alternate between the full API flow (create, rates, book:
+ * SHIPMENT_BOOKED with source API) and the sandbox's admin route, which books "in the web
+ * application" (source APP). Every third shipment is left as a draft with a gap (no weight,
+ * no receiver phone, a non-EU parcel without customs data), referenced DRAFT-000N, for the
+ * packer to scan, finish and ship at the station.
  */
 import { request } from 'undici';
 import type { ServiceClient } from '../api/client';
@@ -13,10 +15,33 @@ export interface TrafficGeneratorOptions {
   /** Sandbox origin (http://127.0.0.1:N), for the admin route. */
   readonly sandboxOrigin: string;
   readonly apiKey: string;
-  /** Seconds between bookings. @default 4 */
+  /** Seconds between shipments. @default 4 */
   readonly everySeconds?: number;
+  /** Every Nth shipment is left unbooked as a draft; 0 = none. @default 3 */
+  readonly draftEvery?: number;
+  /** Told about each draft left for the station (the CLI prints it). @default only logged */
+  readonly onDraft?: (draft: DemoDraft) => void;
   readonly log: Logger;
 }
+
+export interface DemoShipment {
+  readonly shipmentId: string;
+  readonly referenceId: string;
+  readonly source: 'API' | 'APP' | 'DRAFT';
+}
+
+export interface DemoDraft extends DemoShipment {
+  readonly source: 'DRAFT';
+  /** What the packer has to add, in words. */
+  readonly gap: string;
+}
+
+/** The drafts' gaps in turn (sandbox POST /admin/drafts). */
+const DRAFT_KINDS = [
+  { gaps: ['weight'], destination: 'domestic', words: 'no weight yet' },
+  { gaps: ['receiver_phone'], destination: 'domestic', words: 'no receiver phone' },
+  { gaps: ['customs'], destination: 'non_eu', words: 'to Norway, no customs data' },
+] as const;
 
 const RECEIVERS = [
   { name: 'Nordic Outdoor AB', city: 'Göteborg', postal_code: '41103', address_line_1: 'Kungsgatan 12' },
@@ -34,7 +59,7 @@ export class TrafficGenerator {
   start(): void {
     const everyMs = (this.options.everySeconds ?? 4) * 1000;
     const tick = (): void => {
-      this.inFlight = this.bookOne().then(
+      this.inFlight = this.next().then(
         () => undefined,
         (error: unknown) => this.options.log.warn(`demo traffic: booking failed: ${(error as Error).message}`),
       );
@@ -49,8 +74,15 @@ export class TrafficGenerator {
     await this.inFlight;
   }
 
+  /** The next shipment: every `draftEvery`th a draft, else a booking. */
+  async next(): Promise<DemoShipment> {
+    const draftEvery = this.options.draftEvery ?? 3;
+    if (draftEvery > 0 && (this.count + 1) % draftEvery === 0) return this.leaveDraft();
+    return this.bookOne();
+  }
+
   /** Book one shipment; odd ones through the API flow, even ones as the web app would. */
-  async bookOne(): Promise<{ shipmentId: string; referenceId: string; source: 'API' | 'APP' }> {
+  async bookOne(): Promise<DemoShipment> {
     this.count += 1;
     const referenceId = `DEMO-${String(this.count).padStart(4, '0')}`;
     const source = this.count % 2 === 1 ? 'API' : 'APP';
@@ -81,15 +113,37 @@ export class TrafficGenerator {
     return booked.shipment_id;
   }
 
+  /** A shipment created but not booked, with one gap: the station finishes it (scan, pack, book, print). */
+  async leaveDraft(): Promise<DemoDraft> {
+    this.count += 1;
+    const referenceId = `DRAFT-${String(this.count).padStart(4, '0')}`;
+    const kind = DRAFT_KINDS[(this.count / (this.options.draftEvery ?? 3) - 1) % DRAFT_KINDS.length] ?? DRAFT_KINDS[0];
+    const shipmentId = await this.admin('/admin/drafts', 201, {
+      reference_id: referenceId,
+      destination: kind.destination,
+      gaps: kind.gaps,
+      sender_reference: `PICK-${this.count}`,
+      system: 'print-station-demo',
+    });
+    const draft: DemoDraft = { shipmentId, referenceId, source: 'DRAFT', gap: kind.words };
+    this.options.log.info(`demo traffic: left ${referenceId} unbooked (${kind.words}): scan ${referenceId} to pack and ship it`);
+    this.options.onDraft?.(draft);
+    return draft;
+  }
+
   private async bookAsApp(referenceId: string): Promise<string> {
-    const response = await request(`${this.options.sandboxOrigin}/admin/book`, {
+    return this.admin('/admin/book', 200, { source: 'APP', reference_id: referenceId, packages: 1 + (this.count % 2) });
+  }
+
+  private async admin(path: string, expected: number, payload: unknown): Promise<string> {
+    const response = await request(`${this.options.sandboxOrigin}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': this.options.apiKey },
-      body: JSON.stringify({ source: 'APP', reference_id: referenceId, packages: 1 + (this.count % 2) }),
+      body: JSON.stringify(payload),
     });
     const body = (await response.body.json()) as { shipmentId?: string; message?: string };
-    if (response.statusCode !== 200 || !body.shipmentId) {
-      throw new Error(`admin book answered ${response.statusCode}: ${body.message ?? 'no message'}`);
+    if (response.statusCode !== expected || !body.shipmentId) {
+      throw new Error(`${path} answered ${response.statusCode}: ${body.message ?? 'no message'}`);
     }
     return body.shipmentId;
   }

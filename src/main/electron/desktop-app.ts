@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, safeStorage, session } from 'electron';
 import type { AgentApi, AgentEvent } from '../../shared/agent-api';
+import type { DemoConnectionProvider } from '../agent/session-connection';
 import type { Logger } from '../log';
 import { EncryptedApiKeyStore, type ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore } from '../settings/settings-store';
@@ -26,6 +27,8 @@ export interface DesktopAgentOptions {
   /** The key, encrypted with safeStorage; saveSettings({apiKey}) stores it here and read() decrypts it. */
   readonly apiKeys: ApiKeyStore;
   readonly log: Logger;
+  /** What the first-run "Try the demo" connects to. */
+  readonly demo?: DemoConnectionProvider;
 }
 
 /** The agent as the shell uses it (the shape createAgent returns). */
@@ -45,6 +48,8 @@ export interface DesktopAppOptions {
   readonly shutdownTimeoutMs?: number;
   /** Where settings live. @default electron-store in the userData folder (createElectronStoreSettings) */
   readonly createSettings?: (options: { readonly apiUrl: string; readonly logger: Logger }) => Promise<SettingsStore>;
+  /** What the first-run "Try the demo" connects to (main.ts: src/main/demo). @default none: the demo refuses to start */
+  readonly demo?: DemoConnectionProvider;
 }
 
 export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
@@ -93,7 +98,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
 
   let agent: AgentHandle;
   try {
-    agent = await options.createAgent({ dataDir: app.getPath('userData'), settings, apiKeys, log: logger });
+    agent = await options.createAgent({ dataDir: app.getPath('userData'), settings, apiKeys, log: logger, demo: options.demo });
     await agent.start();
   } catch (error) {
     logger.error(`app: the agent cannot start: ${message(error)}`);

@@ -3,6 +3,7 @@
  * `npm start` runs it on a machine with the Electron binary.
  */
 import { createAgent } from '../agent/create-agent';
+import { DemoMode } from '../demo/demo-mode';
 import { createLogger } from '../log';
 import { runDesktopApp } from './desktop-app';
 
@@ -11,6 +12,8 @@ const logger = createLogger();
 void runDesktopApp({
   createAgent,
   logger,
+  // The first-run "Try the demo": the embedded sandbox loads only when the user asks for it.
+  demo: new DemoMode(logger),
   // The first-run screen (connect your account / try the demo) replaces this.
   defaultApiUrl: process.env.PRINT_STATION_API_URL ?? 'http://127.0.0.1/external/v1',
 }).catch((error: unknown) => {

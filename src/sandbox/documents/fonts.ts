@@ -40,10 +40,12 @@ export function embedFonts(document: PDFDocument): DocumentFonts {
     regular,
     bold,
     fit(text, font, size, maxWidth) {
-      let safe = encodable(text);
-      if (font.widthOfTextAtSize(safe, size) <= maxWidth) return safe;
-      while (safe.length > 0 && font.widthOfTextAtSize(`${safe}...`, size) > maxWidth) safe = safe.slice(0, -1);
-      return `${safe}...`;
+      const safe = encodable(text);
+      const fitsWithDots = (length: number): boolean => font.widthOfTextAtSize(`${safe.slice(0, length)}...`, size) <= maxWidth;
+      // Only a line's worth of characters is ever measured: a 200 kB reference costs what a short one does.
+      const head = longestPrefix(safe.length, (length) => font.widthOfTextAtSize(safe.slice(0, length), size) <= maxWidth);
+      if (head === safe.length) return safe;
+      return `${safe.slice(0, longestPrefix(head, fitsWithDots))}...`;
     },
     wrap(text, font, size, maxWidth) {
       const fits = (line: string): boolean => font.widthOfTextAtSize(line, size) <= maxWidth;
@@ -57,17 +59,42 @@ export function embedFonts(document: PDFDocument): DocumentFonts {
         }
         if (line) lines.push(line);
         // A word wider than the line is broken where it overflows.
-        let rest = word;
-        while (rest.length > 1 && !fits(rest)) {
-          let cut = rest.length - 1;
-          while (cut > 1 && !fits(rest.slice(0, cut))) cut -= 1;
-          lines.push(rest.slice(0, cut));
-          rest = rest.slice(cut);
+        let start = 0;
+        for (;;) {
+          const remaining = word.length - start;
+          const cut = longestPrefix(remaining, (length) => fits(word.slice(start, start + length)));
+          if (cut === remaining) break;
+          // At least one character a line, as before, however narrow the line.
+          const taken = Math.max(cut, 1);
+          if (taken === remaining) break;
+          lines.push(word.slice(start, start + taken));
+          start += taken;
         }
-        line = rest;
+        line = word.slice(start);
       }
       if (line) lines.push(line);
       return lines;
     },
   };
+}
+
+/**
+ * The longest length in [0, max] whose prefix `fits` (fits(0) is taken as true), found by
+ * doubling and then bisecting: O(k log k) for a fit of k characters, however long the text.
+ * Widths only grow with length (kerning aside, which moves a cut by a character at most).
+ */
+export function longestPrefix(max: number, fits: (length: number) => boolean): number {
+  let good = 0;
+  let step = 1;
+  while (good + step <= max && fits(good + step)) {
+    good += step;
+    step *= 2;
+  }
+  let bad = Math.min(good + step, max + 1);
+  while (bad - good > 1) {
+    const mid = (good + bad) >>> 1;
+    if (fits(mid)) good = mid;
+    else bad = mid;
+  }
+  return good;
 }

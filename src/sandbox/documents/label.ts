@@ -13,10 +13,12 @@ const BLACK = rgb(0, 0, 0);
 export interface LabelContent {
   readonly shipment: DocumentShipment;
   readonly package: DocumentPackage;
+  /** This parcel's tracking number: the barcode and the number printed under it. */
+  readonly trackingId: string;
   /** 1-based unit number within the shipment and the shipment's unit count. */
   readonly unit: number;
   readonly units: number;
-  /** Null when the shipment has no tracking id to encode. */
+  /** Null when the parcel has no tracking number to encode. */
   readonly barcode: PDFImage | null;
 }
 
@@ -45,7 +47,11 @@ export function drawLabel(page: PDFPage, slot: LabelSlot, fonts: DocumentFonts, 
   text(shipment.carrierName, MARGIN, y, 15, bold, INNER - unitWidth - 8);
   page.drawText(unitText, { x: LABEL_WIDTH - MARGIN - unitWidth, y: y + 3, size: 10, font: bold });
   y -= 13;
-  text(shipment.productName, MARGIN, y, 9);
+  // The shipping date, as carriers print it (the booking's UTC date: README, labels).
+  const dateText = `Date: ${shipment.bookedAt.slice(0, 10)}`;
+  const dateWidth = regular.widthOfTextAtSize(dateText, 9);
+  text(shipment.productName, MARGIN, y, 9, regular, INNER - dateWidth - 8);
+  page.drawText(dateText, { x: LABEL_WIDTH - MARGIN - dateWidth, y, size: 9, font: regular });
   y -= 8;
   rule(y);
 
@@ -91,7 +97,7 @@ export function drawLabel(page: PDFPage, slot: LabelSlot, fonts: DocumentFonts, 
       height: BARCODE_HEIGHT,
     });
   }
-  const tracking = shipment.trackingId ? shipment.trackingId : 'NO TRACKING ID';
+  const tracking = content.trackingId ? content.trackingId : 'NO TRACKING ID';
   const trackingText = fonts.fit(tracking, bold, 11, INNER);
   page.drawText(trackingText, {
     x: (LABEL_WIDTH - bold.widthOfTextAtSize(trackingText, 11)) / 2,
@@ -99,6 +105,10 @@ export function drawLabel(page: PDFPage, slot: LabelSlot, fonts: DocumentFonts, 
     size: 11,
     font: bold,
   });
+  // A parcel with its own number still names the shipment's, which the booking announced.
+  if (content.trackingId && shipment.trackingId && content.trackingId !== shipment.trackingId) {
+    text(`Shipment tracking id: ${shipment.trackingId}`, MARGIN, MARGIN + 9, 7);
+  }
   text(`Shipment: ${shipment.id}`, MARGIN, MARGIN, 7);
 
   page.pushOperators(popGraphicsState());

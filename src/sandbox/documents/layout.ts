@@ -1,5 +1,5 @@
 import { PageSizes } from 'pdf-lib';
-import type { LabelLayout } from '../../shared/domain';
+import type { LabelLayout } from './types';
 import { DocumentRenderError } from './errors';
 
 /** The natural size of a label: 4 x 6 in, portrait. */

@@ -24,13 +24,13 @@ export async function renderDocument(request: RenderRequest): Promise<Uint8Array
 
   if (request.documentType === 'label') {
     const labels = labelContents(request.shipments);
-    const barcodes = await embedBarcodes(document, request.shipments);
+    const barcodes = await embedBarcodes(document, labels.map((label) => label.trackingId));
     const { pageSize, slots } = sheetGeometry(request.layout);
     labels.forEach((label, index) => {
       const slotIndex = index % slots.length;
       const page = slotIndex === 0 ? document.addPage([...pageSize]) : document.getPage(document.getPageCount() - 1);
       const slot = slots[slotIndex];
-      if (slot) drawLabel(page, slot, fonts, { ...label, barcode: barcodes.get(label.shipment.trackingId) ?? null });
+      if (slot) drawLabel(page, slot, fonts, { ...label, barcode: barcodes.get(label.trackingId) ?? null });
     });
   } else {
     for (const shipment of request.shipments) {
@@ -52,16 +52,19 @@ export async function prerenderBarcode(trackingId: string): Promise<void> {
 }
 
 /**
- * One label per package unit. A shipment whose packages count no unit still gets one
- * label, since a booked shipment always has at least one parcel to mark.
+ * One label per package unit, each with its parcel's own tracking number (the shipment's
+ * main one when the unit has none). A shipment whose packages count no unit still gets
+ * one label, since a booked shipment always has at least one parcel to mark.
  */
-function labelContents(shipments: readonly DocumentShipment[]): Array<Omit<LabelContent, 'barcode'>> {
+export function labelContents(shipments: readonly DocumentShipment[]): Array<Omit<LabelContent, 'barcode'>> {
   const labels: Array<Omit<LabelContent, 'barcode'>> = [];
   for (const shipment of shipments) {
-    const units = shipment.packages.flatMap((pkg) => Array.from({ length: unitCount(pkg.quantity) }, () => pkg));
+    const units = shipment.packages.flatMap((pkg) =>
+      Array.from({ length: unitCount(pkg.quantity) }, (_, i) => ({ pkg, trackingId: pkg.trackingIds?.[i] || shipment.trackingId })),
+    );
     const fallback = { description: null, weightKg: null, quantity: 1 };
-    const list = units.length > 0 ? units : [shipment.packages[0] ?? fallback];
-    list.forEach((pkg, index) => labels.push({ shipment, package: pkg, unit: index + 1, units: list.length }));
+    const list = units.length > 0 ? units : [{ pkg: shipment.packages[0] ?? fallback, trackingId: shipment.trackingId }];
+    list.forEach(({ pkg, trackingId }, index) => labels.push({ shipment, package: pkg, trackingId, unit: index + 1, units: list.length }));
   }
   return labels;
 }
@@ -70,9 +73,9 @@ function unitCount(quantity: number): number {
   return Number.isFinite(quantity) && quantity > 0 ? Math.floor(quantity) : 0;
 }
 
-/** Each distinct tracking id is rendered and embedded once per document, whatever its label count. */
-async function embedBarcodes(document: PDFDocument, shipments: readonly DocumentShipment[]): Promise<Map<string, PDFImage>> {
-  const ids = [...new Set(shipments.map((s) => s.trackingId).filter((id) => id.length > 0))];
+/** Each distinct tracking number is rendered and embedded once per document, whatever its label count. */
+async function embedBarcodes(document: PDFDocument, trackingIds: readonly string[]): Promise<Map<string, PDFImage>> {
+  const ids = [...new Set(trackingIds.filter((id) => id.length > 0))];
   const pngs = await Promise.all(ids.map((id) => code128Png(id)));
   const images = new Map<string, PDFImage>();
   for (const [index, id] of ids.entries()) {

@@ -1,4 +1,9 @@
-import type { LabelLayout } from '../../shared/domain';
+/**
+ * The spec's print `label_layout` values, as the sandbox reads them (its own copy: the
+ * sandbox shares no types with the agent, so a contract test sees the two drift apart).
+ */
+export const LABEL_LAYOUTS = ['printer', 'a4', '1x2', '3x1', '2x2'] as const;
+export type LabelLayout = (typeof LABEL_LAYOUTS)[number];
 
 /** What the document renderer needs of a stored, booked shipment. */
 export interface DocumentParty {
@@ -15,6 +20,8 @@ export interface DocumentPackage {
   readonly weightKg: number | null;
   /** One label per unit: a package with quantity 3 gets 3 labels. */
   readonly quantity: number;
+  /** Each unit's own tracking number, in unit order; a unit without one carries the shipment's. */
+  readonly trackingIds?: readonly string[];
 }
 
 /** One line of a customs invoice (spec: CustomsItem); unset fields are null. */
@@ -56,6 +63,7 @@ export interface DocumentShipment {
   readonly id: string;
   readonly carrierName: string;
   readonly productName: string;
+  /** The shipment's main tracking id (the first parcel's). */
   readonly trackingId: string;
   readonly referenceId: string | null;
   readonly senderReference: string | null;

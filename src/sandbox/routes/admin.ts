@@ -1,12 +1,13 @@
 /**
  * /admin: what the web application and the operator do outside the API (book "in the
- * app", fault knobs, printer jobs, webhook endpoints, ADR approval). Same x-api-key;
+ * app", leave a draft for the station, fault knobs, printer jobs, webhook endpoints, ADR approval). Same x-api-key;
  * faults never apply here.
  */
 import { z } from 'zod';
 import { PRODUCTS } from '../catalog';
 import type { FaultSettings } from '../faults';
 import { mergeFaults } from '../faults';
+import { adminDraftSchema, createDraft } from '../drafts';
 import { HttpError, json, parseBody } from '../http';
 import { route, type Route } from '../router';
 import type { Services } from '../services';
@@ -83,6 +84,7 @@ export const adminRoutes: readonly Route[] = [
     const input = parseBody(adminBookSchema, await body());
     return json(200, bookDirect(state, services, input));
   }),
+  route('POST', '/admin/drafts', async ({ state, json: body }) => json(201, createDraft(state, parseBody(adminDraftSchema, await body())))),
   route('GET', '/admin/faults', ({ state }) => json(200, state.faults)),
   route('POST', '/admin/faults', async ({ state, json: body }) => {
     setFaults(state, parseBody(faultsSchema, await body()));

@@ -3,7 +3,7 @@ import { HttpError, json, parseBody } from '../http';
 import { dangerousGoodsOf, dangerousGoodsSignature } from '../rating';
 import { route, type Route } from '../router';
 import type { IssuedRate, SandboxState } from '../state';
-import type { StoredShipment } from '../store';
+import { isBooked, type StoredShipment } from '../store';
 import { bookRequestSchema, cancelRequestSchema, customsMissing } from '../validation';
 
 function issuedRate(state: SandboxState, token: string): IssuedRate {
@@ -17,7 +17,7 @@ function issuedRate(state: SandboxState, token: string): IssuedRate {
 
 /** Spec, Endpoints rules 5-9 and ThirdPartyCustomsPayer rules 2-3, in the order a caller can fix them. */
 function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate, servicePointToken: string | null | undefined): void {
-  if (s.status === 'BOOKED') throw new HttpError(409, 'shipment_booked', `Shipment ${s.id} is already booked.`);
+  if (isBooked(s)) throw new HttpError(409, 'shipment_booked', `Shipment ${s.id} is already booked.`);
   if (s.status === 'CANCELED') throw new HttpError(409, 'shipment_canceled', `Shipment ${s.id} is canceled. Create a new shipment.`);
   if (dangerousGoodsSignature(s.body) !== rate.dangerousGoods) {
     throw new HttpError(422, 'dangerous_goods_changed', 'A package\'s dangerous_goods_type changed after the rates were fetched. Fetch new rates and book with the new token.');
@@ -86,7 +86,7 @@ export const bookRoutes: readonly Route[] = [
   route('POST', '/shipments/cancel', async ({ state, services, json: body }) => {
     const req = parseBody(cancelRequestSchema, await body());
     const shipment = state.shipment(req.shipment_id);
-    if (shipment.status !== 'BOOKED') {
+    if (!isBooked(shipment)) {
       throw new HttpError(409, 'shipment_not_booked', `Only booked shipments can be canceled; shipment ${shipment.id} is ${shipment.status}.`);
     }
     services.cancel(shipment);

@@ -1,4 +1,4 @@
-import type { LabelLayout } from '../../shared/domain';
+import type { LabelLayout } from '../documents/types';
 import { PRINTERS } from '../catalog';
 import { renderDocument } from '../documents/render';
 import type { DocumentCustoms, DocumentParty, DocumentShipment } from '../documents/types';
@@ -6,7 +6,7 @@ import { HttpError, json, parseBody, type Reply } from '../http';
 import { route, type Route } from '../router';
 import { availableDocuments } from '../shipment-view';
 import type { SandboxState } from '../state';
-import type { StoredShipment } from '../store';
+import { isBooked, type StoredShipment } from '../store';
 import type { Party } from '../validation';
 import { printRequestSchema } from '../validation';
 
@@ -75,7 +75,12 @@ function documentShipment(s: StoredShipment): DocumentShipment {
     receiver: party(b.to),
     ...(b.alternative_to ? { deliveryAddress: party(b.alternative_to) } : {}),
     ...(customs ? { customs } : {}),
-    packages: (b.packages ?? []).map((p) => ({ description: p.description ?? null, weightKg: p.weight_kg ?? null, quantity: p.quantity ?? 1 })),
+    packages: (b.packages ?? []).map((p, i) => ({
+      description: p.description ?? null,
+      weightKg: p.weight_kg ?? null,
+      quantity: p.quantity ?? 1,
+      trackingIds: s.booking!.parcelTrackingIds[i] ?? [],
+    })),
     bookedAt: s.bookedAt!,
   };
 }
@@ -95,7 +100,7 @@ export const printRoutes: readonly Route[] = [
     const format = req.output_format ?? 'url';
     const shipments = req.shipment_ids.map((id) => state.shipment(id));
     for (const s of shipments) {
-      if (s.status !== 'BOOKED') {
+      if (!isBooked(s)) {
         throw new HttpError(422, 'shipment_not_booked', `Shipment ${s.id} is ${s.status}: documents can only be printed for booked shipments.`);
       }
       if (!availableDocuments(s).includes(req.document_type)) {

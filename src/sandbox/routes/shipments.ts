@@ -3,6 +3,7 @@ import { route, type Route } from '../router';
 import { createShipment, updateShipment } from '../shipment-factory';
 import { shipmentView } from '../shipment-view';
 import { shipmentBodySchema } from '../validation';
+import { isBooked } from '../store';
 
 function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const raw = query.get(name);
@@ -44,7 +45,7 @@ export const shipmentRoutes: readonly Route[] = [
 
   route('DELETE', '/shipments/:id', ({ state, params }) => {
     const shipment = state.shipment(params['id']!);
-    if (shipment.status === 'BOOKED') {
+    if (isBooked(shipment)) {
       throw new HttpError(409, 'shipment_booked', 'A booked shipment cannot be deleted. Cancel it with POST /shipments/cancel.');
     }
     state.store.delete(shipment.id);

@@ -1,5 +1,6 @@
 import { HttpError } from '../http';
 import { route, type Route } from '../router';
+import { isBooked } from '../store';
 
 /** Spec, Enumerations: upload `{document_type}`. */
 export const UPLOAD_TYPES: ReadonlySet<string> = new Set(['customsinvoice', 'abd', 'salesinvoice', 'adr_dangerousgoods']);
@@ -17,8 +18,9 @@ export const uploadRoutes: readonly Route[] = [
     if (!/^multipart\/form-data\b/i.test(contentType)) {
       throw new HttpError(415, 'unsupported_media_type', 'Upload as multipart/form-data with a single part named "file".');
     }
-    if (shipment.status === 'BOOKED' || shipment.status === 'CANCELED') {
-      throw new HttpError(409, `shipment_${shipment.status.toLowerCase()}`, `Documents are uploaded before booking; shipment ${shipment.id} is ${shipment.status}.`);
+    if (isBooked(shipment) || shipment.status === 'CANCELED') {
+      const code = isBooked(shipment) ? 'shipment_booked' : 'shipment_canceled';
+      throw new HttpError(409, code, `Documents are uploaded before booking; shipment ${shipment.id} is ${shipment.status}.`);
     }
     let form: FormData;
     try {

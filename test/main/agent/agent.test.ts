@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DemoMode } from '../../../src/main/demo/demo-mode';
+import { createLogger } from '../../../src/main/log';
 import { shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
 
 let station: Station;
@@ -156,10 +158,17 @@ describe('agent', () => {
 
 describe('agent demo mode (first run: "Try the demo")', () => {
   it('runs the embedded sandbox in the agent and prints its bookings', async () => {
-    const { agent } = await station.start();
+    // The demo's entry points hand the agent the provider; the agent itself loads no demo code.
+    const { agent } = await station.start({ demo: new DemoMode(createLogger({ write: () => {}, timestamps: false })) });
     const status = await agent.api.startDemo({});
     expect(status).toMatchObject({ environment: 'sandbox', team: 'Sandbox Team' });
     // The demo's first booking happens at once; the in-app demo polls every 2 s.
     await waitFor(async () => (await agent.api.listJobs({ search: 'DEMO-0001' })).some((j) => j.state === 'completed'), 'the first demo label', 20_000);
+  });
+
+  it('refuses "Try the demo" with a clear error when its entry point offers no demo', async () => {
+    const { agent } = await station.start();
+    await expect(agent.api.startDemo({})).rejects.toMatchObject({ code: 'DEMO_UNAVAILABLE', message: expect.stringContaining('npm run demo') });
+    expect(await agent.api.getStatus({})).toMatchObject({ team: 'Sandbox Team', state: 'ok' }); // still connected as before
   });
 });

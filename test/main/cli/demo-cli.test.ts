@@ -41,6 +41,8 @@ describe('npm run demo', () => {
       expect(pdfs.length).toBeGreaterThan(0);
       const pdf = await PDFDocument.load(await readFile(join(dir, 'demo-prints', pdfs[0]!)));
       expect([pdf.getPage(0).getWidth(), pdf.getPage(0).getHeight()]).toEqual([288, 432]);
+      // Drafts to finish at the station are announced (each one's own line says "scan DRAFT-000N to pack and ship it").
+      expect(stdout).toMatch(/^demo: every third shipment is left as a draft \(DRAFT-0003, /m);
     } finally {
       child.kill('SIGINT');
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentApi, AgentEvent } from '../../../src/shared/agent-api';
 import type { AgentStatus } from '../../../src/shared/domain';
+import type { DesktopAppOptions } from '../../../src/main/electron/desktop-app';
 
 // The Electron binary is not available: the electron module is replaced by recording
 // fakes. Everything else (settings on disk, IPC validation, tray, notifier) is real.
@@ -205,8 +206,9 @@ describe('runDesktopApp', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<void> {
+  async function start(extra: { readonly demo?: DesktopAppOptions['demo'] } = {}): Promise<void> {
     await runDesktopApp({
+      ...extra,
       createAgent: (options) => {
         agent.options = options as unknown as Record<string, unknown>;
         return agent;
@@ -241,6 +243,12 @@ describe('runDesktopApp', () => {
     const window = fakes.FakeBrowserWindow.created[0]!;
     expect(window.webContents.url).toBe(`file://${join(dir, 'app', 'out', 'renderer', 'index.html')}`);
     expect((window.options.webPreferences as Record<string, unknown>).preload).toBe(join(dir, 'app', 'out', 'preload', 'index.cjs'));
+  });
+
+  it('hands the agent the demo provider it was given (the first run\'s "Try the demo"), and none otherwise', async () => {
+    const demo = { start: async () => ({ apiUrl: 'http://127.0.0.1:9/external/v1', apiKey: 'k' }), stop: async () => {} };
+    await start({ demo });
+    expect(agent.options?.['demo']).toBe(demo);
   });
 
   it('answers IPC from its window and drops it from any other webContents', async () => {

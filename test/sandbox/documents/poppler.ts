@@ -51,6 +51,21 @@ export class Poppler {
     return perPage;
   }
 
+  /**
+   * The barcodes a scanner reads on one page (1-based): the page rendered by pdftoppm at
+   * 200 dpi, decoded by zbarimg (zbar-tools). Values as `TYPE:text`, e.g. `CODE-128:0037...`.
+   */
+  async barcodes(file: string, page: number): Promise<string[]> {
+    const prefix = join(this.dir, `page-${(this.counter += 1)}`);
+    await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', '-f', String(page), '-l', String(page), file, prefix]);
+    // zbarimg exits 4 when it finds no barcode: that is an empty answer, not an error.
+    const { stdout } = await run('zbarimg', ['--quiet', `${prefix}.png`]).catch((error: { code?: number; stdout?: string }) => {
+      if (error.code === 4) return { stdout: '' };
+      throw error;
+    });
+    return stdout.split('\n').filter(Boolean);
+  }
+
   async dispose(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -1,0 +1,55 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../../src/main/api/client';
+import { TrafficGenerator, type DemoDraft } from '../../../src/main/demo/traffic-generator';
+import { createLogger } from '../../../src/main/log';
+import { startStation, type Station } from '../../support/agent-harness';
+
+let station: Station;
+let client: ServiceClient;
+beforeEach(async () => {
+  station = await startStation();
+  client = new ServiceClient({ baseUrl: station.sandbox.baseUrl, apiKey: station.sandbox.apiKey });
+});
+afterEach(async () => {
+  await client.close();
+  await station.close();
+});
+
+function generator(lines: string[], drafts: DemoDraft[]): TrafficGenerator {
+  const log = createLogger({ write: (line) => lines.push(line), timestamps: false });
+  return new TrafficGenerator({ client, sandboxOrigin: station.sandbox.origin, apiKey: station.sandbox.apiKey, log, onDraft: (d) => drafts.push(d) });
+}
+
+describe('demo traffic', () => {
+  it('leaves every third shipment unbooked as DRAFT-000N, says to scan it, and the station finds it by that scan', async () => {
+    const lines: string[] = [];
+    const drafts: DemoDraft[] = [];
+    const traffic = generator(lines, drafts);
+    const made = [];
+    for (let i = 0; i < 6; i++) made.push(await traffic.next());
+    expect(made.map((m) => [m.referenceId, m.source])).toEqual([
+      ['DEMO-0001', 'API'], ['DEMO-0002', 'APP'], ['DRAFT-0003', 'DRAFT'], ['DEMO-0004', 'APP'], ['DEMO-0005', 'API'], ['DRAFT-0006', 'DRAFT'],
+    ]);
+    expect(drafts.map((d) => [d.referenceId, d.gap])).toEqual([['DRAFT-0003', 'no weight yet'], ['DRAFT-0006', 'no receiver phone']]);
+    expect(lines.some((l) => l.includes('scan DRAFT-0003 to pack and ship it'))).toBe(true);
+
+    const draft = await client.getShipment(made[2]!.shipmentId);
+    expect(draft).toMatchObject({ status: 'PENDING', reference_id: 'DRAFT-0003', tracking_id: null });
+    expect(draft.packages?.[0]?.weight_kg).toBeUndefined();
+    for (const booked of [made[0]!, made[1]!]) expect((await client.getShipment(booked.shipmentId)).status).toBe('BOOKED');
+
+    // The agent's scan lookup goes through the service's reference lookup.
+    const { agent } = await station.start();
+    const found = await agent.api.lookup({ scan: 'DRAFT-0003' });
+    expect(found).toMatchObject({ kind: 'found', matchedBy: 'reference', shipment: { id: made[2]!.shipmentId, status: 'PENDING' } });
+  });
+
+  it('draftEvery 0 books every shipment', async () => {
+    const traffic = new TrafficGenerator({
+      client, sandboxOrigin: station.sandbox.origin, apiKey: station.sandbox.apiKey, draftEvery: 0, log: createLogger({ write: () => {}, timestamps: false }),
+    });
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push(await traffic.next());
+    expect(made.map((m) => m.source)).toEqual(['API', 'APP', 'API']);
+  });
+});
