@@ -14,6 +14,8 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 const ROOT = process.cwd();
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const KEY = 'fresh-clone-key-31c7';
+// tsx, a vite build and the agent's start on a loaded machine: well above the suite's 30 s default.
+const SLOW = 120_000;
 
 let clone: string;
 let work: string;
@@ -32,7 +34,7 @@ beforeAll(async () => {
   }
   await symlink(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'junction');
   sandbox = await startSandbox({ port: 0, apiKey: KEY });
-}, 120_000);
+}, SLOW);
 
 afterAll(async () => {
   await sandbox?.close();
@@ -84,7 +86,7 @@ describe('a fresh clone (no build output)', () => {
       code = await demo.stop();
     }
     expect(code).toBe(0);
-  });
+  }, SLOW);
 
   it('npm run agent -- --ui-port 0: the bundled agent in out/agent builds and serves the UI too', async () => {
     await rm(join(clone, 'out'), { recursive: true, force: true });
@@ -103,5 +105,5 @@ describe('a fresh clone (no build output)', () => {
       code = await agent.stop();
     }
     expect(code).toBe(0);
-  });
+  }, SLOW);
 });
