@@ -29,7 +29,7 @@ beforeEach(async () => {
   await writeFile(join(vite, 'package.json'), JSON.stringify({ name: 'electron-vite', bin: { 'electron-vite': 'bin/electron-vite.js' } }));
   await writeFile(
     join(vite, 'bin', 'electron-vite.js'),
-    "require('fs').writeFileSync(require('path').join(process.cwd(), 'ran.json'), JSON.stringify(process.argv.slice(2))); process.exit(7);\n",
+    "const fs = require('fs');\nfs.writeFileSync('ran.json', JSON.stringify(process.argv.slice(2)));\nprocess.exit(7);\n",
   );
   await mkdir(join(project, 'out', 'renderer'), { recursive: true });
   await writeFile(join(project, 'out', 'renderer', 'index.html'), 'the previous build');

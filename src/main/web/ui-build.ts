@@ -49,9 +49,8 @@ async function buildUi({ outDir, projectRoot, log }: EnsureUiBuiltOptions): Prom
   try {
     vite = await import('vite');
   } catch (error) {
-    throw new UiBuildError(`The web UI is not built at ${outDir}, and building it needs the dev dependencies: run \`npm ci\`, then ${hint}.`, {
-      cause: error,
-    });
+    const message = `The web UI is not built at ${outDir}, and building it needs the dev dependencies: run \`npm ci\`, then ${hint}.`;
+    throw new UiBuildError(message, { cause: error });
   }
   log.info(`web UI not built yet: building it into ${outDir}`);
   // Built beside the target and renamed into place, so a second process starting at the
