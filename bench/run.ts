@@ -4,7 +4,7 @@
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with a sink queue (test/support/cups.ts, needs root), the agent as a station
  * runs it. Prints a table with each issue-6 target next to the measured figure and, with
- * --json, writes the fields CONTRACTS.md lists (and more). A benchmark, not a test: it
+ * --json, writes the fields docs/INTERFACES.md lists (and more). A benchmark, not a test: it
  * asserts nothing about speed.
  */
 import { promises as fs } from 'node:fs';

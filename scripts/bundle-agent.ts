@@ -22,7 +22,7 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     format: 'esm',
     target: 'node20',
     outfile,
-    external: ['better-sqlite3', 'pdf-to-printer', 'electron'],
+    external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite'],
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',

@@ -4,7 +4,6 @@
  * per-run token. `npm run agent`, `npm run demo`, the E2E tests and the benchmarks all
  * start it here.
  */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
 import type { Logger } from './log';
@@ -12,6 +11,7 @@ import { checkPrintersAtStart } from './printing/startup-check';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
+import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
 export interface HeadlessAgentOptions {
@@ -33,7 +33,7 @@ export interface HeadlessAgentOptions {
   readonly pollIntervalSeconds?: number | null;
   /** Serve the web UI on 127.0.0.1:N (0 = any). null = no UI. @default null */
   readonly uiPort?: number | null;
-  /** The built renderer. @default out/renderer */
+  /** The built renderer; built there first when it has no index.html. @default out/renderer */
   readonly uiStaticDir?: string;
   /** Passed through to createAgent (tests, benchmarks). */
   readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets'>;
@@ -51,10 +51,14 @@ export interface HeadlessAgent {
   stop(): Promise<void>;
 }
 
+// Two levels up from src/main/headless.ts and from the bundle in out/agent alike.
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
 
 export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise<HeadlessAgent> {
   const { log } = options;
+  const uiDir = options.uiStaticDir ?? DEFAULT_UI_DIR;
+  if (options.uiPort != null) await ensureUiBuilt({ outDir: uiDir, projectRoot: PROJECT_ROOT, log });
   const settings = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl, logger: log });
   const patch: { -readonly [K in keyof SettingsPatch]: SettingsPatch[K] } = { apiUrl: options.apiUrl };
   if (options.environment) patch.environment = options.environment;
@@ -90,9 +94,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
 
   let ui: UiServer | null = null;
   if (options.uiPort != null) {
-    const staticDir = options.uiStaticDir ?? DEFAULT_UI_DIR;
-    if (!existsSync(staticDir)) log.warn(`web UI not built at ${staticDir}: run \`npm run build:ui\``);
-    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir });
+    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir });
   }
 
   return {

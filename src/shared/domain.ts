@@ -34,7 +34,7 @@ export interface JobView {
   readonly trackingId: string | null;
   readonly documentType: string;
   readonly layout: LabelLayout;
-  /** Printer URI (CONTRACTS.md, Printer URIs). */
+  /** Printer URI (docs/INTERFACES.md, Printer URIs). */
   readonly target: string;
   readonly copies: number;
   readonly trigger: JobTrigger;
@@ -90,7 +90,7 @@ export interface ShipmentView {
 }
 
 export interface PrinterInfo {
-  /** Printer URI (CONTRACTS.md, Printer URIs). */
+  /** Printer URI (docs/INTERFACES.md, Printer URIs). */
   readonly uri: string;
   readonly name: string;
   readonly kind: 'cups' | 'windows' | 'folder' | 'service';

@@ -1,5 +1,5 @@
 /**
- * The browser fixture: Debian's Chromium (DESIGN.md, Environment notes) with a fresh
+ * The browser fixture: Debian's Chromium (/usr/bin/chromium, installed by .ci/run) with a fresh
  * profile per test, passed as launchPersistentContext's first argument. Every test ends
  * with a full-page screenshot in test-results/screens/ (kept, and looked at).
  */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CliUsageError, parseCli } from '../../src/sandbox/cli';
 
 describe('parseCli', () => {
-  it('maps the CONTRACTS.md options and the fault flags', () => {
+  it('maps the docs/INTERFACES.md options and the fault flags', () => {
     const parsed = parseCli([
       '--port', '8123', '--api-key', 'k', '--webhook-url', 'http://127.0.0.1:1/a', '--webhook-url', 'http://127.0.0.1:2/b',
       '--webhook-secret', 's', '--simulate-carrier', '--adr-approved', '--latency-ms', '20', '--error-rate', '0.1',

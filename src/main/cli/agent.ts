@@ -1,6 +1,6 @@
 /**
  * `npm run agent -- OPTIONS`: the agent without Electron (service mode). Options in
- * CONTRACTS.md and `--help`.
+ * docs/INTERFACES.md and `--help`.
  */
 import { startHeadlessAgent } from '../headless';
 import { createLogger } from '../log';

@@ -1,6 +1,6 @@
 /**
  * Process plumbing shared by `npm run agent` and `npm run demo`: the ready lines people
- * and scripts read (CONTRACTS.md), and a clean stop on Ctrl-C / SIGTERM. A second signal
+ * and scripts read (docs/INTERFACES.md), and a clean stop on Ctrl-C / SIGTERM. A second signal
  * while stopping exits at once; in-flight jobs are resumable from the ledger.
  */
 import type { HeadlessAgent } from '../headless';

@@ -1,5 +1,5 @@
 /**
- * Options of `npm run agent` and `npm run demo` (CONTRACTS.md). Precedence: command line,
+ * Options of `npm run agent` and `npm run demo` (docs/INTERFACES.md). Precedence: command line,
  * then environment (PRINT_STATION_API_KEY), then the `--config` JSON file, then defaults.
  */
 import { readFileSync } from 'node:fs';

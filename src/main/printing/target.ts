@@ -32,7 +32,7 @@ export interface Readiness {
 }
 
 /**
- * A place documents print to, addressed by a printer URI (CONTRACTS.md):
+ * A place documents print to, addressed by a printer URI (docs/INTERFACES.md):
  * `cups:QUEUE[@HOST:PORT]`, `windows:NAME`, `folder:DIR`, `service:PRINTER_ID`.
  */
 export interface PrinterTarget {

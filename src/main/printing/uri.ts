@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 
-/** A printer URI (CONTRACTS.md, Printer URIs) taken apart. */
+/** A printer URI (docs/INTERFACES.md, Printer URIs) taken apart. */
 export type PrinterAddress =
   | { readonly kind: 'cups'; readonly queue: string; readonly server: string | null }
   | { readonly kind: 'windows'; readonly name: string }

@@ -1,6 +1,6 @@
 /**
  * The agent as a child process, the way a station runs it: `src/main/cli/agent.ts` (the
- * CLI of CONTRACTS.md) or the suite's own launcher with tuning (tuned-agent.ts). Node
+ * CLI of docs/INTERFACES.md) or the suite's own launcher with tuning (tuned-agent.ts). Node
  * runs the TypeScript through `--import tsx` in one process, so a SIGKILL reaches the
  * agent itself and not a wrapper that would leave it running.
  */
@@ -138,7 +138,7 @@ export async function startAgentProcess(options: AgentProcessOptions): Promise<A
   };
 }
 
-/** CLI arguments of CONTRACTS.md for an agent on `apiUrl`, printing to `printer`. */
+/** CLI arguments of docs/INTERFACES.md for an agent on `apiUrl`, printing to `printer`. */
 export function agentArgs(o: {
   readonly apiUrl: string;
   readonly apiKey: string;
