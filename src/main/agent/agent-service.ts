@@ -3,7 +3,7 @@
  * bridge both validate their payloads and forward here, so this is the single place each
  * operation is implemented.
  */
-import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
+import type { AgentApi, AgentInput, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
 import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
@@ -21,6 +21,7 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
 import type { DemoMode } from '../demo/demo-mode';
+import { saveAgentDiagnostics } from '../diagnostics/agent-diagnostics';
 import type { ServiceConnection } from './service-connection';
 import type { StatusTracker } from './status-tracker';
 import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
@@ -38,6 +39,8 @@ export interface AgentServiceDeps {
   readonly onIntakeChanged: () => Promise<void>;
   readonly demo: DemoMode;
   readonly log: Logger;
+  /** Secrets besides the API key a diagnostics bundle must never contain (webhook secrets). @default none */
+  readonly secrets?: () => readonly string[];
 }
 
 export class AgentService implements AgentApi {
@@ -208,6 +211,21 @@ export class AgentService implements AgentApi {
     await this.checkConnection(false);
     await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
+  }
+
+  async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {
+    const { ledger, connection, status, apiKeys, log } = this.deps;
+    const saved = await saveAgentDiagnostics({
+      dataDir: ledger.dir,
+      status: () => status.snapshot(),
+      printers: () => this.listPrinters({}),
+      settings: () => this.settingsOps.getSettings(),
+      counts: () => ledger.counts(),
+      recentRequests: () => connection.recentRequests.list(),
+      secrets: [apiKeys.read(), ...(this.deps.secrets?.() ?? [])],
+    });
+    log.info(`diagnostics: wrote ${saved.path}`);
+    return saved;
   }
 
   /**

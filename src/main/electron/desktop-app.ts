@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, safeStorage, session } from 'electron';
 import type { AgentApi, AgentEvent } from '../../shared/agent-api';
-import type { Logger } from '../log';
+import { createLogger, type Logger } from '../log';
+import { createLogFile } from '../log-file';
 import { EncryptedApiKeyStore, type ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore } from '../settings/settings-store';
 import { createElectronStoreSettings } from './electron-store-settings';
@@ -45,6 +46,14 @@ export interface DesktopAppOptions {
   readonly shutdownTimeoutMs?: number;
   /** Where settings live. @default electron-store in the userData folder (createElectronStoreSettings) */
   readonly createSettings?: (options: { readonly apiUrl: string; readonly logger: Logger }) => Promise<SettingsStore>;
+}
+
+/**
+ * The app's logger: stderr, and the rotating file in `<userData>/logs` (src/main/log-file.ts)
+ * where the diagnostics bundle reads its last lines. userData is known before app ready.
+ */
+export function createDesktopLogger(userDataDir: string = app.getPath('userData')): Logger {
+  return createLogger({ sink: createLogFile({ dir: join(userDataDir, 'logs') }).write });
 }
 
 export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {

@@ -3,10 +3,9 @@
  * `npm start` runs it on a machine with the Electron binary.
  */
 import { createAgent } from '../agent/create-agent';
-import { createLogger } from '../log';
-import { runDesktopApp } from './desktop-app';
+import { createDesktopLogger, runDesktopApp } from './desktop-app';
 
-const logger = createLogger();
+const logger = createDesktopLogger();
 
 void runDesktopApp({
   createAgent,

@@ -48,6 +48,7 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     testConnection: record('testConnection', { team: 'Demo Team', status: 'ok' }),
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
+    saveDiagnostics: record('saveDiagnostics', { path: '/data/diagnostics/d.json', fileName: 'd.json', content: '{}' }),
   };
 }
 
