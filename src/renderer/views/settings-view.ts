@@ -9,6 +9,7 @@ import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
 import { JOB_STATE_WORDS } from '../job-words';
+import { createDiagnosticsPanel } from './diagnostics-panel';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -115,7 +116,7 @@ export class SettingsPanel {
         this.saveResult,
       ),
     );
-    this.element = h('section', { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true }, this.form);
+    this.element = h('section', { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true }, this.form, createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
       this.dirty = true;
