@@ -29,11 +29,16 @@ export function createDiagnosticsPanel(ctx: UiContext): HTMLElement {
       });
   });
 
+  // In a .settings box so it looks like the form's other sections without new styles.
   return h(
-    'fieldset',
-    { class: 'support' },
-    h('legend', {}, 'Support'),
-    h('p', { class: 'hint' }, 'Versions, printers, settings without secrets, job counts and the last log lines, in one file.'),
-    h('div', { class: 'row' }, button, result),
+    'div',
+    { class: 'settings support' },
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Support'),
+      h('p', { class: 'hint' }, 'Versions, printers, settings without secrets, job counts and the last log lines, in one file.'),
+      h('div', { class: 'row' }, button, result),
+    ),
   );
 }
