@@ -52,8 +52,12 @@ export function createLogFile(options: LogFileOptions): LogFile {
   const report = options.onError ?? ((error: Error) => process.stderr.write(`log file ${current}: ${error.message}\n`));
 
   fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') fs.chmodSync(options.dir, 0o700);
   let size = fs.existsSync(current) ? fs.statSync(current).size : 0;
+  // A folder or file left by an older version (or a copy) may be wider: narrow them.
+  if (process.platform !== 'win32') {
+    fs.chmodSync(options.dir, 0o700);
+    if (size > 0) fs.chmodSync(current, 0o600);
+  }
 
   const rotate = (): void => {
     fs.rmSync(logFilePath(options.dir, maxFiles - 1), { force: true });

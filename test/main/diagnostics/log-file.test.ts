@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,8 +25,12 @@ describe('createLogFile', () => {
     );
   });
 
-  it.runIf(posix)('creates the folder 0700 and the files 0600, also a folder that existed with wider rights', async () => {
+  it.runIf(posix)('creates the folder 0700 and the files 0600, also a folder and file that existed with wider rights', async () => {
     const logs = join(dir, 'logs');
+    await mkdir(logs, { mode: 0o755 });
+    await chmod(logs, 0o755);
+    await writeFile(join(logs, 'agent.log'), 'old line\n', { mode: 0o644 });
+    await chmod(join(logs, 'agent.log'), 0o644);
     const file = createLogFile({ dir: logs, maxBytes: 60, maxFiles: 3, now: () => AT });
     for (let i = 0; i < 5; i++) file.write('info', `entry ${i} padded to be long enough`);
     expect((await stat(logs)).mode & 0o777).toBe(0o700);
