@@ -38,7 +38,7 @@ export function logFilePath(dir: string, index: number): string {
   return path.join(dir, index === 0 ? LOG_FILE_NAME : LOG_FILE_NAME.replace(/\.log$/, `.${index}.log`));
 }
 
-// eslint-disable-next-line no-control-regex
+// Control characters would split an entry or hide text in a terminal.
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 const escapeControl = (text: string): string =>
   text.replace(CONTROL, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
