@@ -3,6 +3,7 @@
  * file for support from the data directory (src/main/diagnostics/offline-diagnostics.ts).
  * The API key and webhook secrets of the options are scrubbed from it in every spelling.
  */
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { writeBundle } from '../diagnostics/bundle';
 import { collectOfflineDiagnostics } from '../diagnostics/offline-diagnostics';
@@ -41,6 +42,9 @@ export async function runDiagnostics(argv: readonly string[], write: (text: stri
   }
   const agentArgs = [...(values.config ? ['--config', values.config] : []), ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : [])];
   const options = parseAgentOptions(agentArgs);
+  if (!existsSync(options.dataDir)) {
+    throw new OptionsError(`no data directory at ${options.dataDir}: pass the agent's --data-dir DIR (or its --config FILE)`);
+  }
   const bundle = await collectOfflineDiagnostics({ dataDir: options.dataDir, logLines: lines });
   const written = writeBundle(bundle, positionals[0]!, [options.apiKey, ...options.webhookSecrets]);
   write(`diagnostics: ${written.path}\n`);

@@ -181,9 +181,13 @@ describe('diagnostics: log file, CLI subcommand and Settings operation', () => {
     expectNoSecrets(Buffer.from(reply.value.content), 'the bridge reply');
   }, 90_000);
 
-  it('explains a missing OUT', async () => {
+  it('explains a missing OUT and a data directory that is not there', async () => {
     const run = await runCli(['diagnostics']);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('diagnostics needs one OUT');
+    const nowhere = await runCli(['diagnostics', join(dir, 'x.json'), '--data-dir', join(dir, 'nowhere')]);
+    expect(nowhere.code).not.toBe(0);
+    expect(nowhere.stderr).toContain(`no data directory at ${join(dir, 'nowhere')}: pass the agent's --data-dir DIR`);
+    expect(existsSync(join(dir, 'x.json'))).toBe(false);
   });
 });
