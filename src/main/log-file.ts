@@ -40,8 +40,9 @@ export function logFilePath(dir: string, index: number): string {
 
 // Control characters would split an entry or hide text in a terminal.
 const CONTROL = /[\u0000-\u001f\u007f]/g;
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const escapeControl = (text: string): string =>
-  text.replace(CONTROL, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export function createLogFile(options: LogFileOptions): LogFile {
   const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);

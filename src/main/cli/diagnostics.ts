@@ -18,7 +18,11 @@ use Settings → Save diagnostics in that agent instead. Never contains the API 
   --config FILE    the agent's JSON config file (its dataDir; its secrets are kept out)
   --lines N        log lines to include (default 500)`;
 
-export async function runDiagnostics(argv: readonly string[], write: (text: string) => void = (t) => process.stdout.write(t)): Promise<string | null> {
+/** Writes the bundle; returns its path (null for --help). Throws OptionsError on bad options. */
+export async function runDiagnostics(
+  argv: readonly string[],
+  write: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<string | null> {
   let values;
   let positionals;
   try {
@@ -40,7 +44,10 @@ export async function runDiagnostics(argv: readonly string[], write: (text: stri
   if (lines !== undefined && (!Number.isInteger(lines) || lines < 0 || lines > 100_000)) {
     throw new OptionsError(`--lines must be a whole number from 0 to 100000, got "${values.lines}"`);
   }
-  const agentArgs = [...(values.config ? ['--config', values.config] : []), ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : [])];
+  const agentArgs = [
+    ...(values.config ? ['--config', values.config] : []),
+    ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : []),
+  ];
   const options = parseAgentOptions(agentArgs);
   if (!existsSync(options.dataDir)) {
     throw new OptionsError(`no data directory at ${options.dataDir}: pass the agent's --data-dir DIR (or its --config FILE)`);

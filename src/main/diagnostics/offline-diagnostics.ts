@@ -26,7 +26,8 @@ export interface OfflineDiagnosticsOptions {
 export const RUNNING_AGENT_NOTE =
   'ledger counts omitted: an agent is running on this data directory and holds the ledger exclusively; ' +
   'use Settings → Save diagnostics in that agent for counts, printer states and the last request ids';
-const REQUEST_IDS_NOTE = 'recent request ids are kept by the running agent only (Settings → Save diagnostics); failed calls also log theirs';
+const REQUEST_IDS_NOTE =
+  'recent request ids are kept by the running agent only (Settings → Save diagnostics); failed calls also log theirs';
 
 function readSettings(dataDir: string, notes: string[]): Record<string, unknown> | null {
   const file = path.join(dataDir, 'settings.json');
@@ -48,7 +49,8 @@ function readCounts(dataDir: string, notes: string[]): Record<string, number> | 
   try {
     ledger = Ledger.open({ path: file, openBusyTimeoutMs: 0 });
   } catch (error) {
-    notes.push(error instanceof JobError && error.code === JOB_ERROR_CODES.LEDGER_LOCKED ? RUNNING_AGENT_NOTE : `ledger: ${(error as Error).message}`);
+    const locked = error instanceof JobError && error.code === JOB_ERROR_CODES.LEDGER_LOCKED;
+    notes.push(locked ? RUNNING_AGENT_NOTE : `ledger: ${(error as Error).message}`);
     return null;
   }
   try {
@@ -65,7 +67,9 @@ async function readPrinters(settings: Record<string, unknown> | null, env: NodeJ
     configured.map(async (uri) => {
       try {
         const { kind } = parsePrinterUri(uri);
-        if (kind === 'service') return { uri, kind, configured: true, ready: null, detail: 'a service printer: its state needs the running agent' };
+        if (kind === 'service') {
+          return { uri, kind, configured: true, ready: null, detail: 'a service printer: its state needs the running agent' };
+        }
         const readiness = await createTarget(uri, { env }).readiness();
         return { uri, kind, configured: true, ready: readiness.ready, detail: readiness.detail };
       } catch (error) {
@@ -73,7 +77,10 @@ async function readPrinters(settings: Record<string, unknown> | null, env: NodeJ
       }
     }),
   );
-  const discovered = await discoverPrinters({ env, onError: (source, error) => notes.push(`printers (${source}): ${(error as Error).message}`) });
+  const discovered = await discoverPrinters({
+    env,
+    onError: (source, error) => notes.push(`printers (${source}): ${(error as Error).message}`),
+  });
   return [...listed, ...discovered.filter((p) => !configured.includes(p.uri))];
 }
 

@@ -116,7 +116,8 @@ export class SettingsPanel {
         this.saveResult,
       ),
     );
-    this.element = h('section', { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true }, this.form, createDiagnosticsPanel(ctx));
+    this.element = h('section', { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true }, this.form);
+    this.element.append(createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
       this.dirty = true;

@@ -21,7 +21,8 @@ const posix = process.platform !== 'win32';
 
 function spellings(secret: string): string[] {
   const b = Buffer.from(secret);
-  return [secret, b.toString('base64').replace(/=+$/, ''), b.toString('base64url'), b.toString('hex'), b.toString('hex').toUpperCase(), encodeURIComponent(secret)];
+  const base64 = b.toString('base64').replace(/=+$/, '');
+  return [secret, base64, b.toString('base64url'), b.toString('hex'), b.toString('hex').toUpperCase(), encodeURIComponent(secret)];
 }
 
 function expectNoSecrets(bytes: Buffer, what: string): void {
@@ -106,7 +107,8 @@ describe('diagnostics: log file, CLI subcommand and Settings operation', () => {
     // The secret is used: the sandbox signs a webhook with it, and the agent prints the label.
     sandbox.setWebhooks([{ url: webhookUrl, secret: WEBHOOK_SECRET }]);
     await sandbox.bookShipment();
-    await until('a printed label', () => existsSync(join(dir, 'prints')) && readdirSync(join(dir, 'prints')).some((f) => f.endsWith('.pdf')));
+    const prints = join(dir, 'prints');
+    await until('a printed label', () => existsSync(prints) && readdirSync(prints).some((f) => f.endsWith('.pdf')));
 
     // The log file: structured lines, 0600 in a 0700 folder.
     const logFile = join(dataDir, 'logs', 'agent.log');
@@ -175,7 +177,9 @@ describe('diagnostics: log file, CLI subcommand and Settings operation', () => {
     expect(after.logTail.length).toBeLessThanOrEqual(20);
     expect(after.logTail.at(-1)).toMatch(/stopp/i);
 
-    for (const file of [join(dir, 'out-running.json'), reply.value.path, stoppedPath, ...readdirSync(join(dataDir, 'logs')).map((f) => join(dataDir, 'logs', f))]) {
+    const logFiles = readdirSync(join(dataDir, 'logs')).map((f) => join(dataDir, 'logs', f));
+    expect(logFiles).toContain(logFile);
+    for (const file of [join(dir, 'out-running.json'), reply.value.path, stoppedPath, ...logFiles]) {
       expectNoSecrets(readFileSync(file), file);
     }
     expectNoSecrets(Buffer.from(reply.value.content), 'the bridge reply');

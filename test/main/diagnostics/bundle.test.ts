@@ -37,7 +37,9 @@ function bundle(overrides: Partial<DiagnosticsBundle> = {}): DiagnosticsBundle {
 describe('scrubSecrets', () => {
   it('removes a secret in every spelling: plain, base64 (padded or not), base64url, hex, URL- and JSON-escaped', () => {
     const b = Buffer.from(SECRET);
-    const forms = [SECRET, b.toString('base64'), b.toString('base64').replace(/=+$/, ''), b.toString('base64url'), b.toString('hex'), b.toString('hex').toUpperCase(), encodeURIComponent(SECRET)];
+    const base64 = b.toString('base64');
+    const hex = b.toString('hex');
+    const forms = [SECRET, base64, base64.replace(/=+$/, ''), b.toString('base64url'), hex, hex.toUpperCase(), encodeURIComponent(SECRET)];
     for (const form of forms) expect(scrubSecrets(`before ${form} after`, [SECRET])).toBe('before *** after');
     expect(scrubSecrets(JSON.stringify({ v: 'a"' + SECRET }), ['a"' + SECRET])).toBe('{"v":"***"}');
   });
@@ -49,8 +51,18 @@ describe('scrubSecrets', () => {
 
 describe('withoutSecrets', () => {
   it('drops string fields named like secrets at any depth and keeps the rest', () => {
-    const out = withoutSecrets({ apiKeySet: true, encryptedApiKey: 'v1:abc', intake: { webhookSecret: 'x', port: 1 }, list: [{ token: 't', name: 'n' }] });
-    expect(out).toEqual({ apiKeySet: true, encryptedApiKey: '(removed)', intake: { webhookSecret: '(removed)', port: 1 }, list: [{ token: '(removed)', name: 'n' }] });
+    const out = withoutSecrets({
+      apiKeySet: true,
+      encryptedApiKey: 'v1:abc',
+      intake: { webhookSecret: 'x', port: 1 },
+      list: [{ token: 't', name: 'n' }],
+    });
+    expect(out).toEqual({
+      apiKeySet: true,
+      encryptedApiKey: '(removed)',
+      intake: { webhookSecret: '(removed)', port: 1 },
+      list: [{ token: '(removed)', name: 'n' }],
+    });
   });
 });
 

@@ -96,7 +96,7 @@ describe('registerAgentIpc', () => {
       testConnection: async (input) => (record('testConnection', input), { team: 'Team A', status: 'ok' }),
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
       startDemo: async (input) => (record('startDemo', input), STATUS),
-      saveDiagnostics: async (input) => (record('saveDiagnostics', input), { path: '/d/diagnostics/d.json', fileName: 'd.json', content: '{}' }),
+      saveDiagnostics: async (input) => (record('saveDiagnostics', input), { path: '/d/x.json', fileName: 'x.json', content: '{}' }),
     };
     const policy = createAppUrlPolicy({ rendererDir: RENDERER_DIR });
     dispose = registerAgentIpc({ ipcMain: ipcMain as never, api, isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }), logger }).dispose;
