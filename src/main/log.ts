@@ -23,6 +23,8 @@ export interface LoggerOptions {
   readonly timestamps?: boolean;
   /** Lowest level written. @default 'info' */
   readonly level?: LogLevel;
+  /** Also gets each line, after redaction (the rotating file, src/main/log-file.ts). @default none */
+  readonly sink?: (level: LogLevel, message: string) => void;
 }
 
 const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
@@ -45,6 +47,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     }
     const tag = level === 'info' ? '' : `${level.toUpperCase()} `;
     write(timestamps ? `${new Date().toISOString()} ${tag}${line}` : `${tag}${line}`);
+    options.sink?.(level, line);
   };
 
   return {

@@ -80,6 +80,7 @@ export const agentInputs = {
     .strict(),
   setPaused: z.object({ paused: z.boolean(), printer: z.string().min(1).max(512).optional() }).strict(),
   startDemo: z.object({}).strict(),
+  saveDiagnostics: z.object({}).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -106,6 +107,19 @@ export interface AgentApi {
    * for this session (nothing is stored) and book a shipment every few seconds.
    */
   startDemo(input: AgentInput<'startDemo'>): Promise<AgentStatus>;
+  /**
+   * Write a diagnostics bundle (one JSON file, no secrets) into the data directory's
+   * `diagnostics/` folder; returns where, and its text so the web UI can offer a download.
+   */
+  saveDiagnostics(input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved>;
+}
+
+export interface DiagnosticsSaved {
+  /** Absolute path of the bundle on the agent's machine. */
+  readonly path: string;
+  readonly fileName: string;
+  /** The bundle's JSON text (already free of secrets). */
+  readonly content: string;
 }
 
 export const AGENT_OPERATIONS = Object.keys(agentInputs) as AgentOperation[];

@@ -3,7 +3,7 @@
  * bridge both validate their payloads and forward here, so this is the single place each
  * operation is implemented.
  */
-import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
+import type { AgentApi, AgentInput, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
@@ -22,6 +22,7 @@ import { lookupScan } from '../scan/lookup';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
+import { saveAgentDiagnostics } from '../diagnostics/agent-diagnostics';
 import type { ServiceConnection } from './service-connection';
 import type { ProvidedSession } from './session-connection';
 import type { StatusTracker } from './status-tracker';
@@ -41,6 +42,8 @@ export interface AgentServiceDeps {
   /** The connection startDemo switches to, while it lasts. */
   readonly session: ProvidedSession;
   readonly log: Logger;
+  /** Secrets besides the API key a diagnostics bundle must never contain (webhook secrets). @default none */
+  readonly secrets?: () => readonly string[];
 }
 
 export class AgentService implements AgentApi {
@@ -218,6 +221,21 @@ export class AgentService implements AgentApi {
     await this.checkConnection(false);
     await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
+  }
+
+  async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {
+    const { ledger, connection, status, apiKeys, log } = this.deps;
+    const saved = await saveAgentDiagnostics({
+      dataDir: ledger.dir,
+      status: () => status.snapshot(),
+      printers: () => this.listPrinters({}),
+      settings: () => this.settingsOps.getSettings(),
+      counts: () => ledger.counts(),
+      recentRequests: () => connection.recentRequests.list(),
+      secrets: [apiKeys.read(), ...(this.deps.secrets?.() ?? [])],
+    });
+    log.info(`diagnostics: wrote ${saved.path}`);
+    return saved;
   }
 
   /**

@@ -187,6 +187,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       startPoller();
     },
     log,
+    secrets: () => options.webhook?.secrets ?? [],
   });
 
   const agent: Agent = {

@@ -5,6 +5,7 @@
  */
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { ServiceClient, type ServiceClientOptions } from '../api/client';
+import { RecentRequestIds } from '../diagnostics/request-ids';
 import { CodedError } from '../errors';
 
 /**
@@ -35,11 +36,13 @@ export class ServiceConnection {
   // A #private field: util.inspect(connection) cannot print the key.
   #apiKey: string | null;
   private readonly clientOptions: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'apiKey'>>;
+  /** The last request ids of every client made here, for diagnostics. */
+  readonly recentRequests = new RecentRequestIds();
 
   constructor(options: ServiceConnectionOptions) {
     this.apiUrl = options.apiUrl;
     this.#apiKey = options.apiKey;
-    this.clientOptions = options.client ?? {};
+    this.clientOptions = { ...options.client, onRequestId: this.recentRequests.add };
   }
 
   get url(): string {

@@ -62,7 +62,7 @@ import {
   type TrackingEvent,
 } from './schemas';
 import { checkServiceAddress, invalidSegmentReason } from './service-address';
-import { Transport, type CallSpec, type RawResponse } from './transport';
+import { Transport, type CallSpec, type RawResponse, type ResponseListener } from './transport';
 import { CLIENT_VERSION } from './version';
 
 
@@ -114,6 +114,8 @@ export interface ServiceClientOptions {
    * SERVICE_INVALID_RESPONSE instead of filling memory. @default MAX_RESPONSE_BYTES (64 MiB)
    */
   readonly maxResponseBytes?: number;
+  /** Told of every answer's X-Service-Request-ID (the agent keeps the last few for diagnostics). @default none */
+  readonly onRequestId?: ResponseListener;
 }
 
 /** The PDF of POST /shipments/print with output_format `file`. */
@@ -171,6 +173,7 @@ export class ServiceClient {
       userAgent: this.userAgent,
       dispatcher: options.dispatcher ?? this.#ownedAgent!,
       lifetime: this.#lifetime.signal,
+      onRequestId: options.onRequestId,
     });
   }
 

@@ -48,7 +48,18 @@ export interface TransportConfig {
   readonly dispatcher: Dispatcher;
   /** Aborted by close(): ends in-flight attempts and pending backoff waits. */
   readonly lifetime: AbortSignal;
+  /** Told of every answer's X-Service-Request-ID (diagnostics keeps the last few). @default none */
+  readonly onRequestId?: ResponseListener;
 }
+
+/** An answer that carried an X-Service-Request-ID, success or error. */
+export interface ResponseSeen {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
+export type ResponseListener = (response: ResponseSeen) => void;
 
 const TIMED_OUT = Symbol('timed out');
 
@@ -120,6 +131,7 @@ export class Transport {
       const res = await request(this.#url(spec), { method: spec.method, headers, body, dispatcher, signal: controller.signal });
       status = res.statusCode;
       requestId = headerValue(res.headers['x-service-request-id']);
+      if (requestId !== null) this.#config.onRequestId?.({ requestId, method: spec.method, path: spec.path, status });
       const buffer = Buffer.from(await res.body.arrayBuffer());
       if (status >= 200 && status < 300) {
         return { status, headers: res.headers, body: buffer, requestId, method: spec.method, path: spec.path };

@@ -3,13 +3,17 @@
  * docs/INTERFACES.md and `--help`.
  */
 import { startHeadlessAgent } from '../headless';
+import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { createLogFile } from '../log-file';
+import { runDiagnostics } from './diagnostics';
 import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
+  if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   const options = parseAgentOptions(process.argv.slice(2));
   if (options.help) {
     process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n`);
@@ -20,8 +24,8 @@ async function main(): Promise<void> {
   if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
     throw new OptionsError('--webhook-port needs at least one --webhook-secret (the endpoint secret from the API settings)');
   }
-  const log = createLogger();
-  log.redact(options.apiKey);
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+  for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
   const agent = await startHeadlessAgent({
     apiUrl: options.apiUrl,
     apiKey: options.apiKey,

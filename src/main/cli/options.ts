@@ -43,7 +43,10 @@ const configFileSchema = z
   })
   .strict();
 
-export const AGENT_USAGE = `Options:
+export const AGENT_USAGE = `Subcommands (each has --help):
+  install-service --print  print the systemd unit / launchd plist / Windows service XML that runs this agent
+  diagnostics OUT          write a diagnostics bundle (one JSON file, no secrets) for support
+Options:
   --api-url URL            the service's base address including /external/v1
   --api-key K              the API key (or env PRINT_STATION_API_KEY); never printed or logged
                            (on the command line it shows in \`ps\`: prefer the env or apiKey in --config)
@@ -54,7 +57,7 @@ export const AGENT_USAGE = `Options:
   --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints)
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
   --ui-port N              serve the web UI on 127.0.0.1:N
-  --data-dir DIR           where the ledger and settings live (default ./.data)
+  --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
   --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...)
   --help                   this text`;
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, safeStorage, session } from 'electron';
 import type { AgentApi, AgentEvent } from '../../shared/agent-api';
 import type { DemoConnectionProvider } from '../agent/session-connection';
-import type { Logger } from '../log';
+import { createLogger, type Logger } from '../log';
+import { createLogFile } from '../log-file';
 import { EncryptedApiKeyStore, type ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore } from '../settings/settings-store';
 import { createElectronStoreSettings } from './electron-store-settings';
@@ -50,6 +51,14 @@ export interface DesktopAppOptions {
   readonly createSettings?: (options: { readonly apiUrl: string; readonly logger: Logger }) => Promise<SettingsStore>;
   /** What the first-run "Try the demo" connects to (main.ts: src/main/demo). @default none: the demo refuses to start */
   readonly demo?: DemoConnectionProvider;
+}
+
+/**
+ * The app's logger: stderr, and the rotating file in `<userData>/logs` (src/main/log-file.ts)
+ * where the diagnostics bundle reads its last lines. userData is known before app ready.
+ */
+export function createDesktopLogger(userDataDir: string = app.getPath('userData')): Logger {
+  return createLogger({ sink: createLogFile({ dir: join(userDataDir, 'logs') }).write });
 }
 
 export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {

@@ -4,10 +4,9 @@
  */
 import { createAgent } from '../agent/create-agent';
 import { DemoMode } from '../demo/demo-mode';
-import { createLogger } from '../log';
-import { runDesktopApp } from './desktop-app';
+import { createDesktopLogger, runDesktopApp } from './desktop-app';
 
-const logger = createLogger();
+const logger = createDesktopLogger();
 
 void runDesktopApp({
   createAgent,

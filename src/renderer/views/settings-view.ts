@@ -10,6 +10,7 @@ import { h, option, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
 import { JOB_STATE_WORDS } from '../job-words';
 import { documentWords } from '../words';
+import { createDiagnosticsPanel } from './diagnostics-panel';
 import { PrinterPicker } from './printer-picker';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
@@ -126,6 +127,7 @@ export class SettingsPanel {
       ),
     );
     this.element = h('section', { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true }, this.form);
+    this.element.append(createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
       this.dirty = true;

@@ -116,6 +116,7 @@ describe('registerAgentIpc', () => {
       testConnection: async (input) => (record('testConnection', input), { team: 'Team A', status: 'ok' }),
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
       startDemo: async (input) => (record('startDemo', input), STATUS),
+      saveDiagnostics: async (input) => (record('saveDiagnostics', input), { path: '/d/x.json', fileName: 'x.json', content: '{}' }),
     };
     const api = new Proxy(named as AgentApi, {
       get: (target, op: string) => target[op as keyof AgentApi] ?? (async (input: unknown) => (record(op, input), null)),

@@ -52,6 +52,7 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     testConnection: record('testConnection', { team: 'Demo Team', status: 'ok' }),
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
+    saveDiagnostics: record('saveDiagnostics', { path: '/data/diagnostics/d.json', fileName: 'd.json', content: '{}' }),
   };
   return new Proxy(named as AgentApi, { get: (target, op: string) => target[op as keyof AgentApi] ?? record(op, null) });
 }

@@ -1,0 +1,105 @@
+/**
+ * The rotating log file in the data directory (`<dataDir>/logs/agent.log`, then
+ * agent.1.log … agent.4.log, oldest last). The logger hands it lines after redaction
+ * (src/main/log.ts `sink`), so the API key and webhook secrets never reach the disk.
+ * Writes are synchronous appends: log lines are few, and a line written just before a
+ * crash is the one support needs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LogLevel } from './log';
+
+export const DEFAULT_LOG_MAX_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_LOG_MAX_FILES = 5;
+export const LOG_FILE_NAME = 'agent.log';
+
+export interface LogFileOptions {
+  /** The folder: `<dataDir>/logs`. Created 0700 (macOS/Linux). */
+  readonly dir: string;
+  /** Rotate before a file grows past this many bytes. @default 2 MiB (DEFAULT_LOG_MAX_BYTES) */
+  readonly maxBytes?: number;
+  /** Files kept, the current one included. @default 5 (DEFAULT_LOG_MAX_FILES) */
+  readonly maxFiles?: number;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+  /** Told once when the file cannot be written (the log must never stop the agent). @default stderr */
+  readonly onError?: (error: Error) => void;
+}
+
+export interface LogFile {
+  /** The current file. */
+  readonly path: string;
+  /** One structured line: `ISO-time LEVEL message`. Control characters are escaped to keep one entry per line. */
+  write(level: LogLevel, message: string): void;
+}
+
+/** `agent.log` is file 0; rotated ones are `agent.N.log`. */
+export function logFilePath(dir: string, index: number): string {
+  return path.join(dir, index === 0 ? LOG_FILE_NAME : LOG_FILE_NAME.replace(/\.log$/, `.${index}.log`));
+}
+
+// Control characters would split an entry or hide text in a terminal.
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const escapeControl = (text: string): string =>
+  text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+export function createLogFile(options: LogFileOptions): LogFile {
+  const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
+  const maxFiles = Math.max(1, options.maxFiles ?? DEFAULT_LOG_MAX_FILES);
+  const now = options.now ?? (() => new Date());
+  const current = logFilePath(options.dir, 0);
+  let failed = false;
+  const report = options.onError ?? ((error: Error) => process.stderr.write(`log file ${current}: ${error.message}\n`));
+
+  fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  let size = fs.existsSync(current) ? fs.statSync(current).size : 0;
+  // A folder or file left by an older version (or a copy) may be wider: narrow them.
+  if (process.platform !== 'win32') {
+    fs.chmodSync(options.dir, 0o700);
+    if (size > 0) fs.chmodSync(current, 0o600);
+  }
+
+  const rotate = (): void => {
+    fs.rmSync(logFilePath(options.dir, maxFiles - 1), { force: true });
+    for (let i = maxFiles - 2; i >= 0; i--) {
+      const from = logFilePath(options.dir, i);
+      if (fs.existsSync(from)) fs.renameSync(from, logFilePath(options.dir, i + 1));
+    }
+    size = 0;
+  };
+
+  return {
+    path: current,
+    write(level, message) {
+      const line = `${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${escapeControl(message)}\n`;
+      const bytes = Buffer.byteLength(line);
+      try {
+        if (size > 0 && size + bytes > maxBytes) rotate();
+        // mode applies when the file is created: a new file is 0600 from its first byte.
+        fs.appendFileSync(current, line, { mode: 0o600 });
+        size += bytes;
+        failed = false;
+      } catch (error) {
+        if (!failed) report(error as Error);
+        failed = true;
+      }
+    },
+  };
+}
+
+/** The last `count` lines over the current and rotated files, oldest first (for diagnostics). */
+export function readLogTail(dir: string, count: number, maxFiles: number = DEFAULT_LOG_MAX_FILES): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < maxFiles && lines.length < count; i++) {
+    let text: string;
+    try {
+      text = fs.readFileSync(logFilePath(dir, i), 'utf8');
+    } catch {
+      continue;
+    }
+    const fileLines = text.split('\n').filter((l) => l !== '');
+    lines.unshift(...fileLines.slice(-(count - lines.length)));
+  }
+  return lines;
+}

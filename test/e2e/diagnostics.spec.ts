@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test as base } from './fixtures';
+import { startStation, type Station } from './support/station';
+
+const test = base.extend<{ station: Station }>({
+  // eslint-disable-next-line no-empty-pattern
+  station: async ({}, use) => {
+    if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
+    const station = await startStation();
+    try {
+      await use(station);
+    } finally {
+      await station.close();
+    }
+  },
+});
+
+test('Settings → Save diagnostics writes the bundle in the data directory and offers it as a download', async ({
+  page,
+  station,
+  snap,
+}) => {
+  await page.goto(station.url);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Save diagnostics' }).click();
+  const result = page.getByRole('status').filter({ hasText: 'Diagnostics saved to' });
+  await expect(result).toBeVisible();
+  const text = (await result.textContent()) ?? '';
+  const path = /saved to (\S+\.json)\./.exec(text)![1]!;
+  expect(path.startsWith(join(station.dir, 'data', 'diagnostics'))).toBe(true);
+  const onDisk = await readFile(path, 'utf8');
+  expect(JSON.parse(onDisk).kind).toBe('print-station-diagnostics');
+  expect(onDisk).not.toContain(station.sandbox.apiKey);
+  await snap('diagnostics-saved');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), result.getByRole('link', { name: 'Download it' }).click()]);
+  expect(download.suggestedFilename()).toBe(path.split('/').at(-1));
+  expect(await readFile((await download.path())!, 'utf8')).toBe(onDisk);
+});
