@@ -52,12 +52,14 @@ describe('engines.node in package.json', () => {
     expect(outside(declared)).toEqual([]);
   });
 
-  it('is no stricter than the strictest package: its lowest Node is the highest floor any of them declares', () => {
-    const floors = Object.entries(lock.packages)
+  it('is no stricter than needed: one minor below its lowest Node, some package would refuse', () => {
+    const ranges = Object.entries(lock.packages)
       .filter(([path, entry]) => path !== '' && !entry.optional)
       .map(([, entry]) => entry.engines?.node)
-      .filter((range): range is string => typeof range === 'string' && semver.validRange(range) !== null)
-      .map((range) => semver.minVersion(range)!.version);
-    expect(semver.minVersion(projectRange)?.version).toBe(semver.sort(floors).at(-1));
+      .filter((range): range is string => typeof range === 'string' && semver.validRange(range) !== null);
+    const lowest = semver.minVersion(projectRange)!;
+    expect(lowest.minor).toBeGreaterThan(0);
+    const below = `${lowest.major}.${lowest.minor - 1}.0`;
+    expect(ranges.filter((range) => !semver.satisfies(below, range))).not.toEqual([]);
   });
 });

@@ -40,8 +40,9 @@ async function main(): Promise<void> {
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
   });
-  printReadyLines(agent);
+  // Handlers first: whoever reads the ready lines may send SIGTERM at once.
   stopOnSignals(() => agent.stop(), log.info);
+  printReadyLines(agent);
 }
 
 main().catch(fail);

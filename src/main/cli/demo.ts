@@ -45,7 +45,6 @@ async function main(): Promise<void> {
     uiPort: options.uiPort ?? 0,
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
-  printReadyLines(agent);
 
   const trafficClient = sandbox ? new ServiceClient({ baseUrl: apiUrl, apiKey }) : null;
   // Drafts are printed, not only logged: they are the demo's invitation to pack and ship at the station.
@@ -54,18 +53,20 @@ async function main(): Promise<void> {
   };
   const traffic =
     sandbox && trafficClient ? new TrafficGenerator({ client: trafficClient, sandboxOrigin: sandbox.origin, apiKey, log, onDraft }) : null;
-  traffic?.start();
-  process.stdout.write('demo: booking a shipment every few seconds; open the ui: address above, Ctrl-C stops everything\n');
-  if (traffic) {
-    process.stdout.write('demo: every third shipment is left as a draft (DRAFT-0003, DRAFT-0006, ...) to pack and ship from a scan\n');
-  }
-
+  // Handlers first: whoever reads the ready lines may send Ctrl-C at once.
   stopOnSignals(async () => {
     await traffic?.stop();
     await trafficClient?.close();
     await agent.stop();
     await sandbox?.close();
   }, log.info);
+  printReadyLines(agent);
+  traffic?.start();
+  process.stdout.write('demo: booking a shipment every few seconds; open the ui: address above, Ctrl-C stops everything\n');
+  if (traffic) {
+    process.stdout.write('demo: every third shipment is left as a draft (DRAFT-0003, DRAFT-0006, ...) to pack and ship from a scan\n');
+  }
+
 }
 
 main().catch(fail);
