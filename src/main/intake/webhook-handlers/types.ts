@@ -5,8 +5,8 @@ import type { IntakeLogger } from '../ports';
  * What a webhook handler is: the receiver (webhook-receiver.ts) verifies, parses and
  * acknowledges a delivery knowing nothing of its type; the handler of that type, found in
  * the table (index.ts), says how it is recorded before the 2xx and what is done after.
- * Members are function properties, not methods, so a handler for one type cannot be put in
- * another type's row (parameters of function properties are checked both ways).
+ * Members are function properties, not methods, so their parameters are checked strictly
+ * (strictFunctionTypes): a handler only fits the row of a type it can take.
  */
 export interface WebhookHandler<W extends KnownWebhook> {
   /**
