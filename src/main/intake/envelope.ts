@@ -93,7 +93,9 @@ export interface OtherWebhook {
 
 export type ParsedWebhook = KnownWebhook | OtherWebhook;
 
-const KNOWN_TYPES: ReadonlySet<string> = new Set(knownWebhookSchema.options.map((option) => option.in.shape.type.value));
+/** Every event type of the union, read from the schema. */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = knownWebhookSchema.options.map((option) => option.in.shape.type.value);
+const KNOWN_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 
 export const isKnownWebhook = (webhook: ParsedWebhook): webhook is KnownWebhook => webhook.kind !== 'other';
 
