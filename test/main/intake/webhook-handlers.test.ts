@@ -37,6 +37,13 @@ function recordingHandler<T extends WebhookEventType>(type: T, calls: string[], 
   };
 }
 
+/** A recording handler in every row; those in `ownRemember` record deliveries themselves. */
+function recordingTable(calls: string[], ownRemember: readonly WebhookEventType[]): WebhookHandlerTable {
+  // Built from the schema's list, so a new event type needs no edit here.
+  const rows = WEBHOOK_EVENT_TYPES.map((type) => [type, recordingHandler(type, calls, ownRemember.includes(type))]);
+  return Object.fromEntries(rows) as WebhookHandlerTable;
+}
+
 function parsed(body: string): ParsedWebhook {
   const result = parseWebhook(JSON.parse(body));
   if (!result.ok) throw new Error(result.error);
@@ -73,15 +80,12 @@ describe('webhook handler table', () => {
     const calls: string[] = [];
     const remembered: string[] = [];
     const counters = newHandlerCounters();
-    const table: WebhookHandlerTable = {
-      SHIPMENT_BOOKED: recordingHandler('SHIPMENT_BOOKED', calls, true),
-      TRACKING_EVENT: recordingHandler('TRACKING_EVENT', calls, false),
-    };
+    const table = recordingTable(calls, ['SHIPMENT_BOOKED']);
     const ledger = { rememberMessage: (id: string) => (remembered.push(id), true) };
     const router = webhookRouter(table, { ledger, counters });
 
     router.start();
-    expect(calls.splice(0)).toEqual(['SHIPMENT_BOOKED.start', 'TRACKING_EVENT.start']);
+    expect(calls.splice(0)).toEqual(WEBHOOK_EVENT_TYPES.map((type) => `${type}.start`));
 
     const bookedId = randomUUID();
     const booked = parsed(bookedEnvelope('shp_1', {}, bookedId));
@@ -100,7 +104,7 @@ describe('webhook handler table', () => {
     expect(counters.ignored).toBe(0);
 
     await router.close();
-    expect(calls.splice(0)).toEqual(['SHIPMENT_BOOKED.close', 'TRACKING_EVENT.close']);
+    expect(calls.splice(0)).toEqual(WEBHOOK_EVENT_TYPES.map((type) => `${type}.close`));
   });
 
   it('remembers and counts an unknown event type, and hands it to no handler', () => {
@@ -108,13 +112,7 @@ describe('webhook handler table', () => {
     const counters = newHandlerCounters();
     const seen = new Set<string>();
     const ledger = { rememberMessage: (id: string) => !seen.has(id) && seen.add(id) !== undefined };
-    const router = webhookRouter(
-      {
-        SHIPMENT_BOOKED: recordingHandler('SHIPMENT_BOOKED', calls, true),
-        TRACKING_EVENT: recordingHandler('TRACKING_EVENT', calls, true),
-      },
-      { ledger, counters },
-    );
+    const router = webhookRouter(recordingTable(calls, WEBHOOK_EVENT_TYPES), { ledger, counters });
     const body = { message_id: 'm-other', type: 'INVOICE_CREATED', created_at: '2026-01-01T10:00:00Z', shipment_id: 'shp_1', data: {} };
     const other = parseWebhook(body);
     if (!other.ok) throw new Error(other.error);
