@@ -1,0 +1,201 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readBody, TOO_LARGE } from '../http/read-body';
+import { parseWebhook, type ParsedWebhook } from './envelope';
+import { errorText } from './error-text';
+import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
+import { silentLogger, type IntakeLogger } from './ports';
+import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from './server-limits';
+import { verifySignature, type SignatureFailure } from './signature';
+
+/**
+ * The signed webhook receiver (issue 4, part 1): HTTP, body limit, signature, dedup and a
+ * durable acknowledgement, for any event type (what a type means is its handler's business,
+ * webhook-handlers/). Order of work per request, and why: route and size first (cheap,
+ * before reading much), then the signature over the raw bytes (nothing of an unsigned body is
+ * parsed or stored), then parse, record by message_id (a redelivery is answered `duplicate`),
+ * acknowledge, and only then process: the service wants a 2xx within 3 s and a printer can
+ * take longer than that.
+ */
+
+export interface WebhookReceiverOptions {
+  /** Bind address; set `0.0.0.0` or a LAN address only behind a reverse proxy. @default '127.0.0.1' */
+  readonly host?: string;
+  /** @default 0 (any free port) */
+  readonly port?: number;
+  /** @default '/webhooks' */
+  readonly path?: string;
+  /** Larger bodies are answered 413. @default 262144 (256 KiB) */
+  readonly maxBodyBytes?: number;
+  /** Every accepted signing secret (one per endpoint, plus old ones while rotating). */
+  readonly secrets: readonly string[];
+  /** @default 300 */
+  readonly toleranceSeconds?: number;
+  /** @default silent */
+  readonly logger?: IntakeLogger;
+  /** Clock in ms, for tests. @default Date.now */
+  readonly now?: () => number;
+  /**
+   * Connection limits (server-limits.ts).
+   * @default { headersTimeoutMs: 10000, requestTimeoutMs: 15000, idleTimeoutMs: 10000, maxConnections: 256 }
+   */
+  readonly limits?: Partial<ServerLimits>;
+}
+
+/** Where a verified, parsed delivery goes (webhook-handlers/route.ts). */
+export interface WebhookDeliveries {
+  /** Before the 2xx: records the delivery durably; false for a redelivery. Throwing answers 500. */
+  remember(webhook: ParsedWebhook): boolean;
+  /** After the 2xx, off the request. */
+  process(webhook: ParsedWebhook): void;
+}
+
+/** The service sends one delivery at a time per endpoint; 256 leaves room for retries and a proxy's pool. */
+export const WEBHOOK_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  idleTimeoutMs: 10_000,
+  maxConnections: 256,
+};
+
+export interface ReceiverCounters {
+  accepted: number;
+  duplicates: number;
+  rejected: Record<SignatureFailure | 'invalid' | 'too_large' | 'not_found' | 'method' | 'internal', number>;
+}
+
+export const newReceiverCounters = (): ReceiverCounters => ({
+  accepted: 0,
+  duplicates: 0,
+  rejected: { missing: 0, malformed: 0, stale: 0, mismatch: 0, invalid: 0, too_large: 0, not_found: 0, method: 0, internal: 0 },
+});
+
+export interface WebhookReceiver {
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting and waits for open requests to end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens until closed. Refuses to start without a secret. `counters` is counted into (the
+ * webhook server shares one object between the receiver and the handlers).
+ */
+export async function startWebhookReceiver(
+  options: WebhookReceiverOptions,
+  deliveries: WebhookDeliveries,
+  counters: ReceiverCounters = newReceiverCounters(),
+): Promise<WebhookReceiver> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/webhooks';
+  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+  const toleranceSeconds = options.toleranceSeconds ?? 300;
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? silentLogger;
+  const secrets = acceptedSecrets(options.secrets);
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname !== path) return reject(res, 'not_found', 404);
+    if (req.method !== 'POST') return reject(res, 'method', 405, { Allow: 'POST' });
+
+    // A request that errors (the sender went away) gets no answer.
+    readBody(req, maxBodyBytes).then(
+      (rawBody) => {
+        if (rawBody === TOO_LARGE) return tooLarge(req, res);
+        const verdict = verifySignature({ header: req.headers['service-signature'], rawBody, secrets, now: now(), toleranceSeconds });
+        if (!verdict.ok) return reject(res, verdict.reason, 401);
+
+        let body: unknown;
+        try {
+          body = JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          return reject(res, 'invalid', 400, {}, 'body is not JSON');
+        }
+        const parsed = parseWebhook(body);
+        if (!parsed.ok) return reject(res, 'invalid', 400, {}, parsed.error);
+        const { webhook } = parsed;
+
+        let fresh: boolean;
+        try {
+          // Recorded before the 2xx (a booking with all it needs to be decided after a crash).
+          fresh = deliveries.remember(webhook);
+        } catch (error) {
+          // Not recorded, so not acknowledged: the service retries with the same message_id.
+          logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(error)}`);
+          return reject(res, 'internal', 500);
+        }
+        if (!fresh) {
+          counters.duplicates++;
+          return send(res, 200, { status: 'duplicate' });
+        }
+        counters.accepted++;
+        send(res, 200, { status: 'accepted' });
+        setImmediate(() => deliveries.process(webhook));
+      },
+      () => {},
+    );
+  };
+
+  const reject = (
+    res: ServerResponse,
+    reason: keyof ReceiverCounters['rejected'],
+    status: number,
+    headers: Record<string, string> = {},
+    detail?: string,
+  ): void => {
+    counters.rejected[reason]++;
+    send(res, status, { error: detail ? `${reason}: ${detail}` : reason }, headers);
+  };
+
+  const tooLarge = (req: IncomingMessage, res: ServerResponse): void => {
+    counters.rejected.too_large++;
+    send(res, 413, { error: `body larger than ${maxBodyBytes} bytes` }, { Connection: 'close' });
+    // Stop reading; the socket closes once the answer is out.
+    req.removeAllListeners('data');
+    req.pause();
+    res.on('finish', () => setTimeout(() => req.socket.destroy(), 50).unref());
+  };
+
+  const limits = withDefaults(WEBHOOK_SERVER_LIMITS, options.limits);
+  const server = createServer(serverOptions(limits, 'webhook'), handle);
+  applyServerLimits(server, limits);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** The non-empty secrets; throws when there is none (nothing could be verified). */
+export function acceptedSecrets(secrets: readonly string[]): readonly string[] {
+  const accepted = secrets.filter((s) => s.length > 0);
+  if (accepted.length === 0) {
+    throw new IntakeConfigError(
+      INTAKE_ERROR_CODES.NO_WEBHOOK_SECRET,
+      "No webhook secret is configured: pass --webhook-secret with the secret shown in the service's API settings.",
+    );
+  }
+  return accepted;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
