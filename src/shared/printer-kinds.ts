@@ -15,14 +15,21 @@ export interface PrinterKindWords {
   readonly label: string;
   /** What `completed` means on this kind: only a spooler can say a job printed. */
   readonly completed: string;
+  /** Its URI forms, short, for the hint under a printer URI field. */
+  readonly uriHint: string;
 }
 
 export const PRINTER_KIND_WORDS_TABLE = {
-  cups: { label: 'CUPS', completed: 'printed (the spooler reports it done)' },
-  windows: { label: 'Windows', completed: 'handed to the Windows spooler' },
-  folder: { label: 'Folder', completed: 'saved' },
-  service: { label: 'Service printer', completed: 'accepted by the service printer' },
+  cups: { label: 'CUPS', completed: 'printed (the spooler reports it done)', uriHint: 'cups:QUEUE, cups:QUEUE@HOST' },
+  windows: { label: 'Windows', completed: 'handed to the Windows spooler', uriHint: 'windows:NAME' },
+  folder: { label: 'Folder', completed: 'saved', uriHint: 'folder:DIR' },
+  service: { label: 'Service printer', completed: 'accepted by the service printer', uriHint: 'service:ID' },
 } as const satisfies Readonly<Record<PrinterKind, PrinterKindWords>>;
+
+/** Every kind's URI forms in one line: `cups:QUEUE, …, folder:DIR or service:ID`. */
+export const PRINTER_URI_HINT = PRINTER_KINDS.map((kind) => PRINTER_KIND_WORDS_TABLE[kind].uriHint)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 /** Own keys only: `toString` is not a printer kind. */
 export function isPrinterKind(value: string): value is PrinterKind {
