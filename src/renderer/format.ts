@@ -1,5 +1,5 @@
 /** Formatting in the station's own locale and time zone. */
-import { PRINTER_KIND_WORDS, isPrinterKind } from './words';
+import { PRINTER_KIND_WORDS_TABLE, isPrinterKind, printerKindOf, splitPrinterUri, type PrinterKind } from '../shared/printer-kinds';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -18,17 +18,15 @@ export function localTime(iso: string | null | undefined): string {
 
 /** `folder:/home/x/prints` → `Folder /home/x/prints`; URIs read better with their kind. */
 export function describeTarget(uri: string): string {
-  const colon = uri.indexOf(':');
-  if (colon < 0) return uri;
-  const kind = uri.slice(0, colon);
-  const rest = uri.slice(colon + 1);
-  return `${isPrinterKind(kind) ? PRINTER_KIND_WORDS[kind] : kind} ${rest}`;
+  const parts = splitPrinterUri(uri);
+  if (!parts) return uri;
+  const { scheme, rest } = parts;
+  return `${isPrinterKind(scheme) ? PRINTER_KIND_WORDS_TABLE[scheme].label : scheme} ${rest}`;
 }
 
 /** The printer kind of a URI (`cups:Labels` → `cups`), or null for anything else. */
-export function targetKind(uri: string): keyof typeof PRINTER_KIND_WORDS | null {
-  const kind = uri.slice(0, Math.max(0, uri.indexOf(':')));
-  return isPrinterKind(kind) ? kind : null;
+export function targetKind(uri: string): PrinterKind | null {
+  return printerKindOf(uri);
 }
 
 export function words(value: string): string {

@@ -1,6 +1,7 @@
 import type { JobState, JobView } from '../shared/domain';
+import { PRINTER_KIND_WORDS_TABLE } from '../shared/printer-kinds';
 import { describeTarget, targetKind } from './format';
-import { documentWords, type PrinterKind } from './words';
+import { documentWords } from './words';
 
 /** Honest words: `spooled` is not `printed`. */
 export const JOB_STATE_WORDS = {
@@ -13,17 +14,10 @@ export const JOB_STATE_WORDS = {
   canceled: 'canceled',
 } as const satisfies Readonly<Record<JobState, string>>;
 
-/** What "completed" means depends on the printer: only a spooler can say it printed. */
-const COMPLETED_WORDS = {
-  folder: 'saved',
-  service: 'accepted by the service printer',
-  windows: 'handed to the Windows spooler',
-  cups: 'printed (the spooler reports it done)',
-} as const satisfies Readonly<Record<PrinterKind, string>>;
-
 export function describeJob(job: JobView): string {
   const kind = targetKind(job.target);
-  const state = job.state === 'completed' && kind ? COMPLETED_WORDS[kind] : JOB_STATE_WORDS[job.state];
+  // What "completed" means depends on the printer (its registry's words): only a spooler can say it printed.
+  const state = job.state === 'completed' && kind ? PRINTER_KIND_WORDS_TABLE[kind].completed : JOB_STATE_WORDS[job.state];
   const base = `${documentWords(job.documentType)} → ${describeTarget(job.target)}: ${state}`;
   const requestId = job.requestId && job.reason && !job.reason.includes(job.requestId) ? ` (request id ${job.requestId})` : '';
   if (job.state === 'failed' && job.reason) return `${base}. ${job.reason}${requestId}`;

@@ -1,11 +1,10 @@
 /**
  * Words a packer reads for the agent's API values. The maps are typed against the shared
- * domain unions, so a new document type, layout, trigger or printer kind fails the
- * typecheck until it has words here.
+ * domain unions, so a new document type, layout or trigger fails the typecheck until it
+ * has words here; a printer kind's words are in its registry (src/shared/printer-kinds.ts).
  */
 import type { DocumentType, JobTrigger, LabelLayout, PrinterInfo } from '../shared/domain';
-
-export type PrinterKind = PrinterInfo['kind'];
+import { PRINTER_KINDS, PRINTER_KIND_WORDS_TABLE, type PrinterKind } from '../shared/printer-kinds';
 
 /** Print `document_type` values (the service's API names) in words. */
 export const DOCUMENT_WORDS = {
@@ -49,16 +48,10 @@ export const TRIGGER_WORDS = {
   manual: 'test print',
 } as const satisfies Readonly<Record<JobTrigger, string>>;
 
-export const PRINTER_KIND_WORDS = {
-  cups: 'CUPS',
-  windows: 'Windows',
-  folder: 'Folder',
-  service: 'Service printer',
-} as const satisfies Readonly<Record<PrinterKind, string>>;
-
-export function isPrinterKind(value: string): value is PrinterKind {
-  return Object.hasOwn(PRINTER_KIND_WORDS, value);
-}
+/** Each printer kind in words (`Folder`, `Service printer`): the shared registry's labels. */
+export const PRINTER_KIND_WORDS: Readonly<Record<PrinterKind, string>> = Object.fromEntries(
+  PRINTER_KINDS.map((kind) => [kind, PRINTER_KIND_WORDS_TABLE[kind].label]),
+) as Record<PrinterKind, string>;
 
 /** `ok` = green, `bad` = red, `unknown` = grey: the colour says what is known. */
 export type Readiness = { readonly tone: 'ok' | 'bad' | 'unknown'; readonly words: string };

@@ -4,6 +4,7 @@
  * schemas.
  */
 import { z } from 'zod';
+import type { PrinterKind } from './printer-kinds';
 
 /** Print `document_type` values named by the spec. The service may add more. */
 export const DOCUMENT_TYPES = ['label', 'manifest', 'waybill', 'customsinvoice', 'proofofdelivery', 'abd', 'salesinvoice'] as const;
@@ -93,7 +94,7 @@ export interface PrinterInfo {
   /** Printer URI (docs/INTERFACES.md, Printer URIs). */
   readonly uri: string;
   readonly name: string;
-  readonly kind: 'cups' | 'windows' | 'folder' | 'service';
+  readonly kind: PrinterKind;
   readonly media: PrinterMedia | 'unknown';
   /** null when readiness cannot be known (service printers). */
   readonly ready: boolean | null;

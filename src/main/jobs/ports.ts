@@ -1,9 +1,9 @@
-import type { LabelLayout, PrinterMedia } from '../../shared/domain';
+import type { LabelLayout } from '../../shared/domain';
 import type { PrinterTarget } from '../printing/target';
 
 /**
- * Structural ports the pipeline depends on, so it does not import the service client or
- * the routing module: `ServiceClient` (src/main/api/client.ts) satisfies `PdfFetcher`.
+ * Structural ports the pipeline depends on, so it does not import the service client:
+ * `ServiceClient` (src/main/api/client.ts) satisfies `PdfFetcher`.
  */
 // A type alias, not an interface, so it stays assignable to the client's zod-inferred
 // request type (which has an index signature).
@@ -24,18 +24,11 @@ export interface PdfFetcher {
   availableDocuments?(shipmentId: string): Promise<readonly string[]>;
 }
 
-/** Where a document type prints, and how (from the routing profile). */
-export interface RouteDecision {
-  /** Printer URI. */
-  readonly target: string;
-  readonly layout: LabelLayout;
-  readonly media: PrinterMedia;
-}
+/**
+ * Where a document type prints, and how, and the media that follows from a layout: the
+ * routing module's own (one definition of each, src/main/printing/routing.ts).
+ */
+export { mediaForLayout, type Route as RouteDecision } from '../printing/routing';
 
-/** The media that matches a layout: the layout asked of the service and the printer's paper always agree. */
-export function mediaForLayout(layout: LabelLayout): PrinterMedia {
-  return layout === 'printer' ? 'label' : 'a4';
-}
-
-/** Targets may say they cannot be reconciled (no way to list what they printed). */
-export type PipelineTarget = PrinterTarget & { readonly reconcilable?: boolean };
+/** A printer target; `reconcilable: false` ones cannot be looked up after a crash. */
+export type PipelineTarget = PrinterTarget;

@@ -5,11 +5,13 @@
  * written) stops the start; one that may come back by itself (a scheduler not running
  * yet, a queue paused for paper) only warns, and its labels wait for it.
  */
+import { printerKindOf } from '../../shared/printer-kinds';
 import { CodedError } from '../errors';
 import { createTarget, type TargetDeps } from './create-target';
 import { CupsTarget } from './cups-target';
 import { PRINT_ERROR_CODES, type PrintError } from './errors';
 import { FolderTarget } from './folder-target';
+import { PRINTER_KIND_REGISTRY } from './printer-kinds';
 import type { PrinterTarget } from './target';
 
 export interface PrinterCheck {
@@ -58,8 +60,9 @@ export class PrinterUnusableError extends CodedError {
 }
 
 /**
- * Checks each distinct printer URI (service printers excepted: they need the connection,
- * which the key check covers). Warnings go to `warn`; the first fatal problem throws.
+ * Checks each distinct printer URI, except those of kinds not `checkedAtStart` (service
+ * printers: they need the connection, which the key check covers). Warnings go to `warn`;
+ * the first fatal problem throws.
  * @throws PrinterUnusableError
  */
 export async function checkPrintersAtStart(
@@ -68,7 +71,8 @@ export async function checkPrintersAtStart(
   warn: (line: string) => void,
 ): Promise<void> {
   for (const uri of new Set(uris)) {
-    if (uri.startsWith('service:')) continue;
+    const kind = printerKindOf(uri);
+    if (kind && !PRINTER_KIND_REGISTRY[kind].checkedAtStart) continue;
     let target: PrinterTarget;
     try {
       target = createTarget(uri, deps);

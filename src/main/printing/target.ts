@@ -1,4 +1,5 @@
 import type { LabelLayout, PrinterMedia } from '../../shared/domain';
+import type { PrinterKind } from '../../shared/printer-kinds';
 
 /** One document handed to a printer target. */
 export interface SpoolRequest {
@@ -33,11 +34,12 @@ export interface Readiness {
 
 /**
  * A place documents print to, addressed by a printer URI (docs/INTERFACES.md):
- * `cups:QUEUE[@HOST:PORT]`, `windows:NAME`, `folder:DIR`, `service:PRINTER_ID`.
+ * `cups:QUEUE[@HOST:PORT]`, `windows:NAME`, `folder:DIR`, `service:PRINTER_ID`. Each kind's
+ * parser and factory are in printer-kinds.ts.
  */
 export interface PrinterTarget {
   readonly uri: string;
-  readonly kind: 'cups' | 'windows' | 'folder' | 'service';
+  readonly kind: PrinterKind;
   /** False when the service prints for us (`output_format: printer`). */
   readonly needsPdf: boolean;
   /**

@@ -4,6 +4,7 @@
  * panel puts under "Advanced". The URI field is the value: a radio only fills it in.
  */
 import type { PrinterInfo } from '../../shared/domain';
+import { PRINTER_URI_HINT } from '../../shared/printer-kinds';
 import { h, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
 import { MEDIA_WORDS, PRINTER_KIND_WORDS, readiness } from '../words';
@@ -34,7 +35,7 @@ export class PrinterPicker {
       { class: 'field' },
       h('label', { for: id }, options.uriLabel),
       this.uriInput,
-      h('span', { class: 'hint' }, 'cups:QUEUE, cups:QUEUE@HOST, windows:NAME, folder:DIR or service:ID'),
+      h('span', { class: 'hint' }, PRINTER_URI_HINT),
     );
     this.list = h('div', { class: 'printer-choices' });
     this.element = h('fieldset', { class: 'printer-picker', id: `${id}-choices` }, h('legend', {}, options.legend), this.list);
