@@ -3,7 +3,7 @@ import { errorText } from './error-text';
 import { readBody, TOO_LARGE } from '../http/read-body';
 import type { AddressInfo } from 'node:net';
 import type { TrackingEventView } from '../../shared/domain';
-import type { BookingNotice } from '../jobs/booking-notice';
+import type { BookingNotice } from './booking-notice';
 import { ALERT_EVENTS, alertMessage, type TrackingAlert } from './alerts';
 import { createBookingDispatcher, type DispatchResult } from './booking-dispatch';
 import { parseWebhook, type ParsedWebhook } from './envelope';

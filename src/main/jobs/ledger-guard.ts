@@ -1,7 +1,7 @@
 import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
 import { formatDelay } from './failure';
 import type { JobPatch, JobRecord } from './job-record';
-import type { Ledger } from './ledger';
+import type { JobStore } from './ports';
 
 /*
  * The pipeline's ledger writes, and what happens when the ledger cannot take one
@@ -12,7 +12,7 @@ import type { Ledger } from './ledger';
  */
 
 export interface LedgerGuardOptions {
-  readonly ledger: Ledger;
+  readonly ledger: JobStore;
   /** First wait before a failed write is tried again; doubles up to retryMaxMs. */
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;

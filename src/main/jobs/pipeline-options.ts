@@ -1,7 +1,6 @@
 import type { JobView, LabelLayout } from '../../shared/domain';
 import type { JobError } from './errors';
-import type { Ledger } from './ledger';
-import type { PdfFetcher, PipelineTarget, RouteDecision } from './ports';
+import type { PdfFetcher, PipelineLedger, PipelineTarget, RouteDecision } from './ports';
 
 /*
  * What a PrintPipeline is configured with, and the defaults it fills in: kept apart from the
@@ -10,7 +9,7 @@ import type { PdfFetcher, PipelineTarget, RouteDecision } from './ports';
  */
 
 export interface PrintPipelineOptions {
-  readonly ledger: Ledger;
+  readonly ledger: PipelineLedger;
   /** Fetches PDFs (`ServiceClient` satisfies it). */
   readonly fetcher: PdfFetcher;
   /** The target for a printer URI; the caller caches targets. */

@@ -1,14 +1,12 @@
 import type { JobView } from '../../shared/domain';
-import type { BookingNotice } from './booking-notice';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { JobFailures } from './job-failures';
 import { toJobView, type JobRecord } from './job-record';
 import { JobSteps } from './job-steps';
 import { Lane, entryFrom, type Entry } from './lane';
-import type { Ledger } from './ledger';
 import { LedgerGuard } from './ledger-guard';
 import { resolveSettings, type PipelineSettings, type PrintPipelineOptions, type ReprintRequest } from './pipeline-options';
-import type { PipelineTarget } from './ports';
+import type { BookingToPrint, PipelineLedger, PipelineTarget } from './ports';
 import { resumeJob, settleAfterCrash, type RecoveryHost } from './recovery';
 import { SpooledJobs } from './spooled-jobs';
 
@@ -47,7 +45,7 @@ const AUTO_SCOPE = '*';
  * that happened at the printer meanwhile.
  */
 export class PrintPipeline {
-  private readonly ledger: Ledger;
+  private readonly ledger: PipelineLedger;
   private readonly o: PipelineSettings;
   private readonly lanes = new Map<string, Lane>();
   private readonly entries = new Map<string, Entry>();
@@ -145,7 +143,7 @@ export class PrintPipeline {
   }
 
   /** One automatic job per auto-print document type, idempotent per key. */
-  submitBooking(notice: BookingNotice): JobView[] {
+  submitBooking(notice: BookingToPrint): JobView[] {
     const copies = this.o.copies();
     const jobs: JobView[] = [];
     for (const documentType of this.o.autoPrintTypes()) {

@@ -1,5 +1,7 @@
 import type { LabelLayout, PrinterMedia } from '../../shared/domain';
 import type { PrinterTarget } from '../printing/target';
+import type { JobState } from '../../shared/domain';
+import type { JobPatch, JobRecord, JobSpec } from './job-record';
 
 /**
  * Structural ports the pipeline depends on, so it does not import the service client or
@@ -39,3 +41,44 @@ export function mediaForLayout(layout: LabelLayout): PrinterMedia {
 
 /** Targets may say they cannot be reconciled (no way to list what they printed). */
 export type PipelineTarget = PrinterTarget & { readonly reconcilable?: boolean };
+
+// ---- the ledger, as far as the pipeline uses it ----------------------------------------
+// The agent's Ledger (src/main/agent/ledger.ts) satisfies all three; its job repository
+// (job-repository.ts) satisfies JobStore and PauseStore.
+
+/** The pipeline's jobs: created, moved through their states, read back. */
+export interface JobStore {
+  /** The data directory holding the ledger (what a write error tells the user to check). */
+  readonly dir: string;
+  createAutoJob(spec: JobSpec): { job: JobRecord; created: boolean };
+  createJob(spec: JobSpec): JobRecord;
+  transition(id: string, state: JobState, patch?: JobPatch): JobRecord;
+  get(id: string): JobRecord | null;
+  /** Every unfinished job, in creation order. */
+  open(): JobRecord[];
+}
+
+/** Pauses ('*' = automatic printing, else a printer URI) and the automatic jobs they hold. */
+export interface PauseStore {
+  pausedScopes(): string[];
+  setPaused(scope: string, paused: boolean): void;
+  holdAutoJobs(): JobRecord[];
+  releaseHeld(): JobRecord[];
+}
+
+/** The local shipment index (intake's): a reprint takes its reference and tracking id from it. */
+export interface ShipmentLookup {
+  getShipment(shipmentId: string): { readonly referenceId: string | null; readonly trackingId: string | null } | null;
+}
+
+export type PipelineLedger = JobStore & PauseStore & ShipmentLookup;
+
+/** A booking to print automatically (intake's BookingNotice satisfies it). */
+export interface BookingToPrint {
+  readonly shipmentId: string;
+  readonly referenceId: string | null;
+  readonly trackingId: string | null;
+  /** RFC 3339; lanes order automatic jobs by it. */
+  readonly bookedAt: string | null;
+  readonly trigger: 'webhook' | 'poll';
+}
