@@ -1,11 +1,14 @@
 import type { LabelLayout, PrinterMedia } from '../../shared/domain';
 import type { PrinterTarget } from '../printing/target';
-import type { JobState } from '../../shared/domain';
+import type { JobState, JobView } from '../../shared/domain';
+import type { JobError } from './errors';
 import type { JobPatch, JobRecord, JobSpec } from './job-record';
 
 /**
- * Structural ports the pipeline depends on, so it does not import the service client or
- * the routing module: `ServiceClient` (src/main/api/client.ts) satisfies `PdfFetcher`.
+ * The pipeline's ports: everything it talks to outside src/main/jobs, as structural types,
+ * so it does not import the service client, the routing module or intake. `ServiceClient`
+ * (src/main/api/client.ts) satisfies `PdfFetcher`; the agent's Ledger satisfies
+ * `PipelineLedger`; create-agent.ts's target cache is behind `PrinterDirectory`.
  */
 // A type alias, not an interface, so it stays assignable to the client's zod-inferred
 // request type (which has an index signature).
@@ -81,4 +84,16 @@ export interface BookingToPrint {
   /** RFC 3339; lanes order automatic jobs by it. */
   readonly bookedAt: string | null;
   readonly trigger: 'webhook' | 'poll';
+}
+
+/** The printers jobs go to, by URI: a target, or the error that says why there is none (yet). */
+export interface PrinterDirectory {
+  resolve(uri: string): PipelineTarget | Error;
+}
+
+/** Who hears what the pipeline does: every job row written, and failures it keeps working through. */
+export interface PipelineObserver {
+  onJobChange(job: JobView): void;
+  /** A ledger write failed during background work; printing waits and retries. */
+  onError(error: JobError): void;
 }
