@@ -43,9 +43,7 @@ export class JobRepository {
         WHERE id = @id`),
       inFlight: db.prepare("SELECT * FROM jobs WHERE state IN ('fetching', 'spooling', 'spooled') ORDER BY seq"),
       open: db.prepare(`SELECT * FROM jobs WHERE state IN ${OPEN_SQL} ORDER BY seq`),
-      pending: db.prepare(
-        `SELECT * FROM jobs WHERE target = ? AND state IN ${OPEN_SQL} AND state != 'spooled' ORDER BY seq`,
-      ),
+      pending: db.prepare(`SELECT * FROM jobs WHERE target = ? AND state IN ${OPEN_SQL} AND state != 'spooled' ORDER BY seq`),
       counts: db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state'),
       hold: db.prepare(
         `UPDATE jobs SET held = 1, updated_at = ? WHERE held = 0 AND state = 'queued'
@@ -139,7 +137,7 @@ export class JobRepository {
     return (this.s.open.all() as JobRow[]).map(rowToRecord);
   }
 
-  /** A target's jobs not yet handed to its spooler, in FIFO order. */
+  /** A target's jobs not yet handed to its spooler, in creation order. */
   pending(target: string): JobRecord[] {
     return (this.s.pending.all(target) as JobRow[]).map(rowToRecord);
   }
