@@ -2,7 +2,7 @@
  * Helpers shared by the benchmark sections that run the agent's CLI as a child process.
  */
 import { join } from 'node:path';
-import { Ledger } from '../src/main/jobs/ledger';
+import { Ledger } from '../src/main/agent/ledger';
 import { parseJobLines, type AgentProcess } from '../test/reliability/support/agent-process';
 import type { SandboxProcess } from './sandbox-process';
 import { until } from '../test/reliability/support/wait';

@@ -8,7 +8,7 @@ import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
-import type { Ledger } from '../jobs/ledger';
+import type { Ledger } from './ledger';
 import { toJobView } from '../jobs/job-record';
 import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';

@@ -12,7 +12,7 @@ import { ApiError } from '../api/errors';
 import { Poller } from '../intake/poller';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
-import { Ledger } from '../jobs/ledger';
+import { Ledger } from './ledger';
 import { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
@@ -96,7 +96,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   const session = new ProvidedSession(options.demo);
   const status = new StatusTracker(
-    () => ledger.counts(),
+    () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
   );
@@ -159,7 +159,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     const cursorName = `poll:${connection.url}`;
     // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
     const initialLookbackMinutes = ledger.recovered ? 0 : undefined;
-    const created = new Poller({ shipments, cursors: ledger, sink: pipeline, stationRules, index: ledger, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger, initialLookbackMinutes });
+    const created = new Poller({ shipments, cursors: ledger.intake, sink: pipeline, stationRules, index: ledger.intake, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger, initialLookbackMinutes });
     // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
     poller = created;
     if (interval > 0) {
@@ -212,7 +212,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           secrets: options.webhook.secrets,
           // The pipeline's lanes already order jobs by booked_at, so deliveries need no hold.
           reorderWindowMs: 0,
-          ledger,
+          ledger: ledger.intake,
           sink: pipeline,
           stationRules,
           shipments,

@@ -1,5 +1,5 @@
 import type { StationRules } from '../../shared/domain';
-import type { BookingNotice } from '../jobs/booking-notice';
+import type { BookingNotice } from './booking-notice';
 import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
 import { silentLogger } from './ports';
 import { BookingDeferredError } from './errors';

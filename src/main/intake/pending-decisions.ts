@@ -1,6 +1,6 @@
 import type { JobView } from '../../shared/domain';
-import type { BookingNotice } from '../jobs/booking-notice';
-import type { PendingBooking } from '../jobs/intake-store';
+import type { BookingNotice } from './booking-notice';
+import type { PendingBooking } from './intake-store';
 import { errorText } from './error-text';
 import { BookingWaitingError } from './errors';
 import type { IntakeLogger } from './ports';

@@ -1,6 +1,6 @@
 import type { StationRules, TrackingEventView } from '../../shared/domain';
-import type { BookingNotice } from '../jobs/booking-notice';
-import type { SeenShipment } from '../jobs/intake-store';
+import type { BookingNotice } from './booking-notice';
+import type { SeenShipment } from './intake-store';
 
 /**
  * What intake needs from the rest of the agent, as structural ports: the ledger, the

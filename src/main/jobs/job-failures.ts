@@ -1,8 +1,6 @@
 import { backoffMs, classifyFailure, formatDelay } from './failure';
-import type { LedgerGuard } from './ledger-guard';
 import type { Entry, Lane, PrinterDown } from './lane';
-import type { PipelineSettings } from './pipeline-options';
-import type { PdfFetcher } from './ports';
+import type { PipelineContext } from './pipeline-context';
 
 /*
  * Where a job goes after a fetch or spool failed: back in line after a backoff (transient,
@@ -12,39 +10,29 @@ import type { PdfFetcher } from './ports';
  * is; this module turns that into the job's next state, apart from the queue that runs it.
  */
 
-export interface JobFailuresOptions {
-  readonly settings: Pick<PipelineSettings, 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs' | 'random'>;
-  /** Asked which documents a shipment has, when it can say. */
-  readonly fetcher: PdfFetcher;
-  readonly guard: LedgerGuard;
-  /** Automatic printing as a whole is paused. */
-  readonly isAutoPaused: () => boolean;
-  /** Take the job out of its line and disown work in progress on it. */
-  readonly drop: (entry: Entry) => void;
-  readonly nowMs: () => number;
-}
-
 export class JobFailures {
-  constructor(private readonly options: JobFailuresOptions) {}
+  /** The fetcher is asked which documents a shipment has, when it can say. */
+  constructor(private readonly context: Pick<PipelineContext, 'settings' | 'queue' | 'guard' | 'fetcher'>) {}
 
   /** Retry after a backoff while the failure is transient and tries are left; else fail. */
   onFailure(entry: Entry, error: unknown): void {
-    const o = this.options.settings;
+    const o = this.context.settings;
     entry.tryCounted = false;
     const failure = classifyFailure(error);
     if (failure.transient && entry.tries < o.maxAttempts) {
       const delay = failure.retryAfterMs ?? backoffMs(entry.tries, o.retryBaseMs, o.retryMaxMs, o.random);
-      if (entry.auto && this.options.isAutoPaused()) {
+      if (entry.auto && this.context.queue.isAutoPaused()) {
         // It was being handed over when printing was paused: it waits for resume with the rest.
-        this.options.drop(entry);
-        this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'queued', { reason: failure.message, requestId: failure.requestId, held: true, nextAttemptAt: null }));
+        this.context.queue.drop(entry);
+        const patch = { reason: failure.message, requestId: failure.requestId, held: true, nextAttemptAt: null };
+        this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'queued', patch));
         return;
       }
-      entry.notBefore = this.options.nowMs() + delay;
+      entry.notBefore = this.context.queue.nowMs() + delay;
       entry.phase = entry.pdf ? 'ready' : 'waiting';
       // If this write fails the row keeps its last state (spool_attempted included), which
       // is as safe: the job stays in line and is looked up before any resend.
-      this.options.guard.write(entry.id, 'queued', {
+      this.context.guard.write(entry.id, 'queued', {
         reason: `${failure.message}; retrying in ${formatDelay(delay)}`,
         requestId: failure.requestId,
         nextAttemptAt: new Date(entry.notBefore).toISOString(),
@@ -60,7 +48,7 @@ export class JobFailures {
    * on it: not while automatic printing is paused, which holds the job instead.
    */
   waitsForPrinter(entry: Entry, error: unknown): boolean {
-    if (entry.auto && this.options.isAutoPaused()) return false;
+    if (entry.auto && this.context.queue.isAutoPaused()) return false;
     return typeof error === 'object' && error !== null && (error as { printerDown?: unknown }).printerDown === true;
   }
 
@@ -70,18 +58,18 @@ export class JobFailures {
    * line waits on the printer. The advice is what the printer said, every time.
    */
   waitForPrinter(lane: Lane, entry: Entry, advice: string): void {
-    const o = this.options.settings;
+    const o = this.context.settings;
     entry.phase = entry.pdf ? 'ready' : 'waiting';
     entry.notBefore = 0;
-    this.showWait(entry, lane.markDown(advice, this.options.nowMs(), o.retryBaseMs, o.retryMaxMs));
+    this.showWait(entry, lane.markDown(advice, this.context.queue.nowMs(), o.retryBaseMs, o.retryMaxMs));
   }
 
   /** The job at the head of a line that waits on its printer says why, and when it is looked at again. */
   showWait(entry: Entry, down: PrinterDown): void {
     const advice = down.advice.replace(/[.\s]+$/, '');
-    const delay = formatDelay(Math.max(0, down.nextProbeAt - this.options.nowMs()));
+    const delay = formatDelay(Math.max(0, down.nextProbeAt - this.context.queue.nowMs()));
     // Informational: if the ledger cannot take it, the job still waits in its line.
-    this.options.guard.tryWrite(entry.id, 'queued', {
+    this.context.guard.tryWrite(entry.id, 'queued', {
       reason: `${advice}; waiting for the printer (checking again in ${delay})`,
       requestId: null,
       nextAttemptAt: new Date(down.nextProbeAt).toISOString(),
@@ -89,8 +77,8 @@ export class JobFailures {
   }
 
   fail(entry: Entry, reason: string, requestId: string | null): void {
-    this.options.drop(entry);
-    this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
+    this.context.queue.drop(entry);
+    this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
   }
 
   /**
@@ -121,10 +109,10 @@ export class JobFailures {
     const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; serviceMessage?: unknown };
     if (e.status !== 422) return false;
     const type = entry.documentType.toLowerCase();
-    const lookup = this.options.fetcher.availableDocuments;
+    const lookup = this.context.fetcher.availableDocuments;
     if (lookup) {
       try {
-        const types = await lookup.call(this.options.fetcher, entry.shipmentId);
+        const types = await lookup.call(this.context.fetcher, entry.shipmentId);
         return !types.some((t) => t.toLowerCase() === type);
       } catch {
         // cannot ask: fall back to what the service said
@@ -136,9 +124,10 @@ export class JobFailures {
   }
 
   skipMissing(entry: Entry, error: unknown): void {
-    this.options.drop(entry);
+    this.context.queue.drop(entry);
     const requestId = classifyFailure(error).requestId;
-    this.options.guard.orDefer(() => this.options.guard.write(entry.id, 'canceled', { reason: `this shipment has no ${entry.documentType}`, requestId, nextAttemptAt: null }));
+    const patch = { reason: `this shipment has no ${entry.documentType}`, requestId, nextAttemptAt: null };
+    this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'canceled', patch));
   }
 }
 

@@ -9,7 +9,7 @@ export const AUTO_TRIGGERS: readonly JobTrigger[] = ['webhook', 'poll'];
 
 /** A ledger row: the JobView the UI sees, plus what the queue needs to resume it. */
 export interface JobRecord extends JobView {
-  /** Creation order; FIFO per target follows it. */
+  /** Creation order: breaks ties between jobs booked at the same time in a lane (lane.ts). */
   readonly seq: number;
   readonly idempotencyKey: string | null;
   readonly bookedAt: string | null;

@@ -1,8 +1,9 @@
 import type { JobPatch, JobRecord } from './job-record';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Entry, Lane } from './lane';
-import { isLedgerFailure, type LedgerGuard } from './ledger-guard';
-import { mediaForLayout, type PdfFetcher, type PipelineTarget } from './ports';
+import { isLedgerFailure } from './ledger-guard';
+import type { PipelineContext } from './pipeline-context';
+import { mediaForLayout, type PipelineTarget } from './ports';
 import type { SpooledJobs } from './spooled-jobs';
 
 /*
@@ -12,27 +13,15 @@ import type { SpooledJobs } from './spooled-jobs';
  * sent again. Kept apart from the queue, which only decides which job runs next.
  */
 
-export interface JobStepsOptions {
-  readonly fetcher: PdfFetcher;
-  readonly guard: LedgerGuard;
-  readonly failures: JobFailures;
-  readonly spooled: SpooledJobs;
-  /** The queue's jobs by id: a job handed over leaves it. */
-  readonly entries: Map<string, Entry>;
-  /** The job was canceled, held or the pipeline stopped while the step was running. */
-  readonly disowned: (entry: Entry, token: number) => boolean;
-  readonly schedulePump: () => void;
-  readonly isStopped: () => boolean;
-  readonly nowMs: () => number;
-  /** Probe backoff for a printer that is down: the jobs' retry backoff. */
-  readonly retryBaseMs: number;
-  readonly retryMaxMs: number;
-}
-
 export class JobSteps {
   private fetches = 0;
 
-  constructor(private readonly options: JobStepsOptions) {}
+  /** A failed step goes to `failures`; a handover to `spooled`. */
+  constructor(
+    private readonly context: PipelineContext,
+    private readonly failures: JobFailures,
+    private readonly spooled: SpooledJobs,
+  ) {}
 
   /** Fetches in progress (bounded by fetchConcurrency). */
   get activeFetches(): number {
@@ -40,7 +29,7 @@ export class JobSteps {
   }
 
   async fetch(entry: Entry): Promise<void> {
-    const { failures } = this.options;
+    const { failures } = this;
     entry.phase = 'fetching';
     const token = entry.token;
     try {
@@ -52,30 +41,30 @@ export class JobSteps {
     }
     this.fetches += 1;
     try {
-      const { pdf } = await this.options.fetcher.printFile({
+      const { pdf } = await this.context.fetcher.printFile({
         shipment_ids: [entry.shipmentId],
         document_type: entry.documentType,
         label_layout: entry.layout,
       });
-      if (this.options.disowned(entry, token)) return;
+      if (this.context.queue.disowned(entry, token)) return;
       entry.pdf = pdf;
       entry.phase = 'ready';
     } catch (error) {
-      if (this.options.disowned(entry, token)) return;
+      if (this.context.queue.disowned(entry, token)) return;
       if (await failures.lacksDocument(entry, error)) {
-        if (!this.options.disowned(entry, token)) failures.skipMissing(entry, error);
+        if (!this.context.queue.disowned(entry, token)) failures.skipMissing(entry, error);
         return;
       }
-      if (this.options.disowned(entry, token)) return;
+      if (this.context.queue.disowned(entry, token)) return;
       failures.onFailure(entry, error);
     } finally {
       this.fetches -= 1;
-      this.options.schedulePump();
+      this.context.queue.schedulePump();
     }
   }
 
   async spool(lane: Lane, entry: Entry, target: PipelineTarget): Promise<void> {
-    const { failures, spooled } = this.options;
+    const { failures, spooled } = this;
     let result: { spoolerJobId: string | null; completed: boolean };
     try {
       if (entry.spoolUncertain) {
@@ -85,7 +74,7 @@ export class JobSteps {
         const found = await target.findSpooled(entry.id);
         if (found && found.state !== 'aborted' && found.state !== 'canceled') {
           lane.remove(entry);
-          this.options.entries.delete(entry.id);
+          this.context.queue.handedOver(entry);
           spooled.record(entry.id, entry.target, found.spoolerJobId, found.state === 'completed');
           return;
         }
@@ -130,7 +119,7 @@ export class JobSteps {
       return;
     }
     lane.remove(entry);
-    this.options.entries.delete(entry.id);
+    this.context.queue.handedOver(entry);
     entry.pdf = null;
     spooled.record(entry.id, entry.target, result.spoolerJobId, result.completed);
   }
@@ -144,19 +133,21 @@ export class JobSteps {
     const down = lane.down;
     if (!down) return;
     const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
-    if (this.options.isStopped()) return;
+    if (this.context.queue.isStopped()) return;
     if (readiness.ready) {
       lane.down = null;
       return;
     }
-    const again = lane.markDown(readiness.detail ?? down.advice, this.options.nowMs(), this.options.retryBaseMs, this.options.retryMaxMs);
-    if (lane.head) this.options.failures.showWait(lane.head, again);
+    // Probe backoff for a printer that is down: the jobs' retry backoff.
+    const { retryBaseMs, retryMaxMs } = this.context.settings;
+    const again = lane.markDown(readiness.detail ?? down.advice, this.context.queue.nowMs(), retryBaseMs, retryMaxMs);
+    if (lane.head) this.failures.showWait(lane.head, again);
   }
 
   /** Count a new try in the ledger's `attempts` (once per fetch+spool pass). */
   private countTry(entry: Entry, state: 'fetching' | 'spooling', patch: JobPatch = {}): JobRecord {
     const counted = entry.tryCounted;
-    const job = this.options.guard.write(entry.id, state, { ...patch, incrementAttempts: !counted, nextAttemptAt: null, reason: null });
+    const job = this.context.guard.write(entry.id, state, { ...patch, incrementAttempts: !counted, nextAttemptAt: null, reason: null });
     if (!counted) {
       entry.tries += 1;
       entry.tryCounted = true;

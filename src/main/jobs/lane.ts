@@ -62,8 +62,9 @@ export interface PrinterDown {
 }
 
 /**
- * One target's line of jobs, kept in creation order (`seq`). The head is the only job that
- * may be handed to the spooler; the first `lookahead` jobs may be fetched ahead.
+ * One target's line of jobs, kept in booking order (`orderAt`: booked_at, else creation
+ * time), then creation order (`seq`); see insert(). The head is the only job that may be
+ * handed to the spooler; the first `lookahead` jobs may be fetched ahead.
  */
 export class Lane {
   readonly entries: Entry[] = [];

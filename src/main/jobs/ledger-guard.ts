@@ -1,7 +1,8 @@
 import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
 import { formatDelay } from './failure';
-import type { JobPatch, JobRecord } from './job-record';
-import type { Ledger } from './ledger';
+import { toJobView, type JobPatch, type JobRecord } from './job-record';
+import type { JobQueue } from './pipeline-context';
+import type { JobStore, PipelineObserver } from './ports';
 
 /*
  * The pipeline's ledger writes, and what happens when the ledger cannot take one
@@ -12,18 +13,14 @@ import type { Ledger } from './ledger';
  */
 
 export interface LedgerGuardOptions {
-  readonly ledger: Ledger;
+  readonly ledger: JobStore;
+  /** Hears of every row written and of every write failure. */
+  readonly observer: PipelineObserver;
+  /** Once stopped, no retry is armed any more; once the backlog is replayed, the pump runs again. */
+  readonly queue: Pick<JobQueue, 'isStopped' | 'schedulePump'>;
   /** First wait before a failed write is tried again; doubles up to retryMaxMs. */
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;
-  /** The pipeline was stopped: no retry is armed any more. */
-  readonly isStopped: () => boolean;
-  /** Every row written (the pipeline tells its listener). */
-  readonly onWritten: (job: JobRecord) => void;
-  /** @default logs the message with console.error */
-  readonly onError?: (error: JobError) => void;
-  /** The backlog was replayed: the pump may run again. */
-  readonly onRecovered: () => void;
 }
 
 export class LedgerGuard {
@@ -51,7 +48,7 @@ export class LedgerGuard {
       throw sqliteCode(error) ? ledgerWriteError(error, this.options.ledger.dir) : error;
     }
     this.ledgerFailures = 0;
-    this.options.onWritten(job);
+    this.options.observer.onJobChange(toJobView(job));
     return job;
   }
 
@@ -89,8 +86,11 @@ export class LedgerGuard {
     const first = this.ledgerDown === null;
     this.ledgerDown = error;
     const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(20, this.ledgerFailures - 1));
-    if (first || !this.ledgerTimer) this.report(new JobError(error.code, `${error.message} Printing waits; next try in ${formatDelay(delay)}.`, { cause: error }));
-    if (this.ledgerTimer || this.options.isStopped()) return;
+    if (first || !this.ledgerTimer) {
+      const message = `${error.message} Printing waits; next try in ${formatDelay(delay)}.`;
+      this.options.observer.onError(new JobError(error.code, message, { cause: error }));
+    }
+    if (this.ledgerTimer || this.options.queue.isStopped()) return;
     this.ledgerTimer = setTimeout(() => {
       this.ledgerTimer = null;
       this.retryLedger();
@@ -105,7 +105,7 @@ export class LedgerGuard {
 
   /** Replay what is known but unrecorded, in order, then let the pump run again. */
   private retryLedger(): void {
-    if (this.options.isStopped()) return;
+    if (this.options.queue.isStopped()) return;
     try {
       while (this.deferred.length > 0) {
         this.deferred[0]!();
@@ -116,16 +116,7 @@ export class LedgerGuard {
       return;
     }
     this.ledgerDown = null;
-    this.options.onRecovered();
-  }
-
-  private report(error: JobError): void {
-    try {
-      if (this.options.onError) this.options.onError(error);
-      else console.error(`${error.code}: ${error.message}`);
-    } catch {
-      // A listener's bug must not stall printing.
-    }
+    this.options.queue.schedulePump();
   }
 }
 

@@ -1,7 +1,6 @@
 import type { JobView, LabelLayout } from '../../shared/domain';
 import type { JobError } from './errors';
-import type { Ledger } from './ledger';
-import type { PdfFetcher, PipelineTarget, RouteDecision } from './ports';
+import type { PdfFetcher, PipelineLedger, PipelineObserver, PipelineTarget, RouteDecision } from './ports';
 
 /*
  * What a PrintPipeline is configured with, and the defaults it fills in: kept apart from the
@@ -10,7 +9,7 @@ import type { PdfFetcher, PipelineTarget, RouteDecision } from './ports';
  */
 
 export interface PrintPipelineOptions {
-  readonly ledger: Ledger;
+  readonly ledger: PipelineLedger;
   /** Fetches PDFs (`ServiceClient` satisfies it). */
   readonly fetcher: PdfFetcher;
   /** The target for a printer URI; the caller caches targets. */
@@ -92,5 +91,26 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
     ledgerRetryMaxMs: Math.max(1, options.ledgerRetryMaxMs ?? 30_000),
     now: options.now ?? (() => new Date()),
     random: options.random ?? Math.random,
+  };
+}
+
+/** The listeners as one observer: a listener's bug must not stall printing. */
+export function observerFrom(options: Pick<PrintPipelineOptions, 'onJobChange' | 'onError'>): PipelineObserver {
+  return {
+    onJobChange(job) {
+      try {
+        options.onJobChange?.(job);
+      } catch {
+        // ignored: see above
+      }
+    },
+    onError(error) {
+      try {
+        if (options.onError) options.onError(error);
+        else console.error(`${error.code}: ${error.message}`);
+      } catch {
+        // ignored: see above
+      }
+    },
   };
 }

@@ -1,15 +1,15 @@
 import type { JobView } from '../../shared/domain';
-import type { BookingNotice } from './booking-notice';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { JobFailures } from './job-failures';
 import { toJobView, type JobRecord } from './job-record';
 import { JobSteps } from './job-steps';
 import { Lane, entryFrom, type Entry } from './lane';
-import type { Ledger } from './ledger';
 import { LedgerGuard } from './ledger-guard';
-import { resolveSettings, type PipelineSettings, type PrintPipelineOptions, type ReprintRequest } from './pipeline-options';
-import type { PipelineTarget } from './ports';
-import { resumeJob, settleAfterCrash, type RecoveryHost } from './recovery';
+import type { JobQueue, PipelineContext } from './pipeline-context';
+import { observerFrom, resolveSettings, type PipelineSettings, type PrintPipelineOptions, type ReprintRequest } from './pipeline-options';
+import type { BookingToPrint, PipelineLedger, PipelineObserver, PrinterDirectory } from './ports';
+import { TargetCache } from './printer-directory';
+import { resumeJob, settleAfterCrash, type RecoveryContext } from './recovery';
 import { SpooledJobs } from './spooled-jobs';
 
 // The options live in pipeline-options.ts; importers keep importing them from here.
@@ -23,9 +23,11 @@ const AUTO_SCOPE = '*';
  * the public API and the scheduling (which job runs next); the steps themselves
  * (job-steps.ts), what a failure leads to (job-failures.ts), the spooler's side after the
  * handover (spooled-jobs.ts), start-up recovery (recovery.ts) and ledger-write failures
- * (ledger-guard.ts) live beside it.
+ * (ledger-guard.ts) live beside it, sharing one PipelineContext (pipeline-context.ts).
+ * Outside jobs/ it talks only through the ports in ports.ts.
  *
- * Ordering: each target is a FIFO line in job creation order. Only the head of a line is
+ * Ordering: each target is a line ordered by when its shipment was booked (booked_at),
+ * then by creation order (lane.ts: webhooks can arrive out of order). Only the head of a line is
  * handed to the spooler; the next `lookahead` jobs are fetched ahead, concurrently and
  * round-robin across targets, so a slow or offline target holds up only its own line.
  * A head that failed transiently keeps its place and blocks its line while it waits for
@@ -47,18 +49,19 @@ const AUTO_SCOPE = '*';
  * that happened at the printer meanwhile.
  */
 export class PrintPipeline {
-  private readonly ledger: Ledger;
+  private readonly ledger: PipelineLedger;
   private readonly o: PipelineSettings;
   private readonly lanes = new Map<string, Lane>();
   private readonly entries = new Map<string, Entry>();
-  private readonly targets = new Map<string, PipelineTarget>();
+  private readonly printers: PrinterDirectory;
+  private readonly observer: PipelineObserver;
   private readonly pausedTargets = new Set<string>();
   private autoPaused = false;
   private readonly guard: LedgerGuard;
   private readonly spooled: SpooledJobs;
   private readonly failures: JobFailures;
   private readonly steps: JobSteps;
-  private readonly recovery: RecoveryHost;
+  private readonly recovery: RecoveryContext;
   private roundRobin = 0;
   private started = false;
   private loading = false;
@@ -71,54 +74,26 @@ export class PrintPipeline {
   constructor(private readonly options: PrintPipelineOptions) {
     this.ledger = options.ledger;
     this.o = resolveSettings(options);
-    // The parts reach the queue's state only through these callbacks.
-    const isStopped = (): boolean => this.stopped;
-    const resolveTarget = (uri: string): PipelineTarget | Error => this.resolveTarget(uri);
-    this.guard = new LedgerGuard({
-      ledger: this.ledger,
-      retryBaseMs: this.o.ledgerRetryBaseMs,
-      retryMaxMs: this.o.ledgerRetryMaxMs,
-      isStopped,
-      onWritten: (job) => this.emit(job),
-      onError: options.onError,
-      onRecovered: () => this.schedulePump(),
-    });
-    this.spooled = new SpooledJobs({
-      guard: this.guard,
-      followSpooler: this.o.followSpooler,
-      followIntervalMs: this.o.followIntervalMs,
-      isStopped,
-      resolveTarget,
-      enqueue: (job) => this.enqueue(job),
-    });
-    this.failures = new JobFailures({
-      settings: this.o,
-      fetcher: options.fetcher,
-      guard: this.guard,
+    this.printers = new TargetCache(options.targetFor);
+    this.observer = observerFrom(options);
+    // What the parts see of the queue: they reach its state only through this port.
+    const queue: JobQueue = {
+      isStopped: () => this.stopped,
       isAutoPaused: () => this.autoPaused,
-      drop: (entry) => this.drop(entry),
       nowMs: () => this.nowMs(),
-    });
-    this.steps = new JobSteps({
-      fetcher: options.fetcher,
-      guard: this.guard,
-      failures: this.failures,
-      spooled: this.spooled,
-      entries: this.entries,
+      enqueue: (job) => this.enqueue(job),
+      drop: (entry) => this.drop(entry),
+      handedOver: (entry) => void this.entries.delete(entry.id),
       disowned: (entry, token) => this.disowned(entry, token),
       schedulePump: () => this.schedulePump(),
-      isStopped,
-      nowMs: () => this.nowMs(),
-      retryBaseMs: this.o.retryBaseMs,
-      retryMaxMs: this.o.retryMaxMs,
-    });
-    this.recovery = {
-      write: (id, state, patch) => this.guard.write(id, state, patch),
-      enqueue: (job) => this.enqueue(job),
-      resolveTarget,
-      onSpooled: (jobId, targetUri, spoolerJobId, completed, recovered) => this.spooled.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered),
-      follow: (jobId, targetUri, spoolerJobId) => this.spooled.follow(jobId, targetUri, spoolerJobId),
     };
+    const { ledgerRetryBaseMs: retryBaseMs, ledgerRetryMaxMs: retryMaxMs } = this.o;
+    this.guard = new LedgerGuard({ ledger: this.ledger, observer: this.observer, queue, retryBaseMs, retryMaxMs });
+    const context: PipelineContext = { settings: this.o, queue, guard: this.guard, fetcher: options.fetcher, printers: this.printers };
+    this.spooled = new SpooledJobs(context);
+    this.failures = new JobFailures(context);
+    this.steps = new JobSteps(context, this.failures, this.spooled);
+    this.recovery = { ...context, spooled: this.spooled };
     for (const scope of this.ledger.pausedScopes()) {
       if (scope === AUTO_SCOPE) this.autoPaused = true;
       else this.pausedTargets.add(scope);
@@ -145,7 +120,7 @@ export class PrintPipeline {
   }
 
   /** One automatic job per auto-print document type, idempotent per key. */
-  submitBooking(notice: BookingNotice): JobView[] {
+  submitBooking(notice: BookingToPrint): JobView[] {
     const copies = this.o.copies();
     const jobs: JobView[] = [];
     for (const documentType of this.o.autoPrintTypes()) {
@@ -348,7 +323,7 @@ export class PrintPipeline {
     if (lane.spooling || this.pausedTargets.has(lane.target)) return;
     const head = lane.head;
     if (!head || head.notBefore > now) return;
-    const target = this.resolveTarget(lane.target);
+    const target = this.printers.resolve(lane.target);
     if (target instanceof Error) {
       this.failures.failNoTarget(head, target);
       this.schedulePump();
@@ -394,7 +369,7 @@ export class PrintPipeline {
 
   private fetchCandidate(lane: Lane, now: number): Entry | null {
     if (this.pausedTargets.has(lane.target)) return null;
-    const target = this.resolveTarget(lane.target);
+    const target = this.printers.resolve(lane.target);
     if (target instanceof Error || !target.needsPdf) return null;
     const window = Math.min(lane.entries.length, this.o.lookahead);
     for (let i = 0; i < window; i++) {
@@ -439,25 +414,8 @@ export class PrintPipeline {
     return this.stopped || entry.token !== token || this.entries.get(entry.id) !== entry;
   }
 
-  /** Errors are not cached: a target that cannot be made now (no API key yet) may work later. */
-  private resolveTarget(uri: string): PipelineTarget | Error {
-    const cached = this.targets.get(uri);
-    if (cached) return cached;
-    try {
-      const target = this.options.targetFor(uri);
-      this.targets.set(uri, target);
-      return target;
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
   private emit(job: JobRecord): void {
-    try {
-      this.options.onJobChange?.(toJobView(job));
-    } catch {
-      // A listener's bug must not stall printing.
-    }
+    this.observer.onJobChange(toJobView(job));
   }
 
   private mustGet(id: string): JobRecord {

@@ -1,9 +1,14 @@
 import type { LabelLayout } from '../../shared/domain';
 import type { PrinterTarget } from '../printing/target';
+import type { JobState, JobView } from '../../shared/domain';
+import type { JobError } from './errors';
+import type { JobPatch, JobRecord, JobSpec } from './job-record';
 
 /**
- * Structural ports the pipeline depends on, so it does not import the service client:
- * `ServiceClient` (src/main/api/client.ts) satisfies `PdfFetcher`.
+ * The pipeline's ports: everything it talks to outside src/main/jobs, as structural types,
+ * so it does not import the service client, the routing module or intake. `ServiceClient`
+ * (src/main/api/client.ts) satisfies `PdfFetcher`; the agent's Ledger satisfies
+ * `PipelineLedger`; create-agent.ts's target cache is behind `PrinterDirectory`.
  */
 // A type alias, not an interface, so it stays assignable to the client's zod-inferred
 // request type (which has an index signature).
@@ -32,3 +37,56 @@ export { mediaForLayout, type Route as RouteDecision } from '../printing/routing
 
 /** A printer target; `reconcilable: false` ones cannot be looked up after a crash. */
 export type PipelineTarget = PrinterTarget;
+
+// ---- the ledger, as far as the pipeline uses it ----------------------------------------
+// The agent's Ledger (src/main/agent/ledger.ts) satisfies all three; its job repository
+// (job-repository.ts) satisfies JobStore and PauseStore.
+
+/** The pipeline's jobs: created, moved through their states, read back. */
+export interface JobStore {
+  /** The data directory holding the ledger (what a write error tells the user to check). */
+  readonly dir: string;
+  createAutoJob(spec: JobSpec): { job: JobRecord; created: boolean };
+  createJob(spec: JobSpec): JobRecord;
+  transition(id: string, state: JobState, patch?: JobPatch): JobRecord;
+  get(id: string): JobRecord | null;
+  /** Every unfinished job, in creation order. */
+  open(): JobRecord[];
+}
+
+/** Pauses ('*' = automatic printing, else a printer URI) and the automatic jobs they hold. */
+export interface PauseStore {
+  pausedScopes(): string[];
+  setPaused(scope: string, paused: boolean): void;
+  holdAutoJobs(): JobRecord[];
+  releaseHeld(): JobRecord[];
+}
+
+/** The local shipment index (intake's): a reprint takes its reference and tracking id from it. */
+export interface ShipmentLookup {
+  getShipment(shipmentId: string): { readonly referenceId: string | null; readonly trackingId: string | null } | null;
+}
+
+export type PipelineLedger = JobStore & PauseStore & ShipmentLookup;
+
+/** A booking to print automatically (intake's BookingNotice satisfies it). */
+export interface BookingToPrint {
+  readonly shipmentId: string;
+  readonly referenceId: string | null;
+  readonly trackingId: string | null;
+  /** RFC 3339; lanes order automatic jobs by it. */
+  readonly bookedAt: string | null;
+  readonly trigger: 'webhook' | 'poll';
+}
+
+/** The printers jobs go to, by URI: a target, or the error that says why there is none (yet). */
+export interface PrinterDirectory {
+  resolve(uri: string): PipelineTarget | Error;
+}
+
+/** Who hears what the pipeline does: every job row written, and failures it keeps working through. */
+export interface PipelineObserver {
+  onJobChange(job: JobView): void;
+  /** A ledger write failed during background work; printing waits and retries. */
+  onError(error: JobError): void;
+}

@@ -1,5 +1,7 @@
-import type { JobPatch, JobRecord } from './job-record';
+import type { JobRecord } from './job-record';
+import type { PipelineContext } from './pipeline-context';
 import type { PipelineTarget } from './ports';
+import type { SpooledJobs } from './spooled-jobs';
 
 /*
  * Start-up reconciliation: what to do with each job a crash (or a stop) left unfinished.
@@ -9,16 +11,10 @@ import type { PipelineTarget } from './ports';
  * make "exactly once" survive a crash.
  */
 
-/** What recovery needs from the pipeline. */
-export interface RecoveryHost {
-  readonly write: (id: string, state: JobRecord['state'], patch: JobPatch) => JobRecord;
-  /** Put a job in its line. */
-  readonly enqueue: (job: JobRecord) => void;
-  readonly resolveTarget: (uri: string) => PipelineTarget | Error;
-  /** Record a handover found at the spooler (spooled, then completed or followed). */
-  readonly onSpooled: (jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered?: boolean) => void;
-  /** Follow a job the spooler already has. */
-  readonly follow: (jobId: string, targetUri: string, spoolerJobId: string) => void;
+/** What recovery needs from the pipeline: its queue, its ledger writes, its printers, its spooled jobs. */
+export interface RecoveryContext extends Pick<PipelineContext, 'queue' | 'guard' | 'printers'> {
+  /** Records a handover found at the spooler (spooled, then completed or followed), or follows one. */
+  readonly spooled: Pick<SpooledJobs, 'onSpooled' | 'follow'>;
 }
 
 /** Wait until an lp left running by a crashed run has had time to reach the spooler. */
@@ -32,30 +28,30 @@ export async function settleAfterCrash(open: readonly JobRecord[], settleMs: num
 }
 
 /** Bring one unfinished job back: in line, followed, or ended. */
-export async function resumeJob(job: JobRecord, host: RecoveryHost): Promise<void> {
+export async function resumeJob(job: JobRecord, context: RecoveryContext): Promise<void> {
   switch (job.state) {
     case 'queued':
-      if (!job.held) host.enqueue(job);
+      if (!job.held) context.queue.enqueue(job);
       return;
     case 'fetching':
       // Nothing was sent to a spooler yet.
-      host.enqueue(host.write(job.id, 'queued', {}));
+      context.queue.enqueue(context.guard.write(job.id, 'queued', {}));
       return;
     case 'spooling':
     case 'spooled': {
       if (job.spoolerJobId) {
         // lp answered before the crash: the job reached the spooler whole; just follow it.
-        if (job.state === 'spooled') host.follow(job.id, job.target, job.spoolerJobId);
-        else host.onSpooled(job.id, job.target, job.spoolerJobId, false);
+        if (job.state === 'spooled') context.spooled.follow(job.id, job.target, job.spoolerJobId);
+        else context.spooled.onSpooled(job.id, job.target, job.spoolerJobId, false);
         return;
       }
-      const target = host.resolveTarget(job.target);
+      const target = context.printers.resolve(job.target);
       if (target instanceof Error) {
-        host.enqueue(job);
+        context.queue.enqueue(job);
         return;
       }
       if (target.reconcilable === false) {
-        resumeUnreconcilable(job, host);
+        resumeUnreconcilable(job, context);
         return;
       }
       let found: Awaited<ReturnType<PipelineTarget['findSpooled']>>;
@@ -64,14 +60,14 @@ export async function resumeJob(job: JobRecord, host: RecoveryHost): Promise<voi
       } catch {
         // The spooler cannot be asked now: queue it, still marked uncertain, so the
         // lookup is repeated before anything is sent.
-        host.enqueue(host.write(job.id, 'queued', {}));
+        context.queue.enqueue(context.guard.write(job.id, 'queued', {}));
         return;
       }
       if (found && found.state !== 'aborted' && found.state !== 'canceled') {
-        host.onSpooled(job.id, job.target, found.spoolerJobId, found.state === 'completed', true);
+        context.spooled.onSpooled(job.id, job.target, found.spoolerJobId, found.state === 'completed', true);
       } else {
-        const queued = host.write(job.id, 'queued', { spoolAttempted: false });
-        host.enqueue(queued);
+        const queued = context.guard.write(job.id, 'queued', { spoolAttempted: false });
+        context.queue.enqueue(queued);
       }
       return;
     }
@@ -85,16 +81,16 @@ export async function resumeJob(job: JobRecord, host: RecoveryHost): Promise<voi
  * after a restart on a guess: `spooled` means the spooler took it, and a `spooling` job
  * that was handed over may have printed, so a person decides.
  */
-function resumeUnreconcilable(job: JobRecord, host: RecoveryHost): void {
+function resumeUnreconcilable(job: JobRecord, context: RecoveryContext): void {
   if (job.state === 'spooled') {
-    host.write(job.id, 'completed', { reason: 'handed to the printer before the restart; it cannot be followed further' });
+    context.guard.write(job.id, 'completed', { reason: 'handed to the printer before the restart; it cannot be followed further' });
   } else if (job.spoolAttempted) {
-    host.write(job.id, 'failed', {
+    context.guard.write(job.id, 'failed', {
       reason: 'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',
       nextAttemptAt: null,
     });
   } else {
     // `spooling` without spool_attempted: only the lookup ran, nothing was sent.
-    host.enqueue(host.write(job.id, 'queued', {}));
+    context.queue.enqueue(context.guard.write(job.id, 'queued', {}));
   }
 }

@@ -1,6 +1,4 @@
-import type { JobRecord } from './job-record';
-import type { LedgerGuard } from './ledger-guard';
-import type { PipelineTarget } from './ports';
+import type { PipelineContext } from './pipeline-context';
 import { SpoolerFollower, type FollowOutcome, type FollowedJob } from './spooler-follower';
 
 /*
@@ -10,45 +8,35 @@ import { SpoolerFollower, type FollowOutcome, type FollowedJob } from './spooler
  * spooled job has left its line, and start-up recovery records handovers the same way.
  */
 
-export interface SpooledJobsOptions {
-  readonly guard: LedgerGuard;
-  /** Poll target.jobState until the spooler says completed or aborted. */
-  readonly followSpooler: boolean;
-  readonly followIntervalMs: number;
-  readonly isStopped: () => boolean;
-  readonly resolveTarget: (uri: string) => PipelineTarget | Error;
-  /** Put a job back in line (one found cut off by a crash is sent again once). */
-  readonly enqueue: (job: JobRecord) => void;
-}
-
 export class SpooledJobs {
   private readonly follower: SpoolerFollower;
   /** Jobs found at the spooler by start-up reconciliation, still followed. */
   private readonly recovered = new Set<string>();
 
-  constructor(private readonly options: SpooledJobsOptions) {
+  /** Settings followSpooler (poll target.jobState until the spooler says how it ended) and followIntervalMs. */
+  constructor(private readonly context: Pick<PipelineContext, 'settings' | 'queue' | 'guard' | 'printers'>) {
     this.follower = new SpoolerFollower({
-      intervalMs: options.followIntervalMs,
+      intervalMs: context.settings.followIntervalMs,
       onOutcome: (job, outcome) => this.onFollowOutcome(job, outcome, this.recovered.delete(job.jobId)),
     });
   }
 
   /** The handover happened: record it now, or as soon as the ledger can be written. */
   record(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
-    this.options.guard.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered));
+    this.context.guard.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered));
   }
 
   /** Record the handover; finish at once (folder, service, windows) or follow the spooler. */
   onSpooled(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
     const patch = { spoolerJobId, reason: null, requestId: null, nextAttemptAt: null };
-    this.options.guard.write(jobId, 'spooled', patch);
-    if (completed) this.options.guard.write(jobId, 'completed', {});
+    this.context.guard.write(jobId, 'spooled', patch);
+    if (completed) this.context.guard.write(jobId, 'completed', {});
     else if (spoolerJobId) this.follow(jobId, targetUri, spoolerJobId, recovered);
   }
 
   follow(jobId: string, targetUri: string, spoolerJobId: string, recovered = false): void {
-    if (!this.options.followSpooler || this.options.isStopped()) return;
-    const target = this.options.resolveTarget(targetUri);
+    if (!this.context.settings.followSpooler || this.context.queue.isStopped()) return;
+    const target = this.context.printers.resolve(targetUri);
     if (target instanceof Error) return;
     if (recovered) this.recovered.add(jobId);
     this.follower.follow({ jobId, spoolerJobId, target });
@@ -60,17 +48,17 @@ export class SpooledJobs {
   }
 
   private onFollowOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
-    if (this.options.isStopped()) return;
+    if (this.context.queue.isStopped()) return;
     // Runs inside the follower's tick: a ledger that cannot be written must not throw there.
     try {
-      this.options.guard.orDefer(() => this.recordOutcome(job, outcome, recovered));
+      this.context.guard.orDefer(() => this.recordOutcome(job, outcome, recovered));
     } catch (error) {
-      this.options.guard.workFailed(error);
+      this.context.guard.workFailed(error);
     }
   }
 
   private recordOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
-    const guard = this.options.guard;
+    const guard = this.context.guard;
     if (recovered && (outcome === 'aborted' || outcome === 'canceled')) {
       // A job found at the spooler after a crash that then ends canceled or aborted was
       // most likely cut off by the crash itself (lp killed mid-job): send it again once.
@@ -79,7 +67,8 @@ export class SpooledJobs {
         spoolerJobId: null,
         spoolAttempted: false,
       });
-      this.options.enqueue(queued);
+      // Back in line: one found cut off by a crash is sent again once.
+      this.context.queue.enqueue(queued);
       return;
     }
     switch (outcome) {

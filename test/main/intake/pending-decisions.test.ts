@@ -6,8 +6,8 @@ import { createBookingDispatcher } from '../../../src/main/intake/booking-dispat
 import { pendingHistory, refuseOnPendingBooking } from '../../../src/main/intake/pending-decisions';
 import type { ShipmentRecord } from '../../../src/main/intake/ports';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
-import type { BookingNotice } from '../../../src/main/jobs/booking-notice';
-import { Ledger } from '../../../src/main/jobs/ledger';
+import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import { Ledger } from '../../../src/main/agent/ledger';
 import { RecordingSink, tempLedger, until } from './helpers/fixtures';
 import { bookedEnvelope, deliver } from './helpers/loopback-sender';
 

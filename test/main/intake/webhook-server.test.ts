@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TrackingEventView } from '../../../src/shared/domain';
 import type { TrackingAlert } from '../../../src/main/intake/alerts';
 import { startWebhookServer, type WebhookServer, type WebhookServerOptions } from '../../../src/main/intake/webhook-server';
-import type { Ledger } from '../../../src/main/jobs/ledger';
+import type { Ledger } from '../../../src/main/agent/ledger';
 import { bookedEnvelope, deliver, trackingEnvelope } from './helpers/loopback-sender';
 import { RecordingSink, tempLedger, until } from './helpers/fixtures';
 

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger, SEARCH_INDEX_MAX_MATCHES, searchByIndexSql } from '../../../src/main/jobs/ledger';
+import { Ledger } from '../../../src/main/agent/ledger';
+import { SEARCH_INDEX_MAX_MATCHES, searchByIndexSql } from '../../../src/main/jobs/job-search';
 import type { JobRecord, JobSpec } from '../../../src/main/jobs/job-record';
 import { MIGRATIONS } from '../../../src/main/jobs/migrations';
 

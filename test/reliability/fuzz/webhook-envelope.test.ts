@@ -12,8 +12,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWebhook } from '../../../src/main/intake/envelope';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
-import type { BookingNotice } from '../../../src/main/jobs/booking-notice';
-import { Ledger } from '../../../src/main/jobs/ledger';
+import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import { Ledger } from '../../../src/main/agent/ledger';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
 import { SIZES } from '../support/sizes';
 

@@ -1,4 +1,4 @@
-import type { BookingNotice } from '../../jobs/booking-notice';
+import type { BookingNotice } from '../booking-notice';
 import { createBookingDispatcher, type DispatchResult } from '../booking-dispatch';
 import { ReorderBuffer } from '../booking-reorder';
 import type { WebhookOf } from '../envelope';

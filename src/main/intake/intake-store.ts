@@ -52,15 +52,15 @@ interface ShipmentRow {
 }
 
 /**
- * What intake remembers next to the jobs: webhook message ids (dedup), the local shipment
- * index scans resolve through, tracking events, the poller's cursors and the pauses.
- * Statements are prepared once and reused.
+ * What intake remembers in the ledger next to the jobs: webhook message ids (dedup), the
+ * bookings waiting for a decision, the local shipment index scans resolve through, tracking
+ * events and the poller's cursors. Statements are prepared once and reused.
  */
 export class IntakeStore {
   private readonly s;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly now: () => Date,
   ) {
     this.s = {
@@ -97,9 +97,6 @@ export class IntakeStore {
       setCursor: db.prepare(
         'INSERT INTO cursors (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
       ),
-      pauses: db.prepare('SELECT scope FROM pauses'),
-      pause: db.prepare('INSERT OR IGNORE INTO pauses (scope, paused_at) VALUES (?, ?)'),
-      resume: db.prepare('DELETE FROM pauses WHERE scope = ?'),
       addPending: db.prepare(`
         INSERT OR IGNORE INTO intake_pending (shipment_id, notice, data, received_at, attempts, next_attempt_at, reason)
         VALUES (?, ?, ?, ?, 0, ?, NULL)`),
@@ -115,6 +112,15 @@ export class IntakeStore {
   /** True when the message id is new (first delivery); false for a redelivery. */
   rememberMessage(messageId: string): boolean {
     return this.s.remember.run(messageId, this.now().toISOString()).changes === 1;
+  }
+
+  /** A webhook booking's message id and the booking itself, in one transaction (before the 2xx). */
+  rememberBooking(messageId: string, notice: BookingNotice, data: unknown): boolean {
+    return this.db.transaction(() => {
+      if (!this.rememberMessage(messageId)) return false;
+      this.addPendingBooking(notice, data);
+      return true;
+    })();
   }
 
   /**
@@ -219,16 +225,6 @@ export class IntakeStore {
 
   setCursor(name: string, value: string): void {
     this.s.setCursor.run(name, value);
-  }
-
-  /** '*' = automatic printing; otherwise printer URIs. */
-  pausedScopes(): string[] {
-    return (this.s.pauses.all() as { scope: string }[]).map((r) => r.scope);
-  }
-
-  setPaused(scope: string, paused: boolean): void {
-    if (paused) this.s.pause.run(scope, this.now().toISOString());
-    else this.s.resume.run(scope);
   }
 
   prune(cutoffIso: string): { messages: number; tracking: number; shipments: number } {
