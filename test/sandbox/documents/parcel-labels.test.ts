@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelContents } from '../../../src/sandbox/documents/render';
 import type { DocumentShipment } from '../../../src/sandbox/documents/types';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { book, createShipment, started, type Api } from '../helpers';
+import { book, createShipment, started, type Api } from '../../support/sandbox-api';
 import { Poppler } from './poppler';
 
 let poppler: Poppler;
