@@ -1,9 +1,11 @@
 /**
  * axe-core over every view at the two station sizes (800x600, 1280x800): no serious or
  * critical violation. The views are found through the tab list (role=tab), so a view added
- * later is checked without touching this file. Besides the tabs: Settings with Advanced open,
- * a shipment on screen after a scan, and the first-run panel.
+ * later is checked without touching this file. Besides the tabs: a shipment on screen after a
+ * scan, completed and canceled jobs in the queue, Settings with Advanced open and with a
+ * notice, and the first-run panel.
  */
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, stationTest as test } from './fixtures';
@@ -25,6 +27,13 @@ async function blockingViolations(page: Page): Promise<string[]> {
 
 test('every view has no serious or critical axe violation at 800x600 and 1280x800', async ({ page, station }) => {
   const booked = await station.book({ reference_id: 'ORDER-AXE-1' });
+  // A canceled reprint beside the completed label: the queue shows both states and a Retry.
+  const held = `folder:${join(station.dir, 'held')}`;
+  const api = station.agent.agent.api;
+  // Reprints go to the station's own printers only: the held one is the document printer.
+  await api.saveSettings({ routing: { documentPrinter: held } });
+  await api.setPaused({ paused: true, printer: held });
+  for (const job of await api.reprint({ shipmentId: booked.shipmentId, printer: held })) await api.cancelJob({ id: job.id });
   await page.goto(station.url);
   const scan = page.getByRole('textbox', { name: /Scan/ });
   await scan.fill(booked.trackingId);
@@ -52,6 +61,11 @@ test('every view has no serious or critical axe violation at 800x600 and 1280x80
     await page.getByText('Advanced: type a printer URI').click();
   }
   expect(checked).toHaveLength(names.length * SIZES.length);
+
+  // A notice on screen (the polite live region) after saving.
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  expect(await blockingViolations(page), 'Settings with a notice').toEqual([]);
 });
 
 test('the first-run panel has no serious or critical axe violation at 800x600 and 1280x800', async ({ page, station }) => {
