@@ -3,7 +3,7 @@ import { labelContents } from '../../../src/sandbox/documents/render';
 import type { DocumentShipment } from '../../../src/sandbox/documents/types';
 import type { Sandbox } from '../../../src/sandbox/server';
 import { book, createShipment, started, type Api } from '../../support/sandbox-api';
-import { Poppler } from './poppler';
+import { Poppler } from '../../support/poppler';
 
 let poppler: Poppler;
 let sandbox: Sandbox;
