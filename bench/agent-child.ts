@@ -3,9 +3,9 @@
  */
 import { join } from 'node:path';
 import { Ledger } from '../src/main/agent/ledger';
-import { parseJobLines, type AgentProcess } from '../test/reliability/support/agent-process';
+import { parseJobLines, type AgentProcess } from '../test/support/reliability/agent-process';
 import type { SandboxProcess } from './sandbox-process';
-import { until } from '../test/reliability/support/wait';
+import { until } from '../test/support/reliability/wait';
 
 /** Waits for the agent's start-up reconciliation poll (GET /shipments) to have been answered. */
 export async function waitForStartupPoll(sandbox: SandboxProcess): Promise<void> {

@@ -14,10 +14,10 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { Pool } from 'undici';
 import type { PrivateCups } from '../test/support/cups';
-import { agentArgs, startAgentProcess } from '../test/reliability/support/agent-process';
-import { freePort } from '../test/reliability/support/net';
-import { until } from '../test/reliability/support/wait';
-import { bookedEnvelope, mapConcurrent, WebhookSender } from '../test/reliability/support/webhook-sender';
+import { agentArgs, startAgentProcess } from '../test/support/reliability/agent-process';
+import { freePort } from '../test/support/net';
+import { until } from '../test/support/reliability/wait';
+import { bookedEnvelope, mapConcurrent, WebhookSender } from '../test/support/reliability/webhook-sender';
 import { loggedAt, presetPollMark, waitForStartupPoll } from './agent-child';
 import type { Booked, SandboxProcess } from './sandbox-process';
 

@@ -4,9 +4,9 @@
  * after start (TypeScript loading, the start-up reconciliation) are left out.
  */
 import type { PrivateCups } from '../test/support/cups';
-import { agentArgs, startAgentProcess } from '../test/reliability/support/agent-process';
-import { cpuSeconds, rssMb } from '../test/reliability/support/proc-stats';
-import { sleep } from '../test/reliability/support/wait';
+import { agentArgs, startAgentProcess } from '../test/support/reliability/agent-process';
+import { cpuSeconds, rssMb } from '../test/support/reliability/proc-stats';
+import { sleep } from '../test/support/reliability/wait';
 import { presetPollMark } from './agent-child';
 import type { SandboxProcess } from './sandbox-process';
 

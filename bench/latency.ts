@@ -17,10 +17,10 @@ import type { JobState } from '../src/shared/domain';
 import { startHeadlessAgent } from '../src/main/headless';
 import { silentLogger } from '../src/main/log';
 import type { PrivateCups } from '../test/support/cups';
-import { bridgeCall } from '../test/reliability/support/bridge';
-import { summarize } from '../test/reliability/support/stats';
-import { until } from '../test/reliability/support/wait';
-import { bookedEnvelope, WebhookSender } from '../test/reliability/support/webhook-sender';
+import { bridgeCall } from '../test/support/reliability/bridge';
+import { summarize } from '../test/support/reliability/stats';
+import { until } from '../test/support/reliability/wait';
+import { bookedEnvelope, WebhookSender } from '../test/support/reliability/webhook-sender';
 import { presetPollMark, waitForStartupPoll } from './agent-child';
 import type { SandboxProcess } from './sandbox-process';
 

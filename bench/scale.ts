@@ -16,7 +16,7 @@ import { ServiceClient } from '../src/main/api/client';
 import { Poller } from '../src/main/intake/poller';
 import { Ledger } from '../src/main/agent/ledger';
 import type { PrivateCups } from '../test/support/cups';
-import { percentile } from '../test/reliability/support/stats';
+import { percentile } from '../test/support/reliability/stats';
 import { measureIdle } from './idle';
 import type { SandboxProcess } from './sandbox-process';
 

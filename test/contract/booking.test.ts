@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { apiError, BOX, COMPLETE_CUSTOMS, createAndBook, createAndRate, domestic, NO_RECEIVER, PICKUP, SE_RECEIVER, useHarness, UNKNOWN_ID } from './helpers';
+import { apiError, BOX, COMPLETE_CUSTOMS, createAndBook, createAndRate, domestic, NO_RECEIVER, PICKUP, SE_RECEIVER, useHarness, UNKNOWN_ID } from '../support/contract-harness';
 
 let clockOffsetMs = 0;
 // A clock the test can move forward, to watch booking tokens expire.

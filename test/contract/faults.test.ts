@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client';
-import { apiError, domestic, useHarness } from './helpers';
+import { apiError, domestic, useHarness } from '../support/contract-harness';
 
 const h = useHarness({}, { retries: 2, retryBaseMs: 5, timeoutMs: 2_000 });
 afterEach(() => {

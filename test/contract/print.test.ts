@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { request } from 'undici';
 import type { LabelLayout } from '../../src/shared/domain';
-import { apiError, BOX, createAndBook, domestic, UNKNOWN_ID, useHarness } from './helpers';
+import { apiError, BOX, createAndBook, domestic, UNKNOWN_ID, useHarness } from '../support/contract-harness';
 
 let single: string;
 let triple: string;

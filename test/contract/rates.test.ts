@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Rate } from '../../src/main/api/schemas';
-import { apiError, BOX, COMPLETE_CUSTOMS, createAndRate, domestic, MALFORMED_ID, NO_RECEIVER, PICKUP, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from './helpers';
+import { apiError, BOX, COMPLETE_CUSTOMS, createAndRate, domestic, MALFORMED_ID, NO_RECEIVER, PICKUP, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from '../support/contract-harness';
 
 const h = useHarness();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, useHarness } from './helpers';
+import { apiError, useHarness } from '../support/contract-harness';
 
 const h = useHarness();
 

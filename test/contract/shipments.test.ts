@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, BOX, createAndBook, domestic, MALFORMED_ID, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from './helpers';
+import { apiError, BOX, createAndBook, domestic, MALFORMED_ID, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from '../support/contract-harness';
 
 const h = useHarness();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/api/client';
-import { apiError, useHarness } from './helpers';
+import { apiError, useHarness } from '../support/contract-harness';
 
 const h = useHarness({ apiKey: 'contract-key-9f8e', team: 'Contract Team' });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAndBook, useHarness } from './helpers';
+import { createAndBook, useHarness } from '../support/contract-harness';
 
 const h = useHarness({ simulateCarrier: true, carrierStepMs: 60 });
 

@@ -1,21 +1,6 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test as base } from './fixtures';
-import { startStation, type Station } from './support/station';
-
-const test = base.extend<{ station: Station }>({
-  // eslint-disable-next-line no-empty-pattern
-  station: async ({}, use) => {
-    if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
-    const station = await startStation();
-    try {
-      await use(station);
-    } finally {
-      await station.close();
-    }
-  },
-});
+import { expect, stationTest as test } from './fixtures';
 
 test('Settings → Save diagnostics writes the bundle in the data directory and offers it as a download', async ({
   page,

@@ -3,10 +3,12 @@
  * profile per test, passed as launchPersistentContext's first argument. Every test ends
  * with a full-page screenshot in test-results/screens/ (kept, and looked at).
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, test as base, type BrowserContext, type Page } from '@playwright/test';
+import { startStation, type Station } from '../support/station';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -64,6 +66,21 @@ export const test = base.extend<{ context: BrowserContext; page: Page; snap: (na
       await page.screenshot({ path, fullPage: true });
       return path;
     });
+  },
+});
+
+/** The browser fixtures plus `station`: a sandbox and a real headless agent serving the built UI (support/station.ts). */
+export const stationTest = test.extend<{ station: Station }>({
+  // eslint-disable-next-line no-empty-pattern
+  station: async ({}, use, testInfo) => {
+    if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
+    const station = await startStation();
+    try {
+      await use(station);
+    } finally {
+      if (existsSync(station.logFile)) await testInfo.attach('agent.log', { path: station.logFile, contentType: 'text/plain' });
+      await station.close();
+    }
   },
 });
 

@@ -4,25 +4,10 @@
  * choices with readiness in its own colour. Screenshots of every view at 800x600 and
  * 1280x800 land in test-results/screens/ to be looked at.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { SCREENS_DIR, expect, test as base } from './fixtures';
-import { startStation, type Station } from './support/station';
-
-const test = base.extend<{ station: Station }>({
-  // eslint-disable-next-line no-empty-pattern
-  station: async ({}, use, testInfo) => {
-    if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
-    const station = await startStation();
-    try {
-      await use(station);
-    } finally {
-      if (existsSync(station.logFile)) await testInfo.attach('agent.log', { path: station.logFile, contentType: 'text/plain' });
-      await station.close();
-    }
-  },
-});
+import { SCREENS_DIR, expect, stationTest as test } from './fixtures';
+import type { Station } from '../support/station';
 
 const SIZES = [
   { width: 800, height: 600 },

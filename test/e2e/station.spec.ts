@@ -1,23 +1,8 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test as base } from './fixtures';
+import { expect, stationTest as test } from './fixtures';
 import { startPrivateCups } from '../support/cups';
-import { pdfsIn, startStation, type Station } from './support/station';
-
-const test = base.extend<{ station: Station }>({
-  // eslint-disable-next-line no-empty-pattern
-  station: async ({}, use, testInfo) => {
-    if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
-    const station = await startStation();
-    try {
-      await use(station);
-    } finally {
-      if (existsSync(station.logFile)) await testInfo.attach('agent.log', { path: station.logFile, contentType: 'text/plain' });
-      await station.close();
-    }
-  },
-});
+import { pdfsIn } from '../support/station';
 
 test('scanning a tracking number shows the shipment and its timeline', async ({ page, station, snap }) => {
   const booked = await station.book({ reference_id: 'ORDER-1001' });

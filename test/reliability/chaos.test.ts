@@ -8,13 +8,13 @@
  * a whole PDF.
  */
 import { describe, expect, it } from 'vitest';
-import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from './support/agent-process';
-import { useRig } from './support/rig';
-import { suiteRandom } from './support/random';
-import { SIZES } from './support/sizes';
-import { killThresholds } from './support/kill-schedule';
-import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
-import { sleep, until } from './support/wait';
+import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from '../support/reliability/agent-process';
+import { useRig } from '../support/reliability/rig';
+import { suiteRandom } from '../support/reliability/random';
+import { SIZES } from '../support/reliability/sizes';
+import { killThresholds } from '../support/reliability/kill-schedule';
+import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'chaos_sink';
 const SECRET = 'whsec-chaos';

@@ -11,14 +11,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HeadlessAgentOptions } from '../../src/main/headless';
-import { parseJobLines, startAgentProcess, TUNED_AGENT, type AgentProcess } from './support/agent-process';
-import { bridgeCall } from './support/bridge';
-import { useRig } from './support/rig';
-import { sampleRss } from './support/proc-stats';
-import { SIZES } from './support/sizes';
-import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
-import { round, summarize } from './support/stats';
-import { sleep, until } from './support/wait';
+import { parseJobLines, startAgentProcess, TUNED_AGENT, type AgentProcess } from '../support/reliability/agent-process';
+import { bridgeCall } from '../support/reliability/bridge';
+import { useRig } from '../support/reliability/rig';
+import { sampleRss } from '../support/reliability/proc-stats';
+import { SIZES } from '../support/reliability/sizes';
+import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { round, summarize } from '../support/reliability/stats';
+import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'faults_sink';
 const SECRET = 'whsec-faults';

@@ -5,11 +5,11 @@
  * find them. When the agent is back, every one prints exactly once.
  */
 import { describe, expect, it } from 'vitest';
-import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from './support/agent-process';
-import { useRig } from './support/rig';
-import { SIZES } from './support/sizes';
-import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
-import { sleep, until } from './support/wait';
+import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from '../support/reliability/agent-process';
+import { useRig } from '../support/reliability/rig';
+import { SIZES } from '../support/reliability/sizes';
+import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'outage_sink';
 const SECRET = 'whsec-outage';

@@ -11,10 +11,10 @@ import { describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/shared/domain';
 import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
 import { silentLogger } from '../../src/main/log';
-import { useRig } from './support/rig';
-import { SIZES } from './support/sizes';
-import { checkPdfs, countByShipment, describeCount } from './support/spool-count';
-import { sleep, until } from './support/wait';
+import { useRig } from '../support/reliability/rig';
+import { SIZES } from '../support/reliability/sizes';
+import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'printer_faults_sink';
 const SECRET = 'whsec-printer';

@@ -8,11 +8,11 @@
  * a new agent on the same data dir; a booking its rule refuses never prints.
  */
 import { describe, expect, it } from 'vitest';
-import { agentArgs, startAgentProcess, type AgentProcess } from './support/agent-process';
-import { bridgeCall } from './support/bridge';
-import { useRig } from './support/rig';
-import { countByShipment, describeCount } from './support/spool-count';
-import { sleep, until } from './support/wait';
+import { agentArgs, startAgentProcess, type AgentProcess } from '../support/reliability/agent-process';
+import { bridgeCall } from '../support/reliability/bridge';
+import { useRig } from '../support/reliability/rig';
+import { countByShipment, describeCount } from '../support/reliability/spool-count';
+import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'fetch_fault_sink';
 const SECRET = 'whsec-fetch-fault';

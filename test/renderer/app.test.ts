@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentStatus } from '../../src/shared/domain';
 import { App } from '../../src/renderer/app';
-import { fakeClient, settings, settle } from './fake-client';
+import { fakeClient, settings, settle } from '../support/fake-agent-client';
 
 const STATUS: AgentStatus = {
   team: 'Team',

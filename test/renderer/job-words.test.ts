@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STATES } from '../../src/shared/domain';
 import { JOB_STATE_WORDS, describeJob, isActive } from '../../src/renderer/job-words';
-import { job } from './fake-client';
+import { job } from '../support/fake-agent-client';
 
 describe('job words', () => {
   it('says what "completed" means for each kind of printer', () => {

@@ -3,7 +3,7 @@ import { describeTarget, targetKind } from '../../src/renderer/format';
 import { describeJob } from '../../src/renderer/job-words';
 import { PRINTER_KIND_WORDS } from '../../src/renderer/words';
 import { PRINTER_KINDS, PRINTER_KIND_WORDS_TABLE, PRINTER_URI_HINT } from '../../src/shared/printer-kinds';
-import { job } from './fake-client';
+import { job } from '../support/fake-agent-client';
 
 describe('printer-kind words', () => {
   it.each(PRINTER_KINDS)('shows %s printers with the words of the shared registry', (kind) => {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/shared/domain';
 import { QUEUE_PAGE_SIZE, QueueView } from '../../src/renderer/views/queue-view';
-import { context, fakeClient, job, settle } from './fake-client';
+import { context, fakeClient, job, settle } from '../support/fake-agent-client';
 
 function mount(jobs: JobView[], ops: Parameters<typeof fakeClient>[0] = {}) {
   const client = fakeClient({ listJobs: async () => jobs, ...ops });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ShipmentView } from '../../src/shared/domain';
 import { renderShipment } from '../../src/renderer/views/result-view';
 import { ScanView } from '../../src/renderer/views/scan-view';
-import { context, fakeClient, settings, settle } from './fake-client';
+import { context, fakeClient, settings, settle } from '../support/fake-agent-client';
 
 const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
 const SHIPMENT: ShipmentView = {

@@ -4,7 +4,7 @@ import type { AgentInput } from '../../src/shared/agent-api';
 import type { PrinterInfo } from '../../src/shared/domain';
 import { SettingsPanel } from '../../src/renderer/views/settings-view';
 import { PrinterPicker } from '../../src/renderer/views/printer-picker';
-import { context, fakeClient, printer, settings, settle } from './fake-client';
+import { context, fakeClient, printer, settings, settle } from '../support/fake-agent-client';
 
 const PRINTERS: PrinterInfo[] = [
   printer({ uri: 'cups:Labels', name: 'Zebra at bench 1', kind: 'cups', media: 'label', ready: true }),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { carrierSteps } from '../../src/sandbox/carrier-sim';
 import type { Sandbox } from '../../src/sandbox/server';
-import { book, createShipment, started, type Api } from './helpers';
+import { book, createShipment, started, type Api } from '../support/sandbox-api';
 
 let sandbox: Sandbox | null = null;
 afterEach(async () => {

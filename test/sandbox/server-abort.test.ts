@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server';
-import { started } from './helpers';
+import { started } from '../support/sandbox-api';
 
 let sandbox: Sandbox | null = null;
 afterEach(async () => {

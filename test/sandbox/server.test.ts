@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server';
-import { Api, book, createShipment, started } from './helpers';
+import { Api, book, createShipment, started } from '../support/sandbox-api';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let sandbox: Sandbox | null = null;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server';
-import { createShipment, rates, started } from './helpers';
+import { createShipment, rates, started } from '../support/sandbox-api';
 
 interface Received {
   readonly headers: Record<string, string | string[] | undefined>;

@@ -8,7 +8,7 @@ import { MemoryApiKeyStore } from '../../../src/main/settings/api-key-store';
 import { createConfSettingsStore } from '../../../src/main/settings/conf-settings-store';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { freePort } from '../../support/net';
-import { until } from '../intake/helpers/fixtures';
+import { until } from '../../support/intake/fixtures';
 
 /**
  * The whole agent (webhooks and polling on) against the sandbox: stopped while 50

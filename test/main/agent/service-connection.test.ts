@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
 import { ServiceConnection } from '../../../src/main/agent/service-connection';
-import { json, useLoopback } from '../api/helpers/loopback';
+import { json, useLoopback } from '../../support/api/loopback';
 
 const server = useLoopback();
 let connection: ServiceConnection | null = null;

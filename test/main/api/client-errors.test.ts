@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import type { ApiError } from '../../../src/main/api/errors';
-import { failure } from './helpers/failure';
-import { json, useLoopback } from './helpers/loopback';
+import { failure } from '../../support/api/failure';
+import { json, useLoopback } from '../../support/api/loopback';
 
 const KEY = 'sk-super-secret-4711';
 const PRINT = { shipment_ids: ['s1'], document_type: 'label', label_layout: 'printer' as const };

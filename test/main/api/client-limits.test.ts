@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { useLoopback } from './helpers/loopback';
+import { useLoopback } from '../../support/api/loopback';
 
 const server = useLoopback();
 let client: ServiceClient | null = null;

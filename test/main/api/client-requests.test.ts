@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import { ServiceClient } from '../../../src/main/api/client';
 import { CLIENT_VERSION } from '../../../src/main/api/version';
-import { json, PDF_BYTES, useLoopback } from './helpers/loopback';
+import { json, PDF_BYTES, useLoopback } from '../../support/api/loopback';
 
 const KEY = 'wire-test-key';
 const PRINT = { shipment_ids: ['s1', 's2'], document_type: 'label', label_layout: '2x2' as const };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { failure } from './helpers/failure';
-import { json, PDF_BYTES, useLoopback } from './helpers/loopback';
+import { failure } from '../../support/api/failure';
+import { json, PDF_BYTES, useLoopback } from '../../support/api/loopback';
 
 const KEY = 'retry-test-key-123';
 const PRINT = { shipment_ids: ['s1'], document_type: 'label', label_layout: 'printer' as const };

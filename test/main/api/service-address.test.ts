@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import { checkServiceAddress, isLocalHost } from '../../../src/main/api/service-address';
 import { mergeSettings, defaultSettings } from '../../../src/main/settings/settings-store';
-import { json, useLoopback } from './helpers/loopback';
+import { json, useLoopback } from '../../support/api/loopback';
 
 const server = useLoopback();
 let client: ServiceClient | null = null;

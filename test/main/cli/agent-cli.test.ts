@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { runCli as runScript, TSX, type CliRun } from '../../support/cli-run';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const KEY = 'cli-test-key-7f3a9c';
 
@@ -20,29 +20,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the CLI; when `until` matches stdout, sends SIGTERM and waits for the exit. */
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(TSX, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (until?.test(stdout)) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<CliRun> {
+  return runScript(CLI, args, { env, until, killAfterMs: 20_000 });
 }
 
 describe('npm run agent', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { damageMiddle, fillLedger } from '../jobs/helpers/damage';
+import { damageMiddle, fillLedger } from '../../support/jobs/damage';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');

@@ -3,15 +3,14 @@
  * mistake gets one line and a non-zero exit where the agent cannot work, and a printer
  * that may come back by itself (a scheduler not running yet) a warning while it starts.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { runCli, type CliRun } from '../../support/cli-run';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const AGENT = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
 const KEY = 'startup-check-key-5d1e';
@@ -30,29 +29,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs a CLI; when `until` matches stdout, sends SIGTERM and waits for the exit. */
-function run(cli: string, args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(TSX, [cli, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (until?.test(stdout)) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function run(cli: string, args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Promise<CliRun> {
+  return runCli(cli, args, { env, until, killAfterMs: 30_000 });
 }
 
 const lines = (text: string): string[] => text.split('\n').filter((l) => l.trim() !== '');

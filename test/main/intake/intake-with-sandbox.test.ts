@@ -7,7 +7,7 @@ import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import type { Ledger } from '../../../src/main/agent/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { RecordingSink, tempLedger, until } from './helpers/fixtures';
+import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 
 /** Intake against the real sandbox and the real client on loopback. */
 

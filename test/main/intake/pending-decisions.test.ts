@@ -8,8 +8,8 @@ import type { ShipmentRecord } from '../../../src/main/intake/ports';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import { Ledger } from '../../../src/main/agent/ledger';
-import { RecordingSink, tempLedger, until } from './helpers/fixtures';
-import { bookedEnvelope, deliver } from './helpers/loopback-sender';
+import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
+import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 
 const SECRET = 'whsec-test';
 const SENDER_RULE: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'sender_reference', pattern: 'WH-' }] };

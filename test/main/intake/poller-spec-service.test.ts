@@ -4,8 +4,8 @@ import { ServiceClient } from '../../../src/main/api/client';
 import type { IntakeLogger, ShipmentSourcePort } from '../../../src/main/intake/ports';
 import { Poller, type PollerOptions } from '../../../src/main/intake/poller';
 import type { Ledger } from '../../../src/main/agent/ledger';
-import { RecordingSink, tempLedger } from './helpers/fixtures';
-import { SpecService } from './helpers/spec-service';
+import { RecordingSink, tempLedger } from '../../support/intake/fixtures';
+import { SpecService } from '../../support/intake/spec-service';
 
 /**
  * The poller against a service that is only what the spec shows (no updated_at or

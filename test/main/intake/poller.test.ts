@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import { Poller, type PollerOptions } from '../../../src/main/intake/poller';
 import type { Ledger } from '../../../src/main/agent/ledger';
-import { RecordingSink, tempLedger, until } from './helpers/fixtures';
-import { ServiceVariant, type ListBehaviour } from './helpers/service-variants';
+import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
+import { ServiceVariant, type ListBehaviour } from '../../support/intake/service-variants';
 
 const ALL: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] };
 

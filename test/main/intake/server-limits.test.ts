@@ -7,7 +7,7 @@ import { serverOptions, type ServerLimits } from '../../../src/main/intake/serve
 import { startWebhookServer } from '../../../src/main/intake/webhook-server';
 import { startUiServer } from '../../../src/main/web/ui-server';
 import { BRIDGE_EVENTS_PATH, BRIDGE_TOKEN_HEADER, type AgentApi } from '../../../src/shared/agent-api';
-import { RecordingSink, tempLedger } from './helpers/fixtures';
+import { RecordingSink, tempLedger } from '../../support/intake/fixtures';
 
 /**
  * Slow and half-open clients against both HTTP servers, through raw sockets: each timeout

@@ -16,7 +16,7 @@ import {
   type WebhookHandlerTable,
 } from '../../../src/main/intake/webhook-handlers';
 import { silentLogger } from '../../../src/main/intake/ports';
-import { bookedEnvelope, trackingEnvelope } from './helpers/loopback-sender';
+import { bookedEnvelope, trackingEnvelope } from '../../support/intake/loopback-sender';
 
 /** A handler that records what it was given, for routing checks. */
 function recordingHandler<T extends WebhookEventType>(type: T, calls: string[], withRemember: boolean): WebhookHandler<WebhookOf<T>> {

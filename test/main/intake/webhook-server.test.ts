@@ -5,8 +5,8 @@ import type { TrackingEventView } from '../../../src/shared/domain';
 import type { TrackingAlert } from '../../../src/main/intake/alerts';
 import { startWebhookServer, type WebhookServer, type WebhookServerOptions } from '../../../src/main/intake/webhook-server';
 import type { Ledger } from '../../../src/main/agent/ledger';
-import { bookedEnvelope, deliver, trackingEnvelope } from './helpers/loopback-sender';
-import { RecordingSink, tempLedger, until } from './helpers/fixtures';
+import { bookedEnvelope, deliver, trackingEnvelope } from '../../support/intake/loopback-sender';
+import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 
 const SECRET = 'whsec-test';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/agent/ledger';
 import { shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
-import { damageMiddle, fillLedger } from './helpers/damage';
+import { damageMiddle, fillLedger } from '../../support/jobs/damage';
 
 describe('a damaged ledger', () => {
   let dir: string;

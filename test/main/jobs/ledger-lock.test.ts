@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src/main/jobs/errors';
 import { Ledger } from '../../../src/main/agent/ledger';
-import { tempDir } from './helpers/fakes';
+import { tempDir } from '../../support/jobs/fakes';
 
 const HOLDER = path.join(import.meta.dirname, 'fixtures', 'ledger-holder.ts');
 

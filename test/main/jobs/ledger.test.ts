@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/agent/ledger';
 import type { JobSpec } from '../../../src/main/jobs/job-record';
-import { tempDir } from './helpers/fakes';
+import { tempDir } from '../../support/jobs/fakes';
 
 const label = (shipmentId: string, extra: Partial<JobSpec> = {}): JobSpec => ({
   shipmentId,

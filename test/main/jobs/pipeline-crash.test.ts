@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
-import { tempDir } from './helpers/fakes';
+import { tempDir } from '../../support/jobs/fakes';
 
 const CHILD = path.join(import.meta.dirname, 'fixtures', 'pipeline-child.ts');
 const QUEUE = 'crash_sink';

@@ -10,7 +10,7 @@ import type { PdfFetcher } from '../../../src/main/jobs/ports';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { pdfPageSizes, startPrivateCups, type PrivateCups } from '../../support/cups';
 import { startTcpGate } from '../../support/tcp-gate';
-import { notice, tempDir } from './helpers/fakes';
+import { notice, tempDir } from '../../support/jobs/fakes';
 
 /** The pipeline against the real sandbox and a private CUPS scheduler. */
 describe('PrintPipeline with real CUPS', () => {

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../../src/shared/domain';
 import type { JobError } from '../../../src/main/jobs/errors';
 import type { Ledger } from '../../../src/main/agent/ledger';
-import { MemoryTarget, notice } from './helpers/fakes';
-import { Harness, until } from './helpers/harness';
+import { MemoryTarget, notice } from '../../support/jobs/fakes';
+import { Harness, until } from '../../support/jobs/harness';
 
 const LABELS = 'mem:labels';
 

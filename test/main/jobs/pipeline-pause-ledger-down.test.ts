@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../../src/shared/domain';
-import { MemoryTarget, ScriptedFetcher, notice } from './helpers/fakes';
-import { Harness, until } from './helpers/harness';
+import { MemoryTarget, ScriptedFetcher, notice } from '../../support/jobs/fakes';
+import { Harness, until } from '../../support/jobs/harness';
 
 const LABELS = 'mem:labels';
 

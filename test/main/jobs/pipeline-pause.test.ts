@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PrintError } from '../../../src/main/printing/errors';
-import { MemoryTarget, ScriptedFetcher, notice } from './helpers/fakes';
-import { Harness, until } from './helpers/harness';
+import { MemoryTarget, ScriptedFetcher, notice } from '../../support/jobs/fakes';
+import { Harness, until } from '../../support/jobs/harness';
 
 const LABELS = 'mem:labels';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

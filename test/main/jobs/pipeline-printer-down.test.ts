@@ -6,7 +6,7 @@ import type { JobView } from '../../../src/shared/domain';
 import { PrintError } from '../../../src/main/printing/errors';
 import { Ledger } from '../../../src/main/agent/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
-import { MemoryTarget, ScriptedFetcher, notice, tempDir } from './helpers/fakes';
+import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
 
 const LABELS = 'mem:labels';
 const ADVICE = 'Cannot reach 127.0.0.1:631 to print to cups:zebra: start CUPS (systemctl start cups) or check the server address.';

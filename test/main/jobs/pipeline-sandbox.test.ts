@@ -9,7 +9,7 @@ import { createTarget } from '../../../src/main/printing/create-target';
 import { Ledger } from '../../../src/main/agent/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { notice, tempDir } from './helpers/fakes';
+import { notice, tempDir } from '../../support/jobs/fakes';
 
 /** The pipeline against the real sandbox, the real client and the real folder target. */
 describe('PrintPipeline with the sandbox and a folder printer', () => {

@@ -6,8 +6,8 @@ import { ServiceTarget, type ServicePrintPort } from '../../../src/main/printing
 import type { PrinterTarget } from '../../../src/main/printing/target';
 import { WindowsTarget, type PdfToPrinterModule } from '../../../src/main/printing/windows-target';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { notice } from './helpers/fakes';
-import { Harness } from './helpers/harness';
+import { notice } from '../../support/jobs/fakes';
+import { Harness } from '../../support/jobs/harness';
 
 const WIN = 'windows:Zebra';
 const SVC = 'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01';

@@ -6,7 +6,7 @@ import { PrintError } from '../../../src/main/printing/errors';
 import { Ledger } from '../../../src/main/agent/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { RouteDecision } from '../../../src/main/jobs/ports';
-import { MemoryTarget, ScriptedFetcher, notice, tempDir } from './helpers/fakes';
+import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
 
 const LABELS = 'mem:labels';
 const DOCS = 'mem:docs';

@@ -4,8 +4,8 @@ import type { JobRecord } from '../../../src/main/jobs/job-record';
 import type { PrinterTarget } from '../../../src/main/printing/target';
 import { WindowsSpooler } from '../../../src/main/printing/windows-spooler';
 import { WindowsTarget, type PdfToPrinterModule } from '../../../src/main/printing/windows-target';
-import { FAKE_POWERSHELL, fakePowershell, recordingFor, type FakePowershell } from '../../fixtures/windows/fake-powershell-harness';
-import { Harness, until } from '../jobs/helpers/harness';
+import { FAKE_POWERSHELL, fakePowershell, recordingFor, type FakePowershell } from '../../support/fake-powershell';
+import { Harness, until } from '../../support/jobs/harness';
 
 const WIN = 'windows:ZDesigner ZD420 (Bench 2)';
 

@@ -10,7 +10,7 @@ import {
   fakePowershell,
   PRINTER,
   type FakePowershell,
-} from '../../fixtures/windows/fake-powershell-harness';
+} from '../../support/fake-powershell';
 
 describe('WindowsSpooler through a fake powershell executable', () => {
   let ps: FakePowershell;

@@ -16,7 +16,7 @@ import {
   fakePowershell,
   PRINTER,
   type FakePowershell,
-} from '../../fixtures/windows/fake-powershell-harness';
+} from '../../support/fake-powershell';
 
 // The job id the recorded outputs carry in their document names.
 const JOB_ID = 'mifk3x7c0000a1b';

@@ -18,7 +18,7 @@ import { ServiceClient } from '../../../src/main/api/client';
 import { ApiError, API_ERROR_CODES } from '../../../src/main/api/errors';
 import * as schemas from '../../../src/main/api/schemas';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { SIZES } from '../support/sizes';
+import { SIZES } from '../../support/reliability/sizes';
 
 const params = { numRuns: SIZES.fuzzRuns };
 

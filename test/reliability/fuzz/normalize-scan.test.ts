@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_RAW_SCAN_LENGTH, MAX_SCAN_VALUE_LENGTH, normalizeScan, type ScanReading } from '../../../src/main/scan/normalize-scan';
-import { SIZES } from '../support/sizes';
+import { SIZES } from '../../support/reliability/sizes';
 
 const params = { numRuns: SIZES.fuzzRuns };
 const NOISE = /[\s\p{Cc}\p{Cf}]/u;

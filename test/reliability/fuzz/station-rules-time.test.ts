@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import { matchesStationRules, parseStationRules } from '../../../src/main/intake/station-rules';
-import { SIZES } from '../support/sizes';
+import { SIZES } from '../../support/reliability/sizes';
 
 /** "A few ms", with room for a shared two-core CI machine (measured max is printed). */
 const MAX_MS_PER_EVALUATION = 5;

@@ -15,7 +15,7 @@ import { startWebhookServer, type WebhookServer } from '../../../src/main/intake
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import { Ledger } from '../../../src/main/agent/ledger';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
-import { SIZES } from '../support/sizes';
+import { SIZES } from '../../support/reliability/sizes';
 
 const params = { numRuns: SIZES.fuzzRuns };
 /** `field.path: message` or `(body): message`, several joined by `; `. */

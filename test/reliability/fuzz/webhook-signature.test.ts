@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { verifySignature, type VerifySignatureResult } from '../../../src/main/intake/signature';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
-import { SIZES } from '../support/sizes';
+import { SIZES } from '../../support/reliability/sizes';
 
 const REASONS = ['missing', 'malformed', 'stale', 'mismatch'];
 const TOLERANCE_S = 300;

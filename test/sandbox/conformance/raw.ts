@@ -1,6 +1,6 @@
 /**
  * Raw-HTTP helpers for the spec-conformance suite. Deliberately independent of
- * src/main/api and of test/sandbox/helpers: requests are built from the spec text only.
+ * src/main/api and of test/support/sandbox-api.ts: requests are built from the spec text only.
  */
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/server';
 

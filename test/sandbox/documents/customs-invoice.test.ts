@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customsTotals, formatCents } from '../../../src/sandbox/documents/customs-totals';
 import { renderDocument } from '../../../src/sandbox/documents/render';
 import type { DocumentCustoms, DocumentCustomsItem, DocumentShipment } from '../../../src/sandbox/documents/types';
-import { Poppler } from './poppler';
+import { Poppler } from '../../support/poppler';
 
 const BOOKS: DocumentCustomsItem = {
   description: 'Books',

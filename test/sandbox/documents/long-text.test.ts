@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedFonts, longestPrefix } from '../../../src/sandbox/documents/fonts';
 import { renderDocument } from '../../../src/sandbox/documents/render';
 import type { DocumentShipment } from '../../../src/sandbox/documents/types';
-import { Poppler } from './poppler';
+import { Poppler } from '../../support/poppler';
 
 const HUGE = 200_000;
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelContents } from '../../../src/sandbox/documents/render';
 import type { DocumentShipment } from '../../../src/sandbox/documents/types';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { book, createShipment, started, type Api } from '../helpers';
-import { Poppler } from './poppler';
+import { book, createShipment, started, type Api } from '../../support/sandbox-api';
+import { Poppler } from '../../support/poppler';
 
 let poppler: Poppler;
 let sandbox: Sandbox;

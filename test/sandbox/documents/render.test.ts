@@ -4,7 +4,7 @@ import type { LabelLayout } from '../../../src/shared/domain';
 import { DocumentRenderError } from '../../../src/sandbox/documents/errors';
 import { renderDocument } from '../../../src/sandbox/documents/render';
 import type { DocumentPackage, DocumentShipment } from '../../../src/sandbox/documents/types';
-import { Poppler } from './poppler';
+import { Poppler } from '../../support/poppler';
 
 const FOUR_BY_SIX: [number, number] = [288, 432];
 const A4: [number, number] = [595.28, 841.89];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { PICKUP, started, type Api } from '../helpers';
+import { PICKUP, started, type Api } from '../../support/sandbox-api';
 
 let sandbox: Sandbox | null = null;
 afterEach(async () => {

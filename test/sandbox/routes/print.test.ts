@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRINTERS } from '../../../src/sandbox/catalog';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { Api, createShipment, started } from '../helpers';
+import { Api, createShipment, started } from '../../support/sandbox-api';
 
 let sandbox: Sandbox;
 let api: Api;

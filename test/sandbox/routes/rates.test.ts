@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAVORITE_ADDRESSES, SHIPPING_RULES } from '../../../src/sandbox/catalog';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { Api, COMPLETE_CUSTOMS, PARCEL, SE_RECEIVER, createShipment, rates, started } from '../helpers';
+import { Api, COMPLETE_CUSTOMS, PARCEL, SE_RECEIVER, createShipment, rates, started } from '../../support/sandbox-api';
 
 let sandbox: Sandbox;
 let api: Api;

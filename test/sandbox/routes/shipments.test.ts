@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAVORITE_ADDRESSES, FAVORITE_PACKAGES } from '../../../src/sandbox/catalog';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { Api, COMPLETE_CUSTOMS, PARCEL, SE_RECEIVER, book, createShipment, started } from '../helpers';
+import { Api, COMPLETE_CUSTOMS, PARCEL, SE_RECEIVER, book, createShipment, started } from '../../support/sandbox-api';
 
 let sandbox: Sandbox;
 let api: Api;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../../src/sandbox/server';
-import { Api, createShipment, pdfForm, started, upload } from '../helpers';
+import { Api, createShipment, pdfForm, started, upload } from '../../support/sandbox-api';
 
 let sandbox: Sandbox;
 let api: Api;

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { startPrivateCups, type PrivateCups } from '../../support/cups';
-import { freePort } from './net';
+import { startPrivateCups, type PrivateCups } from '../cups';
+import { freePort } from '../net';
 
 export interface Rig {
   readonly cups: PrivateCups;

@@ -1,4 +1,4 @@
-import type { ListShipmentsQuery, ShipmentRecord, ShipmentSourcePort } from '../../../../src/main/intake/ports';
+import type { ListShipmentsQuery, ShipmentRecord, ShipmentSourcePort } from '../../../src/main/intake/ports';
 
 /**
  * GET /shipments as services the spec allows could answer it. The sandbox honours

@@ -8,9 +8,9 @@ import { appendFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startHeadlessAgent, type HeadlessAgent } from '../../../src/main/headless';
-import { createLogger } from '../../../src/main/log';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
+import { createLogger } from '../../src/main/log';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 
 export interface Booked {
   readonly shipmentId: string;

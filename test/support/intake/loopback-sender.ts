@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { signPayload } from '../../../../src/sandbox/webhooks/signature';
+import { signPayload } from '../../../src/sandbox/webhooks/signature';
 
 /** Sends webhooks to a receiver on loopback the way the service does (spec, Events). */
 export interface Delivery {

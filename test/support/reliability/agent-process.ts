@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const AGENT_CLI = path.join(REPO_ROOT, 'src/main/cli/agent.ts');
-export const TUNED_AGENT = path.join(REPO_ROOT, 'test/reliability/support/tuned-agent.ts');
+export const TUNED_AGENT = path.join(REPO_ROOT, 'test/support/reliability/tuned-agent.ts');
 
 export interface AgentProcessOptions {
   /** @default the CLI, src/main/cli/agent.ts */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ApiError } from '../../../../src/main/api/errors';
+import { ApiError } from '../../../src/main/api/errors';
 
 /** Expects the call to reject with an ApiError and returns it for assertions. */
 export async function failure(promise: Promise<unknown>): Promise<ApiError> {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LabelLayout } from '../../../../src/shared/domain';
-import type { PrinterTarget, SpoolRequest, SpoolResult, SpoolerJobState } from '../../../../src/main/printing/target';
-import type { PdfFetcher, PrintFileRequest } from '../../../../src/main/jobs/ports';
-import type { BookingNotice } from '../../../../src/main/intake/booking-notice';
+import type { LabelLayout } from '../../../src/shared/domain';
+import type { PrinterTarget, SpoolRequest, SpoolResult, SpoolerJobState } from '../../../src/main/printing/target';
+import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
+import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 
 export function tempDir(prefix = 'ps-jobs-'): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { JobView } from '../../../../src/shared/domain';
-import { Ledger } from '../../../../src/main/agent/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../../src/main/jobs/pipeline';
-import type { PdfFetcher, RouteDecision } from '../../../../src/main/jobs/ports';
-import type { PrinterTarget } from '../../../../src/main/printing/target';
+import type { JobView } from '../../../src/shared/domain';
+import { Ledger } from '../../../src/main/agent/ledger';
+import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PdfFetcher, RouteDecision } from '../../../src/main/jobs/ports';
+import type { PrinterTarget } from '../../../src/main/printing/target';
 import { ScriptedFetcher, tempDir } from './fakes';
 
 /**

@@ -1,1 +1,0 @@
-export { freePort } from '../../support/net';
