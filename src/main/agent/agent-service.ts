@@ -4,7 +4,7 @@
  * operation is implemented.
  */
 import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
-import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
+import type { AgentStatus, ConfiguredPrinter, EndOfDayPrintResult, EndOfDayReport, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from '../jobs/ledger';
@@ -17,6 +17,7 @@ import { mediaForLayout, routeFor } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
+import { endOfDayReport, printManifests, printMissing, type EndOfDayDeps } from '../report/end-of-day-service';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
@@ -211,6 +212,45 @@ export class AgentService implements AgentApi {
     await this.checkConnection(false);
     await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
+  }
+
+  async endOfDay({ day }: AgentInput<'endOfDay'>): Promise<EndOfDayReport> {
+    return endOfDayReport(day, this.endOfDayDeps());
+  }
+
+  async printMissing({ day }: AgentInput<'printMissing'>): Promise<EndOfDayPrintResult> {
+    return printMissing(day, { ...this.endOfDayDeps(), pipeline: this.deps.pipeline });
+  }
+
+  async printManifests({ day }: AgentInput<'printManifests'>): Promise<EndOfDayPrintResult> {
+    return printManifests(day, { ...this.endOfDayDeps(), pipeline: this.deps.pipeline });
+  }
+
+  async listConfiguredPrinters(_input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]> {
+    const { labelPrinter, documentPrinter } = this.deps.settings.get().routing;
+    const roles = new Map<string, ConfiguredPrinter['roles'][number][]>();
+    roles.set(labelPrinter, ['label']);
+    roles.set(documentPrinter, [...(roles.get(documentPrinter) ?? []), 'document']);
+    return [...roles].map(([uri, r]) => ({ uri, roles: r, paused: this.deps.pipeline.isPaused(uri) }));
+  }
+
+  async shipmentJobs({ shipmentId }: AgentInput<'shipmentJobs'>): Promise<JobView[]> {
+    return this.deps.ledger.jobsForShipment(shipmentId).map(toJobView);
+  }
+
+  private endOfDayDeps(): EndOfDayDeps {
+    const { connection, ledger, settings, log } = this.deps;
+    const client = connection.configured ? connection.current : null;
+    return {
+      ledger,
+      shipments: client && {
+        listShipments: (query) => client.listShipments(query),
+        getShipment: (id) => client.getShipment(id),
+        tracking: (id) => client.tracking(id),
+      },
+      stationRules: () => settings.get().stationRules,
+      logger: { info: log.info, warn: log.warn, error: log.error },
+    };
   }
 
   /**

@@ -7,9 +7,11 @@ import { createLogger } from '../log';
 import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
+import { runReportSubcommand } from './report';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
+  if (await runReportSubcommand(process.argv.slice(2))) return;
   const options = parseAgentOptions(process.argv.slice(2));
   if (options.help) {
     process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n`);

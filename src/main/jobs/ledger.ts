@@ -337,6 +337,17 @@ export class Ledger {
     return statement;
   }
 
+  /** Jobs created at or after `isoTime` (the ledger's own clock), oldest first: the end-of-day report reads them. */
+  jobsCreatedSince(isoTime: string): JobRecord[] {
+    return (this.searchStatement('SELECT * FROM jobs WHERE created_at >= ? ORDER BY seq').all(isoTime) as JobRow[]).map(rowToRecord);
+  }
+
+  /** Every job of one shipment, oldest first (what printed where, before a reprint). */
+  jobsForShipment(shipmentId: string): JobRecord[] {
+    const sql = 'SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE ORDER BY seq';
+    return (this.searchStatement(sql).all(shipmentId) as JobRow[]).map(rowToRecord);
+  }
+
   /** Jobs between the ledger and the printer (fetching, spooling, spooled), oldest first. */
   inFlight(): JobRecord[] {
     return (this.s.inFlight.all() as JobRow[]).map(rowToRecord);
