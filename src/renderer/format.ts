@@ -42,3 +42,12 @@ export function localWhen(iso: string | null | undefined, now: Date = new Date()
   if (Number.isNaN(date.getTime())) return iso;
   return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dateTime.format(date);
 }
+
+const clockOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
+/** `09:14`: when a label printed, as a packer says it. */
+export function localClock(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : clockOnly.format(date);
+}
