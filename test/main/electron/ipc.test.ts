@@ -96,6 +96,20 @@ describe('registerAgentIpc', () => {
       testConnection: async (input) => (record('testConnection', input), { team: 'Team A', status: 'ok' }),
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
       startDemo: async (input) => (record('startDemo', input), STATUS),
+      endOfDay: async (input) => {
+        record('endOfDay', input);
+        throw new CodedError('NOT_USED', 'not used here');
+      },
+      printMissing: async (input) => {
+        record('printMissing', input);
+        throw new CodedError('NOT_USED', 'not used here');
+      },
+      printManifests: async (input) => {
+        record('printManifests', input);
+        throw new CodedError('NOT_USED', 'not used here');
+      },
+      listConfiguredPrinters: async (input) => (record('listConfiguredPrinters', input), []),
+      shipmentJobs: async (input) => (record('shipmentJobs', input), []),
     };
     const policy = createAppUrlPolicy({ rendererDir: RENDERER_DIR });
     dispose = registerAgentIpc({ ipcMain: ipcMain as never, api, isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }), logger }).dispose;

@@ -48,6 +48,17 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     testConnection: record('testConnection', { team: 'Demo Team', status: 'ok' }),
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
+    endOfDay: async () => {
+      throw new Error('not used here');
+    },
+    printMissing: async () => {
+      throw new Error('not used here');
+    },
+    printManifests: async () => {
+      throw new Error('not used here');
+    },
+    listConfiguredPrinters: record('listConfiguredPrinters', []),
+    shipmentJobs: record('shipmentJobs', [job]),
   };
 }
 
