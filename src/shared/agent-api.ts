@@ -17,6 +17,8 @@ import {
   type EndOfDayPrintResult,
   type EndOfDayReport,
   type JobView,
+  type ShipmentDocumentState,
+  type ShipmentDocumentsPrint,
   type PrinterInfo,
   type SettingsView,
   type ShipmentView,
@@ -91,6 +93,8 @@ export const agentInputs = {
   printManifests: z.object({ day: dayText }).strict(),
   listConfiguredPrinters: z.object({}).strict(),
   shipmentJobs: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
+  shipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128), documentTypes: z.array(documentType).max(32) }).strict(),
+  printShipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -127,6 +131,13 @@ export interface AgentApi {
   listConfiguredPrinters(input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]>;
   /** Every job of one shipment, oldest first: what printed, when and where. */
   shipmentJobs(input: AgentInput<'shipmentJobs'>): Promise<JobView[]>;
+  /** Each of the given documents of a shipment with its print state (from the ledger). */
+  shipmentDocuments(input: AgentInput<'shipmentDocuments'>): Promise<ShipmentDocumentState[]>;
+  /**
+   * Prints every document the service lists for a booked shipment that has not printed:
+   * at most one automatic job per document (a second call prints nothing twice), a failed one retried.
+   */
+  printShipmentDocuments(input: AgentInput<'printShipmentDocuments'>): Promise<ShipmentDocumentsPrint>;
 }
 
 export const AGENT_OPERATIONS = Object.keys(agentInputs) as AgentOperation[];

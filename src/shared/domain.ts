@@ -225,3 +225,22 @@ export interface ConfiguredPrinter {
   readonly roles: readonly ('label' | 'document')[];
   readonly paused: boolean;
 }
+
+/** One document a booked shipment needs (its `available_documents_types`), and where it stands. */
+export interface ShipmentDocumentState {
+  readonly documentType: string;
+  /** As in the end-of-day report; `not_printed` with a detail when it waits in line. */
+  readonly state: EndOfDayState;
+  readonly detail: string | null;
+  /** When and where it printed (state printed). */
+  readonly printedAt: string | null;
+  readonly printer: string | null;
+}
+
+/** What "print the missing documents" of one shipment did. */
+export interface ShipmentDocumentsPrint {
+  readonly queued: number;
+  readonly retried: number;
+  readonly waiting: number;
+  readonly documents: readonly ShipmentDocumentState[];
+}

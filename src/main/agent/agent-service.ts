@@ -4,7 +4,17 @@
  * operation is implemented.
  */
 import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
-import type { AgentStatus, ConfiguredPrinter, EndOfDayPrintResult, EndOfDayReport, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
+import type {
+  AgentStatus,
+  ConfiguredPrinter,
+  EndOfDayPrintResult,
+  EndOfDayReport,
+  JobView,
+  PrinterInfo,
+  SettingsView,
+  ShipmentDocumentState,
+  ShipmentDocumentsPrint,
+} from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from '../jobs/ledger';
@@ -18,6 +28,7 @@ import type { PrinterTarget } from '../printing/target';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
 import { endOfDayReport, printManifests, printMissing, type EndOfDayDeps } from '../report/end-of-day-service';
+import { documentStates, printShipmentDocuments } from '../report/shipment-documents';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
@@ -236,6 +247,19 @@ export class AgentService implements AgentApi {
 
   async shipmentJobs({ shipmentId }: AgentInput<'shipmentJobs'>): Promise<JobView[]> {
     return this.deps.ledger.jobsForShipment(shipmentId).map(toJobView);
+  }
+
+  async shipmentDocuments({ shipmentId, documentTypes }: AgentInput<'shipmentDocuments'>): Promise<ShipmentDocumentState[]> {
+    return documentStates(this.deps.ledger.jobsForShipment(shipmentId), documentTypes);
+  }
+
+  async printShipmentDocuments({ shipmentId }: AgentInput<'printShipmentDocuments'>): Promise<ShipmentDocumentsPrint> {
+    const client = this.deps.connection.current;
+    return printShipmentDocuments(shipmentId, {
+      jobsForShipment: (id) => this.deps.ledger.jobsForShipment(id),
+      getShipment: (id) => client.getShipment(id),
+      pipeline: this.deps.pipeline,
+    });
   }
 
   private endOfDayDeps(): EndOfDayDeps {

@@ -112,9 +112,10 @@ function printsHere(inputs: EndOfDayInputs, shipment: ShipmentRecord): boolean {
   return matchesStationRules(inputs.rules, { ...noticeFromShipment(shipment), source }).print;
 }
 
-type Standing = Pick<EndOfDayRow, 'state' | 'detail' | 'printedAt' | 'printer'>;
+export type Standing = Pick<EndOfDayRow, 'state' | 'detail' | 'printedAt' | 'printer'>;
 
-function standing(labels: readonly JobRecord[], canceledAtService: boolean, noJob: string): Standing {
+/** Where one document of one shipment stands, from its jobs (oldest first). */
+export function standing(labels: readonly JobRecord[], canceledAtService: boolean, noJob: string): Standing {
   const last = labels.at(-1);
   if (canceledAtService) return { state: 'canceled', detail: 'shipment canceled at the service', printedAt: null, printer: last?.target ?? null };
   const printed = labels.find((j) => j.state === 'completed');

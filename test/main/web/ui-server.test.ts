@@ -59,6 +59,8 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     },
     listConfiguredPrinters: record('listConfiguredPrinters', []),
     shipmentJobs: record('shipmentJobs', [job]),
+    shipmentDocuments: record('shipmentDocuments', []),
+    printShipmentDocuments: record('printShipmentDocuments', { queued: 0, retried: 0, waiting: 0, documents: [] }),
   };
 }
 
