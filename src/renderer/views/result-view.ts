@@ -37,7 +37,7 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext): Shipment
       'div',
       { class: 'shipment-grid' },
       // Reprint first: it is what a packer at the bench came for, and it must be on screen.
-      h('div', { class: 'shipment-main' }, shipmentDocumentsPanel(shipment, ctx), reprint.element, summary(shipment), documents(shipment)),
+      h('div', { class: 'shipment-main' }, reprint.element, shipmentDocumentsPanel(shipment, ctx), summary(shipment), documents(shipment)),
       timeline(shipment.tracking),
     ),
   );
