@@ -99,3 +99,31 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByRole('list', { name: 'Configured printers' }).getByRole('button', { name: /Resume/ })).toHaveCount(0);
 });
+
+test('a scan of a printed parcel says when and where its label printed; Alt+R still reprints; missing documents print once', async ({ page, station, snap }) => {
+  const booked = await station.book({ reference_id: 'ALREADY-1' });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(station.url);
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await scan.fill('ALREADY-1');
+  await scan.press('Enter');
+  await expect(page.locator('.printed-notice')).toHaveText(/^Label printed \d\d:\d\d on .*prints\. Reprint \(Alt\+R\) prints it again\.$/);
+  await expect(page.getByRole('button', { name: /Reprint/ })).toBeInViewport();
+  const documents = page.getByRole('list', { name: 'Documents to print' });
+  await expect(documents.getByRole('listitem').filter({ hasText: 'Label' })).toContainText('printed');
+  await expect(documents.getByRole('listitem').filter({ hasText: 'Waybill' })).toContainText('not printed');
+  await snap('scan-already-printed-800x600');
+  expect(await labelsOf(station, booked.shipmentId)).toBe(1);
+
+  await page.keyboard.press('Alt+r');
+  await expect.poll(() => labelsOf(station, booked.shipmentId), { timeout: 15_000 }).toBe(2);
+
+  await page.getByRole('button', { name: /Print missing documents/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: '1 document(s) sent to print' })).toBeVisible();
+  const waybills = async (): Promise<number> => (await pdfsIn(station.printsDir)).filter((f) => f.startsWith(`${booked.shipmentId}_waybill_`)).length;
+  await expect.poll(waybills, { timeout: 15_000 }).toBe(1);
+  await expect(documents.getByRole('listitem').filter({ hasText: 'Waybill' })).toContainText(/printed\s*\d\d:\d\d/);
+  await station.agent.agent.pipeline.idle();
+  expect(await waybills()).toBe(1);
+  expect(await labelsOf(station, booked.shipmentId)).toBe(2);
+});
