@@ -8,7 +8,7 @@ const party = { name: null, contactName: null, addressLine: null, postalCode: nu
 const SHIPMENT: ShipmentView = {
   id: 'shp_1', referenceId: 'ORDER-1', status: 'BOOKED', trackingId: '0037', carrierName: 'DB Schenker', productName: null,
   sender: party, receiver: party, senderReference: null, receiverReference: null,
-  availableDocuments: ['label', 'waybill', 'manifest'], tracking: [],
+  availableDocuments: ['label', 'waybill', 'manifest', 'adr_dangerousgoods'], tracking: [],
 };
 // 09:14 in the station's time zone, whatever it is.
 const AT = new Date(2026, 10, 24, 9, 14).toISOString();
@@ -35,6 +35,8 @@ describe('documents of a scanned parcel', () => {
     expect(element.querySelector('.printed-notice')!.textContent).toBe('Label printed 09:14 on Zebra bench 2. Reprint (Alt+R) prints it again.');
     const items = Array.from(element.querySelectorAll('[aria-label="Documents to print"] li')).map((li) => li.textContent);
     expect(items).toEqual(['Labelprinted09:14 on Zebra bench 2', 'Waybillnot printednot printed yet', 'Manifestnot printednot printed yet']);
+    // An upload the service lists (ADR certificate) is not a document the station can print.
+    expect(client.calls.find((c) => c.op === 'shipmentDocuments')!.input).toEqual({ shipmentId: 'shp_1', documentTypes: ['label', 'waybill', 'manifest'] });
     const button = element.querySelector<HTMLButtonElement>('button.print-documents')!;
     expect(button.textContent).toBe('Print missing documents (2)');
     button.click();

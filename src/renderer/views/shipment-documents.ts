@@ -6,7 +6,7 @@
  * missing ones with one button (the agent makes that at most once per document).
  * Self-contained: result-view mounts it with one line; it follows job events itself.
  */
-import type { EndOfDayState, JobView, ShipmentDocumentState, ShipmentView } from '../../shared/domain';
+import { DOCUMENT_TYPES, type EndOfDayState, type JobView, type ShipmentDocumentState, type ShipmentView } from '../../shared/domain';
 import { END_OF_DAY_STATE_WORDS } from '../../shared/end-of-day-csv';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
@@ -15,9 +15,13 @@ import { describeTarget, localClock } from '../format';
 import { documentWords } from '../words';
 
 const MISSING: ReadonlySet<EndOfDayState> = new Set(['not_printed', 'failed']);
+/** Documents POST /shipments/print can print; uploads the service lists (adr_dangerousgoods) are not. */
+const PRINTABLE: ReadonlySet<string> = new Set(DOCUMENT_TYPES);
+/** The agent's words for a job still in line (end-of-day.ts): nothing to press for. */
+const IN_LINE = /^(waiting in the queue|held:)/;
 
 export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): HTMLElement {
-  const types = shipment.availableDocuments;
+  const types = shipment.availableDocuments.filter((t) => PRINTABLE.has(t));
   const notice = h('p', { class: 'printed-notice', role: 'status' });
   if (types.length === 0) return notice;
   const list = h('ul', { class: 'document-states', 'aria-label': 'Documents to print' });
@@ -54,7 +58,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
         ),
       ),
     );
-    const missing = states.filter((s) => MISSING.has(s.state) && !/waiting|held/.test(s.detail ?? '')).length;
+    const missing = states.filter((s) => MISSING.has(s.state) && !IN_LINE.test(s.detail ?? '')).length;
     button.disabled = missing === 0;
     button.textContent = missing > 0 ? `Print missing documents (${missing})` : 'Print missing documents';
   };
