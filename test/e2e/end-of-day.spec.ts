@@ -98,6 +98,12 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByRole('list', { name: 'Configured printers' }).getByRole('button', { name: /Resume/ })).toHaveCount(0);
+
+  // Each printer has its own test page (media, layout, ruler).
+  const list = page.getByRole('list', { name: 'Configured printers' });
+  await list.getByRole('listitem').filter({ hasText: join(station.dir, 'documents') }).getByRole('button', { name: /Test page/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Test page sent to' })).toBeVisible();
+  await expect.poll(async () => (await pdfsIn(join(station.dir, 'documents'))).filter((f) => f.includes('testpage')).length, { timeout: 15_000 }).toBe(1);
 });
 
 test('a scan of a printed parcel says when and where its label printed; Alt+R still reprints; missing documents print once', async ({ page, station, snap }) => {

@@ -1,5 +1,5 @@
 /**
- * The configured printers, each with its own Pause/Resume: a paused printer's jobs wait
+ * The configured printers, each with its own Pause/Resume and a test page: a paused printer's jobs wait
  * in the ledger, in order, while the other printers go on (the pipeline holds that
  * printer's line; nothing is lost or printed twice). Shown in Settings, under printers.
  */
@@ -39,14 +39,27 @@ export class PrinterPauseList {
     const verb = printer.paused ? 'Resume' : 'Pause';
     const button = h('button', { type: 'button', class: 'printer-pause', 'aria-pressed': String(printer.paused), 'aria-label': `${verb} ${name}` }, verb);
     button.addEventListener('click', () => void this.toggle(printer));
+    const test = h('button', { type: 'button', class: 'printer-test', 'aria-label': `Test page on ${name}` }, 'Test page');
+    test.addEventListener('click', () => void this.testPage(printer.uri));
     return h(
       'li',
       { class: `printer-pause-item${printer.paused ? ' paused' : ''}`, title: printer.uri },
       h('span', { class: 'printer-name' }, name),
       h('span', { class: 'printer-detail' }, printer.roles.map((r) => ROLE_WORDS[r]).join(' and ')),
       h('span', { class: `readiness ${printer.paused ? 'bad' : 'ok'}` }, printer.paused ? 'paused: jobs wait' : 'printing'),
+      test,
       button,
     );
+  }
+
+  /** A page with the printer's media, layout and a millimetre ruler (test-page.ts). */
+  private async testPage(uri: string): Promise<void> {
+    try {
+      await this.ctx.api.testPrint({ printer: uri });
+      this.say('ok', `Test page sent to ${describeTarget(uri)}: it names its media and layout and has a ruler in mm.`);
+    } catch (error) {
+      this.say('fail', `Test page failed: ${describeError(error)}`);
+    }
   }
 
   private async toggle(printer: ConfiguredPrinter): Promise<void> {
