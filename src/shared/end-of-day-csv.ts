@@ -20,7 +20,8 @@ const HEADER = ['reference', 'carrier', 'tracking_id', 'shipment_id', 'booked_at
 export function endOfDayCsv(report: EndOfDayReport): string {
   const lines = [HEADER.join(',')];
   for (const r of report.rows) {
-    const cells = [r.reference, r.carrier, r.trackingId, r.shipmentId, r.bookedAt, END_OF_DAY_STATE_WORDS[r.state], r.printedAt, r.printer, r.detail, r.seenBy];
+    const state = END_OF_DAY_STATE_WORDS[r.state];
+    const cells = [r.reference, r.carrier, r.trackingId, r.shipmentId, r.bookedAt, state, r.printedAt, r.printer, r.detail, r.seenBy];
     lines.push(cells.map(csvCell).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;

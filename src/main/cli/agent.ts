@@ -14,7 +14,8 @@ async function main(): Promise<void> {
   if (await runReportSubcommand(process.argv.slice(2))) return;
   const options = parseAgentOptions(process.argv.slice(2));
   if (options.help) {
-    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\nMore: npm run agent -- report --help | install-service --help\n`);
+    const more = 'More: npm run agent -- report --help | install-service --help';
+    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${more}\n`);
     return;
   }
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');

@@ -35,7 +35,11 @@ export interface ReportRun {
 }
 
 /** Runs the report for argv (after `report`); throws OptionsError or a coded error. */
-export async function runReport(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, log: Logger = silentLogger): Promise<ReportRun> {
+export async function runReport(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  log: Logger = silentLogger,
+): Promise<ReportRun> {
   const { day, csv, help, rest } = splitReportArgs(argv);
   if (help) return { text: `${REPORT_USAGE}\n`, report: null };
   if (!day) throw new OptionsError(`report needs --day YYYY-MM-DD\n${REPORT_USAGE}`);
@@ -51,14 +55,17 @@ export async function runReport(argv: readonly string[], env: NodeJS.ProcessEnv 
     if ((error as { code?: string }).code === JOB_ERROR_CODES.LEDGER_LOCKED) {
       throw new CodedError(
         'AGENT_RUNNING',
-        `The agent is running on ${options.dataDir} and holds its ledger: open the End of day tab in its UI (it has CSV export), or stop the agent and run the report again.`,
+        `The agent is running on ${options.dataDir} and holds its ledger: open the End of day tab in its UI ` +
+          '(it has CSV export), or stop the agent and run the report again.',
       );
     }
     throw error;
   }
   const client = options.apiUrl && options.apiKey ? new ServiceClient({ baseUrl: options.apiUrl, apiKey: options.apiKey }) : null;
   try {
-    const settings = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl ?? 'https://invalid.example/external/v1', logger: log });
+    // Only the station rules are read; the address is a placeholder when none is given (ledger only).
+    const apiUrl = options.apiUrl ?? 'https://invalid.example/external/v1';
+    const settings = createConfSettingsStore({ dataDir: options.dataDir, apiUrl, logger: log });
     const report = await endOfDayReport(day, {
       ledger,
       shipments: client,
@@ -95,7 +102,9 @@ function splitReportArgs(argv: readonly string[]): { day: string | null; csv: st
     else rest.push('--');
   }
   const value = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-  if (parsed.values.day === true || parsed.values.csv === true) throw new OptionsError(`--day and --csv each need a value\n${REPORT_USAGE}`);
+  if (parsed.values.day === true || parsed.values.csv === true) {
+    throw new OptionsError(`--day and --csv each need a value\n${REPORT_USAGE}`);
+  }
   return { day: value(parsed.values.day), csv: value(parsed.values.csv), help: parsed.values.help === true, rest };
 }
 
@@ -112,7 +121,9 @@ export function reportText(report: EndOfDayReport, csv: string | null = null): s
     const where = r.state === 'printed' && r.printedAt ? ` ${clock(r.printedAt)} on ${r.printer}` : r.detail ? `: ${r.detail}` : '';
     lines.push(`${r.reference ?? r.shipmentId}\t${r.carrier ?? '-'}\t${r.trackingId ?? '-'}\t${state}${where}`);
   }
-  if (report.counts.not_printed + report.counts.failed > 0) lines.push('To print what is missing: the End of day tab of the agent\'s UI, "Print what is missing".');
+  if (report.counts.not_printed + report.counts.failed > 0) {
+    lines.push('To print what is missing: the End of day tab of the agent\'s UI, "Print what is missing".');
+  }
   if (csv) lines.push(`csv: ${csv}`);
   return `${lines.join('\n')}\n`;
 }
@@ -123,9 +134,13 @@ function clock(iso: string): string {
 }
 
 /** Runs `report` when argv names it; false when it does not (the agent starts). */
-export async function runReportSubcommand(argv: readonly string[], write: (text: string) => void = (t) => process.stdout.write(t)): Promise<boolean> {
+export async function runReportSubcommand(
+  argv: readonly string[],
+  write: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<boolean> {
   if (argv[0] !== 'report') return false;
-  const log: Logger = { info: () => undefined, warn: (l) => process.stderr.write(`${l}\n`), error: (l) => process.stderr.write(`${l}\n`), redact: () => undefined };
+  const toStderr = (line: string): void => void process.stderr.write(`${line}\n`);
+  const log: Logger = { info: () => undefined, warn: toStderr, error: toStderr, redact: () => undefined };
   write((await runReport(argv.slice(1), process.env, log)).text);
   return true;
 }

@@ -124,7 +124,10 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
         agent.api.setPaused({ paused }).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
       },
       setPrinterPaused: (printer, paused) => {
-        agent.api.setPaused({ paused, printer }).then(() => refreshTrayPrinters(), (error: unknown) => logger.error(`tray: ${message(error)}`));
+        agent.api
+          .setPaused({ paused, printer })
+          .then(() => refreshTrayPrinters())
+          .catch((error: unknown) => logger.error(`tray: ${message(error)}`));
       },
       openWindow: () => showWindow(),
       printTestLabel: () => {

@@ -112,7 +112,9 @@ export class TrayController {
     // A new tray already has the icon it was created with.
     if (previous && previous.icon !== next.icon) tray.setImage(next.icon);
     if (!previous || previous.toolTip !== next.toolTip) tray.setToolTip(next.toolTip);
-    if (!previous || previous.statusLine !== next.statusLine || previous.paused !== next.paused || previous.startAtLogin !== next.startAtLogin || !samePrinters(previous, next)) {
+    const menuChanged =
+      !previous || previous.statusLine !== next.statusLine || previous.paused !== next.paused || previous.startAtLogin !== next.startAtLogin;
+    if (menuChanged || !samePrinters(previous, next)) {
       tray.setContextMenu(this.#options.buildMenu(this.#menu(next)));
     }
     this.#last = next;
@@ -186,11 +188,13 @@ export class TrayController {
 }
 
 function sameView(a: TrayView, b: TrayView): boolean {
-  return a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused && a.startAtLogin === b.startAtLogin && samePrinters(a, b);
+  const same = a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused;
+  return same && a.startAtLogin === b.startAtLogin && samePrinters(a, b);
 }
 
 function samePrinters(a: TrayView, b: TrayView): boolean {
-  return a.printers.length === b.printers.length && a.printers.every((p, i) => p.uri === b.printers[i]?.uri && p.paused === b.printers[i]?.paused);
+  if (a.printers.length !== b.printers.length) return false;
+  return a.printers.every((p, i) => p.uri === b.printers[i]?.uri && p.paused === b.printers[i]?.paused);
 }
 
 function defaultFormatTime(iso: string): string {

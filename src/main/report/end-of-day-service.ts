@@ -50,17 +50,22 @@ export async function endOfDayReport(day: string, deps: EndOfDayDeps): Promise<E
       listed = await listBookingsOfDay(window, { shipments: deps.shipments, logger: deps.logger });
     } catch (error) {
       serviceError = toErrorPayload(error);
-      deps.logger.warn(`end of day: the service's list of shipments could not be read (${serviceError.message}); the report shows the station's ledger only`);
+      deps.logger.warn(
+        `end of day: the service's list of shipments could not be read (${serviceError.message}); the report shows the station's ledger only`,
+      );
     }
   } else {
-    serviceError = { code: 'NOT_CONNECTED', message: 'No service account connected: the report shows the station\'s ledger only.', requestId: null };
+    const message = 'No service account connected: the report shows the station\'s ledger only.';
+    serviceError = { code: 'NOT_CONNECTED', message, requestId: null };
   }
   const jobs = deps.ledger.jobsCreatedSince(new Date(window.start.getTime() - JOBS_BEFORE_DAY_MS).toISOString());
   return buildEndOfDay({ window, listed, serviceError, jobs, seen: (id) => deps.ledger.getShipment(id), rules: deps.stationRules(), now });
 }
 
 /** Queues the label of every booking not printed and retries every failed one; then reports again. */
-export async function printMissing(day: string, deps: EndOfDayDeps & { readonly pipeline: EndOfDayPipeline }): Promise<EndOfDayPrintResult> {
+export type EndOfDayActionDeps = EndOfDayDeps & { readonly pipeline: EndOfDayPipeline };
+
+export async function printMissing(day: string, deps: EndOfDayActionDeps): Promise<EndOfDayPrintResult> {
   const before = await endOfDayReport(day, deps);
   let queued = 0;
   let retried = 0;
@@ -92,7 +97,7 @@ export async function printMissing(day: string, deps: EndOfDayDeps & { readonly 
 }
 
 /** Queues the manifest of every shipment of the day the service offers one for (once each). */
-export async function printManifests(day: string, deps: EndOfDayDeps & { readonly pipeline: EndOfDayPipeline }): Promise<EndOfDayPrintResult> {
+export async function printManifests(day: string, deps: EndOfDayActionDeps): Promise<EndOfDayPrintResult> {
   const before = await endOfDayReport(day, deps);
   let queued = 0;
   let waiting = 0;

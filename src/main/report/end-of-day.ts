@@ -95,7 +95,8 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
   const counts = Object.fromEntries(END_OF_DAY_STATES.map((s) => [s, 0])) as Record<EndOfDayState, number>;
   for (const row of sorted) counts[row.state]++;
   const withManifest = sorted.filter((r) => r.manifest && r.state !== 'canceled');
-  const manifestsPrinted = withManifest.filter((r) => jobsOf(r.shipmentId).some((j) => j.documentType === MANIFEST && j.state === 'completed')).length;
+  const manifestPrinted = (id: string): boolean => jobsOf(id).some((j) => j.documentType === MANIFEST && j.state === 'completed');
+  const manifestsPrinted = withManifest.filter((r) => manifestPrinted(r.shipmentId)).length;
   return {
     day: window.day,
     generatedAt: inputs.now.toISOString(),
@@ -117,7 +118,9 @@ export type Standing = Pick<EndOfDayRow, 'state' | 'detail' | 'printedAt' | 'pri
 /** Where one document of one shipment stands, from its jobs (oldest first). */
 export function standing(labels: readonly JobRecord[], canceledAtService: boolean, noJob: string): Standing {
   const last = labels.at(-1);
-  if (canceledAtService) return { state: 'canceled', detail: 'shipment canceled at the service', printedAt: null, printer: last?.target ?? null };
+  if (canceledAtService) {
+    return { state: 'canceled', detail: 'shipment canceled at the service', printedAt: null, printer: last?.target ?? null };
+  }
   const printed = labels.find((j) => j.state === 'completed');
   if (printed) return { state: 'printed', detail: null, printedAt: printed.updatedAt, printer: printed.target };
   const unsure = labels.find((j) => j.state === 'spooled' || (j.state === 'failed' && /may have printed/.test(j.reason ?? '')));

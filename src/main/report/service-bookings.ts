@@ -21,7 +21,8 @@ export interface ServiceBookingsOptions {
 
 /** Booked (or since canceled) within the day; a booking whose time cannot be established is left out, and logged. */
 export async function listBookingsOfDay(window: DayWindow, options: ServiceBookingsOptions): Promise<ListedBooking[]> {
-  const pages = new ShipmentPages({ shipments: options.shipments, pageSize: options.pageSize ?? 100, maxPages: 10_000, logger: options.logger });
+  const { shipments, logger } = options;
+  const pages = new ShipmentPages({ shipments, pageSize: options.pageSize ?? 100, maxPages: 10_000, logger });
   // A shipment booked within the day changed at or after its start: older pages can stop the read.
   const { read } = await pages.list(BigInt(window.start.getTime()) * NANOS_PER_MS);
   const times = new BookingTimeResolver({ shipments: options.shipments, logger: options.logger });
@@ -41,6 +42,6 @@ export async function listBookingsOfDay(window: DayWindow, options: ServiceBooki
     const t = epochMs(bookedAt);
     if (t >= window.start.getTime() && t < window.end.getTime()) out.push({ shipment, bookedAt });
   }
-  if (undated > 0) options.logger.warn(`end of day: ${undated} booked shipment(s) carry no booking time the service shows; left out of the report`);
+  if (undated > 0) logger.warn(`end of day: ${undated} booked shipment(s) carry no booking time the service shows; left out of the report`);
   return out;
 }

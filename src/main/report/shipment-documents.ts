@@ -34,7 +34,8 @@ export async function printShipmentDocuments(shipmentId: string, deps: ShipmentD
   const shipment = await deps.getShipment(shipmentId);
   const types = (shipment.available_documents_types ?? []).filter((t) => PRINTABLE.has(t));
   if (types.length === 0) {
-    throw new CodedError('NO_DOCUMENTS', `Shipment ${shipment.reference_id ?? shipmentId} has no documents to print yet: it is not booked.`);
+    const name = shipment.reference_id ?? shipmentId;
+    throw new CodedError('NO_DOCUMENTS', `Shipment ${name} has no documents to print yet: it is not booked.`);
   }
   let queued = 0;
   let retried = 0;

@@ -115,7 +115,12 @@ export class EndOfDayView {
     replaceChildren(
       this.warning,
       error
-        ? h('p', { role: 'alert', class: 'fail' }, `The service’s list was not read; these are this station’s own jobs only: ${error.message}${error.requestId ? ` (request id ${error.requestId})` : ''}`)
+        ? h(
+            'p',
+            { role: 'alert', class: 'fail' },
+            `The service’s list was not read; these are this station’s own jobs only: ${error.message}` +
+              (error.requestId ? ` (request id ${error.requestId})` : ''),
+          )
         : null,
     );
     const missing = report.counts.not_printed + report.counts.failed;
@@ -158,6 +163,8 @@ export class EndOfDayView {
 }
 
 function stateDetail(state: EndOfDayState, row: EndOfDayReport['rows'][number]): HTMLElement | null {
-  if (state === 'printed' && row.printedAt) return h('span', { class: 'eod-detail' }, ` ${localClock(row.printedAt)} on ${describeTarget(row.printer ?? '')}`);
+  if (state === 'printed' && row.printedAt) {
+    return h('span', { class: 'eod-detail' }, ` ${localClock(row.printedAt)} on ${describeTarget(row.printer ?? '')}`);
+  }
   return row.detail ? h('span', { class: 'eod-detail' }, ` ${row.detail}`) : null;
 }

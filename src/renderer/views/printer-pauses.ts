@@ -37,7 +37,8 @@ export class PrinterPauseList {
   private item(printer: ConfiguredPrinter): HTMLElement {
     const name = describeTarget(printer.uri);
     const verb = printer.paused ? 'Resume' : 'Pause';
-    const button = h('button', { type: 'button', class: 'printer-pause', 'aria-pressed': String(printer.paused), 'aria-label': `${verb} ${name}` }, verb);
+    const pressed = String(printer.paused);
+    const button = h('button', { type: 'button', class: 'printer-pause', 'aria-pressed': pressed, 'aria-label': `${verb} ${name}` }, verb);
     button.addEventListener('click', () => void this.toggle(printer));
     const test = h('button', { type: 'button', class: 'printer-test', 'aria-label': `Test page on ${name}` }, 'Test page');
     test.addEventListener('click', () => void this.testPage(printer.uri));

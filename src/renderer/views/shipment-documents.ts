@@ -54,7 +54,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
           { class: `document-state ${s.state}` },
           h('span', { class: 'document-name' }, documentWords(s.documentType)),
           h('span', { class: `eod-state ${s.state}` }, END_OF_DAY_STATE_WORDS[s.state]),
-          h('span', { class: 'eod-detail' }, s.state === 'printed' ? `${localClock(s.printedAt)} on ${printerName(s.printer)}` : (s.detail ?? '')),
+          h('span', { class: 'eod-detail' }, s.state === 'printed' ? `${localClock(s.printedAt)} on ${printerName(s.printer)}` : s.detail),
         ),
       ),
     );
@@ -78,7 +78,8 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
       (done) => {
         render(done.documents);
         result.className = 'inline-result ok';
-        result.textContent = `${done.queued + done.retried} document(s) sent to print${done.waiting > 0 ? `, ${done.waiting} already printing or printed` : ''}.`;
+        const already = done.waiting > 0 ? `, ${done.waiting} already printing or printed` : '';
+        result.textContent = `${done.queued + done.retried} document(s) sent to print${already}.`;
       },
       (error: unknown) => {
         result.className = 'inline-result fail';
