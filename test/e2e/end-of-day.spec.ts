@@ -103,10 +103,15 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
   const list = page.getByRole('list', { name: 'Configured printers' });
   await list.getByRole('listitem').filter({ hasText: join(station.dir, 'documents') }).getByRole('button', { name: /Test page/ }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Test page sent to' })).toBeVisible();
-  await expect.poll(async () => (await pdfsIn(join(station.dir, 'documents'))).filter((f) => f.includes('testpage')).length, { timeout: 15_000 }).toBe(1);
+  const testPages = async (): Promise<number> => (await pdfsIn(join(station.dir, 'documents'))).filter((f) => f.includes('testpage')).length;
+  await expect.poll(testPages, { timeout: 15_000 }).toBe(1);
 });
 
-test('a scan of a printed parcel says when and where its label printed; Alt+R still reprints; missing documents print once', async ({ page, station, snap }) => {
+test('a scan of a printed parcel says when and where its label printed; Alt+R reprints; missing documents print once', async ({
+  page,
+  station,
+  snap,
+}) => {
   const booked = await station.book({ reference_id: 'ALREADY-1' });
   await page.setViewportSize({ width: 800, height: 600 });
   await page.goto(station.url);
@@ -126,7 +131,8 @@ test('a scan of a printed parcel says when and where its label printed; Alt+R st
 
   await page.getByRole('button', { name: /Print missing documents/ }).click();
   await expect(page.getByRole('status').filter({ hasText: '1 document(s) sent to print' })).toBeVisible();
-  const waybills = async (): Promise<number> => (await pdfsIn(station.printsDir)).filter((f) => f.startsWith(`${booked.shipmentId}_waybill_`)).length;
+  const waybills = async (): Promise<number> =>
+    (await pdfsIn(station.printsDir)).filter((f) => f.startsWith(`${booked.shipmentId}_waybill_`)).length;
   await expect.poll(waybills, { timeout: 15_000 }).toBe(1);
   await expect(documents.getByRole('listitem').filter({ hasText: 'Waybill' })).toContainText(/printed\s*\d\d:\d\d/);
   await station.agent.agent.pipeline.idle();

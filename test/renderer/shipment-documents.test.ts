@@ -12,8 +12,10 @@ const SHIPMENT: ShipmentView = {
 };
 // 09:14 in the station's time zone, whatever it is.
 const AT = new Date(2026, 10, 24, 9, 14).toISOString();
-const printed = (documentType: string): ShipmentDocumentState => ({ documentType, state: 'printed', detail: null, printedAt: AT, printer: 'cups:Zebra_bench_2' });
-const notPrinted = (documentType: string): ShipmentDocumentState => ({ documentType, state: 'not_printed', detail: 'not printed yet', printedAt: null, printer: null });
+const printed = (documentType: string): ShipmentDocumentState =>
+  ({ documentType, state: 'printed', detail: null, printedAt: AT, printer: 'cups:Zebra_bench_2' });
+const notPrinted = (documentType: string): ShipmentDocumentState =>
+  ({ documentType, state: 'not_printed', detail: 'not printed yet', printedAt: null, printer: null });
 
 afterEach(() => document.body.replaceChildren());
 
@@ -24,7 +26,8 @@ describe('documents of a scanned parcel', () => {
       listPrinters: async () => [printer({ uri: 'cups:Zebra_bench_2', name: 'Zebra bench 2' })],
       shipmentDocuments: async () => states,
       printShipmentDocuments: async () => {
-        states = [printed('label'), { ...notPrinted('waybill'), detail: 'waiting in the queue (queued)' }, { ...notPrinted('manifest'), detail: 'waiting in the queue (queued)' }];
+        const waiting = 'waiting in the queue (queued)';
+        states = [printed('label'), { ...notPrinted('waybill'), detail: waiting }, { ...notPrinted('manifest'), detail: waiting }];
         return { queued: 2, retried: 0, waiting: 1, documents: states };
       },
     });
@@ -32,17 +35,21 @@ describe('documents of a scanned parcel', () => {
     document.body.append(element);
     await settle();
     await settle();
-    expect(element.querySelector('.printed-notice')!.textContent).toBe('Label printed 09:14 on Zebra bench 2. Reprint (Alt+R) prints it again.');
+    const notice = element.querySelector('.printed-notice')!.textContent;
+    expect(notice).toBe('Label printed 09:14 on Zebra bench 2. Reprint (Alt+R) prints it again.');
     const items = Array.from(element.querySelectorAll('[aria-label="Documents to print"] li')).map((li) => li.textContent);
     expect(items).toEqual(['Labelprinted09:14 on Zebra bench 2', 'Waybillnot printednot printed yet', 'Manifestnot printednot printed yet']);
     // An upload the service lists (ADR certificate) is not a document the station can print.
-    expect(client.calls.find((c) => c.op === 'shipmentDocuments')!.input).toEqual({ shipmentId: 'shp_1', documentTypes: ['label', 'waybill', 'manifest'] });
+    const asked = client.calls.find((c) => c.op === 'shipmentDocuments')!.input;
+    expect(asked).toEqual({ shipmentId: 'shp_1', documentTypes: ['label', 'waybill', 'manifest'] });
     const button = element.querySelector<HTMLButtonElement>('button.print-documents')!;
     expect(button.textContent).toBe('Print missing documents (2)');
     button.click();
     await settle();
-    expect(client.calls.filter((c) => c.op === 'printShipmentDocuments')).toEqual([{ op: 'printShipmentDocuments', input: { shipmentId: 'shp_1' } }]);
-    expect(element.querySelector('[role=status].inline-result')!.textContent).toBe('2 document(s) sent to print, 1 already printing or printed.');
+    const prints = client.calls.filter((c) => c.op === 'printShipmentDocuments');
+    expect(prints).toEqual([{ op: 'printShipmentDocuments', input: { shipmentId: 'shp_1' } }]);
+    const said = element.querySelector('[role=status].inline-result')!.textContent;
+    expect(said).toBe('2 document(s) sent to print, 1 already printing or printed.');
     expect(button.disabled).toBe(true); // both wait in line now: nothing left to press for
   });
 

@@ -165,7 +165,10 @@ class FakeAgent {
       this.calls.push(`${op}:${JSON.stringify(input)}`);
       if (op === 'getStatus') return STATUS;
       if (op === 'setPaused') return { ...STATUS, paused: (input as { paused: boolean }).paused, state: 'paused' };
-      if (op === 'listConfiguredPrinters') return [{ uri: 'cups:Zebra', roles: ['label'], paused: this.calls.some((c) => c.startsWith('setPaused:{"paused":true,"printer"')) }];
+      if (op === 'listConfiguredPrinters') {
+        const paused = this.calls.some((c) => c.startsWith('setPaused:{"paused":true,"printer"'));
+        return [{ uri: 'cups:Zebra', roles: ['label'], paused }];
+      }
       return null;
     },
   });

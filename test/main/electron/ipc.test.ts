@@ -111,7 +111,10 @@ describe('registerAgentIpc', () => {
       listConfiguredPrinters: async (input) => (record('listConfiguredPrinters', input), []),
       shipmentJobs: async (input) => (record('shipmentJobs', input), []),
       shipmentDocuments: async (input) => (record('shipmentDocuments', input), []),
-      printShipmentDocuments: async (input) => (record('printShipmentDocuments', input), { queued: 0, retried: 0, waiting: 0, documents: [] }),
+      printShipmentDocuments: async (input) => {
+        record('printShipmentDocuments', input);
+        return { queued: 0, retried: 0, waiting: 0, documents: [] };
+      },
     };
     const policy = createAppUrlPolicy({ rendererDir: RENDERER_DIR });
     dispose = registerAgentIpc({ ipcMain: ipcMain as never, api, isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => [WINDOW_ID], policy }), logger }).dispose;

@@ -122,7 +122,13 @@ describe('TrayController', () => {
       createTray,
       buildMenu: (template) => template,
       icons: ICONS,
-      actions: { setPaused: () => undefined, openWindow: () => undefined, printTestLabel: () => undefined, quit: () => undefined, setPrinterPaused: (uri, p) => void paused.push(`${uri}:${p}`) },
+      actions: {
+        setPaused: () => undefined,
+        openWindow: () => undefined,
+        printTestLabel: () => undefined,
+        quit: () => undefined,
+        setPrinterPaused: (uri, p) => void paused.push(`${uri}:${p}`),
+      },
     });
     withPrinters.setPrinters([{ uri: 'cups:Zebra', roles: ['label'], paused: false }]); // no status yet: nothing shown
     expect(trays).toHaveLength(0);
@@ -135,7 +141,10 @@ describe('TrayController', () => {
     const before = menus();
     withPrinters.setPrinters([{ uri: 'cups:Zebra', roles: ['label'], paused: false }]);
     expect(menus()).toBe(before);
-    withPrinters.setPrinters([{ uri: 'cups:Zebra', roles: ['label'], paused: true }, { uri: 'cups:Office', roles: ['document'], paused: false }]);
+    withPrinters.setPrinters([
+      { uri: 'cups:Zebra', roles: ['label'], paused: true },
+      { uri: 'cups:Office', roles: ['document'], paused: false },
+    ]);
     expect(menus()).toBe(before + 1);
     expect(printers().map((p) => p.label)).toEqual(['Resume cups:Zebra', 'Pause cups:Office']);
     printers()[0]!.click!({} as never, undefined, {} as never);

@@ -24,7 +24,9 @@ function job(overrides: Partial<JobRecord>): JobRecord {
 
 function listed(id: string, h: number, extra: Partial<ListedBooking['shipment']> = {}): ListedBooking {
   return {
-    shipment: { id, reference_id: `REF-${id}`, tracking_id: `TRK-${id}`, carrier_name: 'PostNord', status: 'BOOKED', booked_at: at(h), ...extra },
+    shipment: {
+      id, reference_id: `REF-${id}`, tracking_id: `TRK-${id}`, carrier_name: 'PostNord', status: 'BOOKED', booked_at: at(h), ...extra,
+    },
     bookedAt: at(h),
   };
 }
@@ -35,7 +37,11 @@ const build = (listedRows: ListedBooking[] | null, jobs: JobRecord[], rules = AL
     listed: listedRows,
     serviceError: listedRows === null ? { code: 'SERVICE_UNAVAILABLE', message: 'down', requestId: 'req-1' } : null,
     jobs,
-    seen: (id) => (seen[id] ? ({ shipmentId: id, referenceId: null, trackingId: null, carrier: null, source: null, bookedAt: null, data: null, ...seen[id] }) : null),
+    seen: (id) => {
+      const known = seen[id];
+      if (!known) return null;
+      return { shipmentId: id, referenceId: null, trackingId: null, carrier: null, source: null, bookedAt: null, data: null, ...known };
+    },
     rules,
     now: new Date(at(17)),
   });
@@ -43,7 +49,10 @@ const build = (listedRows: ListedBooking[] | null, jobs: JobRecord[], rules = AL
 describe('end-of-day report', () => {
   it('puts every booking in exactly one state, a booking only the service knows as not printed', () => {
     const report = build(
-      [listed('A', 8), listed('B', 9), listed('C', 10), listed('D', 11), listed('E', 12), listed('F', 13), listed('G', 14, { status: 'CANCELED' }), listed('H', 15)],
+      [
+        listed('A', 8), listed('B', 9), listed('C', 10), listed('D', 11), listed('E', 12), listed('F', 13),
+        listed('G', 14, { status: 'CANCELED' }), listed('H', 15),
+      ],
       [
         job({ shipmentId: 'A', state: 'completed', trigger: 'webhook', updatedAt: at(8.5) }),
         job({ shipmentId: 'B', state: 'spooled' }),
@@ -56,10 +65,13 @@ describe('end-of-day report', () => {
       ],
     );
     const states = Object.fromEntries(report.rows.map((r) => [r.shipmentId, r.state]));
-    expect(states).toEqual({ A: 'printed', B: 'may_have_printed', C: 'may_have_printed', D: 'failed', E: 'not_printed', F: 'not_printed', G: 'canceled', H: 'canceled' });
+    expect(states).toEqual({
+      A: 'printed', B: 'may_have_printed', C: 'may_have_printed', D: 'failed', E: 'not_printed', F: 'not_printed', G: 'canceled', H: 'canceled',
+    });
     expect(report.counts).toEqual({ booked: 8, printed: 1, may_have_printed: 2, failed: 1, not_printed: 2, canceled: 2 });
     const f = report.rows.find((r) => r.shipmentId === 'F')!;
-    expect(f).toMatchObject({ reference: 'REF-F', carrier: 'PostNord', trackingId: 'TRK-F', seenBy: 'service', detail: 'never reached this station' });
+    expect(f).toMatchObject({ reference: 'REF-F', carrier: 'PostNord', trackingId: 'TRK-F', seenBy: 'service' });
+    expect(f.detail).toBe('never reached this station');
     expect(report.rows.find((r) => r.shipmentId === 'A')).toMatchObject({ printedAt: at(8.5), printer: 'folder:/prints', seenBy: 'both' });
     expect(report.rows.find((r) => r.shipmentId === 'E')!.detail).toBe('held: automatic printing is paused');
     expect(report.rows.find((r) => r.shipmentId === 'D')!.detail).toContain('request id r-9');
@@ -88,7 +100,8 @@ describe('end-of-day report', () => {
 
   it('leaves out bookings this station\'s rules do not print, unless it printed them anyway', () => {
     const rules: StationRules = { mode: 'filtered', sources: [], carriers: ['postnord'], matches: [] };
-    const report = build([listed('MINE', 9), listed('OTHER', 9, { carrier_name: 'DHL Express' }), listed('SCANNED', 10, { carrier_name: 'UPS' })], [
+    const service = [listed('MINE', 9), listed('OTHER', 9, { carrier_name: 'DHL Express' }), listed('SCANNED', 10, { carrier_name: 'UPS' })];
+    const report = build(service, [
       job({ shipmentId: 'SCANNED', trigger: 'scan', idempotencyKey: null }),
     ], rules);
     expect(report.rows.map((r) => r.shipmentId)).toEqual(['MINE', 'SCANNED']);
@@ -111,7 +124,8 @@ describe('end-of-day report', () => {
   });
 
   it('writes CSV that a spreadsheet reads as text', () => {
-    const report = build([listed('A', 8, { reference_id: '=HYPERLINK("x")' }), listed('B', 9, { reference_id: 'a,b' })], [job({ shipmentId: 'A' })]);
+    const service = [listed('A', 8, { reference_id: '=HYPERLINK("x")' }), listed('B', 9, { reference_id: 'a,b' })];
+    const report = build(service, [job({ shipmentId: 'A' })]);
     const lines = endOfDayCsv(report).split('\r\n');
     expect(lines[0]).toBe('reference,carrier,tracking_id,shipment_id,booked_at,state,printed_at,printer,detail,seen_by');
     expect(lines[1]).toBe(`"'=HYPERLINK(""x"")",PostNord,TRK-A,A,${at(8)},printed,${at(9.25)},folder:/prints,,both`);
