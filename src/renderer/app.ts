@@ -1,5 +1,5 @@
 /**
- * The window: tabs (Scan, Queue & history, Settings), the status bar, live events and
+ * The window: tabs (Scan, Queue & history, Settings, End of day), the status bar, live events and
  * the focus rule (on the Scan view the caret always comes back to the scan box, so the
  * next parcel can be scanned without touching the mouse).
  */
@@ -7,6 +7,7 @@ import type { AgentClient, AgentEvent } from '../shared/agent-api';
 import { describeError } from './bridge/agent-call-error';
 import { UiContext, type TabName } from './context';
 import { h } from './dom';
+import { EndOfDayView } from './views/end-of-day-view';
 import { firstRunPanel } from './views/first-run';
 import { QueueView } from './views/queue-view';
 import { ScanView } from './views/scan-view';
@@ -21,6 +22,7 @@ const TABS: ReadonlyArray<{ name: TabName; label: string; key: string }> = [
   { name: 'scan', label: 'Scan', key: '1' },
   { name: 'queue', label: 'Queue & history', key: '2' },
   { name: 'settings', label: 'Settings', key: '3' },
+  { name: 'end-of-day', label: 'End of day', key: '4' },
 ];
 const STATUS_REFRESH_MS = 15_000;
 
@@ -50,7 +52,13 @@ export class App {
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
-    this.views = { scan: { element: this.scan.element, show: () => this.focusScan() }, queue: this.queue, settings: this.settings };
+    const endOfDay = new EndOfDayView(this.ctx);
+    this.views = {
+      scan: { element: this.scan.element, show: () => this.focusScan() },
+      queue: this.queue,
+      settings: this.settings,
+      'end-of-day': endOfDay,
+    };
   }
 
   start(): void {

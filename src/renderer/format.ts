@@ -40,3 +40,13 @@ export function localWhen(iso: string | null | undefined, now: Date = new Date()
   if (Number.isNaN(date.getTime())) return iso;
   return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dateTime.format(date);
 }
+
+// A 24-hour clock whatever the locale: "printed 09:14" reads the same at every bench.
+const clockOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** `09:14`: when a label printed, as a packer says it. */
+export function localClock(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : clockOnly.format(date);
+}

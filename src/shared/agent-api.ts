@@ -13,7 +13,12 @@ import {
   routingSchema,
   stationRulesSchema,
   type AgentStatus,
+  type ConfiguredPrinter,
+  type EndOfDayPrintResult,
+  type EndOfDayReport,
   type JobView,
+  type ShipmentDocumentState,
+  type ShipmentDocumentsPrint,
   type PrinterInfo,
   type SettingsView,
   type ShipmentView,
@@ -38,6 +43,9 @@ export type AgentEvent =
   | { readonly type: 'status'; readonly status: AgentStatus };
 
 const documentType = z.union([z.enum(DOCUMENT_TYPES), z.string().min(1).max(64)]);
+
+/** A day in the station's time zone, YYYY-MM-DD. */
+export const dayText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD');
 
 /** Input schemas, one per operation. `z.void()`-like operations take `{}`. */
 export const agentInputs = {
@@ -81,6 +89,13 @@ export const agentInputs = {
   setPaused: z.object({ paused: z.boolean(), printer: z.string().min(1).max(512).optional() }).strict(),
   startDemo: z.object({}).strict(),
   saveDiagnostics: z.object({}).strict(),
+  endOfDay: z.object({ day: dayText }).strict(),
+  printMissing: z.object({ day: dayText }).strict(),
+  printManifests: z.object({ day: dayText }).strict(),
+  listConfiguredPrinters: z.object({}).strict(),
+  shipmentJobs: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
+  shipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128), documentTypes: z.array(documentType).max(32) }).strict(),
+  printShipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -112,6 +127,23 @@ export interface AgentApi {
    * `diagnostics/` folder; returns where, and its text so the web UI can offer a download.
    */
   saveDiagnostics(input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved>;
+  /** End of day: the day's bookings (the service's list and the ledger) and where each stands. */
+  endOfDay(input: AgentInput<'endOfDay'>): Promise<EndOfDayReport>;
+  /** Prints the day's missing labels: automatic jobs (at most one per shipment), failed ones retried. */
+  printMissing(input: AgentInput<'printMissing'>): Promise<EndOfDayPrintResult>;
+  /** Prints the manifests the service offers for the day's shipments, each at most once. */
+  printManifests(input: AgentInput<'printManifests'>): Promise<EndOfDayPrintResult>;
+  /** The printers in the routing, each with whether it is paused (setPaused with `printer` pauses one). */
+  listConfiguredPrinters(input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]>;
+  /** Every job of one shipment, oldest first: what printed, when and where. */
+  shipmentJobs(input: AgentInput<'shipmentJobs'>): Promise<JobView[]>;
+  /** Each of the given documents of a shipment with its print state (from the ledger). */
+  shipmentDocuments(input: AgentInput<'shipmentDocuments'>): Promise<ShipmentDocumentState[]>;
+  /**
+   * Prints every document the service lists for a booked shipment that has not printed:
+   * at most one automatic job per document (a second call prints nothing twice), a failed one retried.
+   */
+  printShipmentDocuments(input: AgentInput<'printShipmentDocuments'>): Promise<ShipmentDocumentsPrint>;
 }
 
 export interface DiagnosticsSaved {

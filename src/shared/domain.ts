@@ -171,3 +171,82 @@ export interface AgentStatus {
   readonly queued: number;
   readonly failed: number;
 }
+
+/**
+ * End of day (issue 13, part 5): where each of a day's bookings stands. `may_have_printed`
+ * = handed to the spooler with the outcome unknown (spooled, or failed "may have printed");
+ * `not_printed` includes a booking the station never heard of and one still waiting in line;
+ * `canceled` = the shipment was canceled at the service, or its label job by hand.
+ */
+export const END_OF_DAY_STATES = ['printed', 'may_have_printed', 'failed', 'not_printed', 'canceled'] as const;
+export type EndOfDayState = (typeof END_OF_DAY_STATES)[number];
+
+export interface EndOfDayRow {
+  readonly shipmentId: string;
+  readonly reference: string | null;
+  readonly carrier: string | null;
+  readonly trackingId: string | null;
+  /** RFC 3339 booking time; null when only the station's clock dates it. */
+  readonly bookedAt: string | null;
+  readonly state: EndOfDayState;
+  /** Why, in words: "waiting in the queue", the failure reason, "never reached this station". */
+  readonly detail: string | null;
+  /** When and where the label came out (state printed), else the last printer tried. */
+  readonly printedAt: string | null;
+  readonly printer: string | null;
+  /** Who knows of it: the service's list, the station's ledger, or both. */
+  readonly seenBy: 'service' | 'station' | 'both';
+  /** The service lists a manifest among the shipment's documents. */
+  readonly manifest: boolean;
+}
+
+export interface EndOfDayReport {
+  /** YYYY-MM-DD, in the station's time zone. */
+  readonly day: string;
+  readonly generatedAt: string;
+  readonly counts: { readonly booked: number } & Readonly<Record<EndOfDayState, number>>;
+  /** Oldest booking first. */
+  readonly rows: readonly EndOfDayRow[];
+  /** Manifests the service offers for the day's shipments, and how many of them printed. */
+  readonly manifests: { readonly available: number; readonly printed: number };
+  /** The service's list could not be read: the counts are the station's ledger alone. */
+  readonly serviceError: AgentErrorPayload | null;
+}
+
+/** What "print what is missing" (or "print manifests") did. */
+export interface EndOfDayPrintResult {
+  /** New automatic jobs. */
+  readonly queued: number;
+  /** Failed label jobs put back in line (the same job: never a second one). */
+  readonly retried: number;
+  /** Already waiting in line: nothing to do. */
+  readonly waiting: number;
+  readonly report: EndOfDayReport;
+}
+
+/** A printer this station is configured with, for per-printer pause. */
+export interface ConfiguredPrinter {
+  readonly uri: string;
+  /** What it prints here. */
+  readonly roles: readonly ('label' | 'document')[];
+  readonly paused: boolean;
+}
+
+/** One document a booked shipment needs (its `available_documents_types`), and where it stands. */
+export interface ShipmentDocumentState {
+  readonly documentType: string;
+  /** As in the end-of-day report; `not_printed` with a detail when it waits in line. */
+  readonly state: EndOfDayState;
+  readonly detail: string | null;
+  /** When and where it printed (state printed). */
+  readonly printedAt: string | null;
+  readonly printer: string | null;
+}
+
+/** What "print the missing documents" of one shipment did. */
+export interface ShipmentDocumentsPrint {
+  readonly queued: number;
+  readonly retried: number;
+  readonly waiting: number;
+  readonly documents: readonly ShipmentDocumentState[];
+}

@@ -76,11 +76,12 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
   for (const size of SIZES) {
     await page.setViewportSize(size);
     const at = `${size.width}x${size.height}`;
-    for (const tab of ['Scan', 'Queue & history', 'Settings'] as const) {
+    for (const tab of ['Scan', 'Queue & history', 'Settings', 'End of day'] as const) {
       await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
       if (tab === 'Queue & history') await expect(page.locator('tr.job').first()).toBeVisible();
       if (tab === 'Settings') await expect(page.getByRole('radio').first()).toBeVisible();
+      if (tab === 'End of day') await expect(page.locator('tr.eod-row').first()).toBeVisible();
       const { scrollWidth, clientWidth } = await horizontalOverflow(page);
       expect(scrollWidth, `${tab} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
       expect(await controlsOutsidePanel(page), `${tab} at ${at}`).toEqual([]);

@@ -5,7 +5,17 @@
  */
 import type { AgentApi, AgentInput, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
-import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
+import type {
+  AgentStatus,
+  ConfiguredPrinter,
+  EndOfDayPrintResult,
+  EndOfDayReport,
+  JobView,
+  PrinterInfo,
+  SettingsView,
+  ShipmentDocumentState,
+  ShipmentDocumentsPrint,
+} from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from './ledger';
@@ -19,6 +29,8 @@ import type { PrinterTarget } from '../printing/target';
 import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
+import { endOfDayReport, printManifests, printMissing, type EndOfDayDeps } from '../report/end-of-day-service';
+import { documentStates, printShipmentDocuments } from '../report/shipment-documents';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
@@ -236,6 +248,58 @@ export class AgentService implements AgentApi {
     });
     log.info(`diagnostics: wrote ${saved.path}`);
     return saved;
+  }
+
+  async endOfDay({ day }: AgentInput<'endOfDay'>): Promise<EndOfDayReport> {
+    return endOfDayReport(day, this.endOfDayDeps());
+  }
+
+  async printMissing({ day }: AgentInput<'printMissing'>): Promise<EndOfDayPrintResult> {
+    return printMissing(day, { ...this.endOfDayDeps(), pipeline: this.deps.pipeline });
+  }
+
+  async printManifests({ day }: AgentInput<'printManifests'>): Promise<EndOfDayPrintResult> {
+    return printManifests(day, { ...this.endOfDayDeps(), pipeline: this.deps.pipeline });
+  }
+
+  async listConfiguredPrinters(_input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]> {
+    const { labelPrinter, documentPrinter } = this.deps.settings.get().routing;
+    const roles = new Map<string, ConfiguredPrinter['roles'][number][]>();
+    roles.set(labelPrinter, ['label']);
+    roles.set(documentPrinter, [...(roles.get(documentPrinter) ?? []), 'document']);
+    return [...roles].map(([uri, r]) => ({ uri, roles: r, paused: this.deps.pipeline.isPaused(uri) }));
+  }
+
+  async shipmentJobs({ shipmentId }: AgentInput<'shipmentJobs'>): Promise<JobView[]> {
+    return this.deps.ledger.jobsForShipment(shipmentId).map(toJobView);
+  }
+
+  async shipmentDocuments({ shipmentId, documentTypes }: AgentInput<'shipmentDocuments'>): Promise<ShipmentDocumentState[]> {
+    return documentStates(this.deps.ledger.jobsForShipment(shipmentId), documentTypes);
+  }
+
+  async printShipmentDocuments({ shipmentId }: AgentInput<'printShipmentDocuments'>): Promise<ShipmentDocumentsPrint> {
+    const client = this.deps.connection.current;
+    return printShipmentDocuments(shipmentId, {
+      jobsForShipment: (id) => this.deps.ledger.jobsForShipment(id),
+      getShipment: (id) => client.getShipment(id),
+      pipeline: this.deps.pipeline,
+    });
+  }
+
+  private endOfDayDeps(): EndOfDayDeps {
+    const { connection, ledger, settings, log } = this.deps;
+    const client = connection.configured ? connection.current : null;
+    return {
+      ledger,
+      shipments: client && {
+        listShipments: (query) => client.listShipments(query),
+        getShipment: (id) => client.getShipment(id),
+        tracking: (id) => client.tracking(id),
+      },
+      stationRules: () => settings.get().stationRules,
+      logger: { info: log.info, warn: log.warn, error: log.error },
+    };
   }
 
   /**

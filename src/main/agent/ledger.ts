@@ -89,6 +89,12 @@ export class Ledger {
   inFlight(): JobRecord[] {
     return this.jobs.inFlight();
   }
+  jobsCreatedSince(isoTime: string): JobRecord[] {
+    return this.jobs.createdSince(isoTime);
+  }
+  jobsForShipment(shipmentId: string): JobRecord[] {
+    return this.jobs.forShipment(shipmentId);
+  }
   open(): JobRecord[] {
     return this.jobs.open();
   }

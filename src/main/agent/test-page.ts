@@ -4,6 +4,7 @@
  * of booked shipments). Same geometry as the real thing: 4x6 in for label layouts, A4
  * otherwise.
  */
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { LabelLayout } from '../../shared/domain';
 
 /** Document type of test pages in the ledger; never sent to the service. */
@@ -28,7 +29,34 @@ export async function renderTestPage(layout: LabelLayout, printer: string, at: D
   page.drawRectangle({ x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin, borderColor: rgb(0, 0, 0), borderWidth: 2 });
   page.drawText('Print Station', { x: margin + 10, y: height - margin - 34, size: 22, font });
   page.drawText('Test page', { x: margin + 10, y: height - margin - 58, size: 16, font: regular });
-  const lines = [`Printer: ${printer}`, `Layout: ${layout}`, `Page: ${Math.round(width)} x ${Math.round(height)} pt`, `Printed: ${at.toISOString()}`];
+  const lines = [
+    `Printer: ${printer}`,
+    `Media: ${layout === 'printer' ? '4x6 in label (101.6 x 152.4 mm)' : 'A4 sheet (210 x 297 mm)'}`,
+    `Layout: ${layout}`,
+    `Page: ${Math.round(width)} x ${Math.round(height)} pt`,
+    `Printed: ${at.toISOString()}`,
+    'Ruler: every tick 1 mm, numbered every 10 mm. The 50 mm mark must measure 50 mm.',
+  ];
   lines.forEach((line, i) => page.drawText(line, { x: margin + 10, y: height - margin - 90 - i * 16, size: 10, font: regular, maxWidth: width - 2 * margin - 20 }));
+  drawRuler(page, regular, width, margin);
   return doc.save();
+}
+
+const MM = 72 / 25.4;
+
+/**
+ * A millimetre ruler along the bottom edge, inside the border: a page printed on the wrong
+ * media, or scaled by the driver, shows it at once with a real ruler held against it.
+ */
+function drawRuler(page: PDFPage, font: PDFFont, width: number, margin: number): void {
+  const y = margin + 8;
+  const length = Math.floor((width - 2 * margin - 16) / MM);
+  const x0 = margin + 8;
+  page.drawLine({ start: { x: x0, y }, end: { x: x0 + length * MM, y }, thickness: 0.6 });
+  for (let mm = 0; mm <= length; mm++) {
+    const tall = mm % 10 === 0 ? 10 : mm % 5 === 0 ? 6 : 3;
+    page.drawLine({ start: { x: x0 + mm * MM, y }, end: { x: x0 + mm * MM, y: y + tall }, thickness: 0.5 });
+    if (mm % 10 === 0) page.drawText(String(mm), { x: x0 + mm * MM + 1.5, y: y + 11, size: 6, font });
+  }
+  page.drawText('mm', { x: x0 + length * MM - 12, y: y + 19, size: 6, font });
 }

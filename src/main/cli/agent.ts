@@ -10,13 +10,16 @@ import { runDiagnostics } from './diagnostics';
 import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
+import { runReportSubcommand } from './report';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
+  if (await runReportSubcommand(process.argv.slice(2))) return;
   const options = parseAgentOptions(process.argv.slice(2));
   if (options.help) {
-    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n`);
+    const more = 'More: npm run agent -- report --help | install-service --help';
+    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${more}\n`);
     return;
   }
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');

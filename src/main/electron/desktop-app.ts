@@ -137,6 +137,12 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
       setPaused: (paused) => {
         agent.api.setPaused({ paused }).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
       },
+      setPrinterPaused: (printer, paused) => {
+        agent.api
+          .setPaused({ paused, printer })
+          .then(() => refreshTrayPrinters())
+          .catch((error: unknown) => logger.error(`tray: ${message(error)}`));
+      },
       openWindow: () => showWindow(),
       printTestLabel: () => {
         const printer = settings.get().routing.labelPrinter;
@@ -164,12 +170,23 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
   });
   const stopEvents = agent.subscribe((event) => {
     notifier.handle(event);
-    if (event.type === 'status') tray.render(event.status);
+    if (event.type === 'status') {
+      tray.render(event.status);
+      // A pause from the window (one printer, or all) arrives as a status event: the menu follows.
+      refreshTrayPrinters();
+    }
   });
   const refreshTray = (): void => {
     agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
   };
+  const refreshTrayPrinters = (): void => {
+    agent.api
+      .listConfiguredPrinters({})
+      .then((printers) => tray.setPrinters(printers))
+      .catch((error: unknown) => logger.error(`tray: ${message(error)}`));
+  };
   refreshTray();
+  refreshTrayPrinters();
   // A failure's 'error' ends after a while without any event: look again every minute.
   const trayRefresh = setInterval(refreshTray, 60_000);
   trayRefresh.unref();

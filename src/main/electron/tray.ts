@@ -5,7 +5,7 @@
  * desktops a rebuilt menu closes the one the user has open).
  */
 import type { MenuItemConstructorOptions } from 'electron';
-import type { AgentStatus } from '../../shared/domain';
+import type { AgentStatus, ConfiguredPrinter } from '../../shared/domain';
 
 export type TrayIconState = AgentStatus['state'];
 export const TRAY_ICON_STATES: readonly TrayIconState[] = ['ok', 'paused', 'error', 'offline'];
@@ -25,6 +25,8 @@ export interface TrayActions {
   readonly openWindow: () => void;
   readonly printTestLabel: () => void;
   readonly quit: () => void;
+  /** Pause (true) or resume (false) one printer; without it the menu has no printer items. */
+  readonly setPrinterPaused?: (uri: string, paused: boolean) => void;
 }
 
 export interface TrayControllerOptions {
@@ -52,6 +54,8 @@ export interface TrayView {
   readonly paused: boolean;
   /** null when the platform has no start-at-login setting. */
   readonly startAtLogin: boolean | null;
+  /** The configured printers, each paused or not (setPrinters). */
+  readonly printers: readonly Pick<ConfiguredPrinter, 'uri' | 'paused'>[];
 }
 
 const STATE_WORDS: Record<TrayIconState, string> = {
@@ -67,6 +71,7 @@ export class TrayController {
   #tray: TrayLike | null = null;
   #last: TrayView | null = null;
   #status: AgentStatus | null = null;
+  #printers: readonly Pick<ConfiguredPrinter, 'uri' | 'paused'>[] = [];
 
   constructor(options: TrayControllerOptions) {
     this.#options = options;
@@ -87,7 +92,14 @@ export class TrayController {
       statusLine: `${team} · ${status.environment} · ${lastPrint}`,
       paused: status.paused,
       startAtLogin: this.#options.loginItem ? this.#options.loginItem.get() : null,
+      printers: this.#printers,
     };
+  }
+
+  /** The configured printers and which are paused; the menu follows (after a status is known). */
+  setPrinters(printers: readonly ConfiguredPrinter[]): void {
+    this.#printers = printers.map(({ uri, paused }) => ({ uri, paused }));
+    this.#refresh();
   }
 
   /** Shows the status; a no-op when nothing visible changed since the last render. */
@@ -100,7 +112,9 @@ export class TrayController {
     // A new tray already has the icon it was created with.
     if (previous && previous.icon !== next.icon) tray.setImage(next.icon);
     if (!previous || previous.toolTip !== next.toolTip) tray.setToolTip(next.toolTip);
-    if (!previous || previous.statusLine !== next.statusLine || previous.paused !== next.paused || previous.startAtLogin !== next.startAtLogin) {
+    const menuChanged =
+      !previous || previous.statusLine !== next.statusLine || previous.paused !== next.paused || previous.startAtLogin !== next.startAtLogin;
+    if (menuChanged || !samePrinters(previous, next)) {
       tray.setContextMenu(this.#options.buildMenu(this.#menu(next)));
     }
     this.#last = next;
@@ -143,6 +157,18 @@ export class TrayController {
     if (this.#status) this.render(this.#status);
   }
 
+  /** "Printers ▸ Pause cups:Zebra": one item per configured printer, when the app can pause one. */
+  #printerMenu(view: TrayView): MenuItemConstructorOptions[] {
+    const setPrinterPaused = this.#options.actions.setPrinterPaused;
+    if (!setPrinterPaused || view.printers.length === 0) return [];
+    const submenu: MenuItemConstructorOptions[] = view.printers.map((p) => ({
+      id: `printer:${p.uri}`,
+      label: `${p.paused ? 'Resume' : 'Pause'} ${p.uri}`,
+      click: () => setPrinterPaused(p.uri, !p.paused),
+    }));
+    return [{ id: 'printers', label: 'Printers', submenu }];
+  }
+
   #menu(view: TrayView): MenuItemConstructorOptions[] {
     const { actions } = this.#options;
     return [
@@ -151,6 +177,7 @@ export class TrayController {
       view.paused
         ? { id: 'pause', label: 'Resume auto-print', click: () => actions.setPaused(false) }
         : { id: 'pause', label: 'Pause auto-print', click: () => actions.setPaused(true) },
+      ...this.#printerMenu(view),
       { id: 'open', label: 'Open Print Station', click: () => actions.openWindow() },
       { id: 'test-print', label: 'Print test label', click: () => actions.printTestLabel() },
       ...this.#loginItemMenu(view),
@@ -161,7 +188,13 @@ export class TrayController {
 }
 
 function sameView(a: TrayView, b: TrayView): boolean {
-  return a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused && a.startAtLogin === b.startAtLogin;
+  const same = a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused;
+  return same && a.startAtLogin === b.startAtLogin && samePrinters(a, b);
+}
+
+function samePrinters(a: TrayView, b: TrayView): boolean {
+  if (a.printers.length !== b.printers.length) return false;
+  return a.printers.every((p, i) => p.uri === b.printers[i]?.uri && p.paused === b.printers[i]?.paused);
 }
 
 function defaultFormatTime(iso: string): string {

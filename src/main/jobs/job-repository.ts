@@ -42,6 +42,8 @@ export class JobRepository {
           spool_attempted = @spoolAttempted, updated_at = @updatedAt
         WHERE id = @id`),
       inFlight: db.prepare("SELECT * FROM jobs WHERE state IN ('fetching', 'spooling', 'spooled') ORDER BY seq"),
+      createdSince: db.prepare('SELECT * FROM jobs WHERE created_at >= ? ORDER BY seq'),
+      forShipment: db.prepare('SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE ORDER BY seq'),
       open: db.prepare(`SELECT * FROM jobs WHERE state IN ${OPEN_SQL} ORDER BY seq`),
       pending: db.prepare(`SELECT * FROM jobs WHERE target = ? AND state IN ${OPEN_SQL} AND state != 'spooled' ORDER BY seq`),
       counts: db.prepare('SELECT state, COUNT(*) AS n FROM jobs GROUP BY state'),
@@ -130,6 +132,16 @@ export class JobRepository {
   /** Jobs between the ledger and the printer (fetching, spooling, spooled), oldest first. */
   inFlight(): JobRecord[] {
     return (this.s.inFlight.all() as JobRow[]).map(rowToRecord);
+  }
+
+  /** Jobs created at or after `isoTime` (the ledger's own clock), oldest first: the end-of-day report reads them. */
+  createdSince(isoTime: string): JobRecord[] {
+    return (this.s.createdSince.all(isoTime) as JobRow[]).map(rowToRecord);
+  }
+
+  /** Every job of one shipment, oldest first (what printed where, before a reprint). */
+  forShipment(shipmentId: string): JobRecord[] {
+    return (this.s.forShipment.all(shipmentId) as JobRow[]).map(rowToRecord);
   }
 
   /** Every unfinished job (queued … spooled), in creation order: what start() resumes. */

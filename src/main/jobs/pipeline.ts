@@ -119,11 +119,14 @@ export class PrintPipeline {
     this.schedulePump();
   }
 
-  /** One automatic job per auto-print document type, idempotent per key. */
-  submitBooking(notice: BookingToPrint): JobView[] {
+  /**
+   * One automatic job per auto-print document type (or per type in `documentTypes`: the
+   * end-of-day manifest), idempotent per shipment and type.
+   */
+  submitBooking(notice: BookingToPrint, documentTypes: readonly string[] = this.o.autoPrintTypes()): JobView[] {
     const copies = this.o.copies();
     const jobs: JobView[] = [];
-    for (const documentType of this.o.autoPrintTypes()) {
+    for (const documentType of documentTypes) {
       const route = this.options.route(documentType);
       const { job, created } = this.ledger.createAutoJob({
         shipmentId: notice.shipmentId,

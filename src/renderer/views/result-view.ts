@@ -9,6 +9,7 @@ import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime } from '../format';
 import { describeJob } from '../job-words';
 import { beepFailure, beepSuccess } from '../sound';
+import { shipmentDocumentsPanel } from './shipment-documents';
 import { LAYOUT_WORDS, documentWords } from '../words';
 
 export interface ShipmentPanel {
@@ -36,7 +37,7 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext): Shipment
       'div',
       { class: 'shipment-grid' },
       // Reprint first: it is what a packer at the bench came for, and it must be on screen.
-      h('div', { class: 'shipment-main' }, reprint.element, summary(shipment), documents(shipment)),
+      h('div', { class: 'shipment-main' }, reprint.element, shipmentDocumentsPanel(shipment, ctx), summary(shipment), documents(shipment)),
       timeline(shipment.tracking),
     ),
   );

@@ -39,7 +39,7 @@ export class ScanView {
       { class: 'scan-form', role: 'search' },
       h('label', { for: 'scan', class: 'scan-label' }, 'Scan or type a reference, shipment id or tracking number'),
       h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, 'Look up')),
-      h('p', { id: 'scan-hint', class: 'hint' }, 'Enter looks it up · Alt+R reprints the label · Alt+1/2/3 switch views'),
+      h('p', { id: 'scan-hint', class: 'hint' }, 'Enter looks it up · Alt+R reprints the label · Alt+1…4 switch views'),
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });

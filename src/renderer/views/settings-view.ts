@@ -12,6 +12,7 @@ import { JOB_STATE_WORDS } from '../job-words';
 import { documentWords } from '../words';
 import { createDiagnosticsPanel } from './diagnostics-panel';
 import { PrinterPicker } from './printer-picker';
+import { PrinterPauseList } from './printer-pauses';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -56,12 +57,14 @@ export class SettingsPanel {
   private readonly documentPrinter = new PrinterPicker({ role: 'document', legend: 'Document printer', uriLabel: 'Document printer URI' });
   private readonly findPrinters = h('button', { type: 'button', class: 'find-printers' }, 'Find printers again');
   private readonly datalist = h('datalist', { id: 'printer-uris' });
+  private readonly printerPauses: PrinterPauseList;
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, 'Pause auto-print');
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
 
   constructor(private readonly ctx: UiContext) {
     const f = this.fields;
+    this.printerPauses = new PrinterPauseList(ctx);
     const field = (label: string, control: HTMLElement, hint?: string) =>
       h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hint ? h('span', { class: 'hint' }, hint) : null);
     const testLabel = h('button', { type: 'button', 'data-target': 'label' }, 'Test print on label printer');
@@ -106,6 +109,7 @@ export class SettingsPanel {
         ),
         field('Copies', f.copies),
         h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
+        this.printerPauses.element,
       ),
       h(
         'fieldset',
@@ -146,6 +150,7 @@ export class SettingsPanel {
 
   show(): void {
     void this.loadPrinters();
+    void this.printerPauses.refresh();
     this.fields.environment.focus();
   }
 
@@ -244,6 +249,7 @@ export class SettingsPanel {
       this.dirty = false;
       this.ctx.setSettings(saved);
       replaceChildren(this.saveResult, h('p', { role: 'status', class: 'ok' }, 'Settings saved.'));
+      void this.printerPauses.refresh();
     } catch (error) {
       replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, `Not saved: ${describeError(error)}`));
     }

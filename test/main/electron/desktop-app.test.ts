@@ -167,6 +167,10 @@ class FakeAgent {
       this.calls.push(`${op}:${JSON.stringify(input)}`);
       if (op === 'getStatus') return STATUS;
       if (op === 'setPaused') return { ...STATUS, paused: (input as { paused: boolean }).paused, state: 'paused' };
+      if (op === 'listConfiguredPrinters') {
+        const paused = this.calls.some((c) => c.startsWith('setPaused:{"paused":true,"printer"'));
+        return [{ uri: 'cups:Zebra', roles: ['label'], paused }];
+      }
       return null;
     },
   });
@@ -310,6 +314,20 @@ describe('runDesktopApp', () => {
     expect(agent.calls).toContain('setPaused:{"paused":true}');
     expect(tray.image).toBe(join(dir, 'app', 'build', 'tray', 'tray-paused.png'));
     expect(tray.menu.find((item) => item.id === 'pause')!.label).toBe('Resume auto-print');
+  });
+
+  it('pauses one printer from the Printers menu of the tray through the agent api, and the menu then offers Resume', async () => {
+    await start();
+    await tick();
+    const tray = fakes.FakeTray.created[0]!;
+    type Item = { id?: string; label?: string; click?: () => void; submenu?: Item[] };
+    const printers = (): Item[] => (tray.menu as Item[]).find((item) => item.id === 'printers')!.submenu!;
+    expect(printers().map((item) => item.label)).toEqual(['Pause cups:Zebra']);
+    printers()[0]!.click!();
+    await tick();
+    await tick();
+    expect(agent.calls).toContain('setPaused:{"paused":true,"printer":"cups:Zebra"}');
+    expect(printers().map((item) => item.label)).toEqual(['Resume cups:Zebra']);
   });
 
   it('routes agent events to the tray, notifications and the window', async () => {

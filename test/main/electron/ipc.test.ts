@@ -117,6 +117,25 @@ describe('registerAgentIpc', () => {
       setPaused: async (input) => (record('setPaused', input), { ...STATUS, paused: input.paused, state: input.paused ? 'paused' : 'ok' }),
       startDemo: async (input) => (record('startDemo', input), STATUS),
       saveDiagnostics: async (input) => (record('saveDiagnostics', input), { path: '/d/x.json', fileName: 'x.json', content: '{}' }),
+      endOfDay: async (input) => {
+        record('endOfDay', input);
+        throw new CodedError('NOT_USED', 'not used here');
+      },
+      printMissing: async (input) => {
+        record('printMissing', input);
+        throw new CodedError('NOT_USED', 'not used here');
+      },
+      printManifests: async (input) => {
+        record('printManifests', input);
+        throw new CodedError('NOT_USED', 'not used here');
+      },
+      listConfiguredPrinters: async (input) => (record('listConfiguredPrinters', input), []),
+      shipmentJobs: async (input) => (record('shipmentJobs', input), []),
+      shipmentDocuments: async (input) => (record('shipmentDocuments', input), []),
+      printShipmentDocuments: async (input) => {
+        record('printShipmentDocuments', input);
+        return { queued: 0, retried: 0, waiting: 0, documents: [] };
+      },
     };
     const api = new Proxy(named as AgentApi, {
       get: (target, op: string) => target[op as keyof AgentApi] ?? (async (input: unknown) => (record(op, input), null)),

@@ -116,6 +116,41 @@ describe('TrayController', () => {
     expect(trays).toHaveLength(1);
   });
 
+  it('lists the configured printers under Printers, each with Pause or Resume, and rebuilds the menu only when one changes', () => {
+    const paused: string[] = [];
+    const withPrinters = new TrayController({
+      createTray,
+      buildMenu: (template) => template,
+      icons: ICONS,
+      actions: {
+        setPaused: () => undefined,
+        openWindow: () => undefined,
+        printTestLabel: () => undefined,
+        quit: () => undefined,
+        setPrinterPaused: (uri, p) => void paused.push(`${uri}:${p}`),
+      },
+    });
+    withPrinters.setPrinters([{ uri: 'cups:Zebra', roles: ['label'], paused: false }]); // no status yet: nothing shown
+    expect(trays).toHaveLength(0);
+    withPrinters.render(BASE);
+    const printers = () => item('printers').submenu as MenuItemConstructorOptions[];
+    expect(printers().map((p) => p.label)).toEqual(['Pause cups:Zebra']);
+    printers()[0]!.click!({} as never, undefined, {} as never);
+    expect(paused).toEqual(['cups:Zebra:true']);
+    const menus = () => tray().calls.filter(([name]) => name === 'setContextMenu').length;
+    const before = menus();
+    withPrinters.setPrinters([{ uri: 'cups:Zebra', roles: ['label'], paused: false }]);
+    expect(menus()).toBe(before);
+    withPrinters.setPrinters([
+      { uri: 'cups:Zebra', roles: ['label'], paused: true },
+      { uri: 'cups:Office', roles: ['document'], paused: false },
+    ]);
+    expect(menus()).toBe(before + 1);
+    expect(printers().map((p) => p.label)).toEqual(['Resume cups:Zebra', 'Pause cups:Office']);
+    printers()[0]!.click!({} as never, undefined, {} as never);
+    expect(paused).toEqual(['cups:Zebra:true', 'cups:Zebra:false']);
+  });
+
   it('menu items call the injected actions', () => {
     controller.render(BASE);
     const click = (id: string) => (item(id).click as unknown as (menuItem: { checked: boolean }) => void)({ checked: !loginItem });

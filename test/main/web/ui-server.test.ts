@@ -53,6 +53,19 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
     saveDiagnostics: record('saveDiagnostics', { path: '/data/diagnostics/d.json', fileName: 'd.json', content: '{}' }),
+    endOfDay: async () => {
+      throw new Error('not used here');
+    },
+    printMissing: async () => {
+      throw new Error('not used here');
+    },
+    printManifests: async () => {
+      throw new Error('not used here');
+    },
+    listConfiguredPrinters: record('listConfiguredPrinters', []),
+    shipmentJobs: record('shipmentJobs', [job]),
+    shipmentDocuments: record('shipmentDocuments', []),
+    printShipmentDocuments: record('printShipmentDocuments', { queued: 0, retried: 0, waiting: 0, documents: [] }),
   };
   return new Proxy(named as AgentApi, { get: (target, op: string) => target[op as keyof AgentApi] ?? record(op, null) });
 }
