@@ -4,7 +4,20 @@
  * operation is implemented.
  */
 import type { AgentApi, AgentInput, LookupResult } from '../../shared/agent-api';
-import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../shared/domain';
+import type {
+  AgentStatus,
+  BookedView,
+  BoxPreset,
+  DraftView,
+  JobView,
+  PackResult,
+  PackSettings,
+  PrinterInfo,
+  RatesView,
+  ServicePointView,
+  SettingsView,
+  ShippingRuleView,
+} from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from '../jobs/ledger';
@@ -21,6 +34,7 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
 import type { DemoMode } from '../demo/demo-mode';
+import { PackFlow } from '../pack/pack-flow';
 import type { ServiceConnection } from './service-connection';
 import type { StatusTracker } from './status-tracker';
 import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
@@ -42,9 +56,17 @@ export interface AgentServiceDeps {
 
 export class AgentService implements AgentApi {
   private readonly settingsOps: SettingsOperations;
+  private readonly pack: PackFlow;
 
   constructor(private readonly deps: AgentServiceDeps) {
     this.settingsOps = createSettingsOperations({ settings: deps.settings, apiKeys: deps.apiKeys });
+    this.pack = new PackFlow({
+      client: () => deps.connection.current,
+      ledger: deps.ledger,
+      pipeline: deps.pipeline,
+      autoPrintTypes: () => deps.settings.get().routing.autoPrint,
+      log: deps.log,
+    });
   }
 
   /** GET /status with the current key: shows the team, or says why not. */
@@ -94,6 +116,13 @@ export class AgentService implements AgentApi {
   }
 
   async reprint(input: AgentInput<'reprint'>): Promise<JobView[]> {
+    if (this.pack.isCanceled(input.shipmentId)) {
+      const known = this.deps.ledger.getShipment(input.shipmentId);
+      throw new CodedError(
+        'SHIPMENT_CANCELED',
+        `Shipment ${known?.referenceId ?? input.shipmentId} was canceled: its label is void and cannot be reprinted. Book it anew to ship it.`,
+      );
+    }
     if (input.printer) await this.requireKnownPrinter(input.printer);
     const known = this.deps.ledger.getShipment(input.shipmentId);
     return this.deps.pipeline.reprint({
@@ -212,6 +241,52 @@ export class AgentService implements AgentApi {
     await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
   }
+  // ---- pack and ship ----
+
+  async packDraft(input: AgentInput<'packDraft'>): Promise<PackResult<DraftView>> {
+    return this.pack.draft(input);
+  }
+
+  async packPresets(_input: AgentInput<'packPresets'>): Promise<BoxPreset[]> {
+    return this.pack.presetsList();
+  }
+
+  async packUpdate(input: AgentInput<'packUpdate'>): Promise<PackResult<DraftView>> {
+    return this.pack.update(input);
+  }
+
+  async packRates(input: AgentInput<'packRates'>): Promise<PackResult<RatesView>> {
+    return this.pack.rates(input);
+  }
+
+  async packServicePoints(input: AgentInput<'packServicePoints'>): Promise<PackResult<ServicePointView[]>> {
+    return this.pack.servicePoints(input);
+  }
+
+  async packUpload(input: AgentInput<'packUpload'>): Promise<PackResult<{ documentType: string; bytes: number }>> {
+    return this.pack.upload(input);
+  }
+
+  async packBook(input: AgentInput<'packBook'>): Promise<PackResult<BookedView>> {
+    return this.pack.book(input);
+  }
+
+  async packCancel(input: AgentInput<'packCancel'>): Promise<PackResult<DraftView>> {
+    return this.pack.cancel(input);
+  }
+
+  async getPackSettings(_input: AgentInput<'getPackSettings'>): Promise<PackSettings> {
+    return this.pack.settings.get();
+  }
+
+  async savePackSettings(input: AgentInput<'savePackSettings'>): Promise<PackSettings> {
+    return this.pack.settings.save(input);
+  }
+
+  async listShippingRules(_input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]> {
+    return this.pack.shippingRules();
+  }
+
 
   /**
    * The stored key is only ever sent to the address it was entered for: a new address (a

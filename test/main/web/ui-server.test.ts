@@ -20,6 +20,9 @@ const settings: SettingsView = {
   intake: { webhooksEnabled: true, pollIntervalSeconds: 15 }, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, paused: false,
 };
 
+const packFailure = { ok: false, problem: { code: 'PACK_NOT_DRAFT', message: 'not a draft', requestId: null, fields: [] } } as const;
+const packSettings = { pickup: 'next' as const, pickupTime: '16:00', shippingRuleIds: [] as string[] };
+
 /** A fake agent: records the inputs it receives; lookup fails like the service would. */
 function fakeApi(calls: Array<[string, unknown]>): AgentApi {
   const record = <T>(op: string, value: T) => async (input: unknown): Promise<T> => {
@@ -48,6 +51,17 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     testConnection: record('testConnection', { team: 'Demo Team', status: 'ok' }),
     setPaused: record('setPaused', status),
     startDemo: record('startDemo', status),
+    packDraft: record('packDraft', packFailure),
+    packPresets: record('packPresets', []),
+    packUpdate: record('packUpdate', packFailure),
+    packRates: record('packRates', packFailure),
+    packServicePoints: record('packServicePoints', { ok: true, value: [] }),
+    packUpload: record('packUpload', { ok: true, value: { documentType: 'customsinvoice', bytes: 5 } }),
+    packBook: record('packBook', packFailure),
+    packCancel: record('packCancel', packFailure),
+    getPackSettings: record('getPackSettings', packSettings),
+    savePackSettings: record('savePackSettings', packSettings),
+    listShippingRules: record('listShippingRules', []),
   };
 }
 
