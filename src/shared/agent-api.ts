@@ -51,6 +51,10 @@ const shipmentIdInput = z.string().min(1).max(128);
 export const UPLOAD_DOCUMENT_TYPES = ['customsinvoice', 'abd', 'salesinvoice', 'adr_dangerousgoods'] as const;
 /** Largest PDF the station uploads. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** The bridge's body limit for an upload: the PDF as base64 plus its JSON envelope. */
+export const UPLOAD_BODY_BYTES = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4096;
+/** Operations whose input may exceed the bridge's usual small body limit. */
+export const LARGE_INPUT_OPERATIONS: ReadonlySet<string> = new Set(['packUpload']);
 /** A package as typed at the table: numbers as text (decimal comma or point), parsed by the agent. */
 const typedNumber = z.union([z.number(), z.string().max(32)]);
 const packageEntry = z

@@ -21,11 +21,15 @@ const RECEIVER = {
   contact: { name: 'Rita Receiver', email: 'rita@nordic.example' },
 };
 
+/** The sandbox's clock: tests move it to let booking tokens expire. */
+let clockMs = Date.now();
+
 const test = base.extend<{ station: Station; draft: (body: ShipmentInput) => Promise<string> }>({
   // eslint-disable-next-line no-empty-pattern
   station: async ({}, use, testInfo) => {
     if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
-    const station = await startStation();
+    clockMs = Date.now();
+    const station = await startStation({ now: () => new Date(clockMs) });
     try {
       await use(station);
     } finally {
@@ -184,4 +188,81 @@ test('a booked shipment is voided behind a confirmation; its label cannot be rep
   await page.waitForTimeout(500);
   expect(await pdfsIn(station.printsDir)).toEqual(before);
   await snap('pack-void-done');
+});
+
+/** Scan a bookable draft, open the flow and move the rate choice by arrow keys to the first rate matching `wanted`. */
+async function openAndChoose(page: import('@playwright/test').Page, reference: string, wanted: RegExp) {
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await scan.fill(reference);
+  await scan.press('Enter');
+  await expect(page.getByText('Ready to rate and book.')).toBeVisible();
+  await page.keyboard.press('Alt+b');
+  const radios = page.getByRole('radiogroup', { name: 'Rates' }).getByRole('radio');
+  await expect(radios.first()).toHaveAttribute('aria-checked', 'true');
+  const texts = await radios.allTextContents();
+  const index = texts.findIndex((t) => wanted.test(t));
+  expect(index, `a rate matching ${wanted} among ${texts.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  await radios.first().focus();
+  for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+  await expect(radios.nth(index)).toHaveAttribute('aria-checked', 'true');
+  return radios.nth(index);
+}
+
+const PARCEL = { quantity: 1, type: 'PACKAGE', weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 };
+
+test('a non-EU draft is booked after its documents are uploaded as PDFs', async ({ page, station, draft, snap }) => {
+  const id = await draft({
+    reference_id: 'DRAFT-EXPORT',
+    to: { name: 'Oslo Butikk AS', address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' }, contact: { name: 'Ola' } },
+    packages: [PARCEL],
+  });
+  await page.goto(station.url);
+  const rate = await openAndChoose(page, 'DRAFT-EXPORT', /upload/);
+  const needed = (await rate.textContent())!.match(/needs [a-z ]+ upload/g)!;
+  const pickers = page.locator('.drop-zone input[type=file]');
+  await expect(pickers).toHaveCount(needed.length);
+  // A file that is not a PDF is refused before it is sent.
+  await pickers.first().setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.locator('.pack-problem')).toContainText('“notes.txt” is not a PDF');
+  // Real invoices are bigger than the bridge's usual body limit (64 KiB).
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(150_000, 0x20), Buffer.from('\n%%EOF\n')]);
+  for (let i = 0; i < needed.length; i++) {
+    await pickers.nth(i).setInputFiles({ name: `doc-${i}.pdf`, mimeType: 'application/pdf', buffer: pdf });
+  }
+  await expect(page.locator('.pack-needs .ok')).toHaveCount(needed.length);
+  await expect(page.locator('.pack-needs')).toContainText('146.5 KB');
+  await snap('pack-export-uploaded');
+  await page.getByRole('button', { name: /Book and print/ }).press('Enter');
+  await expect(page.getByRole('status').first()).toContainText(/Booked DRAFT-EXPORT/);
+  await expect.poll(async () => (await labelsOf(station, id)).some((f) => f.includes('_label_'))).toBe(true);
+});
+
+test('a service-point rate books with the nearest point chosen', async ({ page, station, draft }) => {
+  const id = await draft({
+    reference_id: 'DRAFT-POINT',
+    to: { name: 'Pia Private', is_private_individual: true, address: { address_line_1: 'Storgatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'Pia' } },
+    packages: [PARCEL],
+  });
+  await page.goto(station.url);
+  await openAndChoose(page, 'DRAFT-POINT', /service point/);
+  const point = page.getByRole('combobox', { name: 'Service point' });
+  await expect(point).toBeVisible();
+  const first = await point.locator('option').first().textContent();
+  await expect(point.locator('option:checked')).toHaveText(first!);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').first()).toContainText(/Booked DRAFT-POINT/);
+  await expect.poll(async () => (await labelsOf(station, id)).length).toBe(1);
+});
+
+test('an expired booking token is fetched anew and the same rate is booked', async ({ page, station, draft }) => {
+  const id = await draft({ reference_id: 'DRAFT-LATE', to: RECEIVER, packages: [PARCEL] });
+  await page.goto(station.url);
+  const rate = await openAndChoose(page, 'DRAFT-LATE', /./);
+  const title = (await rate.locator('.rate-title').textContent())!;
+  // The packer went for lunch: the token is 31 minutes old.
+  clockMs += 31 * 60_000;
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').first()).toContainText('the rate had expired and was fetched anew');
+  await expect.poll(async () => (await labelsOf(station, id)).length).toBe(1);
+  await expect(page.getByRole('article', { name: /DRAFT-LATE/ }).locator('.summary')).toContainText(title.split(' ')[0]!);
 });

@@ -219,7 +219,9 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     }
     beepSuccess();
     const b = result.value;
-    done(`Booked ${shipment.referenceId ?? shipment.id}${b.trackingId ? `, tracking ${b.trackingId}` : ''}: ${b.jobs.length} document${b.jobs.length === 1 ? '' : 's'} sent to the printer.`);
+    const refreshed = b.refreshedToken ? ' (the rate had expired and was fetched anew)' : '';
+    const what = `${b.jobs.length} document${b.jobs.length === 1 ? '' : 's'} sent to the printer`;
+    done(`Booked ${shipment.referenceId ?? shipment.id}${b.trackingId ? `, tracking ${b.trackingId}` : ''}${refreshed}: ${what}.`);
   };
 
   openButton.addEventListener('click', () => void open());

@@ -212,6 +212,16 @@ describe('startUiServer', () => {
     expect(calls).toEqual([]);
   });
 
+  it('takes a document upload larger than the usual limit, and only that operation', async () => {
+    await start({ maxBodyBytes: 1024 });
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20)]).toString('base64');
+    const upload = await call('packUpload', { shipmentId: 's-1', documentType: 'customsinvoice', fileName: 'ci.pdf', contentBase64: pdf });
+    expect(upload.status).toBe(200);
+    expect(calls.map(([op]) => op)).toEqual(['packUpload']);
+    const other = await call('packDraft', { shipmentId: 'x'.repeat(2000) });
+    expect(other.status).toBe(413);
+  });
+
   it('answers 404 for an unknown operation and 405 for GET on an operation', async () => {
     await start();
     const unknown = await send(server.port, '/api/deleteEverything', { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: server.token }, body: '{}' });
