@@ -11,6 +11,7 @@ import { firstRunPanel } from './views/first-run';
 import { QueueView } from './views/queue-view';
 import { ScanView } from './views/scan-view';
 import { SettingsPanel } from './views/settings-view';
+import { packSettingsPanel } from './views/pack-settings';
 import { StatusBar } from './views/status-bar';
 
 /**
@@ -50,7 +51,20 @@ export class App {
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
-    this.views = { scan: { element: this.scan.element, show: () => this.focusScan() }, queue: this.queue, settings: this.settings };
+    // Packing settings sit under the station settings, in their own form and file.
+    const packing = packSettingsPanel(this.ctx);
+    this.settings.element.append(packing.element);
+    this.views = {
+      scan: { element: this.scan.element, show: () => this.focusScan() },
+      queue: this.queue,
+      settings: {
+        element: this.settings.element,
+        show: () => {
+          this.settings.show();
+          void packing.load();
+        },
+      },
+    };
   }
 
   start(): void {

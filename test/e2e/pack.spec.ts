@@ -266,3 +266,20 @@ test('an expired booking token is fetched anew and the same rate is booked', asy
   await expect.poll(async () => (await labelsOf(station, id)).length).toBe(1);
   await expect(page.getByRole('article', { name: /DRAFT-LATE/ }).locator('.summary')).toContainText(title.split(' ')[0]!);
 });
+
+test('the station shipping rules chosen in Settings shape the rates', async ({ page, station, draft }) => {
+  await draft({ reference_id: 'DRAFT-RULES', to: RECEIVER, packages: [PARCEL] });
+  await page.goto(station.url);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  const rules = page.getByRole('group', { name: 'Shipping rules for rate searches' });
+  await rules.getByRole('checkbox', { name: /Only DB Schenker/ }).check();
+  await page.getByRole('radio', { name: /No pickup/ }).check();
+  await page.getByRole('button', { name: 'Save packing settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Packing saved' })).toContainText('no pickup');
+  await page.getByRole('tab', { name: 'Scan' }).click();
+  await openAndChoose(page, 'DRAFT-RULES', /./);
+  const titles = await page.getByRole('radiogroup', { name: 'Rates' }).locator('.rate-title').allTextContents();
+  expect(titles.length).toBeGreaterThan(0);
+  for (const t of titles) expect(t).toMatch(/^DB Schenker/);
+  await expect(page.locator('.rate-warnings')).toContainText('Shipping rules applied: Only DB Schenker');
+});
