@@ -47,6 +47,8 @@ export interface JobView {
   readonly spoolerJobId: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** Present (true) in history when the job's shipment was canceled since: its label is void. */
+  readonly shipmentCanceled?: boolean;
 }
 
 export interface TrackingEventView {

@@ -188,6 +188,8 @@ test('a booked shipment is voided behind a confirmation; its label cannot be rep
   await page.waitForTimeout(500);
   expect(await pdfsIn(station.printsDir)).toEqual(before);
   await snap('pack-void-done');
+  await page.getByRole('tab', { name: 'Queue & history' }).click();
+  await expect(page.locator('tr.job').filter({ hasText: 'ORDER-VOID' }).first()).toContainText('Shipment canceled');
 });
 
 /** Scan a bookable draft, open the flow and move the rate choice by arrow keys to the first rate matching `wanted`. */

@@ -138,10 +138,20 @@ export class AgentService implements AgentApi {
   }
 
   async listJobs(input: AgentInput<'listJobs'>): Promise<JobView[]> {
-    return this.deps.ledger.search({ text: input.search, state: input.state, limit: input.limit }).map(toJobView);
+    const jobs = this.deps.ledger.search({ text: input.search, state: input.state, limit: input.limit }).map(toJobView);
+    const canceled = new Map<string, boolean>();
+    const isCanceled = (id: string): boolean => {
+      if (!canceled.has(id)) canceled.set(id, this.pack.isCanceled(id));
+      return canceled.get(id)!;
+    };
+    return jobs.map((job) => (isCanceled(job.shipmentId) ? { ...job, shipmentCanceled: true } : job));
   }
 
   async retryJob({ id }: AgentInput<'retryJob'>): Promise<JobView> {
+    const job = this.deps.ledger.get(id);
+    if (job && this.pack.isCanceled(job.shipmentId)) {
+      throw new CodedError('SHIPMENT_CANCELED', `Shipment ${job.reference ?? job.shipmentId} was canceled: its ${job.documentType} is void and is not printed again.`);
+    }
     return this.deps.pipeline.retry(id);
   }
 

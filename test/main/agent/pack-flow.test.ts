@@ -216,6 +216,10 @@ describe('pack and ship', () => {
     expect(canceled.shipment.tracking[0]).toMatchObject({ status: 'CANCELED' });
     expect((await client.getShipment(id)).status).toBe('CANCELED');
     await expect(api.reprint({ shipmentId: id })).rejects.toMatchObject({ code: 'SHIPMENT_CANCELED', message: /DRAFT-9 was canceled/ });
+    // History says so, and its label job is not printed again by a retry either.
+    const [label] = await api.listJobs({ search: id });
+    expect(label).toMatchObject({ documentType: 'label', shipmentCanceled: true });
+    await expect(api.retryJob({ id: label!.id })).rejects.toMatchObject({ code: 'SHIPMENT_CANCELED' });
     const found = await api.lookup({ scan: 'DRAFT-9' });
     expect(found).toMatchObject({ kind: 'found', shipment: { status: 'CANCELED' } });
     // Canceling twice says so instead of failing.
