@@ -66,7 +66,7 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const pickup = (pickupRadios.find((r) => r.checked)?.value ?? 'next') as PackSettings['pickup'];
-    const shippingRuleIds = [...rules.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')].map((c) => c.value);
+    const shippingRuleIds = Array.from(rules.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (c) => c.value);
     void ctx.api
       .savePackSettings({ pickup, pickupTime: time.value || undefined, shippingRuleIds })
       .then(
