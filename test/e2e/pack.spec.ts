@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { ServiceClient } from '../../src/main/api/client';
 import type { ShipmentInput } from '../../src/main/api/schemas';
-import { expect, test as base } from './fixtures';
+import { join } from 'node:path';
+import { SCREENS_DIR, expect, test as base } from './fixtures';
 import { pdfsIn, startStation, type Station } from './support/station';
 
 const SENDER = {
@@ -90,6 +91,8 @@ test('a domestic draft is finished, booked and printed once from one scan, by ke
   const chosen = (await options.nth(1).locator('.rate-title').textContent())!;
   await expect(page.getByRole('button', { name: /Book and print/ })).toBeVisible();
   await snap('pack-rates');
+  // The docs' picture (docs/pack-and-ship.png): what the packer sees while choosing a rate.
+  await page.screenshot({ path: join(SCREENS_DIR, 'docs-pack-and-ship-window.png') });
   // Two quick Enters: one booking.
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
