@@ -19,7 +19,7 @@ import {
   type ShipmentView,
   type TrackingEventView,
   type AgentErrorPayload,
-  packSettingsSchema,
+  packSettingsPatchSchema,
   type BookedView,
   type BoxPreset,
   type DraftView,
@@ -142,7 +142,7 @@ export const agentInputs = {
     .strict(),
   packCancel: z.object({ shipmentId: shipmentIdInput }).strict(),
   getPackSettings: z.object({}).strict(),
-  savePackSettings: packSettingsSchema.partial().strict(),
+  savePackSettings: packSettingsPatchSchema,
   listShippingRules: z.object({}).strict(),
 } as const;
 

@@ -306,14 +306,21 @@ export interface PackProblem extends AgentErrorPayload {
 }
 export type PackResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: PackProblem };
 
-export const packSettingsSchema = z.object({
+const packSettingsFields = {
   /** `next`: request pickup at the next `pickupTime` (today, else the next weekday); `without`: no pickup. */
-  pickup: z.enum(['next', 'without']).default('next'),
+  pickup: z.enum(['next', 'without']),
   /** Local time of day `HH:MM` the carrier collects. */
-  pickupTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM').default('16:00'),
+  pickupTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'),
   /** Shipping rules applied to rate searches (GET /shipping-rules ids); empty = the team's enabled rules. */
-  shippingRuleIds: z.array(z.string().min(1).max(128)).max(50).default([]),
+  shippingRuleIds: z.array(z.string().min(1).max(128)).max(50),
+};
+export const packSettingsSchema = z.object({
+  pickup: packSettingsFields.pickup.default('next'),
+  pickupTime: packSettingsFields.pickupTime.default('16:00'),
+  shippingRuleIds: packSettingsFields.shippingRuleIds.default([]),
 });
+/** A change to some packing settings: what is omitted stays as stored (no defaults filled in). */
+export const packSettingsPatchSchema = z.object(packSettingsFields).partial().strict();
 export type PackSettings = z.infer<typeof packSettingsSchema>;
 
 export interface ShippingRuleView {
