@@ -67,6 +67,9 @@ describe('pack view', () => {
     await settle();
     const weight = document.querySelector<HTMLInputElement>('[aria-label="Weight (kg), parcel line 1"]')!;
     expect(document.activeElement).toBe(weight);
+    // The service's "missing" for this parcel is shown by its field as soon as the flow opens.
+    expect(weight.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(weight.getAttribute('aria-describedby')!)?.textContent).toBe('is missing');
     weight.value = '0,0001';
     document.querySelector<HTMLFormElement>('form.pack-parcels')!.requestSubmit();
     await settle();

@@ -117,6 +117,8 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     bookButton.hidden = true;
     flow.hidden = false;
     openButton.hidden = true;
+    // What the service says is missing on a parcel sits next to that parcel's field.
+    parcels.showProblems(draft.missing);
     parcels.focus();
     void api.packPresets({}).then((p) => parcels?.setPresets(p), () => undefined);
     if (draft.missing.length === 0 && draft.packages.every((p) => p.weightKg !== null)) void fetchRates(false);
