@@ -30,7 +30,8 @@ const test = base.extend<{ station: Station; draft: (body: ShipmentInput) => Pro
   station: async ({}, use, testInfo) => {
     if (!existsSync('out/renderer/index.html')) throw new Error('Build the UI first: npm run build:ui');
     clockMs = Date.now();
-    const station = await startStation({ now: () => new Date(clockMs) });
+    // Webhooks and a poll every second: neither may print a booking made here a second time.
+    const station = await startStation({ now: () => new Date(clockMs) }, 1);
     try {
       await use(station);
     } finally {
@@ -104,7 +105,10 @@ test('a domestic draft is finished, booked and printed once from one scan, by ke
   await expect.poll(async () => (await labelsOf(station, id)).length).toBe(1);
   // The booking's own webhook reaches the agent too: it must print nothing more.
   await expect.poll(() => station.sandbox.requestLog().filter((r) => r.method === 'POST' && r.url.endsWith('/shipments/book')).length).toBe(1);
-  await page.waitForTimeout(2500);
+  const polls = (): number => station.sandbox.requestLog().filter((r) => r.method === 'GET' && /\/shipments\?/.test(r.url)).length;
+  const pollsAtBooking = polls();
+  await expect.poll(polls, { timeout: 15_000 }).toBeGreaterThan(pollsAtBooking + 1);
+  await page.waitForTimeout(1000);
   expect(await labelsOf(station, id)).toHaveLength(1);
   const summary = article.locator('.summary');
   await expect(summary).toContainText(chosen.split(' ')[0]!);

@@ -43,8 +43,11 @@ export async function pdfsIn(dir: string): Promise<string[]> {
   }
 }
 
-/** `sandboxOptions`: e.g. a `now` clock, to let booking tokens expire. */
-export async function startStation(sandboxOptions: SandboxOptions = {}): Promise<Station> {
+/**
+ * `sandboxOptions`: e.g. a `now` clock, to let booking tokens expire. `pollIntervalSeconds`:
+ * poll the service too (default 0: webhooks only).
+ */
+export async function startStation(sandboxOptions: SandboxOptions = {}, pollIntervalSeconds = 0): Promise<Station> {
   const dir = await mkdtemp(join(tmpdir(), 'print-station-e2e-'));
   const printsDir = join(dir, 'prints');
   const logFile = join(dir, 'agent.log');
@@ -61,7 +64,7 @@ export async function startStation(sandboxOptions: SandboxOptions = {}): Promise
       printer: `folder:${printsDir}`,
       webhookPort: 0,
       webhookSecrets: [secret],
-      pollIntervalSeconds: 0,
+      pollIntervalSeconds,
       uiPort: 0,
       uiStaticDir: resolve('out/renderer'),
     });
