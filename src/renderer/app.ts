@@ -12,6 +12,7 @@ import { firstRunPanel } from './views/first-run';
 import { QueueView } from './views/queue-view';
 import { ScanView } from './views/scan-view';
 import { SettingsPanel } from './views/settings-view';
+import { packSettingsPanel } from './views/pack-settings';
 import { StatusBar } from './views/status-bar';
 
 /**
@@ -53,11 +54,20 @@ export class App {
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
     const endOfDay = new EndOfDayView(this.ctx);
+    // Packing settings sit under the station settings, in their own form and file.
+    const packing = packSettingsPanel(this.ctx);
+    this.settings.element.append(packing.element);
     this.views = {
       scan: { element: this.scan.element, show: () => this.focusScan() },
       queue: this.queue,
-      settings: this.settings,
       'end-of-day': endOfDay,
+      settings: {
+        element: this.settings.element,
+        show: () => {
+          this.settings.show();
+          void packing.load();
+        },
+      },
     };
   }
 
@@ -114,6 +124,9 @@ export class App {
   private installFocusRule(): void {
     const isControl = (el: EventTarget | null): boolean =>
       el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && el !== this.scan.input);
+    // A flow that takes several inputs (pack and ship, its confirmations) keeps the caret
+    // where the packer is working; it hands it back to the scan box when it is done.
+    const inFlow = (el: EventTarget | null): boolean => el instanceof Element && el.closest('[data-keep-focus]') !== null;
     // Focus leaving to nowhere (a click on text, the window losing focus) comes back.
     this.scan.input.addEventListener('blur', (event) => {
       if (event.relatedTarget === null) setTimeout(() => this.focusScan(), 0);
@@ -121,10 +134,10 @@ export class App {
     window.addEventListener('focus', () => this.focusScan());
     // After any action (a button pressed, a choice made) the caret returns.
     document.addEventListener('click', (event) => {
-      if (!isControl(event.target)) setTimeout(() => this.focusScan(), 0);
+      if (!isControl(event.target) && !inFlow(event.target)) setTimeout(() => this.focusScan(), 0);
     });
     document.addEventListener('change', (event) => {
-      if (this.scan.element.contains(event.target as Node)) setTimeout(() => this.focusScan(), 0);
+      if (this.scan.element.contains(event.target as Node) && !inFlow(event.target)) setTimeout(() => this.focusScan(), 0);
     });
     // A scanner burst while another control has focus must not be lost: the first
     // printable key moves the caret to the scan box and the burst lands there.
@@ -133,6 +146,8 @@ export class App {
       (event) => {
         if (this.active !== 'scan' || event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return;
         const target = document.activeElement;
+        // Space selects a rate or presses a button in a flow; it is no scanner character.
+        if (event.key === ' ' && inFlow(target)) return;
         if (target === this.scan.input || target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type !== 'checkbox')) return;
         this.scan.input.focus({ preventScroll: true });
       },
@@ -152,6 +167,10 @@ export class App {
         if (event.key.toLowerCase() === 'r' && this.active === 'scan') {
           event.preventDefault();
           this.scan.reprint();
+        }
+        if (event.key.toLowerCase() === 'b' && this.active === 'scan') {
+          event.preventDefault();
+          this.scan.book();
         }
         return;
       }

@@ -3,7 +3,7 @@
  * domain unions, so a new document type, layout or trigger fails the typecheck until it
  * has words here; a printer kind's words are in its registry (src/shared/printer-kinds.ts).
  */
-import type { DocumentType, JobTrigger, LabelLayout, PrinterInfo } from '../shared/domain';
+import type { DocumentType, JobTrigger, LabelLayout, PackSettings, PrinterInfo, RateView, ShipmentStage } from '../shared/domain';
 import { PRINTER_KINDS, PRINTER_KIND_WORDS_TABLE, type PrinterKind } from '../shared/printer-kinds';
 
 /** Print `document_type` values (the service's API names) in words. */
@@ -67,3 +67,35 @@ export const MEDIA_WORDS = {
   a4: 'A4 sheets',
   unknown: 'media unknown',
 } as const satisfies Readonly<Record<PrinterInfo['media'], string>>;
+
+/** Where a scanned shipment is, as its badge says it. */
+export const STAGE_WORDS = {
+  draft: 'Not booked',
+  booked: 'Booked',
+  canceled: 'Canceled',
+} as const satisfies Readonly<Record<ShipmentStage, string>>;
+
+export const PICKUP_WORDS = {
+  next: 'Next pickup at the set time',
+  without: 'No pickup (drop off at the carrier)',
+} as const satisfies Readonly<Record<PackSettings['pickup'], string>>;
+
+/** A rate in one line: carrier, product, price, days, pickup cutoff and what it still needs. */
+export function rateWords(rate: RateView): { readonly title: string; readonly price: string; readonly details: string } {
+  const price = rate.receiverPays ? 'receiver pays' : rate.price ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}` : 'price not given';
+  const days =
+    rate.daysMin !== null && rate.daysMax !== null && rate.daysMin !== rate.daysMax
+      ? `${rate.daysMin}–${rate.daysMax} days`
+      : rate.daysMin !== null || rate.daysMax !== null
+        ? `${rate.daysMin ?? rate.daysMax} day${(rate.daysMin ?? rate.daysMax) === 1 ? '' : 's'}`
+        : 'delivery days not given';
+  const needs = [
+    rate.needsServicePoint ? 'needs a service point' : null,
+    ...rate.requiredDocuments.map((d) => `needs ${documentWords(d).toLowerCase()} upload`),
+    rate.bookable ? null : 'no third-party customs payer',
+  ].filter((x): x is string => x !== null);
+  const details = [days, rate.pickupCutoff ? `pickup cutoff ${rate.pickupCutoff}` : 'no pickup', rate.ownAgreementName, ...needs]
+    .filter((x): x is string => !!x)
+    .join(' · ');
+  return { title: `${rate.carrierName} ${rate.productName}`, price, details };
+}

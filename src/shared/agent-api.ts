@@ -24,6 +24,15 @@ import {
   type ShipmentView,
   type TrackingEventView,
   type AgentErrorPayload,
+  packSettingsPatchSchema,
+  type BookedView,
+  type BoxPreset,
+  type DraftView,
+  type PackResult,
+  type PackSettings,
+  type RatesView,
+  type ServicePointView,
+  type ShippingRuleView,
 } from './domain';
 
 export type LookupResult =
@@ -41,6 +50,28 @@ export type AgentEvent =
   | { readonly type: 'tracking'; readonly shipmentId: string; readonly event: TrackingEventView }
   | { readonly type: 'alert'; readonly shipmentId: string; readonly title: string; readonly message: string }
   | { readonly type: 'status'; readonly status: AgentStatus };
+
+const shipmentIdInput = z.string().min(1).max(128);
+/** Document types the service accepts as uploads (POST /shipments/{id}/{document_type}). */
+export const UPLOAD_DOCUMENT_TYPES = ['customsinvoice', 'abd', 'salesinvoice', 'adr_dangerousgoods'] as const;
+/** Largest PDF the station uploads. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** The bridge's body limit for an upload: the PDF as base64 plus its JSON envelope. */
+export const UPLOAD_BODY_BYTES = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4096;
+/** Operations whose input may exceed the bridge's usual small body limit. */
+export const LARGE_INPUT_OPERATIONS: ReadonlySet<string> = new Set(['packUpload']);
+/** A package as typed at the table: numbers as text (decimal comma or point), parsed by the agent. */
+const typedNumber = z.union([z.number(), z.string().max(32)]);
+const packageEntry = z
+  .object({
+    presetId: z.string().min(1).max(128).optional(),
+    widthCm: typedNumber,
+    heightCm: typedNumber,
+    depthCm: typedNumber,
+    weightKg: typedNumber,
+    quantity: z.number().int().min(1).max(99).default(1),
+  })
+  .strict();
 
 const documentType = z.union([z.enum(DOCUMENT_TYPES), z.string().min(1).max(64)]);
 
@@ -96,6 +127,39 @@ export const agentInputs = {
   shipmentJobs: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
   shipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128), documentTypes: z.array(documentType).max(32) }).strict(),
   printShipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
+  // ---- pack and ship ----
+  packDraft: z.object({ shipmentId: shipmentIdInput }).strict(),
+  packPresets: z.object({}).strict(),
+  packUpdate: z
+    .object({
+      shipmentId: shipmentIdInput,
+      packages: z.array(packageEntry).min(1).max(50),
+    })
+    .strict(),
+  packRates: z.object({ shipmentId: shipmentIdInput }).strict(),
+  packServicePoints: z.object({ shipmentId: shipmentIdInput, carrier: z.string().min(1).max(64).optional() }).strict(),
+  packUpload: z
+    .object({
+      shipmentId: shipmentIdInput,
+      documentType: z.enum(UPLOAD_DOCUMENT_TYPES),
+      fileName: z.string().min(1).max(255),
+      /** The PDF, base64. */
+      contentBase64: z.string().min(1).max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4),
+    })
+    .strict(),
+  packBook: z
+    .object({
+      shipmentId: shipmentIdInput,
+      token: z.string().min(1).max(512),
+      servicePointToken: z.string().min(1).max(512).optional(),
+      pickupInstructions: z.string().max(500).optional(),
+      deliveryInstructions: z.string().max(500).optional(),
+    })
+    .strict(),
+  packCancel: z.object({ shipmentId: shipmentIdInput }).strict(),
+  getPackSettings: z.object({}).strict(),
+  savePackSettings: packSettingsPatchSchema,
+  listShippingRules: z.object({}).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -144,6 +208,29 @@ export interface AgentApi {
    * at most one automatic job per document (a second call prints nothing twice), a failed one retried.
    */
   printShipmentDocuments(input: AgentInput<'printShipmentDocuments'>): Promise<ShipmentDocumentsPrint>;
+  /** A scanned shipment at the packing table: packages, customs data, what booking still needs. */
+  packDraft(input: AgentInput<'packDraft'>): Promise<PackResult<DraftView>>;
+  /** The team's favorite packages, as box presets. */
+  packPresets(input: AgentInput<'packPresets'>): Promise<BoxPreset[]>;
+  /** Replace the packages (PUT /shipments/{id}); customs weights are checked first. */
+  packUpdate(input: AgentInput<'packUpdate'>): Promise<PackResult<DraftView>>;
+  /** Rates with the station's pickup setting and shipping rules; one is selected. */
+  packRates(input: AgentInput<'packRates'>): Promise<PackResult<RatesView>>;
+  /** Service points near the receiver, nearest first. */
+  packServicePoints(input: AgentInput<'packServicePoints'>): Promise<PackResult<ServicePointView[]>>;
+  /** Upload a required document (PDF only). */
+  packUpload(input: AgentInput<'packUpload'>): Promise<PackResult<{ documentType: string; bytes: number }>>;
+  /**
+   * Book with the rate's token (fetched anew when it expired) and print the label and needed
+   * documents once. Idempotent per shipment: a second call while or after booking books nothing.
+   */
+  packBook(input: AgentInput<'packBook'>): Promise<PackResult<BookedView>>;
+  /** Void a booked shipment (POST /shipments/cancel); its label can no longer be reprinted. */
+  packCancel(input: AgentInput<'packCancel'>): Promise<PackResult<DraftView>>;
+  getPackSettings(input: AgentInput<'getPackSettings'>): Promise<PackSettings>;
+  savePackSettings(input: AgentInput<'savePackSettings'>): Promise<PackSettings>;
+  /** GET /shipping-rules, for choosing the station's rules. */
+  listShippingRules(input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]>;
 }
 
 export interface DiagnosticsSaved {

@@ -53,6 +53,8 @@ export interface JobView {
    * rules to be decided (its `reason` says why; its id starts `intake:`). Absent on jobs.
    */
   readonly pendingIntake?: true;
+  /** Present (true) in history when the job's shipment was canceled since: its label is void. */
+  readonly shipmentCanceled?: boolean;
 }
 
 export interface TrackingEventView {
@@ -249,4 +251,166 @@ export interface ShipmentDocumentsPrint {
   readonly retried: number;
   readonly waiting: number;
   readonly documents: readonly ShipmentDocumentState[];
+}
+
+// ---- pack and ship (finish, book, print and void a shipment at the station) ----------------
+
+/** Where a shipment is: not booked yet (a draft the station can finish), booked, or canceled. */
+export type ShipmentStage = 'draft' | 'booked' | 'canceled';
+
+/**
+ * The service names PENDING and CANCELED; a booked shipment has a carrier's tracking id or a
+ * printable label (some carriers issue no tracking id at booking).
+ */
+export function shipmentStage(s: Pick<ShipmentView, 'status' | 'trackingId' | 'availableDocuments'>): ShipmentStage {
+  const status = (s.status ?? '').toUpperCase();
+  if (status === 'CANCELED' || status === 'CANCELLED') return 'canceled';
+  if (status === 'BOOKED' || s.trackingId || s.availableDocuments.includes('label')) return 'booked';
+  return 'draft';
+}
+
+export interface PackageView {
+  readonly widthCm: number | null;
+  readonly heightCm: number | null;
+  readonly depthCm: number | null;
+  readonly weightKg: number | null;
+  readonly quantity: number;
+  readonly description: string | null;
+  readonly favoritePackageId: string | null;
+}
+
+export interface CustomsItemView {
+  readonly description: string | null;
+  readonly quantity: number | null;
+  readonly unitWeightKg: number | null;
+  readonly unitValue: number | null;
+  readonly hsCode: string | null;
+  readonly countryOfOrigin: string | null;
+}
+
+export interface CustomsView {
+  readonly currency: string | null;
+  readonly invoiceNumber: string | null;
+  readonly termsOfSale: string | null;
+  readonly items: readonly CustomsItemView[];
+}
+
+/** One thing the service (or the station, before asking it) says is wrong or missing. */
+export interface FieldProblem {
+  /** The service's field path, e.g. `packages[0].weight_kg`. */
+  readonly field: string;
+  /** The field in a packer's words, e.g. "Weight of parcel 1". */
+  readonly label: string;
+  /** The service's message in a packer's words, e.g. "is missing". */
+  readonly message: string;
+}
+
+/** A shipment at the packing table: what it holds and what booking still needs. */
+export interface DraftView {
+  readonly shipment: ShipmentView;
+  readonly stage: ShipmentStage;
+  readonly packages: readonly PackageView[];
+  readonly customs: CustomsView | null;
+  /** From the service's bookable validation; empty when the shipment can be rated and booked. */
+  readonly missing: readonly FieldProblem[];
+  readonly nonEu: boolean;
+  readonly privateReceiver: boolean;
+  readonly thirdPartyPayer: boolean;
+}
+
+/** A favorite package, offered as a box preset. */
+export interface BoxPreset {
+  readonly id: string;
+  readonly name: string;
+  readonly widthCm: number | null;
+  readonly heightCm: number | null;
+  readonly depthCm: number | null;
+  readonly weightKg: number | null;
+  readonly dangerousGoods: string | null;
+}
+
+export interface RateView {
+  readonly token: string;
+  readonly priceRank: number;
+  readonly carrier: string | null;
+  readonly carrierName: string;
+  readonly productName: string;
+  /** null for receiver-pays rates (the service sends `-`). */
+  readonly price: string | null;
+  readonly currency: string | null;
+  readonly receiverPays: boolean;
+  readonly daysMin: number | null;
+  readonly daysMax: number | null;
+  /** `YYYY-MM-DD HH:MM` of the pickup cutoff, when the rate has a pickup. */
+  readonly pickupCutoff: string | null;
+  readonly needsServicePoint: boolean;
+  /** Documents to upload before booking (customsinvoice dropped when customs data is complete). */
+  readonly requiredDocuments: readonly string[];
+  readonly thirdPartyPayerSupported: boolean;
+  readonly ownAgreementName: string | null;
+  readonly expiresAt: string | null;
+  /** False when the shipment's third-party customs payer rules this rate out. */
+  readonly bookable: boolean;
+}
+
+export interface RatesView {
+  readonly shipmentId: string;
+  readonly rates: readonly RateView[];
+  /** Token of the rate the station's rules prefer, else the cheapest bookable one. */
+  readonly selected: string | null;
+  readonly warnings: ReadonlyArray<{ readonly carrierName: string; readonly product: string; readonly messages: readonly string[] }>;
+  readonly appliedRules: readonly string[];
+  readonly fetchedAt: string;
+}
+
+export interface ServicePointView {
+  readonly token: string;
+  readonly carrier: string | null;
+  readonly name: string;
+  readonly addressLine: string | null;
+  readonly postalCode: string | null;
+  readonly city: string | null;
+  /** Metres by road when the service says, else great-circle; null when unknown. */
+  readonly distanceM: number | null;
+}
+
+export interface BookedView {
+  readonly shipmentId: string;
+  readonly trackingId: string | null;
+  /** The print jobs of this booking (the automatic ones: never printed twice). */
+  readonly jobs: readonly JobView[];
+  /** True when an earlier call (a second Enter) already booked it. */
+  readonly alreadyBooked: boolean;
+  /** True when the chosen rate's token had expired and the same rate was fetched anew. */
+  readonly refreshedToken: boolean;
+}
+
+/** A failed pack step, as data (field maps cannot cross Electron's contextBridge on an Error). */
+export interface PackProblem extends AgentErrorPayload {
+  readonly fields: readonly FieldProblem[];
+}
+export type PackResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: PackProblem };
+
+const packSettingsFields = {
+  /** `next`: request pickup at the next `pickupTime` (today, else the next weekday); `without`: no pickup. */
+  pickup: z.enum(['next', 'without']),
+  /** Local time of day `HH:MM` the carrier collects. */
+  pickupTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'),
+  /** Shipping rules applied to rate searches (GET /shipping-rules ids); empty = the team's enabled rules. */
+  shippingRuleIds: z.array(z.string().min(1).max(128)).max(50),
+};
+export const packSettingsSchema = z.object({
+  pickup: packSettingsFields.pickup.default('next'),
+  pickupTime: packSettingsFields.pickupTime.default('16:00'),
+  shippingRuleIds: packSettingsFields.shippingRuleIds.default([]),
+});
+/** A change to some packing settings: what is omitted stays as stored (no defaults filled in). */
+export const packSettingsPatchSchema = z.object(packSettingsFields).partial().strict();
+export type PackSettings = z.infer<typeof packSettingsSchema>;
+
+export interface ShippingRuleView {
+  readonly id: string;
+  readonly name: string;
+  readonly type: string | null;
+  readonly enabled: boolean;
 }

@@ -6,8 +6,9 @@
  */
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { ServiceClient } from '../../src/main/api/client';
 import { SCREENS_DIR, expect, stationTest as test } from './fixtures';
-import type { Station } from '../support/station';
+import { startStation, type Station } from '../support/station';
 
 const SIZES = [
   { width: 800, height: 600 },
@@ -171,4 +172,57 @@ test('settings: a discovered printer is chosen from a list, documents are in wor
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByRole('group', { name: 'Label printer', exact: true }).getByRole('radio', { checked: true })).toHaveValue(other);
+});
+
+test('the pack flow fits 800x600: parcels, rates, a service point, a document upload', async ({ page, station, snap }) => {
+  const client = new ServiceClient({ baseUrl: station.sandbox.baseUrl, apiKey: station.sandbox.apiKey });
+  const sender = {
+    name: 'Acme AB',
+    address: { address_line_1: 'Packgatan 1', postal_code: '41101', city: 'Göteborg', country_code: 'SE' },
+    contact: { name: 'Ann Sender' },
+  };
+  const parcel = { quantity: 1, type: 'PACKAGE', weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 };
+  await client.createShipment({
+    reference_id: 'DRAFT-POINT',
+    from: sender,
+    to: { name: 'Pia Private', is_private_individual: true, address: { address_line_1: 'Storgatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'Pia Private' } },
+    packages: [parcel],
+  });
+  await client.createShipment({
+    reference_id: 'DRAFT-EXPORT',
+    from: sender,
+    to: { name: 'Oslo Butikk AS', address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' }, contact: { name: 'Ola' } },
+    packages: [parcel],
+  });
+  await client.close();
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(station.url);
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+
+  const openAndPick = async (reference: string, wanted: RegExp): Promise<void> => {
+    await scan.fill(reference);
+    await scan.press('Enter');
+    await expect(page.getByText('Ready to rate and book.')).toBeVisible();
+    await page.keyboard.press('Alt+b');
+    const radios = page.getByRole('radiogroup', { name: 'Rates' }).getByRole('radio');
+    await expect(radios.first()).toBeVisible();
+    const count = await radios.count();
+    let index = -1;
+    for (let i = 0; i < count; i++) if (wanted.test((await radios.nth(i).textContent()) ?? '')) index = i;
+    expect(index, `a rate matching ${wanted}`).toBeGreaterThanOrEqual(0);
+    await radios.nth(index).click();
+    await expect(radios.nth(index)).toHaveAttribute('aria-checked', 'true');
+  };
+
+  await openAndPick('DRAFT-POINT', /service point/);
+  await expect(page.getByRole('combobox', { name: 'Service point' })).toBeVisible();
+  expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(800);
+  expect(await controlsOutsidePanel(page), 'pack flow with a service point at 800x600').toEqual([]);
+  await shoot(page, snap, 'layout-pack-service-point-800x600');
+
+  await openAndPick('DRAFT-EXPORT', /upload/);
+  await expect(page.locator('.drop-zone').first()).toBeVisible();
+  expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(800);
+  expect(await controlsOutsidePanel(page), 'pack flow with a document upload at 800x600').toEqual([]);
+  await shoot(page, snap, 'layout-pack-upload-800x600');
 });

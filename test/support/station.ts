@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
 import { createLogger } from '../../src/main/log';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 
 export interface Booked {
   readonly shipmentId: string;
@@ -43,12 +43,16 @@ export async function pdfsIn(dir: string): Promise<string[]> {
   }
 }
 
-export async function startStation(): Promise<Station> {
+/**
+ * `sandboxOptions`: e.g. a `now` clock, to let booking tokens expire. `pollIntervalSeconds`:
+ * poll the service too (default 0: webhooks only).
+ */
+export async function startStation(sandboxOptions: SandboxOptions = {}, pollIntervalSeconds = 0): Promise<Station> {
   const dir = await mkdtemp(join(tmpdir(), 'print-station-e2e-'));
   const printsDir = join(dir, 'prints');
   const logFile = join(dir, 'agent.log');
   const secret = randomBytes(16).toString('hex');
-  const sandbox = await startSandbox({ port: 0 });
+  const sandbox = await startSandbox({ ...sandboxOptions, port: 0 });
   let agent: HeadlessAgent;
   try {
     agent = await startHeadlessAgent({
@@ -60,7 +64,7 @@ export async function startStation(): Promise<Station> {
       printer: `folder:${printsDir}`,
       webhookPort: 0,
       webhookSecrets: [secret],
-      pollIntervalSeconds: 0,
+      pollIntervalSeconds,
       uiPort: 0,
       uiStaticDir: resolve('out/renderer'),
     });

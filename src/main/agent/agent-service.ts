@@ -7,14 +7,22 @@ import type { AgentApi, AgentInput, DiagnosticsSaved, LookupResult } from '../..
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type {
   AgentStatus,
+  BookedView,
+  BoxPreset,
   ConfiguredPrinter,
+  DraftView,
   EndOfDayPrintResult,
   EndOfDayReport,
   JobView,
+  PackResult,
+  PackSettings,
   PrinterInfo,
+  RatesView,
+  ServicePointView,
   SettingsView,
   ShipmentDocumentState,
   ShipmentDocumentsPrint,
+  ShippingRuleView,
 } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
@@ -35,6 +43,7 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import { createSettingsOperations, type SettingsOperations } from '../settings/settings-operations';
 import type { SettingsStore } from '../settings/settings-store';
 import { saveAgentDiagnostics } from '../diagnostics/agent-diagnostics';
+import { PackFlow } from '../pack/pack-flow';
 import type { ServiceConnection } from './service-connection';
 import type { ProvidedSession } from './session-connection';
 import type { StatusTracker } from './status-tracker';
@@ -60,9 +69,17 @@ export interface AgentServiceDeps {
 
 export class AgentService implements AgentApi {
   private readonly settingsOps: SettingsOperations;
+  private readonly pack: PackFlow;
 
   constructor(private readonly deps: AgentServiceDeps) {
     this.settingsOps = createSettingsOperations({ settings: deps.settings, apiKeys: deps.apiKeys });
+    this.pack = new PackFlow({
+      client: () => deps.connection.current,
+      ledger: deps.ledger,
+      pipeline: deps.pipeline,
+      autoPrintTypes: () => deps.settings.get().routing.autoPrint,
+      log: deps.log,
+    });
   }
 
   /** GET /status with the current key: shows the team, or says why not. */
@@ -112,6 +129,13 @@ export class AgentService implements AgentApi {
   }
 
   async reprint(input: AgentInput<'reprint'>): Promise<JobView[]> {
+    if (this.pack.isCanceled(input.shipmentId)) {
+      const known = this.deps.ledger.getShipment(input.shipmentId);
+      throw new CodedError(
+        'SHIPMENT_CANCELED',
+        `Shipment ${known?.referenceId ?? input.shipmentId} was canceled: its label is void and cannot be reprinted. Book it anew to ship it.`,
+      );
+    }
     if (input.printer) await this.requireKnownPrinter(input.printer);
     const known = this.deps.ledger.getShipment(input.shipmentId);
     return this.deps.pipeline.reprint({
@@ -128,12 +152,22 @@ export class AgentService implements AgentApi {
 
   async listJobs(input: AgentInput<'listJobs'>): Promise<JobView[]> {
     const jobs = this.deps.ledger.search({ text: input.search, state: input.state, limit: input.limit }).map(toJobView);
+    const canceled = new Map<string, boolean>();
+    const isCanceled = (id: string): boolean => {
+      if (!canceled.has(id)) canceled.set(id, this.pack.isCanceled(id));
+      return canceled.get(id)!;
+    };
+    const marked = jobs.map((job) => (isCanceled(job.shipmentId) ? { ...job, shipmentCanceled: true } : job));
     // Webhook bookings still waiting for their station rules to be decided lead the history.
-    return [...pendingHistory(this.deps.ledger, input), ...jobs].slice(0, input.limit ?? 100);
+    return [...pendingHistory(this.deps.ledger, input), ...marked].slice(0, input.limit ?? 100);
   }
 
   async retryJob({ id }: AgentInput<'retryJob'>): Promise<JobView> {
     refuseOnPendingBooking(id, 'retried');
+    const job = this.deps.ledger.get(id);
+    if (job && this.pack.isCanceled(job.shipmentId)) {
+      throw new CodedError('SHIPMENT_CANCELED', `Shipment ${job.reference ?? job.shipmentId} was canceled: its ${job.documentType} is void and is not printed again.`);
+    }
     return this.deps.pipeline.retry(id);
   }
 
@@ -234,6 +268,52 @@ export class AgentService implements AgentApi {
     await this.deps.onIntakeChanged();
     return this.deps.status.snapshot();
   }
+  // ---- pack and ship ----
+
+  async packDraft(input: AgentInput<'packDraft'>): Promise<PackResult<DraftView>> {
+    return this.pack.draft(input);
+  }
+
+  async packPresets(_input: AgentInput<'packPresets'>): Promise<BoxPreset[]> {
+    return this.pack.presetsList();
+  }
+
+  async packUpdate(input: AgentInput<'packUpdate'>): Promise<PackResult<DraftView>> {
+    return this.pack.update(input);
+  }
+
+  async packRates(input: AgentInput<'packRates'>): Promise<PackResult<RatesView>> {
+    return this.pack.rates(input);
+  }
+
+  async packServicePoints(input: AgentInput<'packServicePoints'>): Promise<PackResult<ServicePointView[]>> {
+    return this.pack.servicePoints(input);
+  }
+
+  async packUpload(input: AgentInput<'packUpload'>): Promise<PackResult<{ documentType: string; bytes: number }>> {
+    return this.pack.upload(input);
+  }
+
+  async packBook(input: AgentInput<'packBook'>): Promise<PackResult<BookedView>> {
+    return this.pack.book(input);
+  }
+
+  async packCancel(input: AgentInput<'packCancel'>): Promise<PackResult<DraftView>> {
+    return this.pack.cancel(input);
+  }
+
+  async getPackSettings(_input: AgentInput<'getPackSettings'>): Promise<PackSettings> {
+    return this.pack.settings.get();
+  }
+
+  async savePackSettings(input: AgentInput<'savePackSettings'>): Promise<PackSettings> {
+    return this.pack.settings.save(input);
+  }
+
+  async listShippingRules(_input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]> {
+    return this.pack.shippingRules();
+  }
+
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {
     const { ledger, connection, status, apiKeys, log } = this.deps;

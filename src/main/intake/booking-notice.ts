@@ -14,5 +14,6 @@ export interface BookingNotice {
   readonly system: string | null;
   /** RFC 3339; orders labels when deliveries arrive out of order. */
   readonly bookedAt: string | null;
-  readonly trigger: 'webhook' | 'poll';
+  /** `scan`: booked at this station (pack and ship), printed by the same idempotent path. */
+  readonly trigger: 'webhook' | 'poll' | 'scan';
 }

@@ -76,7 +76,7 @@ export interface BookingToPrint {
   readonly trackingId: string | null;
   /** RFC 3339; lanes order automatic jobs by it. */
   readonly bookedAt: string | null;
-  readonly trigger: 'webhook' | 'poll';
+  readonly trigger: 'webhook' | 'poll' | 'scan';
 }
 
 /** The printers jobs go to, by URI: a target, or the error that says why there is none (yet). */

@@ -13,6 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import {
   AGENT_OPERATIONS,
+  LARGE_INPUT_OPERATIONS,
+  UPLOAD_BODY_BYTES,
   BRIDGE_EVENTS_PATH,
   BRIDGE_TOKEN_HEADER,
   type AgentApi,
@@ -130,9 +132,11 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   }
 
   async function callOperation(op: AgentOperation, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, maxBodyBytes);
+    // A document upload carries a PDF; every other input stays under the small limit.
+    const limit = LARGE_INPUT_OPERATIONS.has(op) ? Math.max(maxBodyBytes, UPLOAD_BODY_BYTES) : maxBodyBytes;
+    const body = await readBody(req, limit);
     if (body === TOO_LARGE) {
-      sendResult(res, 413, agentFailure(AGENT_ERROR_CODES.UI_BODY_TOO_LARGE, `The request is larger than ${maxBodyBytes} bytes.`));
+      sendResult(res, 413, agentFailure(AGENT_ERROR_CODES.UI_BODY_TOO_LARGE, `The request is larger than ${limit} bytes.`));
       req.resume();
       return;
     }

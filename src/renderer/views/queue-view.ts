@@ -186,6 +186,7 @@ export class QueueView {
         { class: 'shipment', 'data-label': 'Shipment' },
         h('span', {}, shipment),
         job.trackingId && job.trackingId !== shipment ? h('span', { class: 'muted small' }, job.trackingId) : null,
+        job.shipmentCanceled ? h('span', { class: 'badge stage-canceled' }, 'Shipment canceled') : null,
       ),
       h('td', { class: 'target', 'data-label': 'Printer' }, describeTarget(job.target)),
       h(

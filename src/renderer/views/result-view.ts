@@ -2,7 +2,7 @@
  * One looked-up shipment: summary, reprint, documents and the tracking timeline
  * (newest first, local time).
  */
-import { LABEL_LAYOUTS, type JobView, type PartyView, type ShipmentView, type TrackingEventView } from '../../shared/domain';
+import { LABEL_LAYOUTS, shipmentStage, type JobView, type PartyView, type ShipmentView, type TrackingEventView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
@@ -10,7 +10,9 @@ import { describeTarget, localDateTime } from '../format';
 import { describeJob } from '../job-words';
 import { beepFailure, beepSuccess } from '../sound';
 import { shipmentDocumentsPanel } from './shipment-documents';
-import { LAYOUT_WORDS, documentWords } from '../words';
+import { LAYOUT_WORDS, STAGE_WORDS, documentWords } from '../words';
+import { packPanel } from './pack-panel';
+import { voidPanel } from './pack-void';
 
 export interface ShipmentPanel {
   readonly element: HTMLElement;
@@ -18,11 +20,25 @@ export interface ShipmentPanel {
   onJob(job: JobView): void;
   /** Triggers the Reprint button (keyboard shortcut). */
   reprint(): void;
+  /** Opens the pack-and-ship flow of a shipment that is not booked (keyboard shortcut). */
+  book(): void;
   dispose(): void;
 }
 
-export function renderShipment(shipment: ShipmentView, ctx: UiContext): ShipmentPanel {
+/**
+ * `done` is called after the shipment changed here (booked, canceled) with a line to show;
+ * the caller looks it up again.
+ */
+export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (note: string) => void = () => undefined): ShipmentPanel {
+  const stage = shipmentStage(shipment);
   const reprint = reprintPanel(shipment, ctx);
+  // Not booked: the pack flow takes the reprint's place (there is nothing to reprint yet).
+  const pack = stage === 'draft' ? packPanel(shipment, ctx, done) : null;
+  const action =
+    pack?.element ??
+    (stage === 'canceled'
+      ? h('p', { class: 'canceled-note', role: 'note' }, 'Canceled: the label is void and cannot be reprinted.')
+      : h('div', { class: 'booked-actions' }, reprint.element, voidPanel(shipment, ctx, done)));
   const title = shipment.receiver.name ?? shipment.receiver.contactName ?? shipment.referenceId ?? shipment.id;
   const element = h(
     'article',
@@ -31,17 +47,31 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext): Shipment
       'header',
       { class: 'shipment-head' },
       h('h2', {}, title),
-      shipment.status ? h('span', { class: 'badge' }, shipment.status) : null,
+      h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
+      shipment.status && shipment.status.toUpperCase() !== STAGE_WORDS[stage].toUpperCase() ? h('span', { class: 'badge muted' }, shipment.status) : null,
     ),
     h(
       'div',
       { class: 'shipment-grid' },
       // Reprint first: it is what a packer at the bench came for, and it must be on screen.
-      h('div', { class: 'shipment-main' }, reprint.element, shipmentDocumentsPanel(shipment, ctx), summary(shipment), documents(shipment)),
+      h(
+        'div',
+        { class: 'shipment-main' },
+        action,
+        stage === 'booked' && shipmentDocumentsPanel(shipment, ctx),
+        summary(shipment),
+        documents(shipment),
+      ),
       timeline(shipment.tracking),
     ),
   );
-  return { element, onJob: reprint.onJob, reprint: reprint.trigger, dispose: reprint.dispose };
+  return {
+    element,
+    onJob: reprint.onJob,
+    reprint: stage === 'booked' ? reprint.trigger : () => undefined,
+    book: () => pack?.open(),
+    dispose: reprint.dispose,
+  };
 }
 
 function summary(shipment: ShipmentView): HTMLElement {

@@ -39,7 +39,7 @@ export class ScanView {
       { class: 'scan-form', role: 'search' },
       h('label', { for: 'scan', class: 'scan-label' }, 'Scan or type a reference, shipment id or tracking number'),
       h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, 'Look up')),
-      h('p', { id: 'scan-hint', class: 'hint' }, 'Enter looks it up · Alt+R reprints the label · Alt+1…4 switch views'),
+      h('p', { id: 'scan-hint', class: 'hint' }, 'Enter looks it up · Alt+R reprints the label · Alt+B books a shipment that is not booked · Alt+1…4 switch views'),
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });
@@ -76,6 +76,29 @@ export class ScanView {
     this.panel?.reprint();
   }
 
+  book(): void {
+    this.panel?.book();
+  }
+
+  /** After a booking or a void: the shipment again, as the service now has it, with a note. */
+  private async refresh(shipmentId: string, note: string): Promise<void> {
+    const seq = ++this.sequence;
+    let outcome: LookupResult | null = null;
+    try {
+      outcome = await this.ctx.api.lookup({ scan: shipmentId });
+    } catch {
+      outcome = null;
+    }
+    if (seq !== this.sequence) return;
+    replaceChildren(this.feedback, h('p', { role: 'status', class: 'ok' }, note));
+    if (outcome?.kind === 'found') {
+      this.panel?.dispose();
+      this.panel = renderShipment(outcome.shipment, this.ctx, (next) => void this.refresh(outcome.shipment.id, next));
+      replaceChildren(this.result, this.panel.element);
+    }
+    this.ctx.focusScan();
+  }
+
   onJob(job: JobView): void {
     this.panel?.onJob(job);
   }
@@ -89,7 +112,7 @@ export class ScanView {
         h('p', { role: 'status', class: 'ok' }, `Found “${outcome.scanned}” by ${MATCHED_WORDS[outcome.matchedBy]}${s.referenceId ? `: ${s.referenceId}` : ''}`),
       );
       this.panel?.dispose();
-      this.panel = renderShipment(s, this.ctx);
+      this.panel = renderShipment(s, this.ctx, (note) => void this.refresh(s.id, note));
       replaceChildren(this.result, this.panel.element);
       beepSuccess();
       return;

@@ -61,6 +61,9 @@ function recordingLogger(): Logger & { lines: string[] } {
   return { lines, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m), redact() {} };
 }
 
+const PACK_FAILURE = { ok: false, problem: { code: 'PACK_NOT_DRAFT', message: 'not a draft', requestId: null, fields: [] } } as const;
+const PACK_SETTINGS = { pickup: 'next', pickupTime: '16:00', shippingRuleIds: [] as string[] } as const;
+
 describe('registerAgentIpc', () => {
   let dir: string;
   let ipcMain: FakeIpcMain;
@@ -136,6 +139,17 @@ describe('registerAgentIpc', () => {
         record('printShipmentDocuments', input);
         return { queued: 0, retried: 0, waiting: 0, documents: [] };
       },
+      packDraft: async (input) => (record('packDraft', input), PACK_FAILURE),
+      packPresets: async (input) => (record('packPresets', input), []),
+      packUpdate: async (input) => (record('packUpdate', input), PACK_FAILURE),
+      packRates: async (input) => (record('packRates', input), PACK_FAILURE),
+      packServicePoints: async (input) => (record('packServicePoints', input), { ok: true, value: [] }),
+      packUpload: async (input) => (record('packUpload', input), { ok: true, value: { documentType: input.documentType, bytes: 5 } }),
+      packBook: async (input) => (record('packBook', input), PACK_FAILURE),
+      packCancel: async (input) => (record('packCancel', input), PACK_FAILURE),
+      getPackSettings: async (input) => (record('getPackSettings', input), PACK_SETTINGS),
+      savePackSettings: async (input) => (record('savePackSettings', input), PACK_SETTINGS),
+      listShippingRules: async (input) => (record('listShippingRules', input), []),
     };
     const api = new Proxy(named as AgentApi, {
       get: (target, op: string) => target[op as keyof AgentApi] ?? (async (input: unknown) => (record(op, input), null)),

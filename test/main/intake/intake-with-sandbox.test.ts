@@ -87,10 +87,10 @@ describe('intake with the sandbox', () => {
       },
       route: () => ({ target: 'folder:/tmp/never', layout: 'printer', media: 'label' }),
     });
-    const calls = { webhook: 0, poll: 0 };
+    const calls: Partial<Record<BookingNotice['trigger'], number>> = { webhook: 0, poll: 0 };
     const sink = {
       submitBooking: (notice: BookingNotice) => {
-        calls[notice.trigger]++;
+        calls[notice.trigger] = (calls[notice.trigger] ?? 0) + 1;
         return pipeline.submitBooking(notice);
       },
     };

@@ -20,6 +20,9 @@ const settings: SettingsView = {
   intake: { webhooksEnabled: true, pollIntervalSeconds: 15 }, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, paused: false,
 };
 
+const packFailure = { ok: false, problem: { code: 'PACK_NOT_DRAFT', message: 'not a draft', requestId: null, fields: [] } } as const;
+const packSettings = { pickup: 'next' as const, pickupTime: '16:00', shippingRuleIds: [] as string[] };
+
 /**
  * A fake agent: records the inputs it receives; lookup fails like the service would. An
  * operation this test does not name answers null, so adding one to the contract needs no
@@ -66,6 +69,17 @@ function fakeApi(calls: Array<[string, unknown]>): AgentApi {
     shipmentJobs: record('shipmentJobs', [job]),
     shipmentDocuments: record('shipmentDocuments', []),
     printShipmentDocuments: record('printShipmentDocuments', { queued: 0, retried: 0, waiting: 0, documents: [] }),
+    packDraft: record('packDraft', packFailure),
+    packPresets: record('packPresets', []),
+    packUpdate: record('packUpdate', packFailure),
+    packRates: record('packRates', packFailure),
+    packServicePoints: record('packServicePoints', { ok: true, value: [] }),
+    packUpload: record('packUpload', { ok: true, value: { documentType: 'customsinvoice', bytes: 5 } }),
+    packBook: record('packBook', packFailure),
+    packCancel: record('packCancel', packFailure),
+    getPackSettings: record('getPackSettings', packSettings),
+    savePackSettings: record('savePackSettings', packSettings),
+    listShippingRules: record('listShippingRules', []),
   };
   return new Proxy(named as AgentApi, { get: (target, op: string) => target[op as keyof AgentApi] ?? record(op, null) });
 }
@@ -216,6 +230,16 @@ describe('startUiServer', () => {
     const res = await call('lookup', { scan: 'x'.repeat(2000) });
     expect(res.status).toBe(413);
     expect(calls).toEqual([]);
+  });
+
+  it('takes a document upload larger than the usual limit, and only that operation', async () => {
+    await start({ maxBodyBytes: 1024 });
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(200_000, 0x20)]).toString('base64');
+    const upload = await call('packUpload', { shipmentId: 's-1', documentType: 'customsinvoice', fileName: 'ci.pdf', contentBase64: pdf });
+    expect(upload.status).toBe(200);
+    expect(calls.map(([op]) => op)).toEqual(['packUpload']);
+    const other = await call('packDraft', { shipmentId: 'x'.repeat(2000) });
+    expect(other.status).toBe(413);
   });
 
   it('answers 404 for an unknown operation and 405 for GET on an operation', async () => {

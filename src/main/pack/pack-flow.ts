@@ -1,0 +1,443 @@
+/**
+ * Pack and ship: finish a shipment that is not booked yet, rate it, book it and print it
+ * once, or void a booked one, all from one scan. Every step follows the service's rules
+ * (spec: update rules, rates, service points, non-EU documents, 30-minute tokens).
+ * Service errors come back as data (PackResult) with their request id and, for 422s,
+ * the field map in a packer's words, so the UI can put them next to the fields.
+ */
+import type { BookingNotice } from '../intake/booking-notice';
+import {
+  shipmentStage,
+  type BookedView,
+  type BoxPreset,
+  type DraftView,
+  type FieldProblem,
+  type JobView,
+  type PackProblem,
+  type PackResult,
+  type RateView,
+  type RatesView,
+  type ServicePointView,
+  type ShippingRuleView,
+  type TrackingEventView,
+} from '../../shared/domain';
+import { MAX_UPLOAD_BYTES, type AgentInput } from '../../shared/agent-api';
+import type { ServiceClient } from '../api/client';
+import { API_ERROR_CODES, ApiError } from '../api/errors';
+import type { FavoritePackage, PackageInput, RateRequest, Shipment } from '../api/schemas';
+import { CodedError } from '../errors';
+import type { Ledger } from '../agent/ledger';
+import type { PrintPipeline } from '../jobs/pipeline';
+import type { Logger } from '../log';
+import { mergeTracking, toTrackingEventView } from '../scan/shipment-view';
+import { customsWeightProblem } from './customs-check';
+import { hasThirdPartyPayer, isNonEu, receiverOf, toDraftView } from './draft-view';
+import { toFieldProblems } from './field-words';
+import { PackSettingsStore } from './pack-settings';
+import { nextPickup, sameOffer, toRatesView } from './rate-view';
+import { parseTypedNumber } from './typed-number';
+
+export interface PackFlowDeps {
+  /** The current service client (it changes when the key or address changes). */
+  readonly client: () => ServiceClient;
+  readonly ledger: Ledger;
+  readonly pipeline: PrintPipeline;
+  /** Document types the routing prints automatically after a booking (routing.autoPrint). */
+  readonly autoPrintTypes: () => readonly string[];
+  readonly log: Logger;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+/** A token this close to its end is fetched anew before booking rather than risk a 422. */
+const TOKEN_MARGIN_MS = 30_000;
+/** Documents a booked shipment needs on paper besides the routing's automatic ones. */
+const NEEDED_DOCUMENTS = ['customsinvoice'] as const;
+
+interface RateSearch {
+  readonly request: RateRequest;
+  readonly view: RatesView;
+}
+
+export class PackError extends CodedError {}
+
+export class PackFlow {
+  readonly settings: PackSettingsStore;
+  private readonly now: () => Date;
+  private readonly searches = new Map<string, RateSearch>();
+  /** One booking per shipment at a time: a second Enter joins the first call. */
+  private readonly booking = new Map<string, Promise<PackResult<BookedView>>>();
+  private presets: readonly FavoritePackage[] | null = null;
+
+  constructor(private readonly deps: PackFlowDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.settings = new PackSettingsStore(deps.ledger);
+  }
+
+  draft({ shipmentId }: AgentInput<'packDraft'>): Promise<PackResult<DraftView>> {
+    return attempt(async () => this.view(await this.client.getShipment(shipmentId)));
+  }
+
+  async presetsList(): Promise<BoxPreset[]> {
+    return (await this.favorites(true)).map((p) => ({
+      id: p.id,
+      name: text(p['name']) ?? text(p['description']) ?? p.id,
+      widthCm: numberOf(p['width_cm']),
+      heightCm: numberOf(p['height_cm']),
+      depthCm: numberOf(p['depth_cm']),
+      weightKg: numberOf(p['weight_kg']),
+      dangerousGoods: p.dangerous_goods_type ?? null,
+    }));
+  }
+
+  update(input: AgentInput<'packUpdate'>): Promise<PackResult<DraftView>> {
+    return attempt(async () => {
+      const problems: FieldProblem[] = [];
+      const typed = input.packages.map((p, i) => {
+        const read = (value: number | string, field: string, label: string, max: number): number => {
+          const parsed = parseTypedNumber(value, { max });
+          if (parsed.ok) return parsed.value;
+          problems.push({ field: `packages[${i}].${field}`, label: `${label} of parcel ${i + 1}`, message: parsed.message });
+          return 0;
+        };
+        return {
+          presetId: p.presetId,
+          width_cm: read(p.widthCm, 'width_cm', 'Width', 1000),
+          height_cm: read(p.heightCm, 'height_cm', 'Height', 1000),
+          depth_cm: read(p.depthCm, 'depth_cm', 'Length', 1000),
+          weight_kg: read(p.weightKg, 'weight_kg', 'Weight', 10_000),
+          quantity: p.quantity ?? 1,
+        };
+      });
+      if (problems.length > 0) throw invalid('Check the parcels: some values are not numbers.', problems);
+      const stored = await this.client.getShipment(input.shipmentId);
+      this.requireDraft(stored, 'changed');
+      const presets = typed.some((p) => p.presetId) ? await this.favorites(false) : [];
+      // A sub-resource replaces the stored one (spec, Package rule 3): what the packer did
+      // not type (description, type, goods class) is carried over from the stored parcel.
+      const packages: PackageInput[] = typed.map((p, i) => {
+        const before = stored.packages[i] ?? stored.packages[0];
+        const preset = p.presetId ? presets.find((f) => f.id === p.presetId) : undefined;
+        if (p.presetId && !preset) throw invalid('That box is no longer a favorite package: pick another.', [{ field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' }]);
+        const pkg: Record<string, unknown> = {
+          ...(before ? carried(before) : {}),
+          width_cm: p.width_cm,
+          height_cm: p.height_cm,
+          depth_cm: p.depth_cm,
+          weight_kg: p.weight_kg,
+          quantity: p.quantity,
+        };
+        if (preset) {
+          pkg['favorite_package_id'] = preset.id;
+          if (text(preset['description'])) pkg['description'] = preset['description'];
+          if (text(preset['type'])) pkg['type'] = preset['type'];
+          if (preset.dangerous_goods_type) pkg['dangerous_goods_type'] = preset.dangerous_goods_type;
+          else delete pkg['dangerous_goods_type'];
+        } else if (before?.favorite_package_id) {
+          delete pkg['favorite_package_id'];
+        }
+        if (pkg['type'] === undefined) pkg['type'] = 'PACKAGE';
+        return pkg as PackageInput;
+      });
+      const weight = customsWeightProblem(stored.customs_information?.items ?? [], packages);
+      if (weight) throw invalid('The parcels weigh less than the customs items: weigh again.', [weight]);
+      // Only `packages` is sent: omitted sub-resources, customs data and the third-party
+      // payer keep their stored values (spec, Package rule 3; ThirdPartyCustomsPayer rule 4).
+      const saved = await this.client.updateShipment(input.shipmentId, { packages });
+      this.searches.delete(input.shipmentId);
+      this.deps.log.info(`pack: ${input.shipmentId} packages saved (${packages.length} line${packages.length === 1 ? '' : 's'})`);
+      return this.view(saved);
+    });
+  }
+
+  rates({ shipmentId }: AgentInput<'packRates'>): Promise<PackResult<RatesView>> {
+    return attempt(async () => {
+      const s = await this.client.getShipment(shipmentId);
+      this.requireDraft(s, 'rated');
+      return (await this.search(s)).view;
+    });
+  }
+
+  servicePoints({ shipmentId, carrier }: AgentInput<'packServicePoints'>): Promise<PackResult<ServicePointView[]>> {
+    return attempt(async () => {
+      const s = await this.client.getShipment(shipmentId);
+      const a = receiverOf(s)?.address;
+      if (!a?.postal_code || !a.country_code) {
+        throw invalid('The receiver needs a postal code and country before service points can be searched.', [
+          { field: 'to.address.postal_code', label: "Receiver's postal code", message: 'is missing' },
+        ]);
+      }
+      const answer = await this.client.servicePoints({
+        address_line: a.address_line_1 ?? undefined,
+        postal_code: a.postal_code,
+        city: a.city ?? undefined,
+        country_code: a.country_code,
+        ...(carrier ? { carrier } : {}),
+      });
+      return answer.locations
+        .map((l): ServicePointView => ({
+          token: l.service_point_token,
+          carrier: l.carrier ?? null,
+          name: l.service_point_name ?? l.service_point_token,
+          addressLine: l.address_line ?? null,
+          postalCode: l.postal_code ?? null,
+          city: l.city ?? null,
+          distanceM: numberOf(l['distance_by_road']) ?? numberOf(l['distance_great_circle']),
+        }))
+        .sort((x, y) => (x.distanceM ?? Infinity) - (y.distanceM ?? Infinity));
+    });
+  }
+
+  upload(input: AgentInput<'packUpload'>): Promise<PackResult<{ documentType: string; bytes: number }>> {
+    return attempt(async () => {
+      const pdf = Buffer.from(input.contentBase64, 'base64');
+      const field = `documents.${input.documentType}`;
+      const label = 'Document';
+      if (pdf.length > MAX_UPLOAD_BYTES) throw invalid(`The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`, [{ field, label, message: 'is too large' }]);
+      if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
+        throw invalid(`“${input.fileName}” is not a PDF: only PDF files can be uploaded.`, [{ field, label, message: 'must be a PDF file' }]);
+      }
+      await this.client.uploadDocument(input.shipmentId, input.documentType, pdf, input.fileName);
+      this.deps.log.info(`pack: ${input.shipmentId} ${input.documentType} uploaded (${pdf.length} bytes)`);
+      return { documentType: input.documentType, bytes: pdf.length };
+    });
+  }
+
+  book(input: AgentInput<'packBook'>): Promise<PackResult<BookedView>> {
+    const running = this.booking.get(input.shipmentId);
+    if (running) return running.then((r) => (r.ok ? { ok: true, value: { ...r.value, alreadyBooked: true } } : r));
+    const call = attempt(() => this.bookOnce(input)).finally(() => this.booking.delete(input.shipmentId));
+    this.booking.set(input.shipmentId, call);
+    return call;
+  }
+
+  cancel({ shipmentId }: AgentInput<'packCancel'>): Promise<PackResult<DraftView>> {
+    return attempt(async () => {
+      const s = await this.client.getShipment(shipmentId);
+      const stage = shipmentStage({ status: s.status, trackingId: s.tracking_id ?? null, availableDocuments: s.available_documents_types });
+      if (stage === 'canceled') return this.view(s);
+      if (stage !== 'booked') throw new PackError('PACK_NOT_BOOKED', `Shipment ${s.reference_id ?? s.id} is not booked: there is nothing to cancel.`);
+      await this.client.cancel({ shipment_id: shipmentId });
+      this.deps.ledger.recordTracking(shipmentId, {
+        id: null,
+        status: 'CANCELED',
+        description: 'Canceled at this station',
+        location: null,
+        occurredAt: this.now().toISOString(),
+        url: null,
+      });
+      // A label still waiting in the queue is void now: it must not come out of the printer.
+      for (const job of this.deps.ledger.search({ text: shipmentId, limit: 50 })) {
+        if (job.shipmentId === shipmentId && job.state === 'queued') this.deps.pipeline.cancel(job.id);
+      }
+      this.deps.log.info(`pack: ${shipmentId} canceled`);
+      return this.view(await this.client.getShipment(shipmentId));
+    });
+  }
+
+  /** True when the station knows the shipment was canceled (here, or by a CANCELED event). */
+  isCanceled(shipmentId: string): boolean {
+    return this.deps.ledger.trackingFor(shipmentId).some((e) => e.status.toUpperCase() === 'CANCELED');
+  }
+
+  async shippingRules(): Promise<ShippingRuleView[]> {
+    const answer = await this.client.shippingRules();
+    return answer.shipping_rules.map((r) => ({ id: r.id, name: r.name ?? r.id, type: r.type ?? null, enabled: r.enabled === true }));
+  }
+
+  // ---- internals ----------------------------------------------------------------------
+
+  private get client(): ServiceClient {
+    return this.deps.client();
+  }
+
+  private async bookOnce(input: AgentInput<'packBook'>): Promise<BookedView> {
+    const stored = await this.client.getShipment(input.shipmentId);
+    const stage = shipmentStage({ status: stored.status, trackingId: stored.tracking_id ?? null, availableDocuments: stored.available_documents_types });
+    if (stage === 'canceled') throw new PackError('PACK_CANCELED', `Shipment ${stored.reference_id ?? stored.id} is canceled: it cannot be booked again.`);
+    if (stage === 'booked') {
+      // Booked by an earlier call (or elsewhere): print what was not printed yet, book nothing.
+      return { shipmentId: stored.id, trackingId: stored.tracking_id ?? null, jobs: this.print(stored), alreadyBooked: true, refreshedToken: false };
+    }
+    let token = input.token;
+    let refreshed = false;
+    const known = this.searches.get(input.shipmentId)?.view.rates.find((r) => r.token === token);
+    if (known && expiresSoon(known, this.now())) {
+      token = await this.freshToken(stored, known);
+      refreshed = true;
+    }
+    const body = {
+      delivery_service_point_token: input.servicePointToken,
+      pickup_instructions: blankToUndefined(input.pickupInstructions),
+      delivery_instructions: blankToUndefined(input.deliveryInstructions),
+    };
+    let booked;
+    try {
+      booked = await this.client.book({ booking_token: token, ...body });
+    } catch (error) {
+      // The service's clock decides: a token it calls expired is fetched anew once.
+      if (refreshed || !known || !isExpiredToken(error)) throw error;
+      token = await this.freshToken(stored, known);
+      refreshed = true;
+      booked = await this.client.book({ booking_token: token, ...body });
+    }
+    this.searches.delete(input.shipmentId);
+    const after = await this.client.getShipment(input.shipmentId).catch(() => null);
+    const record = after ?? { ...stored, tracking_id: booked.main_tracking_id ?? null };
+    this.deps.log.info(`pack: ${stored.id} booked${booked.main_tracking_id ? ` (${booked.main_tracking_id})` : ''}`);
+    return { shipmentId: stored.id, trackingId: booked.main_tracking_id ?? null, jobs: this.print(record), alreadyBooked: false, refreshedToken: refreshed };
+  }
+
+  /**
+   * The booking's label (and documents) through the normal pipeline. The automatic job is
+   * keyed per shipment and document type, so the booking's own webhook and the poll find
+   * it and print nothing more.
+   */
+  private print(s: Shipment): JobView[] {
+    const { ledger, pipeline } = this.deps;
+    ledger.upsertShipment({ shipmentId: s.id, referenceId: s.reference_id ?? null, trackingId: s.tracking_id ?? null, carrier: s.carrier_name ?? null, source: 'API', bookedAt: this.now().toISOString(), data: null });
+    const notice: BookingNotice = {
+      shipmentId: s.id,
+      referenceId: s.reference_id ?? null,
+      trackingId: s.tracking_id ?? null,
+      carrier: s.carrier ?? s.carrier_name ?? null,
+      source: 'API',
+      senderReference: s.sender_reference ?? null,
+      system: s.system ?? null,
+      bookedAt: s.booked_at ?? this.now().toISOString(),
+      trigger: 'scan',
+    };
+    const jobs = pipeline.submitBooking(notice);
+    const auto = new Set(this.deps.autoPrintTypes());
+    for (const documentType of NEEDED_DOCUMENTS) {
+      if (auto.has(documentType) || !isNonEu(s) || !s.available_documents_types.includes(documentType)) continue;
+      // Once per booking: the per-shipment lock above keeps this from running twice.
+      if (ledger.search({ text: s.id, limit: 50 }).some((j) => j.documentType === documentType)) continue;
+      jobs.push(...pipeline.reprint({ shipmentId: s.id, documentType, trigger: 'scan' }));
+    }
+    return jobs;
+  }
+
+  private async freshToken(s: Shipment, wanted: RateView): Promise<string> {
+    const again = await this.search(s);
+    const same = again.view.rates.find((r) => sameOffer(r, wanted));
+    if (!same) {
+      throw new PackError('PACK_RATE_GONE', `The ${wanted.carrierName} ${wanted.productName} rate expired and is no longer offered: pick another rate.`);
+    }
+    this.deps.log.info(`pack: ${s.id} booking token expired; fetched the ${wanted.carrierName} rate anew`);
+    return same.token;
+  }
+
+  private async search(s: Shipment): Promise<RateSearch> {
+    const settings = this.settings.get();
+    const request: RateRequest = {
+      shipment_id: s.id,
+      ...(settings.pickup === 'without'
+        ? { required_addons: { without_pickup: true } }
+        : { requested_pickup_time: nextPickup(this.now(), settings.pickupTime) }),
+      ...(isNonEu(s) ? { included_non_eu_rates: true } : {}),
+      ...(receiverOf(s)?.is_private_individual === true ? { include_service_point_rates: true } : {}),
+      ...(settings.shippingRuleIds.length > 0 ? { shipping_rule_ids: [...settings.shippingRuleIds] } : {}),
+    };
+    const answer = await this.client.rates(request);
+    const result = { request, view: toRatesView(s.id, answer, hasThirdPartyPayer(s), this.now()) };
+    this.searches.set(s.id, result);
+    return result;
+  }
+
+  private async view(s: Shipment): Promise<DraftView> {
+    const remote = await this.client.tracking(s.id).catch(() => []);
+    const events = [...remote, ...(s.tracking_status ? [s.tracking_status] : [])]
+      .map(toTrackingEventView)
+      .filter((e): e is TrackingEventView => e !== null);
+    const tracking = mergeTracking(events, this.deps.ledger.trackingFor(s.id));
+    const stage = shipmentStage({ status: s.status, trackingId: s.tracking_id ?? null, availableDocuments: s.available_documents_types });
+    if (stage !== 'draft') return toDraftView(s, tracking, []);
+    return this.withMissing(s, tracking);
+  }
+
+  /**
+   * What booking still needs, from the service itself: an update that only turns on
+   * bookable validation answers 422 with the field map when something is missing (and
+   * stores nothing), or succeeds when the shipment is complete.
+   */
+  private async withMissing(s: Shipment, tracking: readonly TrackingEventView[]): Promise<DraftView> {
+    try {
+      const checked = await this.client.updateShipment(s.id, { enable_bookable_validation: true });
+      return toDraftView(checked, tracking, []);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === API_ERROR_CODES.UNPROCESSABLE && Object.keys(error.fieldErrors).length > 0) {
+        return toDraftView(s, tracking, toFieldProblems(error.fieldErrors));
+      }
+      throw error;
+    }
+  }
+
+  private requireDraft(s: Shipment, verb: string): void {
+    const stage = shipmentStage({ status: s.status, trackingId: s.tracking_id ?? null, availableDocuments: s.available_documents_types });
+    if (stage !== 'draft') throw new PackError('PACK_NOT_DRAFT', `Shipment ${s.reference_id ?? s.id} is ${stage}: it can no longer be ${verb}.`);
+  }
+
+  private async favorites(refresh: boolean): Promise<readonly FavoritePackage[]> {
+    if (refresh || !this.presets) this.presets = await this.client.favoritePackages();
+    return this.presets;
+  }
+}
+
+/** Runs a step; service and validation failures become data the UI can show by the fields. */
+async function attempt<T>(step: () => Promise<T>): Promise<PackResult<T>> {
+  try {
+    return { ok: true, value: await step() };
+  } catch (error) {
+    const problem = toProblem(error);
+    if (!problem) throw error;
+    return { ok: false, problem };
+  }
+}
+
+class InvalidPackInput extends PackError {
+  constructor(
+    message: string,
+    readonly fields: readonly FieldProblem[],
+  ) {
+    super('PACK_INVALID_INPUT', message);
+  }
+}
+
+const invalid = (message: string, fields: readonly FieldProblem[]): InvalidPackInput => new InvalidPackInput(message, fields);
+
+export function toProblem(error: unknown): PackProblem | null {
+  if (error instanceof ApiError) {
+    return { code: error.code, message: error.message, requestId: error.requestId, fields: toFieldProblems(error.fieldErrors) };
+  }
+  if (error instanceof InvalidPackInput) return { code: error.code, message: error.message, requestId: null, fields: error.fields };
+  if (error instanceof PackError) return { code: error.code, message: error.message, requestId: null, fields: [] };
+  return null;
+}
+
+function isExpiredToken(error: unknown): boolean {
+  return error instanceof ApiError && error.code === API_ERROR_CODES.UNPROCESSABLE && /expired/i.test(error.serviceMessage ?? error.message);
+}
+
+function expiresSoon(rate: RateView, now: Date): boolean {
+  if (!rate.expiresAt) return false;
+  const at = Date.parse(rate.expiresAt);
+  return Number.isFinite(at) && at - TOKEN_MARGIN_MS <= now.getTime();
+}
+
+/** The stored package's own facts that a packer's dimensions and weight do not replace. */
+function carried(p: Shipment['packages'][number]): Record<string, unknown> {
+  const keep: Record<string, unknown> = {};
+  for (const key of ['description', 'type', 'stackable', 'loading_meters', 'dangerous_goods_type', 'favorite_package_id'] as const) {
+    const v = p[key];
+    if (v !== null && v !== undefined) keep[key] = v;
+  }
+  return keep;
+}
+
+const blankToUndefined = (v: string | undefined): string | undefined => (v && v.trim() !== '' ? v.trim() : undefined);
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+function numberOf(v: unknown): number | null {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : null;
+}

@@ -1,0 +1,246 @@
+/**
+ * A scanned shipment that is not booked: what it holds and what booking still needs, and
+ * the flow that finishes it at the table (parcels → rates → what the rate needs → Book
+ * and print), by keyboard alone. Every failure keeps what was typed and shows the
+ * service's message with its request id; field errors sit next to their fields.
+ */
+import type { DraftView, FieldProblem, PackProblem, PackResult, RateView, ShipmentView } from '../../shared/domain';
+import { describeError } from '../bridge/agent-call-error';
+import type { UiContext } from '../context';
+import { h, replaceChildren } from '../dom';
+import { beepFailure, beepSuccess } from '../sound';
+import { documentWords } from '../words';
+import { ParcelsForm } from './pack-parcels';
+import { RateList, documentPicker, servicePointSelect, size } from './pack-rates';
+
+export interface PackPanel {
+  readonly element: HTMLElement;
+  /** Opens the flow (Alt+B). */
+  open(): void;
+}
+
+export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: string) => void): PackPanel {
+  const api = ctx.api;
+  const info = h('div', { class: 'pack-info' }, h('p', { class: 'muted' }, 'Checking what booking needs…'));
+  const problem = h('div', { class: 'pack-problem', role: 'alert' });
+  const openButton = h('button', { type: 'button', class: 'primary', 'aria-keyshortcuts': 'Alt+B' }, 'Book shipment…');
+  const flow = h('div', { class: 'pack-flow', hidden: true });
+  const element = h(
+    'section',
+    { class: 'pack-panel', 'aria-labelledby': 'pack-title', 'data-keep-focus': '' },
+    h('h3', { id: 'pack-title' }, 'Not booked: finish it here'),
+    info,
+    openButton,
+    problem,
+    flow,
+  );
+
+  let draft: DraftView | null = null;
+  let parcels: ParcelsForm | null = null;
+  const uploaded = new Set<string>();
+  const needs = h('div', { class: 'pack-needs' });
+  const rates = new RateList((rate) => showNeeds(rate), () => void book());
+  const pickupNote = h('input', { type: 'text', maxlength: 500, 'aria-label': 'Pickup instructions for the driver', placeholder: 'Pickup instructions (door code…)' });
+  const deliveryNote = h('input', { type: 'text', maxlength: 500, 'aria-label': 'Delivery instructions for the driver', placeholder: 'Delivery instructions' });
+  const bookButton = h('button', { type: 'button', class: 'primary book' }, 'Book and print');
+  const bookStatus = h('p', { class: 'pack-status', role: 'status' });
+  let pointSelect: HTMLSelectElement | null = null;
+  let booking = false;
+
+  const showProblem = (p: PackProblem | null, elsewhere: readonly FieldProblem[] = p?.fields ?? []): void => {
+    if (!p) return replaceChildren(problem);
+    const id = p.requestId && !p.message.includes(p.requestId) ? ` (request id ${p.requestId})` : '';
+    replaceChildren(
+      problem,
+      h('p', { class: 'fail' }, `${p.message}${id}`),
+      elsewhere.length > 0 ? h('ul', { class: 'field-problems' }, ...elsewhere.map((f) => h('li', {}, `${f.label}: ${f.message}`))) : null,
+    );
+    beepFailure();
+  };
+
+  /** Runs a call; a thrown error (agent offline, bad input) is shown like a service problem. */
+  const run = async <T>(call: () => Promise<PackResult<T>>): Promise<PackResult<T>> => {
+    try {
+      return await call();
+    } catch (error) {
+      return { ok: false, problem: { code: 'UI_ERROR', message: describeError(error), requestId: null, fields: [] } };
+    }
+  };
+
+  const renderInfo = (d: DraftView): void => {
+    draft = d;
+    const rows: Array<[string, string | null]> = [
+      ['Sender', partyLine(d.shipment.sender)],
+      ['Receiver', partyLine(d.shipment.receiver)],
+      ['Parcels', d.packages.length > 0 ? d.packages.map(packageLine).join('; ') : null],
+      ['References', [d.shipment.referenceId, d.shipment.senderReference, d.shipment.receiverReference].filter(Boolean).join(' · ') || null],
+      ['Customs', d.customs ? d.customs.items.map((i) => `${i.quantity ?? '?'} × ${i.description ?? 'item'}, ${i.unitWeightKg ?? '?'} kg, ${i.unitValue ?? '?'} ${d.customs?.currency ?? ''}`.trim()).join('; ') || 'no items' : null],
+    ];
+    replaceChildren(
+      info,
+      h('dl', { class: 'summary' }, ...rows.flatMap(([t, v]) => [h('dt', {}, t), h('dd', { class: v ? '' : 'muted' }, v ?? '—')])),
+      d.missing.length > 0
+        ? h(
+            'div',
+            { class: 'missing' },
+            h('p', { class: 'fail' }, 'Missing for booking:'),
+            h('ul', { 'aria-label': 'Missing for booking' }, ...d.missing.map((m) => h('li', {}, `${m.label}: ${m.message}`))),
+          )
+        : h('p', { class: 'ok' }, 'Ready to rate and book.'),
+    );
+  };
+
+  const load = async (): Promise<void> => {
+    const result = await run(() => api.packDraft({ shipmentId: shipment.id }));
+    if (result.ok) renderInfo(result.value);
+    else {
+      replaceChildren(info);
+      showProblem(result.problem);
+    }
+  };
+
+  const open = async (): Promise<void> => {
+    if (!flow.hidden) return parcels?.focus();
+    if (!draft) await load();
+    if (!draft) return;
+    parcels = new ParcelsForm(draft.packages, () => void saveParcels());
+    replaceChildren(
+      flow,
+      parcels.element,
+      rates.element,
+      needs,
+      h('div', { class: 'pack-notes' }, pickupNote, deliveryNote),
+      h('div', { class: 'pack-actions' }, bookButton),
+      bookStatus,
+    );
+    rates.element.hidden = true;
+    bookButton.hidden = true;
+    flow.hidden = false;
+    openButton.hidden = true;
+    // What the service says is missing on a parcel sits next to that parcel's field.
+    parcels.showProblems(draft.missing);
+    parcels.focus();
+    void api.packPresets({}).then((p) => parcels?.setPresets(p), () => undefined);
+    if (draft.missing.length === 0 && draft.packages.every((p) => p.weightKg !== null)) void fetchRates(false);
+  };
+
+  const saveParcels = async (): Promise<void> => {
+    if (!parcels) return;
+    showProblem(null);
+    parcels.clearProblems();
+    const result = await run(() => api.packUpdate({ shipmentId: shipment.id, packages: parcels!.values() }));
+    if (!result.ok) {
+      showProblem(result.problem, parcels.showProblems(result.problem.fields));
+      return;
+    }
+    renderInfo(result.value);
+    if (result.value.missing.length === 0) await fetchRates(true);
+    else showProblem({ code: 'PACK_MISSING', message: 'Saved. Booking still needs the details below (fix them in the order system).', requestId: null, fields: result.value.missing });
+  };
+
+  const fetchRates = async (focus: boolean): Promise<void> => {
+    bookStatus.textContent = 'Fetching rates…';
+    const result = await run(() => api.packRates({ shipmentId: shipment.id }));
+    bookStatus.textContent = '';
+    if (!result.ok) {
+      showProblem(result.problem, parcels?.showProblems(result.problem.fields) ?? result.problem.fields);
+      return;
+    }
+    showProblem(null);
+    rates.show(result.value);
+    rates.element.hidden = false;
+    bookButton.hidden = false;
+    if (focus) rates.focus();
+  };
+
+  const showNeeds = (rate: RateView): void => {
+    pointSelect = null;
+    const parts: HTMLElement[] = [];
+    if (rate.needsServicePoint) {
+      const holder = h('div', { class: 'need' }, h('p', { class: 'muted' }, 'Finding service points near the receiver…'));
+      parts.push(holder);
+      void run(() => api.packServicePoints({ shipmentId: shipment.id, carrier: rate.carrier ?? undefined })).then((r) => {
+        if (!r.ok) return showProblem(r.problem);
+        pointSelect = servicePointSelect(r.value);
+        replaceChildren(holder, h('label', { class: 'field' }, h('span', {}, 'Service point (nearest first)'), pointSelect));
+      });
+    }
+    for (const documentType of rate.requiredDocuments) {
+      const status = h('span', { class: uploaded.has(documentType) ? 'ok' : 'muted' }, uploaded.has(documentType) ? 'uploaded' : 'required before booking');
+      const picker = documentPicker(
+        documentType,
+        (file) => {
+          status.textContent = `uploading ${size(file.bytes)}…`;
+          void run(() => api.packUpload({ shipmentId: shipment.id, documentType: documentType as 'customsinvoice', fileName: file.name, contentBase64: file.base64 })).then((r) => {
+            if (!r.ok) {
+              status.textContent = 'not uploaded';
+              return showProblem(r.problem);
+            }
+            uploaded.add(documentType);
+            status.className = 'ok';
+            status.textContent = `uploaded (${size(r.value.bytes)})`;
+          });
+        },
+        (message) => showProblem({ code: 'PACK_NOT_PDF', message, requestId: null, fields: [] }),
+      );
+      parts.push(h('div', { class: 'need' }, picker, status));
+    }
+    replaceChildren(needs, ...parts);
+  };
+
+  const book = async (): Promise<void> => {
+    const rate = rates.selected;
+    if (booking || !rate) return;
+    if (!rate.bookable) return showProblem({ code: 'PACK_RATE', message: 'This rate does not support the third-party customs payer: pick another rate.', requestId: null, fields: [] });
+    const missingDocs = rate.requiredDocuments.filter((d) => !uploaded.has(d));
+    if (missingDocs.length > 0) {
+      showProblem({ code: 'PACK_DOCUMENTS', message: `Upload first: ${missingDocs.map(documentWords).join(', ')}.`, requestId: null, fields: [] });
+      needs.querySelector<HTMLInputElement>('input[type=file]')?.focus();
+      return;
+    }
+    if (rate.needsServicePoint && !pointSelect?.value) return showProblem({ code: 'PACK_POINT', message: 'Pick a service point first.', requestId: null, fields: [] });
+    booking = true;
+    bookButton.disabled = true;
+    bookStatus.textContent = 'Booking…';
+    showProblem(null);
+    const result = await run(() =>
+      api.packBook({
+        shipmentId: shipment.id,
+        token: rate.token,
+        servicePointToken: rate.needsServicePoint ? pointSelect?.value : undefined,
+        pickupInstructions: pickupNote.value || undefined,
+        deliveryInstructions: deliveryNote.value || undefined,
+      }),
+    );
+    booking = false;
+    bookButton.disabled = false;
+    if (!result.ok) {
+      bookStatus.textContent = '';
+      showProblem(result.problem);
+      return;
+    }
+    beepSuccess();
+    const b = result.value;
+    const refreshed = b.refreshedToken ? ' (the rate had expired and was fetched anew)' : '';
+    const what = `${b.jobs.length} document${b.jobs.length === 1 ? '' : 's'} sent to the printer`;
+    done(`Booked ${shipment.referenceId ?? shipment.id}${b.trackingId ? `, tracking ${b.trackingId}` : ''}${refreshed}: ${what}.`);
+  };
+
+  openButton.addEventListener('click', () => void open());
+  bookButton.addEventListener('click', () => void book());
+  void load();
+  return { element, open: () => void open() };
+}
+
+function partyLine(p: ShipmentView['receiver']): string | null {
+  const place = [p.postalCode, p.city].filter(Boolean).join(' ');
+  const text = [p.name, p.contactName && p.contactName !== p.name ? p.contactName : null, p.addressLine, [place, p.countryCode].filter(Boolean).join(', ')]
+    .filter((x): x is string => !!x)
+    .join(', ');
+  return text || null;
+}
+
+function packageLine(p: DraftView['packages'][number]): string {
+  const dims = [p.widthCm, p.heightCm, p.depthCm].every((x) => x !== null) ? `${p.widthCm}×${p.heightCm}×${p.depthCm} cm` : 'size missing';
+  return `${p.quantity} × ${dims}, ${p.weightKg !== null ? `${p.weightKg} kg` : 'weight missing'}${p.description ? ` (${p.description})` : ''}`;
+}
