@@ -68,11 +68,12 @@ async function main(): Promise<void> {
   const cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
   const sandbox = await SandboxProcess.start();
   try {
+    const bundled = only.has('idle') || only.has('scale') ? await bundleAgentCli() : undefined;
     if (only.has('idle')) {
       // `npm run agent` runs the CLI bundled to plain JavaScript; the tsx figure is for
       // the same agent through the TypeScript loader (tests, `npm run demo`).
       log(`idle: ${plan.idleSeconds} s with polling on, as npm run agent runs it (bundled)…`);
-      const idle = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent'), bundledScript: await bundleAgentCli() });
+      const idle = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent'), bundledScript: bundled });
       log(`idle: the same through tsx…`);
       const viaTsx = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent-tsx') });
       report.idle = { ...idle, rss_mb_tsx: viaTsx.rss_mb, cpu_percent_tsx: viaTsx.cpu_percent };
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
       report.latency = latency;
       report.scan = scan;
     }
-    if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log });
+    if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log, bundledScript: bundled });
   } finally {
     await sandbox.close();
     await cups.stop();
