@@ -50,6 +50,12 @@ export function rows(r: BenchReport): Row[] {
     add('agent RSS on that ledger (npm run agent)', `${f(s.rss_mb_after_100k)} MB`, '≤ 120 MB', s.rss_mb_after_100k <= 120);
     if (s.rss_mb_after_100k_tsx !== undefined) add('  the same agent through tsx', `${f(s.rss_mb_after_100k_tsx)} MB`);
   }
+  if (r.poll) {
+    const p = r.poll;
+    const latency = `${f(p.booking_to_spooled_p50_ms / 1000)} / ${f(p.booking_to_spooled_p95_ms / 1000)} / ${f(p.booking_to_spooled_max_ms / 1000)} s`;
+    add(`poll mode at the default (every ${p.interval_s} s): booking → spooled p50 / p95 / max`, `${latency} (${p.samples} bookings)`);
+    add('  GET /shipments requests per minute per station', f(p.requests_per_minute));
+  }
   return out;
 }
 
