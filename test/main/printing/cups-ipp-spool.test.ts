@@ -152,3 +152,26 @@ describe('CupsTarget spooling over IPP Print-Job', () => {
     expect(await t.findSpooled(req.jobId)).toMatchObject({ spoolerJobId: expect.stringMatching(/^sink-\d+$/) });
   });
 });
+
+describe('CupsTarget over IPP on a scheduler reached by its Unix socket (CUPS_SERVER=/path, as `lpstat -H` names a local cupsd)', () => {
+  it.each(['ipp', 'lp'] as const)('spools, follows and finds a job (spool %s)', async (spool) => {
+    const cups = await startPrivateCups({ queues: [{ name: 'local', kind: 'sink' }], unixSocket: true });
+    try {
+      const doc = await PDFDocument.create();
+      doc.addPage([288, 432]);
+      const pdf = await doc.save();
+      const { exec, calls } = recordingExec();
+      const t = new CupsTarget({ uri: 'cups:local', queue: 'local', env: { ...cups.env, CUPS_SERVER: cups.socketPath! }, exec, spool });
+      expect(await t.readiness()).toEqual({ ready: true, detail: null });
+      const req = request(pdf);
+      const result = await t.spool(req);
+      expect(result.spoolerJobId).toMatch(/^local-\d+$/);
+      expect(calls.filter((c) => c[0] === 'lp')).toHaveLength(spool === 'lp' ? 1 : 0);
+      await cups.waitForOutputs('local', 1);
+      await cups.waitForJobs({ queue: 'local' });
+      expect(await t.findSpooled(req.jobId)).toEqual({ spoolerJobId: result.spoolerJobId, state: 'completed' });
+    } finally {
+      await cups.stop();
+    }
+  });
+});
