@@ -23,6 +23,8 @@ export interface TargetDeps {
   readonly sumatraPdfPath?: string;
   /** How `cups:` jobs reach the scheduler (CupsTargetOptions.spool). @default 'ipp' */
   readonly cupsSpool?: 'ipp' | 'lp';
+  /** Warnings a target logs itself (CUPS: IPP printing fell back to lp, and why). @default process.stderr */
+  readonly log?: (line: string) => void;
   /** @default execFile without a shell */
   readonly exec?: ExecFileRunner;
   /** @default node:fs/promises */
@@ -42,7 +44,7 @@ export function createTarget(uri: string, deps: TargetDeps = {}): PrinterTarget 
   switch (address.kind) {
     case 'cups':
       if (platform === 'win32') throw unsupported(uri, `${uri}: CUPS printing needs macOS or Linux; on Windows use windows:PRINTER NAME.`);
-      return new CupsTarget({ uri, queue: address.queue, server: address.server, env: deps.env, exec: deps.exec, spool: deps.cupsSpool });
+      return new CupsTarget({ uri, queue: address.queue, server: address.server, env: deps.env, exec: deps.exec, spool: deps.cupsSpool, log: deps.log });
     case 'windows':
       if (platform !== 'win32') throw unsupported(uri, `${uri}: Windows printers print only on Windows; on ${platform} use cups:QUEUE.`);
       if (!deps.pdfToPrinter) throw unsupported(uri, `${uri}: the pdf-to-printer module is not loaded.`);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
+import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
 import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
@@ -43,7 +44,7 @@ export interface CupsTargetOptions {
    * command (12–20 ms a job for the process). @default 'ipp'
    */
   readonly spool?: 'ipp' | 'lp';
-  /** Where the one line saying why IPP printing fell back to lp goes. @default process.stderr */
+  /** Where the one line saying why IPP printing fell back to lp goes (the agent's logger). @default process.stderr */
   readonly log?: (line: string) => void;
   /** @default 'lp' */
   readonly lpPath?: string;
@@ -372,7 +373,9 @@ export class CupsTarget implements PrinterTarget {
     if (this.loggedRefusal !== why) {
       this.loggedRefusal = why;
       const retry = Math.round(this.ippRetryMs / 1000);
-      this.log(`${this.uri}: CUPS refused the IPP print request for "${queue}" (${why}); printing through lp instead, trying IPP again in ${retry} s.`);
+      // The status message is the scheduler's text: escaped and capped like any outside text.
+      const line = `${logField(this.uri)}: CUPS refused the IPP print request for "${logField(queue)}" (${logField(why)}); printing through lp instead, trying IPP again in ${retry} s.`;
+      this.log(line);
     }
     return null;
   }

@@ -126,6 +126,16 @@ describe('CupsTarget spooling over IPP Print-Job', () => {
     expect(lines[0]).toContain('(Not authorized, IPP status 0x0403); printing through lp instead');
   });
 
+  it('escapes the scheduler\'s own words in that line: a status message cannot forge a log line', async () => {
+    const lines: string[] = [];
+    const t = await viaProxy({ log: (line) => lines.push(line) });
+    proxy.decide = (r) => (agentPrintJob(r) ? { ipp: 0x0402, message: 'Login\nfake: job printed' } : 'pass');
+    await t.spool(request(pdf));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('\n');
+    expect(lines[0]).toContain('(Login\\nfake: job printed, IPP status 0x0402)');
+  });
+
   it('reports a scheduler that refuses connections as down with the start-CUPS advice, spawning no lp', async () => {
     const { exec, calls } = recordingExec();
     const t = new CupsTarget({ uri: 'cups:sink@127.0.0.1:1', queue: 'sink', server: '127.0.0.1:1', env: cups.env, exec, checkReadiness: false });
