@@ -1,18 +1,23 @@
 /**
  * Burst: N bookings arrive at once as webhooks; how long until every label is spooled
- * (lp accepted it). Side by side, on the same sandbox, the same shipments and the same
+ * (the scheduler accepted it: the agent's IPP Print-Job, or lp for the baseline). Side by side, on the same sandbox, the same shipments and the same
  * CUPS queue:
  * - the agent (its CLI, a child process, as a station runs it);
  * - the DIY baseline (bench/diy-baseline.sh: a sequential curl + lp loop);
  * - the limit: max(fetch every PDF alone at the best concurrency, spool every pre-fetched
- *   PDF alone with lp in booking order).
+ *   PDF alone in booking order with IPP Print-Job on one keep-alive connection, the way the
+ *   agent spools), both measured in the same run. lp in order is measured for reference.
+ * Pages used: the pages of every job each side put on the queue (pdf-lib page counts).
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
+import { PDFDocument } from 'pdf-lib';
 import { Pool } from 'undici';
+import { closeIppConnections } from '../src/main/printing/ipp-connection';
+import { ippPrintJob } from '../src/main/printing/ipp-print';
 import type { PrivateCups } from '../test/support/cups';
 import { agentArgs, startAgentProcess } from '../test/support/reliability/agent-process';
 import { freePort } from '../test/support/net';
@@ -39,12 +44,17 @@ export interface BurstResult {
   readonly baseline_labels_per_s: number;
   readonly limit_fetch_s: number;
   readonly limit_fetch_concurrency: number;
-  /** lp one after another, in booking order: what a FIFO printer line allows. */
+  /** IPP Print-Job one after another, in booking order (what a FIFO printer line allows). */
   readonly limit_spool_s: number;
+  /** lp one after another, in booking order: the spool limit before IPP, for reference. */
+  readonly limit_spool_lp_s: number;
   /** lp four at a time, order not kept: for reference, not the limit. */
   readonly limit_spool_unordered_s: number;
   /** Time to the first label spooled, from the first webhook sent. */
   readonly agent_first_label_s: number;
+  /** Pages the agent's jobs put on the queue (label layout `printer`: one a label). */
+  readonly agent_pages: number;
+  readonly baseline_pages: number;
 }
 
 export interface BurstContext {
@@ -69,6 +79,7 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
     env: cups.env,
   });
   await waitForStartupPoll(sandbox);
+  const outputsBefore = (await cups.outputs(queue)).length;
   const shipments = await sandbox.book(count, 'BURST');
   const envelopes = shipments.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(Date.now() - 60_000 + i) }));
   const sender = new WebhookSender(agent.webhookUrl!, SECRET, 32);
@@ -82,6 +93,7 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
   const firstSeconds = (Math.min(...spooledAt) - t0) / 1000;
   await agent.stop();
   await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
+  const agentOutputs = (await cups.outputs(queue)).slice(outputsBefore);
   log(`burst: agent ${agentSeconds.toFixed(1)} s`);
 
   // ---- the DIY baseline -----------------------------------------------------------------
@@ -92,16 +104,22 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
   await execFileAsync('bash', [BASELINE, sandbox.baseUrl, sandbox.apiKey, queue, idsFile], { env: cups.env, maxBuffer: 16 * 2 ** 20 });
   const baselineSeconds = (performance.now() - b0) / 1000;
   await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
+  const baselineOutputs = (await cups.outputs(queue)).slice(outputsBefore + agentOutputs.length);
   log(`burst: baseline ${baselineSeconds.toFixed(1)} s`);
 
   // ---- the limit ----------------------------------------------------------------------------
   const fetch = await fetchAll(sandbox, shipments, workDir, log);
-  const spool = await spoolAll(cups, queue, fetch.files, 1);
+  const spool = await spoolAllIpp(cups, queue, fetch.files);
+  await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
+  const spoolLp = await spoolAll(cups, queue, fetch.files, 1);
   await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
   const unordered = await spoolAll(cups, queue, fetch.files, 4);
   await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
   const limitSeconds = Math.max(fetch.seconds, spool);
-  log(`burst: limit ${limitSeconds.toFixed(1)} s (fetch ${fetch.seconds.toFixed(1)} s at ${fetch.concurrency}, lp ${spool.toFixed(1)} s in order)`);
+  log(
+    `burst: limit ${limitSeconds.toFixed(1)} s (fetch ${fetch.seconds.toFixed(1)} s at ${fetch.concurrency}, ` +
+      `IPP ${spool.toFixed(1)} s in order; lp ${spoolLp.toFixed(1)} s)`,
+  );
 
   return {
     shipments: count,
@@ -115,8 +133,11 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
     limit_fetch_s: fetch.seconds,
     limit_fetch_concurrency: fetch.concurrency,
     limit_spool_s: spool,
+    limit_spool_lp_s: spoolLp,
     limit_spool_unordered_s: unordered,
     agent_first_label_s: firstSeconds,
+    agent_pages: await pagesOf(agentOutputs),
+    baseline_pages: await pagesOf(baselineOutputs),
   };
 }
 
@@ -170,4 +191,27 @@ async function spoolAll(cups: PrivateCups, queue: string, files: readonly string
     execFileAsync('lp', ['-d', queue, '-t', `limit ${path.basename(file, '.pdf')}`, ...LP_LABEL_ARGS, file], { env }),
   );
   return (performance.now() - t) / 1000;
+}
+
+/** IPP Print-Job for every pre-fetched file, one after another on one keep-alive connection. */
+async function spoolAllIpp(cups: PrivateCups, queue: string, files: readonly string[]): Promise<number> {
+  const pdfs = await Promise.all(files.map((file) => fs.readFile(file)));
+  const t = performance.now();
+  try {
+    for (let i = 0; i < pdfs.length; i++) {
+      const name = `limit ${path.basename(files[i]!, '.pdf')}`;
+      const answer = await ippPrintJob({ server: cups.server }, queue, { name, pdf: pdfs[i]!, copies: 1, media: 'oe_4x6-label_4x6in', printScaling: 'none' });
+      if (answer.jobId === null) throw new Error(`Print-Job for ${name} refused: IPP status 0x${answer.status.toString(16)}`);
+    }
+    return (performance.now() - t) / 1000;
+  } finally {
+    await closeIppConnections();
+  }
+}
+
+/** Pages in the jobs a queue received (the sink writes each job's PDF byte-exact). */
+async function pagesOf(files: readonly string[]): Promise<number> {
+  let pages = 0;
+  for (const file of files) pages += (await PDFDocument.load(await fs.readFile(file))).getPageCount();
+  return pages;
 }

@@ -16,6 +16,8 @@ import { promisify } from 'node:util';
 import type { JobState } from '../src/shared/domain';
 import { startHeadlessAgent } from '../src/main/headless';
 import { silentLogger } from '../src/main/log';
+import { closeIppConnections } from '../src/main/printing/ipp-connection';
+import { ippPrintJob } from '../src/main/printing/ipp-print';
 import type { PrivateCups } from '../test/support/cups';
 import { bridgeCall } from '../test/support/reliability/bridge';
 import { summarize } from '../test/support/reliability/stats';
@@ -35,7 +37,7 @@ export interface LatencyResult {
   readonly overhead_p95_ms: number;
   readonly overhead_p99_ms: number;
   readonly samples: number;
-  /** The overhead without the spooler commands (lpstat + lp) either: the agent's own code and I/O. */
+  /** The overhead without the spool stage either (readiness + Print-Job): the agent's own code and I/O. */
   readonly overhead_excl_spooler_p50_ms: number;
   readonly overhead_excl_spooler_p95_ms: number;
   readonly overhead_excl_spooler_p99_ms: number;
@@ -48,8 +50,11 @@ export interface LatencyResult {
     readonly spool_lp: number;
   };
   readonly stages_p95_ms: LatencyResult['stages_p50_ms'];
-  /** The spooler commands alone, one at a time on an idle queue: what the `lp` stage is made of. */
-  readonly spooler_alone_p50_ms: { readonly lpstat: number; readonly lp: number };
+  /**
+   * The spooler alone, one at a time on an idle queue: an IPP Print-Job on a keep-alive
+   * connection (what the agent's spool stage sends), and the `lpstat` and `lp` commands.
+   */
+  readonly spooler_alone_p50_ms: { readonly ipp_print_job: number; readonly lpstat: number; readonly lp: number };
 }
 
 export interface ScanResult {
@@ -197,10 +202,10 @@ export async function runLatency(ctx: LatencyContext): Promise<{ latency: Latenc
 }
 
 /**
- * What the CUPS target runs per label, timed alone: `lpstat -p Q -a Q` (its readiness
- * check before every job) and `lp` with the label's options.
+ * The spooler alone: an IPP Print-Job on a keep-alive connection (what the CUPS target
+ * sends per label), and for reference `lpstat -p Q -a Q` and `lp` with the label's options.
  */
-async function spoolerAlone(ctx: LatencyContext, shipmentId: string): Promise<{ lpstat: number; lp: number }> {
+async function spoolerAlone(ctx: LatencyContext, shipmentId: string): Promise<LatencyResult['spooler_alone_p50_ms']> {
   const { cups, queue, sandbox, workDir } = ctx;
   await cups.waitForJobs({ queue, timeoutMs: 120_000 });
   const res = await fetch(`${sandbox.baseUrl}/shipments/print`, {
@@ -219,7 +224,19 @@ async function spoolerAlone(ctx: LatencyContext, shipmentId: string): Promise<{ 
     }
     return summarize(times).p50;
   };
+  const pdf = await fs.readFile(file);
+  const ippTimes: number[] = [];
+  try {
+    for (let i = 0; i < 21; i++) {
+      const t = performance.now();
+      await ippPrintJob({ server: cups.server }, queue, { name: 'spooler alone', pdf, copies: 1, media: 'oe_4x6-label_4x6in', printScaling: 'none' });
+      // The first opens the connection: the agent keeps it open between labels.
+      if (i > 0) ippTimes.push(performance.now() - t);
+    }
+  } finally {
+    await closeIppConnections();
+  }
   const lpstat = await time('lpstat', ['-p', queue, '-a', queue]);
   const lp = await time('lp', ['-d', queue, '-t', 'spooler alone', '-o', 'media=Custom.4x6in', '-o', 'print-scaling=none', file]);
-  return { lpstat, lp };
+  return { ipp_print_job: summarize(ippTimes).p50, lpstat, lp };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with a sink queue (test/support/cups.ts, needs root), the agent as a station
@@ -18,6 +18,7 @@ import { measureIdle, type IdleResult } from './idle';
 import { runLatency, type LatencyResult, type ScanResult } from './latency';
 import { machineInfo } from './machine';
 import { SandboxProcess } from './sandbox-process';
+import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
 import { renderTable } from './table';
 
@@ -30,10 +31,11 @@ interface Plan {
   readonly idleSeconds: number;
   readonly scaleRounds: number;
   readonly scaleIdleSeconds: number;
+  readonly pollSamples: number;
 }
 
-const FULL: Plan = { burst: 1_000, latency: 200, scans: 100, idleSeconds: 60, scaleRounds: 5, scaleIdleSeconds: 20 };
-const QUICK: Plan = { burst: 200, latency: 50, scans: 30, idleSeconds: 10, scaleRounds: 3, scaleIdleSeconds: 5 };
+const FULL: Plan = { burst: 1_000, latency: 200, scans: 100, idleSeconds: 60, scaleRounds: 5, scaleIdleSeconds: 20, pollSamples: 30 };
+const QUICK: Plan = { burst: 200, latency: 50, scans: 30, idleSeconds: 10, scaleRounds: 3, scaleIdleSeconds: 5, pollSamples: 8 };
 
 export interface BenchReport {
   machine: string;
@@ -45,6 +47,7 @@ export interface BenchReport {
   scan?: ScanResult;
   idle?: IdleResult;
   scale?: ScaleResult;
+  poll?: PollResult;
   duration_s: number;
 }
 
@@ -53,11 +56,11 @@ async function main(): Promise<void> {
     options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', default: false } },
   });
   if (values.help) {
-    process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale]\n');
+    process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll]\n');
     return;
   }
   const plan = values.quick ? QUICK : FULL;
-  const only = new Set((values.only ?? 'burst,latency,idle,scale').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? 'burst,latency,idle,scale,poll').split(',').map((s) => s.trim()));
   const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
   const machine = machineInfo();
   const started = Date.now();
@@ -68,11 +71,12 @@ async function main(): Promise<void> {
   const cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
   const sandbox = await SandboxProcess.start();
   try {
+    const bundled = only.has('idle') || only.has('scale') || only.has('poll') ? await bundleAgentCli() : undefined;
     if (only.has('idle')) {
       // `npm run agent` runs the CLI bundled to plain JavaScript; the tsx figure is for
       // the same agent through the TypeScript loader (tests, `npm run demo`).
       log(`idle: ${plan.idleSeconds} s with polling on, as npm run agent runs it (bundled)…`);
-      const idle = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent'), bundledScript: await bundleAgentCli() });
+      const idle = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent'), bundledScript: bundled });
       log(`idle: the same through tsx…`);
       const viaTsx = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent-tsx') });
       report.idle = { ...idle, rss_mb_tsx: viaTsx.rss_mb, cpu_percent_tsx: viaTsx.cpu_percent };
@@ -83,7 +87,8 @@ async function main(): Promise<void> {
       report.latency = latency;
       report.scan = scan;
     }
-    if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log });
+    if (only.has('poll')) report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log, bundledScript: bundled });
   } finally {
     await sandbox.close();
     await cups.stop();

@@ -33,7 +33,10 @@ export interface ScaleResult {
   readonly ledger_jobs: number;
   readonly ledger_mb: number;
   readonly ledger_insert_s: number;
+  /** RSS of the agent idle on the 100k-job ledger, as `npm run agent` runs it (bundled) when the run bundled it. */
   readonly rss_mb_after_100k: number;
+  /** The same agent through tsx (the TypeScript loader adds about 30 MB of its own). */
+  readonly rss_mb_after_100k_tsx?: number;
   readonly history_search_p50_ms: number;
 }
 
@@ -45,6 +48,8 @@ export interface ScaleContext {
   readonly rounds: number;
   readonly idleSeconds: number;
   readonly log: (line: string) => void;
+  /** The agent bundled as `npm run agent` runs it (bundleAgentCli); absent = through tsx only. */
+  readonly bundledScript?: string;
 }
 
 const SIZES = [1_000, 10_000, 100_000] as const;
@@ -133,7 +138,10 @@ export async function runScale(ctx: ScaleContext): Promise<ScaleResult> {
 
 
   log(`scale: agent on the 100k-job ledger, idle ${ctx.idleSeconds} s…`);
-  const idle = await measureIdle({ sandbox, cups: ctx.cups, queue: ctx.queue, seconds: ctx.idleSeconds, dataDir, warmupMs: 3_000 });
+  const idleOn = (bundledScript?: string) =>
+    measureIdle({ sandbox, cups: ctx.cups, queue: ctx.queue, seconds: ctx.idleSeconds, dataDir, warmupMs: 3_000, bundledScript });
+  const idle = await idleOn(ctx.bundledScript);
+  const viaTsx = ctx.bundledScript ? await idleOn() : null;
   const after = Ledger.open({ path: file, pruneIntervalMs: 0 });
   const jobsAfter = after.totalJobs();
   after.close();
@@ -153,6 +161,7 @@ export async function runScale(ctx: ScaleContext): Promise<ScaleResult> {
     ledger_mb: bytes / 2 ** 20,
     ledger_insert_s: insertSeconds,
     rss_mb_after_100k: idle.rss_mb,
+    ...(viaTsx ? { rss_mb_after_100k_tsx: viaTsx.rss_mb } : {}),
     history_search_p50_ms: percentile(searches, 50),
   };
 }

@@ -45,6 +45,11 @@ export interface PrivateCupsOptions {
    */
   readonly jobPrivacy?: 'open' | 'default';
   readonly errorPolicy?: 'abort-job' | 'retry-job' | 'retry-current-job' | 'stop-printer';
+  /**
+   * Also listen on a Unix domain socket (`<root>/cups.sock`), as a station's cupsd does
+   * (`lpstat -H` then names the socket path). @default false
+   */
+  readonly unixSocket?: boolean;
 }
 
 export interface PrivateCups {
@@ -54,6 +59,8 @@ export interface PrivateCups {
   readonly env: NodeJS.ProcessEnv & { CUPS_SERVER: string };
   /** The temp dir holding everything. */
   readonly root: string;
+  /** The Unix domain socket cupsd also listens on (options.unixSocket), else null. */
+  readonly socketPath: string | null;
   outputDir(queue: string): string;
   addQueue(name: string, kind: QueueKind, description?: string): Promise<void>;
   enable(queue: string): Promise<void>;
@@ -204,6 +211,7 @@ export async function startPrivateCups(options: PrivateCupsOptions = {}): Promis
       [
         `LogLevel ${options.logLevel ?? 'warn'}`,
         `Listen 127.0.0.1:${port}`,
+        ...(options.unixSocket ? [`Listen ${path.join(root, 'cups.sock')}`] : []),
         'Browsing No',
         'BrowseLocalProtocols none',
         'DefaultAuthType None',
@@ -355,6 +363,7 @@ export async function startPrivateCups(options: PrivateCupsOptions = {}): Promis
       return env();
     },
     root,
+    socketPath: options.unixSocket ? path.join(root, 'cups.sock') : null,
     outputDir,
     addQueue,
     enable: async (q) => void (await run('cupsenable', [q])),

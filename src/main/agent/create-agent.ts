@@ -88,7 +88,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   const targetFor = (uri: string): PrinterTarget => {
     let target = targets.get(uri);
     if (!target) {
-      target = createTarget(uri, { ...options.targets, pdfToPrinter, service: servicePort });
+      target = createTarget(uri, { log: (line) => options.log.warn(line), ...options.targets, pdfToPrinter, service: servicePort });
       targets.set(uri, target);
     }
     return target;

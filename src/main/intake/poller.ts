@@ -57,6 +57,15 @@ export interface PollerOptions {
   readonly stationRules: StationRulesSource;
   /** Seconds between polls; each wait varies by ±10 %. @default 15 */
   readonly intervalSeconds?: number;
+  /**
+   * While bookings are arriving (a poll found one), poll this often instead, until
+   * `busyPolls` polls in a row have found nothing: a wave of orders is printed seconds
+   * after each booking rather than up to a whole interval later, and a quiet station costs
+   * no more than one request an interval. Never longer than intervalSeconds. @default 3
+   */
+  readonly busyIntervalSeconds?: number;
+  /** Empty polls at busyIntervalSeconds before going back to intervalSeconds. @default 4 */
+  readonly busyPolls?: number;
   /** First run ever (no mark): only bookings this recent are printed, not the whole history. @default 10 */
   readonly initialLookbackMinutes?: number;
   /** Page size asked for. @default 50 */
@@ -113,6 +122,9 @@ export class Poller {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly intervalMs: number;
+  private readonly busyIntervalMs: number;
+  /** Fast polls left before the normal interval again (reset whenever a poll finds a booking). */
+  private busyLeft = 0;
   private inFlight: Promise<PollResult> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
@@ -131,6 +143,7 @@ export class Poller {
     if ((options.pageSize ?? 50) < 1) throw new IntakeConfigError(INTAKE_ERROR_CODES.INVALID_OPTION, 'Poller pageSize must be at least 1.');
     this.options = options;
     this.intervalMs = interval * 1000;
+    this.busyIntervalMs = Math.min(this.intervalMs, Math.max(0, options.busyIntervalSeconds ?? 3) * 1000);
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -183,7 +196,12 @@ export class Poller {
 
   private nextDelay(result: PollResult): number {
     const jitter = 1 + (this.random() * 2 - 1) * 0.1;
-    if (result.ok) return this.intervalMs * jitter;
+    if (result.ok) {
+      if (result.bookingsFound > 0) this.busyLeft = Math.max(0, Math.floor(this.options.busyPolls ?? 4));
+      else if (this.busyLeft > 0) this.busyLeft -= 1;
+      return (this.busyLeft > 0 ? this.busyIntervalMs : this.intervalMs) * jitter;
+    }
+    this.busyLeft = 0;
     const maxMs = (this.options.maxBackoffSeconds ?? 300) * 1000;
     const backoff = Math.min(maxMs, this.intervalMs * 2 ** Math.min(this.failures, 16));
     const retryAfter = readRetryAfter(result.error);

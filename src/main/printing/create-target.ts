@@ -20,6 +20,10 @@ export interface TargetDeps {
   readonly cwd?: string;
   /** SumatraPDF in a packaged app (packagedSumatraPdfPath). @default pdf-to-printer's own */
   readonly sumatraPdfPath?: string;
+  /** How `cups:` jobs reach the scheduler (CupsTargetOptions.spool). @default 'ipp' */
+  readonly cupsSpool?: 'ipp' | 'lp';
+  /** Warnings a target logs itself (CUPS: IPP printing fell back to lp, and why). @default process.stderr */
+  readonly log?: (line: string) => void;
   /** @default execFile without a shell */
   readonly exec?: ExecFileRunner;
   /** @default node:fs/promises */

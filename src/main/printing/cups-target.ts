@@ -1,8 +1,11 @@
 import { join } from 'node:path';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
+import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
 import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
+import { IppHttpError, neverSent } from './ipp-connection';
+import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
@@ -28,8 +31,21 @@ export interface CupsTargetOptions {
    * @default true
    */
   readonly checkReadiness?: boolean;
-  /** CUPS media name for 4x6 labels. @default 'Custom.4x6in' */
+  /**
+   * CUPS media name for 4x6 labels. @default 'Custom.4x6in' for lp, and the PWG keyword
+   * 'oe_4x6-label_4x6in' for IPP Print-Job (cupsd takes either; both print 288 x 432 pt)
+   */
   readonly labelMedia?: string;
+  /**
+   * How a job reaches the scheduler. `ipp`: an IPP Print-Job from this process on the
+   * scheduler's keep-alive connection (about 1 ms on loopback); a scheduler that refuses it
+   * (HTTP 401/403, an IPP auth or policy status, an unsupported attribute) gets the job
+   * through `lp` instead, which can authenticate, for ippRetryMs. `lp`: always the lp
+   * command (12–20 ms a job for the process). @default 'ipp'
+   */
+  readonly spool?: 'ipp' | 'lp';
+  /** Where the one line saying why IPP printing fell back to lp goes (the agent's logger). @default process.stderr */
+  readonly log?: (line: string) => void;
   /** @default 'lp' */
   readonly lpPath?: string;
   /** @default 'lpstat' */
@@ -42,6 +58,11 @@ export interface CupsTargetOptions {
   readonly ippRetryMs?: number;
   /** @default Date.now */
   readonly nowMs?: () => number;
+}
+
+/** IPP `media` and `print-scaling` per media: the same page as cupsMediaArgs asks lp for. */
+export function ippMedia(media: PrinterMedia, labelMedia = 'oe_4x6-label_4x6in'): { media: string; printScaling: 'none' | 'fit' } {
+  return media === 'label' ? { media: labelMedia, printScaling: 'none' } : { media: 'iso_a4_210x297mm', printScaling: 'fit' };
 }
 
 /** lp `-o` options per media; the layout fetched from the service matches (see routing.ts). */
@@ -72,11 +93,15 @@ function notFoundMessage(queue: string): string {
   return `CUPS queue "${queue}" does not exist: check the name with \`lpstat -p\` or choose another printer in settings.`;
 }
 
+function hex(status: number): string {
+  return status.toString(16).padStart(4, '0');
+}
+
 function firstLine(result: ExecResult): string {
   return (result.stderr.trim() || result.stdout.trim()).split('\n')[0] ?? '';
 }
 
-/** Prints through CUPS `lp`; follows jobs with IPP Get-Jobs on the same scheduler. */
+/** Prints through CUPS over IPP (or `lp` as the fallback); follows jobs with IPP Get-Jobs on the same scheduler. */
 export class CupsTarget implements PrinterTarget {
   readonly kind = 'cups' as const;
   readonly needsPdf = true;
@@ -87,6 +112,13 @@ export class CupsTarget implements PrinterTarget {
   private readonly exec: ExecFileRunner;
   private readonly checkReadiness: boolean;
   private readonly labelMedia: string;
+  private readonly ippLabelMedia: string;
+  private readonly spoolMode: 'ipp' | 'lp';
+  private readonly log: (line: string) => void;
+  /** When the scheduler last refused a Print-Job: lp prints until ippRetryMs later. */
+  private printRefusedAt: number | null = null;
+  /** The refusal last logged, so a scheduler that keeps refusing is named once, not per label. */
+  private loggedRefusal: string | null = null;
   private readonly lp: string;
   private readonly lpstat: string;
   private resolvedQueue: string | null = null;
@@ -104,6 +136,9 @@ export class CupsTarget implements PrinterTarget {
     this.exec = options.exec ?? runExecFile;
     this.checkReadiness = options.checkReadiness ?? true;
     this.labelMedia = options.labelMedia ?? 'Custom.4x6in';
+    this.ippLabelMedia = options.labelMedia ?? 'oe_4x6-label_4x6in';
+    this.spoolMode = options.spool ?? 'ipp';
+    this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
     this.lp = options.lpPath ?? 'lp';
     this.lpstat = options.lpstatPath ?? 'lpstat';
     this.ippRetryMs = options.ippRetryMs ?? 60_000;
@@ -272,11 +307,13 @@ export class CupsTarget implements PrinterTarget {
   }
 
   /**
-   * The PDF is written whole to a private temp file first, and lp gets its path. Piped on
-   * stdin instead, a PDF larger than the pipe buffer could reach the spooler cut short if
-   * the agent died mid-write: lp would see end-of-file and queue half a document under the
-   * job's title, which reconciliation would then adopt as printed. This way a job is at the
-   * spooler whole or not at all.
+   * Over IPP the PDF goes in the Print-Job request body, whole: cupsd creates the job only
+   * once it has the complete request, so a job is at the spooler whole or not at all.
+   *
+   * Through lp the PDF is written whole to a private temp file first, and lp gets its path.
+   * Piped on stdin instead, a PDF larger than the pipe buffer could reach the spooler cut
+   * short if the agent died mid-write: lp would see end-of-file and queue half a document
+   * under the job's title, which reconciliation would then adopt as printed.
    */
   async spool(request: SpoolRequest): Promise<SpoolResult> {
     if (!request.pdf) {
@@ -286,8 +323,66 @@ export class CupsTarget implements PrinterTarget {
     }
     if (!request.title.includes(request.jobId)) throw new Error(`job title "${request.title}" must contain the job id ${request.jobId}`);
     const queue = this.checkReadiness ? await this.assertReady() : await this.queue();
+    if (this.spoolMode === 'ipp' && (this.printRefusedAt === null || this.nowMs() - this.printRefusedAt >= this.ippRetryMs)) {
+      const spooled = await this.spoolByIpp(queue, request, request.pdf);
+      if (spooled) return spooled;
+    }
+    return this.spoolByLp(queue, request, request.pdf);
+  }
+
+  /** Print-Job over IPP; null when the scheduler refused it and lp is to try instead. */
+  private async spoolByIpp(queue: string, request: SpoolRequest, pdf: Uint8Array): Promise<SpoolResult | null> {
+    let answer: IppPrintAnswer;
+    try {
+      const media = ippMedia(request.media, this.ippLabelMedia);
+      answer = await ippPrintJob({ server: await this.ipp() }, queue, { name: request.title, pdf, copies: request.copies, ...media });
+    } catch (error) {
+      if (error instanceof PrintError) throw error;
+      if (error instanceof IppHttpError) return this.refused(queue, `HTTP ${error.status}`);
+      if (neverSent(error)) throw this.unreachable(error);
+      // Written, then broken off: the job may exist. It stays "may be at the spooler", and the
+      // print queue looks it up by title (findSpooled) before it is ever sent again.
+      throw new PrintError(
+        PRINT_ERROR_CODES.SPOOL_FAILED,
+        `The connection to CUPS broke off while handing a job to "${queue}" (${(error as Error).message}); ` +
+          'the job is looked up by its title before it is sent again.',
+        { cause: error, target: this.uri },
+      );
+    }
+    if (answer.jobId !== null) {
+      this.printRefusedAt = null;
+      this.loggedRefusal = null;
+      return { spoolerJobId: `${queue}-${answer.jobId}`, completed: false };
+    }
+    if (answer.status < 0x0100) {
+      const message = `CUPS accepted a job for "${queue}" but named no job id (IPP status 0x${hex(answer.status)}).`;
+      // The job was queued: a blind retry would print twice.
+      throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, message, { target: this.uri, retryable: false });
+    }
+    if (answer.status === IPP_STATUS.notFound) {
+      throw new PrintError(PRINT_ERROR_CODES.PRINTER_NOT_FOUND, notFoundMessage(queue), { target: this.uri });
+    }
+    if (answer.status === IPP_STATUS.notAcceptingJobs) throw this.rejecting(queue, null);
+    const status = `IPP status 0x${hex(answer.status)}`;
+    return this.refused(queue, answer.message ? `${answer.message}, ${status}` : status);
+  }
+
+  /** Notes a refused Print-Job (nothing was queued) and says why once; lp takes the job. */
+  private refused(queue: string, why: string): null {
+    this.printRefusedAt = this.nowMs();
+    if (this.loggedRefusal !== why) {
+      this.loggedRefusal = why;
+      const retry = Math.round(this.ippRetryMs / 1000);
+      // The status message is the scheduler's text: escaped and capped like any outside text.
+      const line = `${logField(this.uri)}: CUPS refused the IPP print request for "${logField(queue)}" (${logField(why)}); printing through lp instead, trying IPP again in ${retry} s.`;
+      this.log(line);
+    }
+    return null;
+  }
+
+  private async spoolByLp(queue: string, request: SpoolRequest, pdf: Uint8Array): Promise<SpoolResult> {
     const args = ['-d', queue, '-t', request.title, '-n', String(request.copies), ...cupsMediaArgs(request.media, this.labelMedia)];
-    const result = await this.withTempFile(request.pdf, (path) => this.run(this.lp, [...args, '--', path]));
+    const result = await this.withTempFile(pdf, (path) => this.run(this.lp, [...args, '--', path]));
     if (result.code === 0) {
       const id = parseLpRequestId(result.stdout);
       if (!id) {

@@ -1,15 +1,16 @@
-import http from 'node:http';
 import os from 'node:os';
+import { ippPost } from './ipp-connection';
 
 /**
  * Just enough IPP (RFC 8010/8011) to read job names and states, and a queue's state,
- * from a CUPS scheduler.
+ * from a CUPS scheduler (Print-Job is in ipp-print.ts), over the scheduler's keep-alive
+ * connection (ipp-connection.ts).
  * lpstat prints neither a job's title nor whether it ended completed, aborted or canceled,
  * and ipptool is a separate package (cups-ipp-utils) that a client machine may lack, so
  * the agent asks cupsd over HTTP itself.
  */
 
-const TAG = {
+export const TAG = {
   operation: 0x01,
   job: 0x02,
   end: 0x03,
@@ -23,6 +24,7 @@ const TAG = {
   uri: 0x45,
   charset: 0x47,
   language: 0x48,
+  mimeMediaType: 0x49,
 } as const;
 
 const OP_GET_JOB_ATTRIBUTES = 0x0009;
@@ -48,8 +50,8 @@ export interface IppJob {
   readonly printerUri: string | null;
 }
 
-type Value = string | number | boolean;
-interface Attr {
+export type Value = string | number | boolean;
+export interface Attr {
   readonly tag: number;
   readonly name: string;
   readonly values: readonly Value[];
@@ -78,14 +80,21 @@ function encodeAttr(attr: Attr): Buffer {
   return Buffer.concat(parts);
 }
 
-export function encodeIppRequest(operation: number, requestId: number, attrs: readonly Attr[]): Buffer {
+/** An IPP request: the operation group, then any further groups (e.g. job attributes). */
+export function encodeIppRequest(
+  operation: number,
+  requestId: number,
+  attrs: readonly Attr[],
+  groups: ReadonlyArray<{ readonly tag: number; readonly attrs: readonly Attr[] }> = [],
+): Buffer {
   const head = Buffer.alloc(9);
   head.writeUInt8(1, 0);
   head.writeUInt8(1, 1);
   head.writeUInt16BE(operation, 2);
   head.writeUInt32BE(requestId, 4);
   head.writeUInt8(TAG.operation, 8);
-  return Buffer.concat([head, ...attrs.map(encodeAttr), Buffer.from([TAG.end])]);
+  const rest = groups.flatMap((g) => [Buffer.from([g.tag]), ...g.attrs.map(encodeAttr)]);
+  return Buffer.concat([head, ...attrs.map(encodeAttr), ...rest, Buffer.from([TAG.end])]);
 }
 
 export interface IppResponse {
@@ -145,53 +154,18 @@ export interface IppClientOptions {
   readonly timeoutMs?: number;
 }
 
-function connection(server: string): { socketPath?: string; host?: string; port?: number; hostHeader: string } {
-  if (server.startsWith('/')) return { socketPath: server, hostHeader: 'localhost' };
-  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(server);
-  const host = m?.[1] ?? server;
-  const port = m?.[2] ? Number(m[2]) : 631;
-  return { host: host.replace(/^\[|\]$/g, ''), port, hostHeader: `${host}:${port}` };
-}
-
 function post(options: IppClientOptions, resource: string, body: Buffer): Promise<Buffer> {
-  const conn = connection(options.server);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        method: 'POST',
-        path: resource,
-        socketPath: conn.socketPath,
-        host: conn.host,
-        port: conn.port,
-        headers: { 'Content-Type': 'application/ipp', 'Content-Length': body.length, Host: conn.hostHeader },
-        timeout: options.timeoutMs ?? 10_000,
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`CUPS answered HTTP ${res.statusCode} for ${resource}`));
-          else resolve(Buffer.concat(chunks));
-        });
-        res.on('error', reject);
-      },
-    );
-    // ETIMEDOUT like a socket error: callers tell "scheduler unreachable" by an errno code.
-    req.on('timeout', () => req.destroy(Object.assign(new Error(`CUPS at ${options.server} did not answer in time`), { code: 'ETIMEDOUT' })));
-    req.on('error', reject);
-    req.end(body);
-  });
+  return ippPost(options.server, resource, body, options.timeoutMs);
 }
 
-function baseAttrs(): Attr[] {
+export function baseAttrs(): Attr[] {
   return [
     { tag: TAG.charset, name: 'attributes-charset', values: ['utf-8'] },
     { tag: TAG.language, name: 'attributes-natural-language', values: ['en'] },
   ];
 }
 
-function userAttr(options: IppClientOptions): Attr {
+export function userAttr(options: IppClientOptions): Attr {
   return { tag: TAG.name, name: 'requesting-user-name', values: [options.user ?? os.userInfo().username] };
 }
 
@@ -210,12 +184,18 @@ function toJob(attrs: Map<string, Value[]>): IppJob | null {
   };
 }
 
-let nextRequestId = 1;
+let requestIds = 1;
+
+/** A fresh request-id for an IPP message (RFC 8011: 1 to 2^31-1). */
+export function nextRequestId(): number {
+  requestIds = requestIds >= 0x7fffffff ? 1 : requestIds + 1;
+  return requestIds;
+}
 
 /** Get-Jobs on one queue: every job the scheduler still remembers (`which-jobs` all). */
 export async function ippGetJobs(options: IppClientOptions, queue: string, which: 'all' | 'not-completed' | 'completed' = 'all'): Promise<IppJob[]> {
   const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
-  const body = encodeIppRequest(OP_GET_JOBS, nextRequestId++, [
+  const body = encodeIppRequest(OP_GET_JOBS, nextRequestId(), [
     ...baseAttrs(),
     { tag: TAG.uri, name: 'printer-uri', values: [printerUri] },
     userAttr(options),
@@ -235,7 +215,7 @@ export async function ippGetJobs(options: IppClientOptions, queue: string, which
  */
 export async function ippGetJobStates(options: IppClientOptions, queue: string): Promise<Map<number, IppJobState>> {
   const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
-  const body = encodeIppRequest(OP_GET_JOBS, nextRequestId++, [
+  const body = encodeIppRequest(OP_GET_JOBS, nextRequestId(), [
     ...baseAttrs(),
     { tag: TAG.uri, name: 'printer-uri', values: [printerUri] },
     userAttr(options),
@@ -256,7 +236,7 @@ export async function ippGetJobStates(options: IppClientOptions, queue: string):
 
 /** Get-Job-Attributes; null when the scheduler no longer knows the job. */
 export async function ippGetJob(options: IppClientOptions, jobId: number): Promise<IppJob | null> {
-  const body = encodeIppRequest(OP_GET_JOB_ATTRIBUTES, nextRequestId++, [
+  const body = encodeIppRequest(OP_GET_JOB_ATTRIBUTES, nextRequestId(), [
     ...baseAttrs(),
     { tag: TAG.uri, name: 'job-uri', values: [`ipp://localhost/jobs/${jobId}`] },
     userAttr(options),
@@ -300,7 +280,7 @@ const PRINTER_ATTRS: Attr = {
  */
 export async function ippGetPrinter(options: IppClientOptions, queue: string): Promise<IppPrinter | null> {
   const resource = `/printers/${encodeURIComponent(queue)}`;
-  const body = encodeIppRequest(OP_GET_PRINTER_ATTRIBUTES, nextRequestId++, [
+  const body = encodeIppRequest(OP_GET_PRINTER_ATTRIBUTES, nextRequestId(), [
     ...baseAttrs(),
     { tag: TAG.uri, name: 'printer-uri', values: [`ipp://localhost${resource}`] },
     userAttr(options),

@@ -86,7 +86,7 @@ export const PRINTER_KIND_REGISTRY = {
     format: (address) => (address.server ? `${address.queue}@${address.server}` : address.queue),
     create({ queue, server }, { uri, deps, platform }) {
       if (platform === 'win32') throw unsupported(uri, `${uri}: CUPS printing needs macOS or Linux; on Windows use windows:PRINTER NAME.`);
-      return new CupsTarget({ uri, queue, server, env: deps.env, exec: deps.exec });
+      return new CupsTarget({ uri, queue, server, env: deps.env, exec: deps.exec, spool: deps.cupsSpool, log: deps.log });
     },
     reconcilable: true,
     checkedAtStart: true,

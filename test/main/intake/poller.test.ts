@@ -182,6 +182,31 @@ describe('Poller (service variants)', () => {
     expect(svc.calls.length).toBe(calls);
   });
 
+  it('polls every busyIntervalSeconds while bookings arrive, then goes back to the interval after busyPolls empty polls', async () => {
+    const count = (p: Poller) => {
+      let polls = 0;
+      const pollOnce = p.pollOnce.bind(p);
+      p.pollOnce = () => ((polls += 1), pollOnce());
+      return () => polls;
+    };
+    const quietSvc = withHistory('paged-newest-first');
+    const quiet = poller(quietSvc, { intervalSeconds: 5, busyIntervalSeconds: 0.02, busyPolls: 3 });
+    const quietPolls = count(quiet);
+    const busySvc = withHistory('paged-newest-first');
+    const booked = busySvc.book(busySvc.create().id);
+    const busy = poller(busySvc, { intervalSeconds: 5, busyIntervalSeconds: 0.02, busyPolls: 3 });
+    const busyPolls = count(busy);
+    quiet.start();
+    busy.start();
+    await until(() => busyPolls() >= 4);
+    await new Promise((r) => setTimeout(r, 300));
+    // The first poll found the booking; three empty polls 20 ms apart; then the 5 s interval.
+    expect(busyPolls()).toBe(4);
+    expect(sink.ids()).toEqual([booked.id]);
+    // Nothing found: one poll, then the interval.
+    expect(quietPolls()).toBe(1);
+  });
+
   it('survives a failing cursor store (the ledger) without throwing', async () => {
     const svc = withHistory('paged-newest-first');
     const broken = {

@@ -100,16 +100,20 @@ describe('CupsTarget readiness over IPP', () => {
     await cups?.stop();
   });
 
-  it('spools each label with one lp process and no lpstat per label', async () => {
+  it.each([
+    ['ipp', 0],
+    ['lp', 5],
+  ] as const)('spools each label with no lpstat per label (spool %s: %i lp processes for 5 labels)', async (spool, lpCount) => {
     const { exec, calls } = recordingExec();
-    const t = new CupsTarget({ uri: 'cups:fast', queue: 'fast', env: cups.env, exec });
+    const t = new CupsTarget({ uri: 'cups:fast', queue: 'fast', env: cups.env, exec, spool });
+    const before = (await cups.outputs('fast')).length;
     for (let i = 0; i < 5; i++) await t.spool(request(pdf));
-    expect(calls.filter((c) => c[0] === 'lp')).toHaveLength(5);
+    expect(calls.filter((c) => c[0] === 'lp')).toHaveLength(lpCount);
     // Only the scheduler's address, once: readiness is an IPP request.
     expect(calls.filter((c) => c[0] === 'lpstat')).toEqual([['lpstat', '-H']]);
     expect(await t.readiness()).toEqual({ ready: true, detail: null });
     expect(calls.filter((c) => c[0] === 'lpstat')).toHaveLength(1);
-    await cups.waitForOutputs('fast', 5);
+    await cups.waitForOutputs('fast', before + 5);
   });
 
   it('resolves a described queue once per target, not once per label', async () => {

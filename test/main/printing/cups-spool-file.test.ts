@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CupsTarget } from '../../../src/main/printing/cups-target';
 import type { ExecFileRunner } from '../../../src/main/printing/exec';
 
-describe('CupsTarget spool', () => {
+describe('CupsTarget spool through lp', () => {
   it('hands lp a path to the whole PDF (never a pipe it could cut short) and removes the file after', async () => {
     const pdf = new Uint8Array(200_000).fill(0x25); // larger than a pipe buffer
     const seen: { args: readonly string[]; stdin: boolean; bytes: number }[] = [];
@@ -12,7 +12,7 @@ describe('CupsTarget spool', () => {
       seen.push({ args, stdin: options?.input !== undefined, bytes: existsSync(path) ? readFileSync(path).length : -1 });
       return { stdout: 'request id is Labels-7 (1 file(s))\n', stderr: '', code: 0 };
     };
-    const target = new CupsTarget({ uri: 'cups:Labels', queue: 'Labels', exec, checkReadiness: false });
+    const target = new CupsTarget({ uri: 'cups:Labels', queue: 'Labels', exec, checkReadiness: false, spool: 'lp' });
     const result = await target.spool({
       jobId: 'job1', title: 'Print Station job1', pdf, media: 'label', copies: 1, shipmentId: 's', documentType: 'label', layout: 'printer',
     });
