@@ -1,4 +1,6 @@
 // @vitest-environment happy-dom
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   CATALOGS,
@@ -100,5 +102,21 @@ describe('t', () => {
     setLanguage('sv');
     expect(t('queue.pager', { from: 1, to: 25, total: 1200, page: 1, pages: 48 }).replaceAll(/[\u00a0\u202f]/g, ' ')).toBe('Jobb 1–25 av 1 200 · sida 1 av 48');
     expect(t('tab.scan')).toBe('Skanna');
+  });
+});
+
+describe('docs/INTERFACES.md', () => {
+  it('lists the accessible names in each language exactly as the catalogs have them', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/INTERFACES.md'), 'utf8');
+    const rows = doc
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    const languageRows = rows.filter((cells) => cells.length === 1 + LANGUAGES.length && cells[0]!.replaceAll('`', '') in en);
+    expect(languageRows.length).toBeGreaterThan(10);
+    for (const [key, ...words] of languageRows) {
+      const name = key!.replaceAll('`', '') as keyof typeof en;
+      expect(LANGUAGES.map((lang) => CATALOGS[lang][name]), name).toEqual(words);
+    }
   });
 });

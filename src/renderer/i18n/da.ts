@@ -169,6 +169,17 @@ export const da: Catalog = {
   'tracking.RETURNED': 'Returneret til afsender',
   'tracking.CANCELED': 'Annulleret',
 
+  // Accessible names people and scripts rely on (docs/INTERFACES.md), for the views that show them.
+  'names.trackingEvents': 'Sporingshændelser',
+  'action.reprint': 'Udskriv igen',
+  'action.book': 'Book',
+  'action.bookAndPrint': 'Book og udskriv',
+  'action.cancelShipment': 'Annuller forsendelse',
+  'action.confirm': 'Bekræft',
+  'tab.endOfDay': 'Dagsafslutning',
+  'action.pause': 'Sæt på pause',
+  'action.resume': 'Genoptag',
+
   'shipmentStatus.PENDING': 'Afventer',
   'shipmentStatus.CANCELED': 'Annulleret',
 };

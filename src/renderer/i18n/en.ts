@@ -170,6 +170,17 @@ export const en = {
   'tracking.RETURNED': 'Returned to sender',
   'tracking.CANCELED': 'Canceled',
 
+  // Accessible names people and scripts rely on (docs/INTERFACES.md), for the views that show them.
+  'names.trackingEvents': 'Tracking events',
+  'action.reprint': 'Reprint',
+  'action.book': 'Book',
+  'action.bookAndPrint': 'Book and print',
+  'action.cancelShipment': 'Cancel shipment',
+  'action.confirm': 'Confirm',
+  'tab.endOfDay': 'End of day',
+  'action.pause': 'Pause',
+  'action.resume': 'Resume',
+
   'shipmentStatus.PENDING': 'Pending',
   'shipmentStatus.CANCELED': 'Canceled',
 };

@@ -169,6 +169,17 @@ export const fi: Catalog = {
   'tracking.RETURNED': 'Palautettu lähettäjälle',
   'tracking.CANCELED': 'Peruttu',
 
+  // Accessible names people and scripts rely on (docs/INTERFACES.md), for the views that show them.
+  'names.trackingEvents': 'Seurantatapahtumat',
+  'action.reprint': 'Tulosta uudelleen',
+  'action.book': 'Varaa',
+  'action.bookAndPrint': 'Varaa ja tulosta',
+  'action.cancelShipment': 'Peru lähetys',
+  'action.confirm': 'Vahvista',
+  'tab.endOfDay': 'Päivän päätös',
+  'action.pause': 'Keskeytä',
+  'action.resume': 'Jatka',
+
   'shipmentStatus.PENDING': 'Odottaa',
   'shipmentStatus.CANCELED': 'Peruttu',
 };

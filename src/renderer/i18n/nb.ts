@@ -169,6 +169,17 @@ export const nb: Catalog = {
   'tracking.RETURNED': 'Returnert til avsender',
   'tracking.CANCELED': 'Kansellert',
 
+  // Accessible names people and scripts rely on (docs/INTERFACES.md), for the views that show them.
+  'names.trackingEvents': 'Sporingshendelser',
+  'action.reprint': 'Skriv ut på nytt',
+  'action.book': 'Book',
+  'action.bookAndPrint': 'Book og skriv ut',
+  'action.cancelShipment': 'Kanseller sending',
+  'action.confirm': 'Bekreft',
+  'tab.endOfDay': 'Dagsavslutning',
+  'action.pause': 'Sett på pause',
+  'action.resume': 'Fortsett',
+
   'shipmentStatus.PENDING': 'Venter',
   'shipmentStatus.CANCELED': 'Kansellert',
 };

@@ -169,6 +169,17 @@ export const sv: Catalog = {
   'tracking.RETURNED': 'Returnerad till avsändaren',
   'tracking.CANCELED': 'Makulerad',
 
+  // Accessible names people and scripts rely on (docs/INTERFACES.md), for the views that show them.
+  'names.trackingEvents': 'Spårningshändelser',
+  'action.reprint': 'Skriv ut igen',
+  'action.book': 'Boka',
+  'action.bookAndPrint': 'Boka och skriv ut',
+  'action.cancelShipment': 'Makulera sändning',
+  'action.confirm': 'Bekräfta',
+  'tab.endOfDay': 'Dagsavslut',
+  'action.pause': 'Pausa',
+  'action.resume': 'Återuppta',
+
   'shipmentStatus.PENDING': 'Väntande',
   'shipmentStatus.CANCELED': 'Makulerad',
 };
