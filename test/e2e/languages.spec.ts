@@ -47,6 +47,8 @@ test('the language chosen in Settings applies at once and stays after a reload',
   await page.goto(station.url);
   await expect(page.getByRole('tab', { name: 'Scan' })).toBeVisible();
   await page.getByRole('tab', { name: 'Settings' }).click();
+  // As a keyboard user does: focus the list, then choose.
+  await page.getByLabel('Language of this window').focus();
   await page.getByLabel('Language of this window').selectOption('sv');
   await expect(page.getByRole('tab', { name: 'Inställningar' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByLabel('Språk i det här fönstret')).toBeFocused();
