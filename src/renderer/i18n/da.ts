@@ -36,6 +36,8 @@ export const da: Catalog = {
   'status.env.sandbox': 'testmiljø',
   'status.env.production': 'produktion',
 
+  'agent.offline': 'Udskriftsagenten kan ikke nås: tjek, at den kører, og prøv så igen.',
+  'agent.badResponse': 'Udskriftsagenten svarede HTTP {status} uden et resultat.',
   'common.withRequestId': '{message} (forespørgsels-id {id})',
   'common.requestId': 'Forespørgsels-id {id}',
 

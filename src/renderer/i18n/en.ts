@@ -37,6 +37,8 @@ export const en = {
   'status.env.sandbox': 'sandbox',
   'status.env.production': 'production',
 
+  'agent.offline': 'The print agent is not reachable: check that it is running, then try again.',
+  'agent.badResponse': 'The print agent answered HTTP {status} without a result.',
   'common.withRequestId': '{message} (request id {id})',
   'common.requestId': 'Request id {id}',
 

@@ -36,6 +36,8 @@ export const fi: Catalog = {
   'status.env.sandbox': 'testiympäristö',
   'status.env.production': 'tuotanto',
 
+  'agent.offline': 'Tulostusagenttiin ei saada yhteyttä: tarkista, että se on käynnissä, ja yritä uudelleen.',
+  'agent.badResponse': 'Tulostusagentti vastasi HTTP {status} ilman tulosta.',
   'common.withRequestId': '{message} (pyynnön tunnus {id})',
   'common.requestId': 'Pyynnön tunnus {id}',
 

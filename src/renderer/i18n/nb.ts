@@ -36,6 +36,8 @@ export const nb: Catalog = {
   'status.env.sandbox': 'testmiljø',
   'status.env.production': 'produksjon',
 
+  'agent.offline': 'Utskriftsagenten kan ikke nås: sjekk at den kjører, og prøv igjen.',
+  'agent.badResponse': 'Utskriftsagenten svarte HTTP {status} uten et resultat.',
   'common.withRequestId': '{message} (forespørsels-ID {id})',
   'common.requestId': 'Forespørsels-ID {id}',
 

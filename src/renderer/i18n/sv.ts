@@ -36,6 +36,8 @@ export const sv: Catalog = {
   'status.env.sandbox': 'testmiljö',
   'status.env.production': 'produktion',
 
+  'agent.offline': 'Utskriftsagenten går inte att nå: kontrollera att den körs och försök sedan igen.',
+  'agent.badResponse': 'Utskriftsagenten svarade HTTP {status} utan resultat.',
   'common.withRequestId': '{message} (förfrågans id {id})',
   'common.requestId': 'Förfrågans id {id}',
 
