@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentStatus } from '../../src/shared/domain';
 import { App } from '../../src/renderer/app';
 import { LANGUAGE_STORAGE_KEY, refreshLanguage } from '../../src/renderer/i18n';
+import { QueueView } from '../../src/renderer/views/queue-view';
 import { ScanView } from '../../src/renderer/views/scan-view';
-import { context, fakeClient, settings, settle } from '../support/fake-agent-client';
+import { context, fakeClient, job, settings, settle } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
 
 const STATUS: AgentStatus = {
@@ -121,5 +122,28 @@ describe('changing the language in Settings', () => {
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['nb-NO']);
     window.dispatchEvent(new Event('languagechange'));
     expect(tabNames(root)).toEqual(['Skann', 'Kø og historikk', 'Innstillinger']);
+  });
+});
+
+describe('the queue in Swedish', () => {
+  it('names states, documents, layouts, columns and pages in Swedish; the API names stay only as values', async () => {
+    sayLanguages('sv-SE');
+    const jobs = Array.from({ length: 30 }, (_, i) =>
+      job({ id: `j${i}`, reference: `P-${i + 1}`, state: 'spooled', documentType: 'customsinvoice', layout: 'a4', trigger: 'reprint' }),
+    );
+    const view = new QueueView(context(fakeClient({ listJobs: async () => jobs })));
+    document.body.append(view.element);
+    await view.load();
+    const first = document.querySelector('tr.job')!;
+    expect(first.querySelector('.badge')?.textContent).toBe('i skrivarkön');
+    expect(first.querySelector('.badge')?.getAttribute('title')).toBe('i skrivarkön (skickad till skrivaren)');
+    expect(first.querySelector('.document')?.textContent).toBe('TullfakturaA4, en etikett · omutskrift');
+    expect(first.querySelector('.state')?.getAttribute('data-label')).toBe('Läge');
+    expect(document.querySelector('.pager-text')?.textContent).toBe('Jobb 1–25 av 30 · sida 1 av 2');
+    const stateFilter = document.querySelector<HTMLSelectElement>('#job-state')!;
+    expect(Array.from(stateFilter.options, (o) => [o.value, o.textContent]).slice(0, 2)).toEqual([
+      ['', 'Alla lägen'],
+      ['queued', 'i kö'],
+    ]);
   });
 });
