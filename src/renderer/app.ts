@@ -1,14 +1,18 @@
 /**
  * The window: tabs (Scan, Queue & history, Settings, End of day), the status bar, live events and
  * the focus rule (on the Scan view the caret always comes back to the scan box, so the
- * next parcel can be scanned without touching the mouse).
+ * next parcel can be scanned without touching the mouse). When the UI's language changes
+ * (Settings, or the OS) the views are built again in it; the tab stays where it was.
  */
 import type { AgentClient, AgentEvent } from '../shared/agent-api';
+import type { AgentStatus } from '../shared/domain';
 import { describeError } from './bridge/agent-call-error';
 import { UiContext, type TabName } from './context';
 import { h } from './dom';
+import { onLanguageChange, refreshLanguage, t, type MessageKey } from './i18n';
 import { EndOfDayView } from './views/end-of-day-view';
 import { firstRunPanel } from './views/first-run';
+import { LANGUAGE_SELECT_ID, createLanguagePicker } from './views/language-picker';
 import { QueueView } from './views/queue-view';
 import { ScanView } from './views/scan-view';
 import { SettingsPanel } from './views/settings-view';
@@ -19,11 +23,11 @@ import { StatusBar } from './views/status-bar';
  * The tabs, in order. A new view is one entry here, one in TabName (context.ts) and one in
  * App.views: the tab button, its panel, Alt+key and arrow keys follow from this table.
  */
-const TABS: ReadonlyArray<{ name: TabName; label: string; key: string }> = [
-  { name: 'scan', label: 'Scan', key: '1' },
-  { name: 'queue', label: 'Queue & history', key: '2' },
-  { name: 'settings', label: 'Settings', key: '3' },
-  { name: 'end-of-day', label: 'End of day', key: '4' },
+const TABS: ReadonlyArray<{ name: TabName; label: MessageKey; key: string }> = [
+  { name: 'scan', label: 'tab.scan', key: '1' },
+  { name: 'queue', label: 'tab.queue', key: '2' },
+  { name: 'settings', label: 'tab.settings', key: '3' },
+  { name: 'end-of-day', label: 'tab.endOfDay', key: '4' },
 ];
 const STATUS_REFRESH_MS = 15_000;
 
@@ -34,33 +38,56 @@ interface TabView {
 }
 
 export class App {
-  private readonly ctx: UiContext;
-  private readonly scan: ScanView;
-  private readonly queue: QueueView;
-  private readonly settings: SettingsPanel;
-  private readonly statusBar = new StatusBar();
-  private readonly notices = h('div', { class: 'notices', 'aria-live': 'polite' });
+  private ctx!: UiContext;
+  private scan!: ScanView;
+  private queue!: QueueView;
+  private settings!: SettingsPanel;
+  private statusBar!: StatusBar;
+  private notices!: HTMLElement;
   private readonly tabButtons = new Map<TabName, HTMLButtonElement>();
-  private readonly views: Readonly<Record<TabName, TabView>>;
+  private views!: Readonly<Record<TabName, TabView>>;
   private active: TabName = 'scan';
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The last status shown (or why the agent was unreachable), to show again after a rebuild. */
+  private lastStatus: AgentStatus | null = null;
+  private lastOffline: string | null = null;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly api: AgentClient,
-  ) {
-    this.ctx = new UiContext(api, () => this.focusScan(), (tab) => this.showTab(tab));
+  ) {}
+
+  start(): void {
+    refreshLanguage();
+    this.build();
+    this.installFocusRule();
+    this.installShortcuts();
+    this.api.onEvent((event) => this.onEvent(event));
+    onLanguageChange(() => this.rebuild());
+    this.showTab('scan');
+    void this.refreshStatus();
+    setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS);
+    void this.loadSettings();
+  }
+
+  /** The views, tabs and shell in the current language, on a fresh context (old views drop away). */
+  private build(): void {
+    const previous = this.ctx;
+    this.ctx = new UiContext(this.api, () => this.focusScan(), (tab) => this.showTab(tab));
+    if (previous?.settings) this.ctx.setSettings(previous.settings);
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
-    const endOfDay = new EndOfDayView(this.ctx);
+    this.settings.element.append(createLanguagePicker());
     // Packing settings sit under the station settings, in their own form and file.
     const packing = packSettingsPanel(this.ctx);
     this.settings.element.append(packing.element);
+    const endOfDay = new EndOfDayView(this.ctx);
+    this.statusBar = new StatusBar();
+    this.notices = h('div', { class: 'notices', 'aria-live': 'polite' });
     this.views = {
       scan: { element: this.scan.element, show: () => this.focusScan() },
       queue: this.queue,
-      'end-of-day': endOfDay,
       settings: {
         element: this.settings.element,
         show: () => {
@@ -68,16 +95,15 @@ export class App {
           void packing.load();
         },
       },
+      'end-of-day': endOfDay,
     };
-  }
-
-  start(): void {
-    const tablist = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' });
+    this.tabButtons.clear();
+    const tablist = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': t('app.views') });
     for (const tab of TABS) {
       const button = h(
         'button',
         { type: 'button', role: 'tab', id: `tab-${tab.name}`, 'aria-controls': `view-${tab.name}`, 'aria-keyshortcuts': `Alt+${tab.key}` },
-        tab.label,
+        t(tab.label),
       );
       button.addEventListener('click', () => this.showTab(tab.name));
       this.tabButtons.set(tab.name, button);
@@ -93,17 +119,26 @@ export class App {
       this.showTab(tab.name);
       this.tabButtons.get(tab.name)?.focus();
     });
-    const header = h('header', { class: 'top' }, h('h1', {}, 'Print Station'), tablist);
+    const header = h('header', { class: 'top' }, h('h1', {}, t('app.title')), tablist);
     const main = h('main', {}, this.notices, ...TABS.map((tab) => this.views[tab.name].element));
     this.root.replaceChildren(header, main, this.statusBar.element);
+    // Focus leaving the scan box to nowhere (a click on text, the window losing focus) comes back.
+    this.scan.input.addEventListener('blur', (event) => {
+      if (event.relatedTarget === null) setTimeout(() => this.focusScan(), 0);
+    });
+  }
 
-    this.installFocusRule();
-    this.installShortcuts();
-    this.api.onEvent((event) => this.onEvent(event));
-    this.showTab('scan');
-    void this.refreshStatus();
-    setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS);
-    void this.loadSettings();
+  /** The language changed: the same tab, status and first-run panel, in the new words. */
+  private rebuild(): void {
+    const languageFocused = document.activeElement?.id === LANGUAGE_SELECT_ID;
+    const firstRunShown = this.scan.element.querySelector('.first-run') !== null;
+    this.build();
+    if (this.lastStatus) this.showStatus(this.lastStatus);
+    else if (this.lastOffline !== null) this.statusBar.offline(this.lastOffline);
+    if (firstRunShown) this.showFirstRun();
+    this.showTab(this.active);
+    // Whoever just chose a language keeps their place in Settings.
+    if (languageFocused) document.getElementById(LANGUAGE_SELECT_ID)?.focus();
   }
 
   showTab(name: TabName): void {
@@ -127,10 +162,6 @@ export class App {
     // A flow that takes several inputs (pack and ship, its confirmations) keeps the caret
     // where the packer is working; it hands it back to the scan box when it is done.
     const inFlow = (el: EventTarget | null): boolean => el instanceof Element && el.closest('[data-keep-focus]') !== null;
-    // Focus leaving to nowhere (a click on text, the window losing focus) comes back.
-    this.scan.input.addEventListener('blur', (event) => {
-      if (event.relatedTarget === null) setTimeout(() => this.focusScan(), 0);
-    });
     window.addEventListener('focus', () => this.focusScan());
     // After any action (a button pressed, a choice made) the caret returns.
     document.addEventListener('click', (event) => {
@@ -186,8 +217,7 @@ export class App {
         this.scheduleStatusRefresh();
         break;
       case 'status':
-        this.statusBar.show(event.status);
-        this.settings.setPaused(event.status.paused);
+        this.showStatus(event.status);
         break;
       case 'alert':
         this.notice(`${event.title}: ${event.message}`);
@@ -198,7 +228,7 @@ export class App {
   }
 
   private notice(text: string): void {
-    const close = h('button', { type: 'button', class: 'link', 'aria-label': 'Dismiss' }, '×');
+    const close = h('button', { type: 'button', class: 'link', 'aria-label': t('app.dismiss') }, '×');
     const item = h('p', { class: 'notice' }, text, close);
     close.addEventListener('click', () => item.remove());
     this.notices.prepend(item);
@@ -216,28 +246,37 @@ export class App {
 
   private async refreshStatus(): Promise<void> {
     try {
-      const status = await this.api.getStatus({});
-      this.statusBar.show(status);
-      this.settings.setPaused(status.paused);
+      this.showStatus(await this.api.getStatus({}));
     } catch (error) {
-      this.statusBar.offline(describeError(error));
+      this.lastStatus = null;
+      this.lastOffline = describeError(error);
+      this.statusBar.offline(this.lastOffline);
     }
+  }
+
+  private showStatus(status: AgentStatus): void {
+    this.lastStatus = status;
+    this.lastOffline = null;
+    this.statusBar.show(status);
+    this.settings.setPaused(status.paused);
   }
 
   private async loadSettings(): Promise<void> {
     try {
       const settings = await this.api.getSettings({});
       this.ctx.setSettings(settings);
-      if (!settings.apiKeySet) {
-        this.scan.element.prepend(
-          firstRunPanel(this.ctx, () => {
-            this.showTab('settings');
-            this.settings.focusKey();
-          }),
-        );
-      }
+      if (!settings.apiKeySet) this.showFirstRun();
     } catch (error) {
-      this.notice(`Settings could not be loaded: ${describeError(error)}`);
+      this.notice(t('app.settingsLoadFailed', { error: describeError(error) }));
     }
+  }
+
+  private showFirstRun(): void {
+    this.scan.element.prepend(
+      firstRunPanel(this.ctx, () => {
+        this.showTab('settings');
+        this.settings.focusKey();
+      }),
+    );
   }
 }

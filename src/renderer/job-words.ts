@@ -1,29 +1,40 @@
 import type { JobState, JobView } from '../shared/domain';
-import { PRINTER_KIND_WORDS_TABLE } from '../shared/printer-kinds';
 import { describeTarget, targetKind } from './format';
-import { documentWords } from './words';
+import { t } from './i18n';
+import { PRINTER_KIND_COMPLETED_WORDS, documentWords, localized } from './words';
 
 /** Honest words: `spooled` is not `printed`. */
-export const JOB_STATE_WORDS = {
-  queued: 'queued',
-  fetching: 'fetching the PDF',
-  spooling: 'sending to the printer',
-  spooled: 'spooled (sent to the printer)',
-  completed: 'completed (printed or saved)',
-  failed: 'failed',
-  canceled: 'canceled',
-} as const satisfies Readonly<Record<JobState, string>>;
+export const JOB_STATE_WORDS = localized<JobState>({
+  queued: 'jobState.queued',
+  fetching: 'jobState.fetching',
+  spooling: 'jobState.spooling',
+  spooled: 'jobState.spooled',
+  completed: 'jobState.completed',
+  failed: 'jobState.failed',
+  canceled: 'jobState.canceled',
+});
+
+/** The one-word state on a job's badge (`spooled`), where JOB_STATE_WORDS is its tooltip. */
+export const JOB_BADGE_WORDS = localized<JobState>({
+  queued: 'jobBadge.queued',
+  fetching: 'jobBadge.fetching',
+  spooling: 'jobBadge.spooling',
+  spooled: 'jobBadge.spooled',
+  completed: 'jobBadge.completed',
+  failed: 'jobBadge.failed',
+  canceled: 'jobBadge.canceled',
+});
 
 export function describeJob(job: JobView): string {
   const kind = targetKind(job.target);
   // What "completed" means depends on the printer (its registry's words): only a spooler can say it printed.
-  const state = job.state === 'completed' && kind ? PRINTER_KIND_WORDS_TABLE[kind].completed : JOB_STATE_WORDS[job.state];
-  const base = `${documentWords(job.documentType)} → ${describeTarget(job.target)}: ${state}`;
-  const requestId = job.requestId && job.reason && !job.reason.includes(job.requestId) ? ` (request id ${job.requestId})` : '';
-  if (job.state === 'failed' && job.reason) return `${base}. ${job.reason}${requestId}`;
+  const state = job.state === 'completed' && kind ? PRINTER_KIND_COMPLETED_WORDS[kind] : JOB_STATE_WORDS[job.state];
+  const line = t('job.line', { document: documentWords(job.documentType), target: describeTarget(job.target), state });
+  const requestId = job.requestId && job.reason && !job.reason.includes(job.requestId) ? t('job.requestIdSuffix', { id: job.requestId }) : '';
+  if (job.state === 'failed' && job.reason) return t('job.lineFailed', { line, reason: job.reason }) + requestId;
   // A job waiting for a retry says why it waits ("label not ready yet; retrying in 2 s").
-  if (isActive(job.state) && job.reason) return `${base}: ${job.reason}${requestId}`;
-  return base;
+  if (isActive(job.state) && job.reason) return t('job.lineWaiting', { line, reason: job.reason }) + requestId;
+  return line;
 }
 
 export const isActive = (state: JobState): boolean => state === 'queued' || state === 'fetching' || state === 'spooling';

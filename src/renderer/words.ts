@@ -1,72 +1,104 @@
 /**
- * Words a packer reads for the agent's API values. The maps are typed against the shared
- * domain unions, so a new document type, layout or trigger fails the typecheck until it
- * has words here; a printer kind's words are in its registry (src/shared/printer-kinds.ts).
+ * Words a packer reads for the agent's API values, in the UI's language (src/renderer/i18n).
+ * The maps are typed against the shared domain unions, so a new document type, layout or
+ * trigger fails the typecheck until it has a message key here and words in every catalog.
+ * Each map reads the current language whenever a property is read.
  */
 import type { DocumentType, JobTrigger, LabelLayout, PackSettings, PrinterInfo, RateView, ShipmentStage } from '../shared/domain';
-import { PRINTER_KINDS, PRINTER_KIND_WORDS_TABLE, type PrinterKind } from '../shared/printer-kinds';
+import { PRINTER_KINDS, type PrinterKind } from '../shared/printer-kinds';
+import { t, tMaybe, type MessageKey } from './i18n';
 
-/** Print `document_type` values (the service's API names) in words. */
-export const DOCUMENT_WORDS = {
-  label: 'Label',
-  manifest: 'Manifest',
-  waybill: 'Waybill',
-  customsinvoice: 'Customs invoice',
-  proofofdelivery: 'Proof of delivery',
-  // ABD: Ausfuhrbegleitdokument, the customs export accompanying document (EAD).
-  abd: 'Export accompanying document',
-  salesinvoice: 'Sales invoice',
-} as const satisfies Readonly<Record<DocumentType, string>>;
-
-/** Document types the service names for uploads only; they can still appear in a list. */
-const OTHER_DOCUMENT_WORDS: Readonly<Record<string, string>> = {
-  adr_dangerousgoods: 'Dangerous goods certificate (ADR)',
-};
-
-/** The service may add document types: an unknown one is shown readably, never as a blank. */
-export function documentWords(type: string): string {
-  const known = (DOCUMENT_WORDS as Readonly<Record<string, string>>)[type] ?? OTHER_DOCUMENT_WORDS[type];
-  if (known) return known;
-  const spaced = type.replaceAll(/[_-]+/g, ' ').trim().toLowerCase();
-  return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : type;
+/** A read-only map whose values are looked up in the current language on every read. */
+export function localized<K extends string>(keys: Readonly<Record<K, MessageKey>>): Readonly<Record<K, string>> {
+  const map = {} as Record<K, string>;
+  for (const name of Object.keys(keys) as K[]) {
+    Object.defineProperty(map, name, { enumerable: true, get: () => t(keys[name]) });
+  }
+  return Object.freeze(map);
 }
 
-export const LAYOUT_WORDS = {
-  printer: '4x6 label',
-  a4: 'A4, one label',
-  '1x2': 'A4, two labels',
-  '3x1': 'A4, three labels',
-  '2x2': 'A4, four labels',
-} as const satisfies Readonly<Record<LabelLayout, string>>;
+/** Print `document_type` values (the service's API names) in words. */
+export const DOCUMENT_WORDS = localized<DocumentType>({
+  label: 'document.label',
+  manifest: 'document.manifest',
+  waybill: 'document.waybill',
+  customsinvoice: 'document.customsinvoice',
+  proofofdelivery: 'document.proofofdelivery',
+  // ABD: Ausfuhrbegleitdokument, the customs export accompanying document (EAD).
+  abd: 'document.abd',
+  salesinvoice: 'document.salesinvoice',
+});
+
+/**
+ * The service may add document types: an unknown one is shown readably, never as a blank.
+ * Types named for uploads only (`adr_dangerousgoods`) have words too: they can appear in a list.
+ */
+export function documentWords(type: string): string {
+  const known = tMaybe(`document.${type}`);
+  if (known) return known;
+  return readable(type);
+}
+
+export const LAYOUT_WORDS = localized<LabelLayout>({
+  printer: 'layout.printer',
+  a4: 'layout.a4',
+  '1x2': 'layout.1x2',
+  '3x1': 'layout.3x1',
+  '2x2': 'layout.2x2',
+});
 
 /** Why a job exists. */
-export const TRIGGER_WORDS = {
-  webhook: 'booked (webhook)',
-  poll: 'booked (polling)',
-  scan: 'scan',
-  reprint: 'reprint',
-  manual: 'test print',
-} as const satisfies Readonly<Record<JobTrigger, string>>;
+export const TRIGGER_WORDS = localized<JobTrigger>({
+  webhook: 'trigger.webhook',
+  poll: 'trigger.poll',
+  scan: 'trigger.scan',
+  reprint: 'trigger.reprint',
+  manual: 'trigger.manual',
+});
 
-/** Each printer kind in words (`Folder`, `Service printer`): the shared registry's labels. */
-export const PRINTER_KIND_WORDS: Readonly<Record<PrinterKind, string>> = Object.fromEntries(
-  PRINTER_KINDS.map((kind) => [kind, PRINTER_KIND_WORDS_TABLE[kind].label]),
-) as Record<PrinterKind, string>;
+/** Each printer kind in words (`Folder`, `Service printer`); English is the shared registry's label. */
+export const PRINTER_KIND_WORDS: Readonly<Record<PrinterKind, string>> = localized(
+  Object.fromEntries(PRINTER_KINDS.map((kind) => [kind, `printerKind.${kind}` as MessageKey])) as Record<PrinterKind, MessageKey>,
+);
+
+/** What `completed` means on each printer kind, in words (only a spooler can say it printed). */
+export const PRINTER_KIND_COMPLETED_WORDS: Readonly<Record<PrinterKind, string>> = localized(
+  Object.fromEntries(PRINTER_KINDS.map((kind) => [kind, `printerKind.${kind}.completed` as MessageKey])) as Record<PrinterKind, MessageKey>,
+);
 
 /** `ok` = green, `bad` = red, `unknown` = grey: the colour says what is known. */
 export type Readiness = { readonly tone: 'ok' | 'bad' | 'unknown'; readonly words: string };
 
 export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail'>): Readiness {
-  if (printer.ready === null) return { tone: 'unknown', words: 'readiness unknown' };
-  if (printer.ready) return { tone: 'ok', words: 'ready' };
-  return { tone: 'bad', words: printer.detail ? `not ready: ${printer.detail}` : 'not ready' };
+  if (printer.ready === null) return { tone: 'unknown', words: t('readiness.unknown') };
+  if (printer.ready) return { tone: 'ok', words: t('readiness.ready') };
+  return { tone: 'bad', words: printer.detail ? t('readiness.notReadyDetail', { detail: printer.detail }) : t('readiness.notReady') };
 }
 
-export const MEDIA_WORDS = {
-  label: '4x6 labels',
-  a4: 'A4 sheets',
-  unknown: 'media unknown',
-} as const satisfies Readonly<Record<PrinterInfo['media'], string>>;
+export const MEDIA_WORDS = localized<PrinterInfo['media']>({
+  label: 'media.label',
+  a4: 'media.a4',
+  unknown: 'media.unknown',
+});
+
+/**
+ * A tracking status (`OUT_FOR_DELIVERY`) as a packer says it ("Out for delivery"). The
+ * service's list is open: an unknown status is shown readably, never as its API name.
+ */
+export function trackingStatusWords(status: string): string {
+  return tMaybe(`tracking.${status.toUpperCase()}`) ?? readable(status);
+}
+
+/** A shipment status (`PENDING`, `CANCELED`) in words; unknown ones readably. */
+export function shipmentStatusWords(status: string): string {
+  return tMaybe(`shipmentStatus.${status.toUpperCase()}`) ?? readable(status);
+}
+
+/** `SOME_NEW_VALUE` → `Some new value`. */
+function readable(value: string): string {
+  const spaced = value.replaceAll(/[_-]+/g, ' ').trim().toLowerCase();
+  return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : value;
+}
 
 /** Where a scanned shipment is, as its badge says it. */
 export const STAGE_WORDS = {

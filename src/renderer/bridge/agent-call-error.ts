@@ -1,5 +1,6 @@
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type { AgentErrorPayload } from '../../shared/domain';
+import { t } from '../i18n';
 
 /** An operation failure as the UI sees it: the agent's code, message and request id. */
 export class AgentCallError extends Error implements AgentErrorPayload {
@@ -32,5 +33,5 @@ export function toPayload(error: unknown): AgentErrorPayload {
 export function describeError(error: unknown): string {
   const payload = toPayload(error);
   const idShown = payload.requestId !== null && payload.message.includes(payload.requestId);
-  return payload.requestId && !idShown ? `${payload.message} (request id ${payload.requestId})` : payload.message;
+  return payload.requestId && !idShown ? t('common.withRequestId', { message: payload.message, id: payload.requestId }) : payload.message;
 }

@@ -14,6 +14,7 @@ import {
 } from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { AgentCallError } from './agent-call-error';
+import { t } from '../i18n';
 
 export interface HttpClientOptions {
   readonly token: string | null;
@@ -33,13 +34,13 @@ export function createHttpAgentClient(options: HttpClientOptions): AgentClient {
         cache: 'no-store',
       });
     } catch {
-      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_OFFLINE, message: 'The print agent is not reachable: check that it is running, then try again.', requestId: null });
+      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_OFFLINE, message: t('agent.offline'), requestId: null });
     }
     let result: AgentResult<unknown>;
     try {
       result = (await response.json()) as AgentResult<unknown>;
     } catch {
-      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_BAD_RESPONSE, message: `The print agent answered HTTP ${response.status} without a result.`, requestId: null });
+      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_BAD_RESPONSE, message: t('agent.badResponse', { status: String(response.status) }), requestId: null });
     }
     if (!result.ok) throw new AgentCallError(result.error);
     return result.value;

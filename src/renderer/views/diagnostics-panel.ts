@@ -6,24 +6,25 @@
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
+import { t } from '../i18n';
 
 export function createDiagnosticsPanel(ctx: UiContext): HTMLElement {
-  const button = h('button', { type: 'button' }, 'Save diagnostics');
+  const button = h('button', { type: 'button' }, t('diagnostics.save'));
   const result = h('p', { class: 'inline-result', role: 'status' });
   let downloadUrl: string | null = null;
 
   button.addEventListener('click', () => {
     button.disabled = true;
-    replaceChildren(result, 'Saving diagnostics…');
+    replaceChildren(result, t('diagnostics.saving'));
     ctx.api
       .saveDiagnostics({})
       .then((saved) => {
         if (downloadUrl) URL.revokeObjectURL(downloadUrl);
         downloadUrl = URL.createObjectURL(new Blob([saved.content], { type: 'application/json' }));
-        const link = h('a', { href: downloadUrl, download: saved.fileName }, 'Download it');
-        replaceChildren(result, `Diagnostics saved to ${saved.path}. `, link, ' and send it to support: it holds no API key or secret.');
+        const link = h('a', { href: downloadUrl, download: saved.fileName }, t('diagnostics.download'));
+        replaceChildren(result, t('diagnostics.savedTo', { path: saved.path }), link, t('diagnostics.sendIt'));
       })
-      .catch((error: unknown) => replaceChildren(result, `Could not save diagnostics: ${describeError(error)}`))
+      .catch((error: unknown) => replaceChildren(result, t('diagnostics.failed', { error: describeError(error) })))
       .finally(() => {
         button.disabled = false;
       });
@@ -36,8 +37,8 @@ export function createDiagnosticsPanel(ctx: UiContext): HTMLElement {
     h(
       'fieldset',
       {},
-      h('legend', {}, 'Support'),
-      h('p', { class: 'hint' }, 'Versions, printers, settings without secrets, job counts and the last log lines, in one file.'),
+      h('legend', {}, t('diagnostics.legend')),
+      h('p', { class: 'hint' }, t('diagnostics.hint')),
       h('div', { class: 'row' }, button, result),
     ),
   );

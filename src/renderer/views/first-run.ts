@@ -5,16 +5,17 @@
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h } from '../dom';
+import { t } from '../i18n';
 
 export function firstRunPanel(ctx: UiContext, onConnect: () => void): HTMLElement {
-  const connect = h('button', { type: 'button', class: 'primary' }, 'Connect your account');
-  const demo = h('button', { type: 'button' }, 'Try the demo');
+  const connect = h('button', { type: 'button', class: 'primary' }, t('firstRun.connect'));
+  const demo = h('button', { type: 'button' }, t('firstRun.demo'));
   const message = h('p', { class: 'inline-result', role: 'status' });
   const panel = h(
     'section',
     { class: 'first-run', 'aria-labelledby': 'first-run-title' },
-    h('h2', { id: 'first-run-title' }, 'Welcome to Print Station'),
-    h('p', {}, 'Print Station prints shipping labels as soon as shipments are booked, and finds any parcel you scan.'),
+    h('h2', { id: 'first-run-title' }, t('firstRun.title')),
+    h('p', {}, t('firstRun.intro')),
     h('div', { class: 'row' }, connect, demo),
     message,
   );
@@ -26,13 +27,13 @@ export function firstRunPanel(ctx: UiContext, onConnect: () => void): HTMLElemen
     try {
       // The agent runs the embedded sandbox and books a shipment every few seconds.
       demo.disabled = true;
-      message.textContent = 'Starting the demo…';
+      message.textContent = t('firstRun.starting');
       await ctx.api.startDemo({});
       panel.remove();
       ctx.focusScan();
     } catch (error) {
       demo.disabled = false;
-      message.textContent = `The demo could not start: ${describeError(error)}`;
+      message.textContent = t('firstRun.demoFailed', { error: describeError(error) });
     }
   });
   return panel;

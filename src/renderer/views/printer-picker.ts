@@ -7,6 +7,7 @@ import type { PrinterInfo } from '../../shared/domain';
 import { PRINTER_URI_HINT } from '../../shared/printer-kinds';
 import { h, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
+import { t } from '../i18n';
 import { MEDIA_WORDS, PRINTER_KIND_WORDS, readiness } from '../words';
 
 export interface PrinterPickerOptions {
@@ -70,11 +71,11 @@ export class PrinterPicker {
     // A printer set by URI that discovery does not list (another host, a service printer)
     // stays visible and chosen, so saving does not silently change it.
     if (current && !this.printers.some((p) => p.uri === current)) {
-      const unknown = { tone: 'unknown', words: 'not found on this computer' } as const;
-      choices.unshift(this.choice(current, describeTarget(current), 'typed under Advanced', unknown, true));
+      const unknown = { tone: 'unknown', words: t('picker.notFound') } as const;
+      choices.unshift(this.choice(current, describeTarget(current), t('picker.typed'), unknown, true));
     }
     if (choices.length === 0) {
-      const text = this.searched ? 'No printers found. Type a printer URI under Advanced.' : 'Looking for printers…';
+      const text = this.searched ? t('picker.none') : t('picker.looking');
       replaceChildren(this.list, h('p', { class: 'muted' }, text));
       return;
     }

@@ -8,14 +8,16 @@ import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime, localWhen } from '../format';
-import { JOB_STATE_WORDS, isActive } from '../job-words';
-import { pageOf, pageWords } from '../paging';
+import { t, type MessageKey } from '../i18n';
+import { JOB_BADGE_WORDS, JOB_STATE_WORDS, isActive } from '../job-words';
+import { pageOf } from '../paging';
 import { LAYOUT_WORDS, TRIGGER_WORDS, documentWords } from '../words';
 
 /** The most the agent returns in one call (listJobs' limit). */
 const LIMIT = 500;
 export const QUEUE_PAGE_SIZE = 25;
-const COLUMNS = ['State', 'Document', 'Shipment', 'Printer', 'When', 'Actions'] as const;
+const COLUMNS = ['state', 'document', 'shipment', 'printer', 'when', 'actions'] as const;
+const column = (name: (typeof COLUMNS)[number]): string => t(`queue.col.${name}`);
 
 export class QueueView {
   readonly element: HTMLElement;
@@ -38,40 +40,36 @@ export class QueueView {
       id: 'job-search',
       autocomplete: 'off',
       spellcheck: 'false',
-      placeholder: 'Reference, tracking number or shipment id',
+      placeholder: t('queue.searchPlaceholder'),
     });
-    this.stateFilter = h('select', { id: 'job-state' }, option('', 'All states'), ...JOB_STATES.map((s) => option(s, s)));
+    this.stateFilter = h('select', { id: 'job-state' }, option('', t('queue.allStates')), ...JOB_STATES.map((s) => option(s, JOB_BADGE_WORDS[s])));
     this.body = h('tbody');
     this.message = h('div', { class: 'queue-message' });
-    this.previous = h('button', { type: 'button', class: 'previous' }, 'Previous');
-    this.next = h('button', { type: 'button', class: 'next' }, 'Next');
+    this.previous = h('button', { type: 'button', class: 'previous' }, t('queue.previous'));
+    this.next = h('button', { type: 'button', class: 'next' }, t('queue.next'));
     this.pagerText = h('span', { class: 'pager-text', role: 'status' });
-    this.pager = h('nav', { class: 'pager', 'aria-label': 'Job pages' }, this.previous, this.pagerText, this.next);
+    this.pager = h('nav', { class: 'pager', 'aria-label': t('queue.pagesAria') }, this.previous, this.pagerText, this.next);
     this.element = h(
       'section',
       { class: 'view queue-view', id: 'view-queue', role: 'tabpanel', 'aria-labelledby': 'tab-queue', hidden: true },
       h(
         'div',
         { class: 'queue-tools' },
-        h('label', { for: 'job-search' }, 'Search jobs'),
+        h('label', { for: 'job-search' }, t('queue.searchLabel')),
         this.search,
-        h('label', { for: 'job-state' }, 'State'),
+        h('label', { for: 'job-state' }, t('queue.stateLabel')),
         this.stateFilter,
-        h('button', { type: 'button', class: 'refresh' }, 'Refresh'),
+        h('button', { type: 'button', class: 'refresh' }, t('queue.refresh')),
       ),
-      h(
-        'p',
-        { class: 'hint' },
-        '“Spooled” means the printer’s spooler accepted the job; “completed” means the spooler reports it printed (or the PDF is saved in its folder).',
-      ),
+      h('p', { class: 'hint' }, t('queue.hint')),
       this.message,
       h(
         'table',
-        { class: 'jobs', 'aria-label': 'Print jobs' },
+        { class: 'jobs', 'aria-label': t('queue.tableAria') },
         h(
           'thead',
           {},
-          h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, c))),
+          h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, column(c)))),
         ),
         this.body,
       ),
@@ -126,7 +124,7 @@ export class QueueView {
       replaceChildren(this.message);
       this.render();
     } catch (error) {
-      replaceChildren(this.message, h('p', { role: 'alert', class: 'fail' }, `Could not load the jobs: ${describeError(error)}`));
+      replaceChildren(this.message, h('p', { role: 'alert', class: 'fail' }, t('queue.loadFailed', { error: describeError(error) })));
     }
   }
 
@@ -143,12 +141,13 @@ export class QueueView {
   private render(): void {
     const page = pageOf(this.jobs, this.page, QUEUE_PAGE_SIZE);
     this.page = page.index;
-    this.pagerText.textContent = `${pageWords(page, 'jobs')} · page ${page.index + 1} of ${page.pages}`;
+    const where = { from: page.from, to: page.to, total: page.total, page: page.index + 1, pages: page.pages };
+    this.pagerText.textContent = page.total === 0 ? t('queue.pagerEmpty', where) : t('queue.pager', where);
     this.previous.disabled = page.index === 0;
     this.next.disabled = page.index >= page.pages - 1;
     this.pager.hidden = page.pages <= 1;
     if (page.items.length === 0) {
-      const text = this.search.value || this.stateFilter.value ? 'No job matches.' : 'No jobs yet.';
+      const text = this.search.value || this.stateFilter.value ? t('queue.noMatch') : t('queue.noJobs');
       replaceChildren(this.body, h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'muted empty' }, text)));
       return;
     }
@@ -156,60 +155,60 @@ export class QueueView {
   }
 
   private row(job: JobView): HTMLTableRowElement {
-    const actions = h('td', { class: 'actions', 'data-label': 'Actions' });
+    const actions = h('td', { class: 'actions', 'data-label': column('actions') });
     if (job.state === 'failed' || job.state === 'canceled') {
-      actions.append(this.action('Retry', job, () => this.ctx.api.retryJob({ id: job.id })));
+      actions.append(this.action('retry', job, () => this.ctx.api.retryJob({ id: job.id })));
     }
     if (isActive(job.state)) {
-      actions.append(this.action('Cancel', job, () => this.ctx.api.cancelJob({ id: job.id })));
+      actions.append(this.action('cancel', job, () => this.ctx.api.cancelJob({ id: job.id })));
     }
     const shipment = job.reference ?? job.trackingId ?? job.shipmentId;
-    const updated = job.updatedAt !== job.createdAt ? `updated ${localWhen(job.updatedAt)}` : null;
+    const updated = job.updatedAt !== job.createdAt ? t('queue.updated', { when: localWhen(job.updatedAt) }) : null;
     return h(
       'tr',
       { class: `job state-${job.state}`, 'data-job-id': job.id },
       h(
         'td',
-        { class: 'state', 'data-label': 'State' },
-        h('span', { class: `badge state-${job.state}`, title: JOB_STATE_WORDS[job.state] }, job.state),
+        { class: 'state', 'data-label': column('state') },
+        h('span', { class: `badge state-${job.state}`, title: JOB_STATE_WORDS[job.state] }, JOB_BADGE_WORDS[job.state]),
         job.reason ? h('span', { class: 'reason' }, job.reason) : null,
-        job.requestId ? h('span', { class: 'request-id' }, `Request id ${job.requestId}`) : null,
+        job.requestId ? h('span', { class: 'request-id' }, t('common.requestId', { id: job.requestId })) : null,
       ),
       h(
         'td',
-        { class: 'document', 'data-label': 'Document' },
+        { class: 'document', 'data-label': column('document') },
         h('span', {}, `${documentWords(job.documentType)}${job.copies > 1 ? ` ×${job.copies}` : ''}`),
         h('span', { class: 'muted small' }, `${LAYOUT_WORDS[job.layout]} · ${TRIGGER_WORDS[job.trigger]}`),
       ),
       h(
         'td',
-        { class: 'shipment', 'data-label': 'Shipment' },
+        { class: 'shipment', 'data-label': column('shipment') },
         h('span', {}, shipment),
         job.trackingId && job.trackingId !== shipment ? h('span', { class: 'muted small' }, job.trackingId) : null,
         job.shipmentCanceled ? h('span', { class: 'badge stage-canceled' }, 'Shipment canceled') : null,
       ),
-      h('td', { class: 'target', 'data-label': 'Printer' }, describeTarget(job.target)),
+      h('td', { class: 'target', 'data-label': column('printer') }, describeTarget(job.target)),
       h(
         'td',
-        { class: 'when', 'data-label': 'When' },
-        h('time', { datetime: job.createdAt, title: `Created ${localDateTime(job.createdAt)}` }, localWhen(job.createdAt)),
+        { class: 'when', 'data-label': column('when') },
+        h('time', { datetime: job.createdAt, title: t('queue.created', { when: localDateTime(job.createdAt) }) }, localWhen(job.createdAt)),
         updated ? h('time', { class: 'muted small', datetime: job.updatedAt, title: localDateTime(job.updatedAt) }, updated) : null,
-        job.attempts > 1 ? h('span', { class: 'muted small' }, `${job.attempts} attempts`) : null,
+        job.attempts > 1 ? h('span', { class: 'muted small' }, t('queue.attempts', { count: job.attempts })) : null,
       ),
       actions,
     );
   }
 
-  private action(label: 'Retry' | 'Cancel', job: JobView, run: () => Promise<JobView>): HTMLButtonElement {
-    const name = `${label} job ${job.reference ?? job.shipmentId} ${documentWords(job.documentType).toLowerCase()}`;
-    const button = h('button', { type: 'button', 'aria-label': name }, label);
+  private action(kind: 'retry' | 'cancel', job: JobView, run: () => Promise<JobView>): HTMLButtonElement {
+    const name = t(`queue.${kind}Name` as MessageKey, { shipment: job.reference ?? job.shipmentId, document: documentWords(job.documentType).toLowerCase() });
+    const button = h('button', { type: 'button', 'aria-label': name }, t(`queue.${kind}`));
     button.addEventListener('click', async () => {
       button.disabled = true;
       try {
         this.onJob(await run());
         replaceChildren(this.message);
       } catch (error) {
-        replaceChildren(this.message, h('p', { role: 'alert', class: 'fail' }, `${label} failed: ${describeError(error)}`));
+        replaceChildren(this.message, h('p', { role: 'alert', class: 'fail' }, t(`queue.${kind}Failed` as MessageKey, { error: describeError(error) })));
         button.disabled = false;
       }
     });

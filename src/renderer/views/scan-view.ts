@@ -7,10 +7,10 @@ import type { JobView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
+import { language, t } from '../i18n';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
 
-const MATCHED_WORDS = { reference: 'reference', shipment_id: 'shipment id', tracking_id: 'tracking number' } as const;
 
 export class ScanView {
   readonly element: HTMLElement;
@@ -37,9 +37,9 @@ export class ScanView {
     this.form = h(
       'form',
       { class: 'scan-form', role: 'search' },
-      h('label', { for: 'scan', class: 'scan-label' }, 'Scan or type a reference, shipment id or tracking number'),
-      h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, 'Look up')),
-      h('p', { id: 'scan-hint', class: 'hint' }, 'Enter looks it up · Alt+R reprints the label · Alt+B books a shipment that is not booked · Alt+1…4 switch views'),
+      h('label', { for: 'scan', class: 'scan-label' }, t('scan.label')),
+      h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, t('scan.lookUp'))),
+      h('p', { id: 'scan-hint', class: 'hint' }, t('scan.hint')),
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });
@@ -63,7 +63,7 @@ export class ScanView {
     try {
       outcome = await this.ctx.api.lookup({ scan });
     } catch (error) {
-      outcome = { kind: 'error', message: `Lookup failed for “${scan.trim()}”: ${describeError(error)}` };
+      outcome = { kind: 'error', message: t('scan.lookupFailed', { scan: scan.trim(), error: describeError(error) }) };
     }
     if (seq !== this.sequence) return;
     this.element.classList.remove('busy');
@@ -109,7 +109,7 @@ export class ScanView {
       this.flash('ok');
       replaceChildren(
         this.feedback,
-        h('p', { role: 'status', class: 'ok' }, `Found “${outcome.scanned}” by ${MATCHED_WORDS[outcome.matchedBy]}${s.referenceId ? `: ${s.referenceId}` : ''}`),
+        h('p', { role: 'status', class: 'ok' }, foundWords(outcome.scanned, outcome.matchedBy, s.referenceId)),
       );
       this.panel?.dispose();
       this.panel = renderShipment(s, this.ctx, (note) => void this.refresh(s.id, note));
@@ -121,7 +121,7 @@ export class ScanView {
     this.panel?.dispose();
     this.panel = null;
     replaceChildren(this.result);
-    replaceChildren(this.feedback, h('p', { role: 'alert', class: 'fail' }, outcome.message));
+    replaceChildren(this.feedback, h('p', { role: 'alert', class: 'fail' }, failureWords(outcome)));
     beepFailure();
   }
 
@@ -131,4 +131,19 @@ export class ScanView {
     void this.element.offsetWidth;
     this.element.classList.add(kind === 'ok' ? 'flash-ok' : 'flash-fail');
   }
+}
+
+function foundWords(scanned: string, by: 'reference' | 'shipment_id' | 'tracking_id', reference: string | null): string {
+  const matchedBy = t(`scan.by.${by}`);
+  return reference ? t('scan.foundReference', { scanned, matchedBy, reference }) : t('scan.found', { scanned, matchedBy });
+}
+
+/**
+ * "Nothing found" in the UI's language. The agent writes English: in English its words are
+ * shown as written, and an unreadable scan (empty `normalized`) keeps them in any language,
+ * since they say what was wrong with it.
+ */
+function failureWords(outcome: Exclude<LookupResult, { kind: 'found' }> | { kind: 'error'; message: string }): string {
+  const translate = outcome.kind === 'not_found' && outcome.normalized !== '' && language() !== 'en';
+  return translate ? t('scan.notFound', { scan: outcome.scanned }) : outcome.message;
 }

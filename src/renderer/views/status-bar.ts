@@ -1,41 +1,42 @@
 /** Team, environment, agent state and the last print, always visible. */
 import type { AgentStatus } from '../../shared/domain';
 import { h, replaceChildren } from '../dom';
-import { localDateTime } from '../format';
+import { localDateTime, localNumber } from '../format';
+import { t, tMaybe, type MessageKey } from '../i18n';
 
-const STATE_WORDS: Readonly<Record<AgentStatus['state'], string>> = {
-  ok: 'Running',
-  paused: 'Auto-print paused',
-  error: 'Error',
-  offline: 'Offline',
+const STATE_WORDS: Readonly<Record<AgentStatus['state'], MessageKey>> = {
+  ok: 'status.state.ok',
+  paused: 'status.state.paused',
+  error: 'status.state.error',
+  offline: 'status.state.offline',
 };
 
 export class StatusBar {
-  readonly element = h('footer', { class: 'status-bar', 'aria-label': 'Agent status' });
+  readonly element = h('footer', { class: 'status-bar', 'aria-label': t('status.aria') });
 
   show(status: AgentStatus): void {
     const item = (label: string, value: string, cls = '') => h('span', { class: `status-item ${cls}` }, h('span', { class: 'status-label' }, label), value);
     replaceChildren(
       this.element,
-      item('State', STATE_WORDS[status.state] ?? status.state, `state state-${status.state}`),
-      item('Team', status.team ?? '—'),
-      item('Environment', status.environment),
-      item('Last print', localDateTime(status.lastPrintAt)),
-      status.queued > 0 ? item('Queued', String(status.queued)) : null,
-      status.failed > 0 ? item('Failed', String(status.failed), 'warn') : null,
+      item(t('status.state'), STATE_WORDS[status.state] ? t(STATE_WORDS[status.state]) : status.state, `state state-${status.state}`),
+      item(t('status.team'), status.team ?? '—'),
+      item(t('status.environment'), tMaybe(`status.env.${status.environment}`) ?? status.environment),
+      item(t('status.lastPrint'), localDateTime(status.lastPrintAt)),
+      status.queued > 0 ? item(t('status.queued'), localNumber(status.queued)) : null,
+      status.failed > 0 ? item(t('status.failed'), localNumber(status.failed), 'warn') : null,
       status.lastError
-        ? h('span', { class: 'status-item error', title: status.lastError.message }, h('span', { class: 'status-label' }, 'Last error'), lastError(status))
+        ? h('span', { class: 'status-item error', title: status.lastError.message }, h('span', { class: 'status-label' }, t('status.lastError')), lastError(status))
         : null,
     );
   }
 
   offline(message: string): void {
-    replaceChildren(this.element, h('span', { class: 'status-item state state-offline' }, h('span', { class: 'status-label' }, 'State'), 'Offline'), h('span', { class: 'status-item error' }, message));
+    replaceChildren(this.element, h('span', { class: 'status-item state state-offline' }, h('span', { class: 'status-label' }, t('status.state')), t('status.state.offline')), h('span', { class: 'status-item error' }, message));
   }
 }
 
 function lastError(status: AgentStatus): string {
   const e = status.lastError;
   if (!e) return '';
-  return e.requestId && !e.message.includes(e.requestId) ? `${e.message} (request id ${e.requestId})` : e.message;
+  return e.requestId && !e.message.includes(e.requestId) ? t('common.withRequestId', { message: e.message, id: e.requestId }) : e.message;
 }

@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  CATALOGS,
+  LANGUAGES,
+  LANGUAGE_STORAGE_KEY,
+  language,
+  languageOf,
+  locale,
+  onLanguageChange,
+  refreshLanguage,
+  setLanguage,
+  t,
+} from '../../src/renderer/i18n';
+import { en } from '../../src/renderer/i18n/en';
+import { PRINTER_KINDS, PRINTER_KIND_WORDS_TABLE } from '../../src/shared/printer-kinds';
+import { sayLanguages } from '../support/languages';
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+afterEach(() => {
+  localStorage.clear();
+  vi.restoreAllMocks();
+  refreshLanguage();
+});
+
+describe('catalogs', () => {
+  const keys = Object.keys(en).sort();
+
+  it.each(LANGUAGES)('%s has every key, no extra key and no empty message', (lang) => {
+    const catalog = CATALOGS[lang];
+    expect(Object.keys(catalog).sort()).toEqual(keys);
+    for (const key of keys) expect(catalog[key as keyof typeof en].trim(), `${lang} ${key}`).not.toBe('');
+  });
+
+  it.each(LANGUAGES)('%s uses the same {parameters} as English in every message', (lang) => {
+    for (const key of keys) {
+      expect(placeholders(CATALOGS[lang][key as keyof typeof en]), `${lang} ${key}`).toEqual(placeholders(en[key as keyof typeof en]));
+    }
+  });
+
+  it('keeps the English printer kind words equal to the shared registry', () => {
+    for (const kind of PRINTER_KINDS) {
+      expect(en[`printerKind.${kind}`]).toBe(PRINTER_KIND_WORDS_TABLE[kind].label);
+      expect(en[`printerKind.${kind}.completed`]).toBe(PRINTER_KIND_WORDS_TABLE[kind].completed);
+    }
+  });
+
+  it('translates the words a packer reads (not copies of the English)', () => {
+    for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
+      const same = Object.keys(en).filter((key) => CATALOGS[lang][key as keyof typeof en] === en[key as keyof typeof en] && /[a-z]{4}/.test(en[key as keyof typeof en]));
+      // Brand names, "Manifest", "Team", "Support" and the like are the same words in Nordic languages.
+      expect(same.length, `${lang}: ${same.join(', ')}`).toBeLessThan(12);
+    }
+  });
+});
+
+describe('choosing the language', () => {
+  it('follows the OS/browser languages, first one we have', () => {
+    sayLanguages('de-DE', 'sv-SE', 'en-US');
+    expect(language()).toBe('sv');
+    expect(locale()).toBe('sv-SE');
+    expect(document.documentElement.lang).toBe('sv-SE');
+    sayLanguages('fr-FR');
+    expect(language()).toBe('en');
+  });
+
+  it('reads Norwegian (no, nn, nb) as bokmål, and Danish and Finnish by their tags', () => {
+    expect(['no', 'nn-NO', 'nb-NO', 'da-DK', 'fi', 'en-GB', 'pt'].map(languageOf)).toEqual(['nb', 'nb', 'nb', 'da', 'fi', 'en', null]);
+  });
+
+  it('keeps a chosen language over the OS, on this computer, and tells the views', () => {
+    sayLanguages('sv-SE');
+    const seen: string[] = [];
+    const off = onLanguageChange((l) => seen.push(l));
+    setLanguage('fi');
+    expect(language()).toBe('fi');
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('fi');
+    expect(locale()).toBe('fi-FI');
+    setLanguage(null);
+    expect(language()).toBe('sv');
+    off();
+    setLanguage('da');
+    expect(seen).toEqual(['fi', 'sv']);
+  });
+
+  it('ignores a stored value that is no language of ours', () => {
+    sayLanguages('da-DK');
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, 'klingon');
+    refreshLanguage();
+    expect(language()).toBe('da');
+  });
+});
+
+describe('t', () => {
+  it('fills {parameters}, numbers in the locale, and keeps a missing one visible', () => {
+    sayLanguages('en-US');
+    expect(t('queue.pager', { from: 1, to: 25, total: 1200, page: 1, pages: 48 })).toBe('Jobs 1–25 of 1,200 · page 1 of 48');
+    expect(t('readiness.notReadyDetail')).toBe('not ready: {detail}');
+    setLanguage('sv');
+    expect(t('queue.pager', { from: 1, to: 25, total: 1200, page: 1, pages: 48 }).replaceAll(/[\u00a0\u202f]/g, ' ')).toBe('Jobb 1–25 av 1 200 · sida 1 av 48');
+    expect(t('tab.scan')).toBe('Skanna');
+  });
+});
+
+describe('docs/INTERFACES.md', () => {
+  it('lists the accessible names in each language exactly as the catalogs have them', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/INTERFACES.md'), 'utf8');
+    const rows = doc
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    const languageRows = rows.filter((cells) => cells.length === 1 + LANGUAGES.length && cells[0]!.replaceAll('`', '') in en);
+    expect(languageRows.length).toBeGreaterThan(10);
+    for (const [key, ...words] of languageRows) {
+      const name = key!.replaceAll('`', '') as keyof typeof en;
+      expect(LANGUAGES.map((lang) => CATALOGS[lang][name]), name).toEqual(words);
+    }
+  });
+});
