@@ -58,7 +58,7 @@ describe('the app in the OS language', () => {
   it('speaks Swedish when navigator.languages says sv-SE', async () => {
     sayLanguages('sv-SE', 'en-US');
     const root = await start();
-    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar']);
+    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut']);
     expect(document.documentElement.lang).toBe('sv-SE');
     expect(root.querySelector('label[for=scan]')?.textContent).toBe('Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer');
     expect(root.querySelector('.scan-form button[type=submit]')?.textContent).toBe('Sök');
@@ -71,7 +71,7 @@ describe('the app in the OS language', () => {
   it('stays English for an OS language we do not have', async () => {
     sayLanguages('de-DE');
     const root = await start();
-    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings']);
+    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
   });
 
   it('says "nothing found" in Swedish', async () => {
@@ -93,7 +93,7 @@ describe('changing the language in Settings', () => {
     expect(languageSelect().selectedOptions[0]?.textContent).toBe('As on this computer (English)');
 
     choose('sv');
-    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar']);
+    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut']);
     expect(selected(root)).toBe('tab-settings');
     expect(document.activeElement).toBe(languageSelect());
     expect(languageSelect().value).toBe('sv');
@@ -104,7 +104,7 @@ describe('changing the language in Settings', () => {
     choose('fi');
     expect(tabNames(root)).toEqual(['Skannaa', 'Jono ja historia', 'Asetukset']);
     choose('');
-    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings']);
+    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBeNull();
   });
 
@@ -112,7 +112,7 @@ describe('changing the language in Settings', () => {
     sayLanguages('sv-SE');
     localStorage.setItem(LANGUAGE_STORAGE_KEY, 'da');
     const root = await start();
-    expect(tabNames(root)).toEqual(['Scan', 'Kø og historik', 'Indstillinger']);
+    expect(tabNames(root)).toEqual(['Scan', 'Kø og historik', 'Indstillinger', 'Dagsafslutning']);
     expect(languageSelect().value).toBe('da');
   });
 
@@ -121,7 +121,7 @@ describe('changing the language in Settings', () => {
     const root = await start();
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['nb-NO']);
     window.dispatchEvent(new Event('languagechange'));
-    expect(tabNames(root)).toEqual(['Skann', 'Kø og historikk', 'Innstillinger']);
+    expect(tabNames(root)).toEqual(['Skann', 'Kø og historikk', 'Innstillinger', 'Dagsavslutning']);
   });
 });
 
