@@ -102,7 +102,7 @@ describe('changing the language in Settings', () => {
     expect(root.querySelector('.status-bar')?.textContent).toContain('Igång');
 
     choose('fi');
-    expect(tabNames(root)).toEqual(['Skannaa', 'Jono ja historia', 'Asetukset']);
+    expect(tabNames(root)).toEqual(['Skannaa', 'Jono ja historia', 'Asetukset', 'Päivän päätös']);
     choose('');
     expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBeNull();
