@@ -102,6 +102,12 @@ export class AgentService implements AgentApi {
       listShipments: (query) => client.listShipments(query),
       tracking: (id) => client.tracking(id),
       localTracking: (id) => ledger.trackingFor(id),
+      shipmentsWithoutParcels: (limit) => ledger.shipmentsWithoutParcels(limit),
+      indexShipment: (s) =>
+        ledger.upsertShipment({
+          shipmentId: s.id, referenceId: s.reference_id ?? null, trackingId: s.tracking_id ?? null,
+          carrier: s.carrier_name ?? null, source: null, bookedAt: null, data: s,
+        }),
     });
     if (result.kind === 'found') {
       // Remember it so the next scan of its tracking id resolves locally.
