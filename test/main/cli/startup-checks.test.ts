@@ -89,6 +89,21 @@ describe('start-up checks', () => {
     ]);
   });
 
+  it('stops on a folder printer or data dir where no folder can be created (procfs), in one line and in seconds', async () => {
+    const printer = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'folder:/proc/x', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+    expect(printer.code).toBe(1);
+    expect(lines(printer.stderr)).toEqual([
+      'error: printer folder:/proc/x: Cannot create the folder /proc/x: /proc does not take new folders (ENOENT). ' +
+        'Choose a folder on an ordinary disk. [PRINTER_UNUSABLE]',
+    ]);
+    const data = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', '/proc/x'], {
+      PRINT_STATION_API_KEY: KEY,
+    });
+    expect(data.code).toBe(1);
+    expect(lines(data.stderr)).toHaveLength(1);
+    expect(data.stderr).toMatch(/^error: Cannot create the folder \/proc\/x\S*: \/proc does not take new folders \(ENOENT\)\..*\[DIR_CANNOT_CREATE\]$/m);
+  }, 20_000);
+
   it('starts with a warning when the CUPS scheduler is down (it may come up), and runs until told to stop', async () => {
     const r = await run(
       AGENT,
