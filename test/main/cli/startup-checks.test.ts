@@ -67,6 +67,21 @@ describe('start-up checks', () => {
     const all = lines(r.stderr);
     expect(all).toHaveLength(1);
     expect(all[0]).toMatch(/^error: The service rejected the API key \(HTTP 401\).*request id [0-9a-f-]{36}.*\[SERVICE_UNAUTHORIZED\]$/);
+    // No Settings window here: the advice names where the headless agent takes its key.
+    expect(all[0]).toContain('The service rejected the API key (HTTP 401): check PRINT_STATION_API_KEY / --config apiKey');
+    expect(all[0]).not.toContain('Settings');
+  });
+
+  it('gives the demo the same headless advice for a rejected key', async () => {
+    const r = await run(DEMO, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: 'wrong-key-123456',
+    });
+    expect(r.code).toBe(1);
+    // (A first run on a fresh clone may also log that it builds the web UI.)
+    const errors = lines(r.stderr).filter((l) => l.startsWith('error: '));
+    expect(errors, r.stderr).toHaveLength(1);
+    expect(errors[0]).toContain('The service rejected the API key (HTTP 401): check PRINT_STATION_API_KEY / --config apiKey');
+    expect(r.stderr).not.toContain('Settings');
   });
 
   it('stops on a CUPS queue that does not exist, listing the queues that do', async () => {
