@@ -162,13 +162,15 @@ export class AgentService implements AgentApi {
         const found = byUri.get(uri);
         byUri.delete(uri);
         const media = uri === routing.labelPrinter ? routing.labelPrinterMedia : 'a4';
+        // One printer may take both (the demo's folder): it gets labels and A4 documents.
+        const roles = [...(uri === routing.labelPrinter ? ['label' as const] : []), ...(uri === routing.documentPrinter ? ['document' as const] : [])];
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
-          return { uri, name: found?.name ?? uri, kind, media, ready: readiness.ready, detail: readiness.detail };
+          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
-          return { uri, name: found?.name ?? uri, kind, media, ready: false, detail: (error as Error).message };
+          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
         }
       }),
     );
