@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeDirSync } from './fs/make-dir';
 
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -21,7 +22,7 @@ export interface PrivateDirOptions {
  * shared on purpose); symlinks are never followed.
  */
 export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): void {
-  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirSync(dir, { mode: PRIVATE_DIR_MODE });
   if ((options.platform ?? process.platform) === 'win32') return;
   tighten(dir, PRIVATE_DIR_MODE);
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

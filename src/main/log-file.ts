@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeDirSync } from './fs/make-dir';
 import type { LogLevel } from './log';
 
 export const DEFAULT_LOG_MAX_BYTES = 2 * 1024 * 1024;
@@ -39,6 +40,7 @@ export function logFilePath(dir: string, index: number): string {
 }
 
 // Control characters would split an entry or hide text in a terminal.
+// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const escapeControl = (text: string): string =>
@@ -52,7 +54,7 @@ export function createLogFile(options: LogFileOptions): LogFile {
   let failed = false;
   const report = options.onError ?? ((error: Error) => process.stderr.write(`log file ${current}: ${error.message}\n`));
 
-  fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  makeDirSync(options.dir, { mode: 0o700 });
   let size = fs.existsSync(current) ? fs.statSync(current).size : 0;
   // A folder or file left by an older version (or a copy) may be wider: narrow them.
   if (process.platform !== 'win32') {

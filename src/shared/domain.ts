@@ -97,7 +97,10 @@ export interface PrinterInfo {
   readonly uri: string;
   readonly name: string;
   readonly kind: PrinterKind;
+  /** For the label role when the printer has both roles (see `roles`). */
   readonly media: PrinterMedia | 'unknown';
+  /** What a configured printer is for; absent for one only discovered. */
+  readonly roles?: readonly ('label' | 'document')[];
   /** null when readiness cannot be known (service printers). */
   readonly ready: boolean | null;
   readonly detail: string | null;

@@ -34,6 +34,17 @@ describe('printer picker', () => {
     expect(choices[2]?.querySelector('.printer-detail')?.textContent).toBe('Service printer · media unknown');
   });
 
+  it('describes a printer that gets both labels and A4 documents (the demo\'s one folder) by both media', () => {
+    const picker = new PrinterPicker({ role: 'document', legend: 'Document printer', uriLabel: 'Document printer URI' });
+    document.body.append(picker.element);
+    picker.setPrinters([
+      printer({ uri: 'folder:./demo-prints', name: 'folder:./demo-prints', kind: 'folder', media: 'label', roles: ['label', 'document'], ready: true }),
+      printer({ uri: 'folder:./a4', name: 'folder:./a4', kind: 'folder', media: 'a4', roles: ['document'], ready: true }),
+    ]);
+    const details = radios(picker.element).map((r) => choiceOf(r).querySelector('.printer-detail')?.textContent);
+    expect(details).toEqual(['Folder · 4x6 labels and A4 sheets', 'Folder · A4 sheets']);
+  });
+
   it('a chosen printer fills in the URI, and a typed URI chooses its printer', () => {
     const picker = new PrinterPicker({ role: 'label', legend: 'Label printer', uriLabel: 'Label printer URI' });
     document.body.append(picker.element, picker.uriField);

@@ -119,6 +119,12 @@ export class AgentService implements AgentApi {
       listShipments: (query) => client.listShipments(query),
       tracking: (id) => client.tracking(id),
       localTracking: (id) => ledger.trackingFor(id),
+      shipmentsWithoutParcels: (limit) => ledger.shipmentsWithoutParcels(limit),
+      indexShipment: (s) =>
+        ledger.upsertShipment({
+          shipmentId: s.id, referenceId: s.reference_id ?? null, trackingId: s.tracking_id ?? null,
+          carrier: s.carrier_name ?? null, source: null, bookedAt: null, data: s,
+        }),
     });
     if (result.kind === 'found') {
       // Remember it so the next scan of its tracking id resolves locally.
@@ -190,13 +196,15 @@ export class AgentService implements AgentApi {
         const found = byUri.get(uri);
         byUri.delete(uri);
         const media = uri === routing.labelPrinter ? routing.labelPrinterMedia : 'a4';
+        // One printer may take both (the demo's folder): it gets labels and A4 documents.
+        const roles = [...(uri === routing.labelPrinter ? ['label' as const] : []), ...(uri === routing.documentPrinter ? ['document' as const] : [])];
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
-          return { uri, name: found?.name ?? uri, kind, media, ready: readiness.ready, detail: readiness.detail };
+          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
-          return { uri, name: found?.name ?? uri, kind, media, ready: false, detail: (error as Error).message };
+          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
         }
       }),
     );

@@ -140,6 +140,9 @@ export class Ledger {
   upsertShipment(shipment: SeenShipment): void {
     this.intake.upsertShipment(shipment);
   }
+  shipmentsWithoutParcels(limit: number): string[] {
+    return this.intake.shipmentsWithoutParcels(limit);
+  }
   findShipmentIdByScan(value: string): string | null {
     return this.intake.findShipmentIdByScan(value);
   }

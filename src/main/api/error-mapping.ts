@@ -16,6 +16,9 @@ export interface FailureContext {
   readonly secret: string;
 }
 
+/** Where a person fixes a rejected key in the desktop app; the headless CLI swaps it for its own (cli/lifecycle.ts). */
+export const KEY_ADVICE = 'check it in Settings → Connection';
+
 export function codeForStatus(status: number): ApiErrorCode {
   if (status === 401 || status === 403) return API_ERROR_CODES.UNAUTHORIZED;
   if (status === 400) return API_ERROR_CODES.BAD_REQUEST;
@@ -96,7 +99,7 @@ export function errorFromResponse(ctx: FailureContext & { readonly status: numbe
   let message: string;
   switch (code) {
     case API_ERROR_CODES.UNAUTHORIZED:
-      message = `The service rejected the API key (HTTP ${ctx.status}): check it in Settings → Connection`;
+      message = `The service rejected the API key (HTTP ${ctx.status}): ${KEY_ADVICE}`;
       break;
     case API_ERROR_CODES.BAD_REQUEST:
       message = `The service refused ${call} as invalid${said}. Correct the request and try again`;

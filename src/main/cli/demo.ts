@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../sandbox/server';
 import { ServiceClient } from '../api/client';
 import { startHeadlessAgent } from '../headless';
+import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, parseAgentOptions } from './options';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
@@ -22,7 +24,8 @@ async function main(): Promise<void> {
     process.stdout.write(`Usage: npm run demo -- OPTIONS (defaults: embedded sandbox, ${DEMO_PRINTER})\n${AGENT_USAGE}\n`);
     return;
   }
-  const log = createLogger();
+  // Like the agent: every demo run leaves its log in <data dir>/logs/agent.log.
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
   const apiKey = options.apiKey ?? 'sandbox-key';
   const secret = options.webhookSecrets[0] ?? randomBytes(24).toString('hex');
   log.redact(secret);

@@ -3,6 +3,8 @@
  * and scripts read (docs/INTERFACES.md), and a clean stop on Ctrl-C / SIGTERM. A second signal
  * while stopping exits at once; in-flight jobs are resumable from the ledger.
  */
+import { KEY_ADVICE } from '../api/error-mapping';
+import { API_ERROR_CODES } from '../api/errors';
 import type { HeadlessAgent } from '../headless';
 
 export function printReadyLines(agent: HeadlessAgent, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
@@ -51,9 +53,14 @@ export function stopOnSignals(stop: () => Promise<void>, log: (line: string) => 
   });
 }
 
+/** The advice for a rejected key where there is no Settings window: where the headless agent takes its key. */
+export const HEADLESS_KEY_ADVICE = 'check PRINT_STATION_API_KEY / --config apiKey';
+
 /** Print a fatal error (never a stack for expected, coded errors) and exit non-zero. */
 export function fail(error: unknown): never {
   const coded = error as { code?: string; message?: string };
-  process.stderr.write(`error: ${coded.message ?? String(error)}${coded.code ? ` [${coded.code}]` : ''}\n`);
+  let message = coded.message ?? String(error);
+  if (coded.code === API_ERROR_CODES.UNAUTHORIZED) message = message.replace(KEY_ADVICE, HEADLESS_KEY_ADVICE);
+  process.stderr.write(`error: ${message}${coded.code ? ` [${coded.code}]` : ''}\n`);
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 /**
  * Options of `npm run agent` and `npm run demo` (docs/INTERFACES.md). Precedence: command line,
- * then environment (PRINT_STATION_API_KEY), then the `--config` JSON file, then defaults.
+ * then environment (PRINT_STATION_API_KEY, PRINT_STATION_WEBHOOK_SECRET), then the `--config` JSON
+ * file, then defaults.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -54,7 +55,9 @@ Options:
   --document-printer URI   where A4 documents go (default: same as --printer)
   --webhook-port N         receive webhooks on 127.0.0.1:N at /webhooks
   --webhook-host ADDR      bind address for webhooks (default 127.0.0.1; set for a reverse proxy)
-  --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints)
+  --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints), or env
+                           PRINT_STATION_WEBHOOK_SECRET (comma-separated for several) or webhookSecrets in --config
+                           (on the command line it shows in \`ps\`: prefer the env or --config)
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
   --ui-port N              serve the web UI on 127.0.0.1:N
   --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
@@ -116,6 +119,17 @@ export function checkApiPrefix(apiUrl: string): void {
 export const API_KEY_FLAG_WARNING =
   'warning: --api-key is visible to every user of this machine (ps); set PRINT_STATION_API_KEY or apiKey in a --config file instead';
 
+/** The one line written when a webhook secret comes on the command line (readable with `ps`, like the key). */
+export const WEBHOOK_SECRET_FLAG_WARNING =
+  'warning: --webhook-secret is visible to every user of this machine (ps); set PRINT_STATION_WEBHOOK_SECRET ' +
+  '(comma-separated for several) or webhookSecrets in a --config file instead';
+
+/** `a,b` → ['a', 'b']; blanks dropped; undefined or empty → null. */
+function envSecrets(raw: string | undefined): string[] | null {
+  const secrets = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return secrets.length > 0 ? secrets : null;
+}
+
 export function parseAgentOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -146,6 +160,7 @@ export function parseAgentOptions(
     throw new OptionsError(`${(error as Error).message}\n${AGENT_USAGE}`);
   }
   if (values['api-key'] !== undefined) warn(API_KEY_FLAG_WARNING);
+  if (values['webhook-secret'] !== undefined) warn(WEBHOOK_SECRET_FLAG_WARNING);
   const file = values.config ? readConfigFile(values.config) : {};
   const apiUrl = values['api-url'] ?? file.apiUrl ?? null;
   if (apiUrl !== null && !/^https?:\/\//.test(apiUrl)) {
@@ -159,7 +174,7 @@ export function parseAgentOptions(
     documentPrinter: values['document-printer'] ?? file.documentPrinter ?? null,
     webhookPort: integer('--webhook-port', values['webhook-port'], 0, 65535) ?? file.webhookPort ?? null,
     webhookHost: values['webhook-host'] ?? file.webhookHost ?? '127.0.0.1',
-    webhookSecrets: values['webhook-secret'] ?? file.webhookSecrets ?? [],
+    webhookSecrets: values['webhook-secret'] ?? envSecrets(env.PRINT_STATION_WEBHOOK_SECRET) ?? file.webhookSecrets ?? [],
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
     dataDir: resolve(values['data-dir'] ?? file.dataDir ?? '.data'),

@@ -19,7 +19,7 @@ export interface TrafficGeneratorOptions {
   readonly everySeconds?: number;
   /** Every Nth shipment is left unbooked as a draft; 0 = none. @default 3 */
   readonly draftEvery?: number;
-  /** Told about each draft left for the station (the CLI prints it). @default only logged */
+  /** Told about each draft left for the station, instead of logging it (the CLI prints it). @default logged */
   readonly onDraft?: (draft: DemoDraft) => void;
   readonly log: Logger;
 }
@@ -126,8 +126,9 @@ export class TrafficGenerator {
       system: 'print-station-demo',
     });
     const draft: DemoDraft = { shipmentId, referenceId, source: 'DRAFT', gap: kind.words };
-    this.options.log.info(`demo traffic: left ${referenceId} unbooked (${kind.words}): scan ${referenceId} to pack and ship it`);
-    this.options.onDraft?.(draft);
+    // Announced once: by the caller when it prints drafts itself (the demo), else in the log.
+    if (this.options.onDraft) this.options.onDraft(draft);
+    else this.options.log.info(`demo traffic: left ${referenceId} unbooked (${kind.words}): scan ${referenceId} to pack and ship it`);
     return draft;
   }
 

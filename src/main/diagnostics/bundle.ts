@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CLIENT_VERSION } from '../api/version';
+import { makeDirSync } from '../fs/make-dir';
 import type { RecentRequest } from './request-ids';
 
 export const BUNDLE_KIND = 'print-station-diagnostics';
@@ -114,7 +115,7 @@ export interface WrittenBundle {
 export function writeBundle(bundle: DiagnosticsBundle, target: string, secrets: readonly (string | null | undefined)[]): WrittenBundle {
   const isDir = target.endsWith(path.sep) || target.endsWith('/') || (fs.existsSync(target) && fs.statSync(target).isDirectory());
   const file = isDir ? path.join(target, bundleFileName(new Date(bundle.createdAt))) : path.resolve(target);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDirSync(path.dirname(file), { mode: 0o700 });
   const content = `${scrubSecrets(JSON.stringify(bundle, null, 2), secrets)}\n`;
   fs.writeFileSync(file, content, { mode: 0o600 });
   if (process.platform !== 'win32') fs.chmodSync(file, 0o600);

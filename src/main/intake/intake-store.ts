@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from './booking-notice';
+import { parcelTrackingIds } from './parcel-tracking-ids';
 
 export interface SeenShipment {
   readonly shipmentId: string;
@@ -86,6 +87,15 @@ export class IntakeStore {
       shipmentByTracking: db.prepare(
         'SELECT * FROM shipments_seen WHERE tracking_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
       ),
+      addParcel: db.prepare('INSERT OR IGNORE INTO shipment_parcels (tracking_id, shipment_id) VALUES (?, ?)'),
+      parcelsKnown: db.prepare('UPDATE shipments_seen SET parcels_known = 1 WHERE shipment_id = ?'),
+      shipmentByParcel: db.prepare(`
+        SELECT s.* FROM shipment_parcels p JOIN shipments_seen s ON s.shipment_id = p.shipment_id
+        WHERE p.tracking_id = ? COLLATE NOCASE ORDER BY s.updated_at DESC LIMIT 1`),
+      parcelsUnknown: db.prepare(`
+        SELECT shipment_id FROM shipments_seen WHERE parcels_known = 0 AND tracking_id IS NOT NULL
+        ORDER BY updated_at DESC LIMIT ?`),
+      pruneParcels: db.prepare('DELETE FROM shipment_parcels WHERE shipment_id NOT IN (SELECT shipment_id FROM shipments_seen)'),
       recordTracking: db.prepare(`
         INSERT OR IGNORE INTO tracking_events
           (shipment_id, event_key, status, description, location, occurred_at, occurred_ms, data, recorded_at)
@@ -155,7 +165,26 @@ export class IntakeStore {
     }));
   }
 
+  /**
+   * Indexes the shipment; when `data` is the service's record (it has `packages`), every
+   * parcel's own tracking number too, so a scan of any parcel finds it.
+   */
   upsertShipment(shipment: SeenShipment): void {
+    const parcels = parcelTrackingIds(shipment.data);
+    this.db.transaction(() => {
+      this.upsertSeen(shipment);
+      if (parcels === null) return;
+      for (const trackingId of parcels) this.s.addParcel.run(trackingId, shipment.shipmentId);
+      this.s.parcelsKnown.run(shipment.shipmentId);
+    })();
+  }
+
+  /** Booked shipments indexed without their parcel numbers (from webhooks), the latest first. */
+  shipmentsWithoutParcels(limit: number): string[] {
+    return (this.s.parcelsUnknown.all(limit) as { shipment_id: string }[]).map((r) => r.shipment_id);
+  }
+
+  private upsertSeen(shipment: SeenShipment): void {
     this.s.upsertShipment.run({
       shipmentId: shipment.shipmentId,
       referenceId: shipment.referenceId,
@@ -170,7 +199,7 @@ export class IntakeStore {
 
   /**
    * Resolve a scan through the local index: shipment id first (exact, then ignoring
-   * case), then reference, then tracking id (both ignoring case).
+   * case), then reference, then tracking id, then any parcel's tracking number (ignoring case).
    */
   lookupShipment(value: string): ScanMatch | null {
     const v = value.trim();
@@ -181,6 +210,8 @@ export class IntakeStore {
     if (byRef) return { shipmentId: byRef.shipment_id, matchedBy: 'reference', shipment: toSeen(byRef) };
     const byTracking = this.s.shipmentByTracking.get(v) as ShipmentRow | undefined;
     if (byTracking) return { shipmentId: byTracking.shipment_id, matchedBy: 'tracking_id', shipment: toSeen(byTracking) };
+    const byParcel = this.s.shipmentByParcel.get(v) as ShipmentRow | undefined;
+    if (byParcel) return { shipmentId: byParcel.shipment_id, matchedBy: 'tracking_id', shipment: toSeen(byParcel) };
     return null;
   }
 
@@ -228,10 +259,12 @@ export class IntakeStore {
   }
 
   prune(cutoffIso: string): { messages: number; tracking: number; shipments: number } {
+    const shipments = this.s.pruneShipments.run(cutoffIso).changes;
+    if (shipments > 0) this.s.pruneParcels.run();
     return {
       messages: this.s.pruneMessages.run(cutoffIso).changes,
       tracking: this.s.pruneTracking.run(cutoffIso).changes,
-      shipments: this.s.pruneShipments.run(cutoffIso).changes,
+      shipments,
     };
   }
 }

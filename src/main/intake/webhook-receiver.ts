@@ -6,7 +6,8 @@ import { errorText } from './error-text';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import { silentLogger, type IntakeLogger } from './ports';
 import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from './server-limits';
-import { verifySignature, type SignatureFailure } from './signature';
+import { createRejectionLog } from './rejection-log';
+import { parseSignatureHeader, verifySignature, type SignatureFailure } from './signature';
 
 /**
  * The signed webhook receiver (issue 4, part 1): HTTP, body limit, signature, dedup and a
@@ -93,6 +94,25 @@ export async function startWebhookReceiver(
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const secrets = acceptedSecrets(options.secrets);
+  const logRejection = createRejectionLog({ logger, now });
+  /** What to check, for the refusals an operator can fix (a flood of them logs one line a minute). */
+  const explain = (reason: SignatureFailure, header: string | string[] | undefined): void => {
+    if (reason === 'mismatch') {
+      logRejection(
+        reason,
+        'intake: webhook refused (401): its signature matches no configured webhook secret. Check that the webhook secret in ' +
+          "the service's API settings is the one given to the station (PRINT_STATION_WEBHOOK_SECRET, --config webhookSecrets).",
+      );
+    } else if (reason === 'stale') {
+      const sent = Number(parseSignatureHeader(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''))?.timestamp);
+      const off = Number.isFinite(sent) ? ` is ${Math.round(Math.abs(now() / 1000 - sent))} s off this station's clock` : ' is too old';
+      logRejection(
+        reason,
+        `intake: webhook refused (401): its signature time${off} (at most ${toleranceSeconds} s allowed). ` +
+          "Check the station's clock (time sync, NTP).",
+      );
+    }
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const pathname = (req.url ?? '/').split('?')[0];
@@ -104,7 +124,10 @@ export async function startWebhookReceiver(
       (rawBody) => {
         if (rawBody === TOO_LARGE) return tooLarge(req, res);
         const verdict = verifySignature({ header: req.headers['service-signature'], rawBody, secrets, now: now(), toleranceSeconds });
-        if (!verdict.ok) return reject(res, verdict.reason, 401);
+        if (!verdict.ok) {
+          explain(verdict.reason, req.headers['service-signature']);
+          return reject(res, verdict.reason, 401);
+        }
 
         let body: unknown;
         try {

@@ -21,12 +21,18 @@ export function damagedLedger(file: string, detail: string, cause?: unknown): Jo
   const base = path.basename(file);
   return new JobError(
     JOB_ERROR_CODES.LEDGER_DAMAGED,
-    `The job ledger ${file} is damaged (${detail.slice(0, 200)}). Stop the agent, move ${base} aside (rename it, with ${base}-wal ` +
-      `if there is one, to ${base}.damaged) and start again: the station starts a new ledger and rebuilds what it needs from the ` +
+    `The job ledger ${file} is damaged (${plainDetail(detail)}), so the station did not start: move ${base} aside (rename it, ` +
+      `with ${base}-wal if there is one, to ${base}.damaged) and start again: the station starts a new ledger and rebuilds what it needs from the ` +
       'service by polling. Bookings already printed are not printed again; bookings made while the station was stopped are ' +
       'not printed automatically either: find them by scan and use Reprint. Keep the damaged file for support.',
     { cause },
   );
+}
+
+/** SQLite's report without its `*** in database main ***` banner, on one line. */
+function plainDetail(detail: string): string {
+  const text = detail.replace(/\*{3}\s*in database \S+\s*\*{3}/g, ' ').replace(/\s+/g, ' ').trim();
+  return (text || 'quick_check found a problem').slice(0, 200);
 }
 
 /**

@@ -110,6 +110,23 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       );
     `,
   },
+  {
+    version: 3,
+    sql: `
+      -- Every parcel's own tracking number (packages[].tracking_ids): a scan of any parcel
+      -- of a multi-parcel shipment finds the shipment, not only the first one's.
+      CREATE TABLE shipment_parcels (
+        tracking_id TEXT NOT NULL,
+        shipment_id TEXT NOT NULL,
+        PRIMARY KEY (tracking_id, shipment_id)
+      );
+      CREATE INDEX shipment_parcels_tracking ON shipment_parcels(tracking_id COLLATE NOCASE);
+      CREATE INDEX shipment_parcels_shipment ON shipment_parcels(shipment_id);
+      -- 1 once the service's full record (with its packages) was indexed; a webhook booking
+      -- carries no packages, so its parcel numbers are fetched on the first scan that misses.
+      ALTER TABLE shipments_seen ADD COLUMN parcels_known INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number {

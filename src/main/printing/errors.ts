@@ -1,4 +1,5 @@
 import { CodedError } from '../errors';
+import { MakeDirError } from '../fs/make-dir';
 
 /** Stable codes for everything that can go wrong handing a document to a printer. */
 export const PRINT_ERROR_CODES = {
@@ -87,8 +88,14 @@ const FOLDER_DOWN: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 
  * `folderDown`: the error is about the folder itself (it cannot be written at all), so
  * the printer counts as down until it can.
  */
+const MAPPED = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST']);
+
 export function fsPrintError(error: unknown, path: string, target: string | null, folderDown = false): PrintError {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
+  // A folder that could not be created says so itself; its system code picks the class.
+  if (error instanceof MakeDirError && (error.sysCode === null || !MAPPED.has(error.sysCode))) {
+    return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, error.message, { cause: error, target, printerDown: true });
+  }
+  const code = error instanceof MakeDirError ? (error.sysCode ?? undefined) : (error as NodeJS.ErrnoException | null)?.code;
   const printerDown = folderDown || (code !== undefined && FOLDER_DOWN.has(code));
   if (code === 'ENOSPC' || code === 'EDQUOT') {
     return new PrintError(PRINT_ERROR_CODES.DISK_FULL, `The disk holding ${path} is full: free some space or choose another folder.`, {

@@ -1,6 +1,7 @@
 import { constants as fsConstants, promises as nodeFs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { makeDir } from '../fs/make-dir';
 import { fsPrintError, PRINT_ERROR_CODES, PrintError } from './errors';
 import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
 
@@ -48,7 +49,7 @@ export class FolderTarget implements PrinterTarget {
     const finalPath = path.join(this.dir, folderFileName(request));
     const tempPath = path.join(this.dir, `.${path.basename(finalPath)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      await this.fs.mkdir(this.dir, { recursive: true });
+      await makeDir(this.dir, {}, this.fs);
     } catch (error) {
       throw fsPrintError(error, this.dir, this.uri, true);
     }
@@ -114,7 +115,7 @@ export class FolderTarget implements PrinterTarget {
   /** Why no file can be saved in the folder now (created when missing), or null. */
   async check(): Promise<PrintError | null> {
     try {
-      await this.fs.mkdir(this.dir, { recursive: true });
+      await makeDir(this.dir, {}, this.fs);
       await this.fs.access(this.dir, fsConstants.W_OK);
       return null;
     } catch (error) {

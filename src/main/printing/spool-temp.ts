@@ -5,7 +5,8 @@
  * A crash while spooling leaves such a directory behind; the next start removes every one
  * whose process is gone (another agent of the same user, still running, keeps its own).
  */
-import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { chmodSync, lstatSync } from 'node:fs';
+import { makeDirSync } from '../fs/make-dir';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ export function defaultSpoolTempRoot(): string {
  * else got there first in a shared /tmp) is refused rather than written into.
  */
 function ensureRoot(root: string): void {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  makeDirSync(root, { mode: 0o700 });
   const stat = lstatSync(root);
   const uid = typeof process.getuid === 'function' ? process.getuid() : null;
   if (!stat.isDirectory() || (uid !== null && stat.uid !== uid)) {

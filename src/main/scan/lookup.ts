@@ -4,11 +4,14 @@
  * station has seen (booking webhooks and polls record them).
  *
  * Order: a UUID is tried as a shipment id; then every candidate against the local
- * index; then every candidate as a reference. The first hit wins.
+ * index (shipment ids, references, every parcel's tracking number); then every candidate
+ * as a reference; then the latest booked shipments whose parcel numbers are not yet
+ * known (a webhook booking carries none) are fetched and indexed. The first hit wins.
  */
 import type { LookupResult } from '../../shared/agent-api';
 import type { TrackingEventView } from '../../shared/domain';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
+import { parcelTrackingIds } from '../intake/parcel-tracking-ids';
 import { normalizeScan } from './normalize-scan';
 import {
   mergeTracking,
@@ -27,10 +30,16 @@ export interface LookupDeps {
   tracking(id: string): Promise<readonly ServiceTrackingEvent[]>;
   /** Tracking events received by webhook and stored locally. */
   localTracking(id: string): readonly TrackingEventView[];
+  /** The latest booked shipments indexed without their parcel numbers (at most `limit`). */
+  shipmentsWithoutParcels?(limit: number): readonly string[];
+  /** Indexes a fetched record (with its parcels' tracking numbers). */
+  indexShipment?(shipment: ServiceShipment): void;
 }
 
 /** At most this many reference queries per scan: each is a round trip to the service. */
 const MAX_REFERENCE_QUERIES = 3;
+/** At most this many shipments fetched per missed scan to learn their parcel numbers. */
+const MAX_PARCEL_FETCHES = 10;
 const NOISE = /[\s\p{Cc}\p{Cf}]/gu;
 
 export async function lookupScan(scan: string, deps: LookupDeps): Promise<LookupResult> {
@@ -63,12 +72,28 @@ export async function lookupScan(scan: string, deps: LookupDeps): Promise<Lookup
     if (match) return found('reference', match);
   }
 
+  const parcelMatch = await findByParcelNumber(reading.candidates, deps);
+  if (parcelMatch) return found('tracking_id', parcelMatch);
+
   return {
     kind: 'not_found',
     scanned,
     normalized: reading.value,
     message: `Nothing found for “${scanned}”: check the barcode or search history.`,
   };
+}
+
+/** Fetches recent bookings whose parcel numbers are unknown, indexes them, and matches the scan. */
+async function findByParcelNumber(candidates: readonly string[], deps: LookupDeps): Promise<ServiceShipment | null> {
+  if (!deps.shipmentsWithoutParcels) return null;
+  for (const id of deps.shipmentsWithoutParcels(MAX_PARCEL_FETCHES)) {
+    const shipment = await getOrNull(deps, id);
+    if (!shipment) continue;
+    deps.indexShipment?.(shipment);
+    const numbers = parcelTrackingIds(shipment) ?? [];
+    if (candidates.some((c) => numbers.some((n) => sameText(n, c)))) return shipment;
+  }
+  return null;
 }
 
 async function getOrNull(deps: LookupDeps, id: string): Promise<ServiceShipment | null> {

@@ -7,9 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, rmdir } from 'node:fs/promises';
+import { rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CodedError } from '../errors';
+import { makeDir } from '../fs/make-dir';
 import type { Logger } from '../log';
 
 export interface EnsureUiBuiltOptions {
@@ -56,7 +57,7 @@ async function buildUi({ outDir, projectRoot, log }: EnsureUiBuiltOptions): Prom
   // Built beside the target and renamed into place, so a second process starting at the
   // same time never serves (or empties) a half-written folder.
   const staging = `${outDir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await mkdir(dirname(outDir), { recursive: true });
+  await makeDir(dirname(outDir));
   try {
     await vite.build({
       configFile,

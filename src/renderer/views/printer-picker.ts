@@ -19,6 +19,12 @@ export interface PrinterPickerOptions {
   readonly uriLabel: string;
 }
 
+/** What the printer gets: a printer for labels and documents gets both media (the demo's one folder). */
+function mediaWords(p: PrinterInfo): string {
+  const both = p.roles?.includes('label') && p.roles.includes('document') && p.media !== 'a4';
+  return both ? `${MEDIA_WORDS[p.media]} and ${MEDIA_WORDS.a4}` : MEDIA_WORDS[p.media];
+}
+
 export class PrinterPicker {
   readonly element: HTMLFieldSetElement;
   readonly uriInput: HTMLInputElement;
@@ -66,7 +72,7 @@ export class PrinterPicker {
   private render(): void {
     const current = this.value;
     const choices = this.printers.map((p) =>
-      this.choice(p.uri, p.name, `${PRINTER_KIND_WORDS[p.kind]} · ${MEDIA_WORDS[p.media]}`, readiness(p), p.uri === current),
+      this.choice(p.uri, p.name, `${PRINTER_KIND_WORDS[p.kind]} · ${mediaWords(p)}`, readiness(p), p.uri === current),
     );
     // A printer set by URI that discovery does not list (another host, a service printer)
     // stays visible and chosen, so saving does not silently change it.

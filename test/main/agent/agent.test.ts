@@ -132,6 +132,18 @@ describe('agent', () => {
     expect(printers.find((p) => p.uri === `folder:${station.printDir}`)).toMatchObject({ kind: 'folder', ready: true });
   });
 
+  it('says what each configured printer is for: one folder for labels and documents has both roles', async () => {
+    const { agent } = await station.start();
+    const printers = await agent.api.listPrinters({});
+    expect(printers.find((p) => p.uri === `folder:${station.printDir}`)).toMatchObject({ media: 'label', roles: ['label', 'document'] });
+    await station.stopAgent();
+    const documents = `folder:${join(station.dir, 'a4')}`;
+    const again = await station.start({ documentPrinter: documents });
+    const listed = await again.agent.api.listPrinters({});
+    expect(listed.find((p) => p.uri === documents)).toMatchObject({ media: 'a4', roles: ['document'] });
+    expect(listed.find((p) => p.uri === `folder:${station.printDir}`)).toMatchObject({ media: 'label', roles: ['label'] });
+  });
+
   it('reprints only to printers the station uses or can see', async () => {
     const { agent } = await station.start();
     const booked = await station.sandbox.bookShipment({ reference_id: 'WHERE' });

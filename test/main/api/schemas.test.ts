@@ -143,3 +143,13 @@ describe('other responses', () => {
     expect(bad.success).toBe(false);
   });
 });
+
+describe('shipment packages', () => {
+  it('exposes each parcel\'s tracking_ids (an extra response field) and tolerates its absence', () => {
+    const parsed = shipment.parse({ id: 's1', status: 'BOOKED', packages: [{ weight_kg: 1, tracking_ids: ['T1', 'T2'] }, { weight_kg: 2 }] });
+    const ids: readonly string[] | null | undefined = parsed.packages[0]!.tracking_ids;
+    expect(ids).toEqual(['T1', 'T2']);
+    expect(parsed.packages[1]!.tracking_ids).toBeUndefined();
+    expect(shipment.safeParse({ id: 's1', status: 'BOOKED', packages: [{ tracking_ids: [7] }] }).success).toBe(false);
+  });
+});

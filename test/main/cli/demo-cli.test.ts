@@ -43,6 +43,9 @@ describe('npm run demo', () => {
       expect([pdf.getPage(0).getWidth(), pdf.getPage(0).getHeight()]).toEqual([288, 432]);
       // Drafts to finish at the station are announced (each one's own line says "scan DRAFT-000N to pack and ship it").
       expect(stdout).toMatch(/^demo: every third shipment is left as a draft \(DRAFT-0003, /m);
+      // Its log is kept like the agent's (docs/OPERATIONS.md: the headless agent always writes logs/agent.log).
+      const logged = await readFile(join(dir, 'data', 'logs', 'agent.log'), 'utf8');
+      expect(logged).toMatch(/connected: team /);
     } finally {
       child.kill('SIGINT');
     }

@@ -67,6 +67,21 @@ describe('start-up checks', () => {
     const all = lines(r.stderr);
     expect(all).toHaveLength(1);
     expect(all[0]).toMatch(/^error: The service rejected the API key \(HTTP 401\).*request id [0-9a-f-]{36}.*\[SERVICE_UNAUTHORIZED\]$/);
+    // No Settings window here: the advice names where the headless agent takes its key.
+    expect(all[0]).toContain('The service rejected the API key (HTTP 401): check PRINT_STATION_API_KEY / --config apiKey');
+    expect(all[0]).not.toContain('Settings');
+  });
+
+  it('gives the demo the same headless advice for a rejected key', async () => {
+    const r = await run(DEMO, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: 'wrong-key-123456',
+    });
+    expect(r.code).toBe(1);
+    // (A first run on a fresh clone may also log that it builds the web UI.)
+    const errors = lines(r.stderr).filter((l) => l.startsWith('error: '));
+    expect(errors, r.stderr).toHaveLength(1);
+    expect(errors[0]).toContain('The service rejected the API key (HTTP 401): check PRINT_STATION_API_KEY / --config apiKey');
+    expect(r.stderr).not.toContain('Settings');
   });
 
   it('stops on a CUPS queue that does not exist, listing the queues that do', async () => {
@@ -88,6 +103,21 @@ describe('start-up checks', () => {
       `error: printer folder:${join(blocker, 'labels')}: ${join(blocker, 'labels')} is not a folder (a file is in the way): move it or choose another folder. [PRINTER_UNUSABLE]`,
     ]);
   });
+
+  it('stops on a folder printer or data dir where no folder can be created (procfs), in one line and in seconds', async () => {
+    const printer = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'folder:/proc/x', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+    expect(printer.code).toBe(1);
+    expect(lines(printer.stderr)).toEqual([
+      'error: printer folder:/proc/x: Cannot create the folder /proc/x: /proc does not take new folders (ENOENT). ' +
+        'Choose a folder on an ordinary disk. [PRINTER_UNUSABLE]',
+    ]);
+    const data = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', '/proc/x'], {
+      PRINT_STATION_API_KEY: KEY,
+    });
+    expect(data.code).toBe(1);
+    expect(lines(data.stderr)).toHaveLength(1);
+    expect(data.stderr).toMatch(/^error: Cannot create the folder \/proc\/x\S*: \/proc does not take new folders \(ENOENT\)\..*\[DIR_CANNOT_CREATE\]$/m);
+  }, 20_000);
 
   it('starts with a warning when the CUPS scheduler is down (it may come up), and runs until told to stop', async () => {
     const r = await run(

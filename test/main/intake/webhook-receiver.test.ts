@@ -78,3 +78,48 @@ describe('webhook receiver', () => {
     expect(counters.rejected).toMatchObject({ mismatch: 1, invalid: 1 });
   });
 });
+
+describe('webhook receiver: refusals an operator can fix', () => {
+  let receiver: WebhookReceiver | undefined;
+  afterEach(async () => {
+    await receiver?.close();
+    receiver = undefined;
+  });
+
+  it('logs one warning per reason a minute saying what to check, then the count of those left out', async () => {
+    const warnings: string[] = [];
+    const logger = { info() {}, warn: (m: string) => void warnings.push(m), error: (m: string) => void warnings.push(`error ${m}`) };
+    let clock = 1_800_000_000_000;
+    const deliveries = { remember: () => true, process() {} };
+    receiver = await startWebhookReceiver({ secrets: [SECRET], logger, now: () => clock }, deliveries);
+    const time = () => Math.floor(clock / 1000);
+
+    for (let i = 0; i < 5; i++) {
+      expect((await deliver(receiver.url, body(randomUUID()), { secret: 'whsec-wrong', time: time() })).status).toBe(401);
+    }
+    expect(warnings).toEqual([
+      'intake: webhook refused (401): its signature matches no configured webhook secret. Check that the webhook secret in ' +
+        "the service's API settings is the one given to the station (PRINT_STATION_WEBHOOK_SECRET, --config webhookSecrets).",
+    ]);
+
+    // A clock 1000 s behind the service's: its own reason, its own line.
+    expect((await deliver(receiver.url, body(randomUUID()), { time: time() + 1000 })).status).toBe(401);
+    expect((await deliver(receiver.url, body(randomUUID()), { time: time() + 1000 })).status).toBe(401);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toBe(
+      "intake: webhook refused (401): its signature time is 1000 s off this station's clock (at most 300 s allowed). " +
+        "Check the station's clock (time sync, NTP).",
+    );
+
+    clock += 59_000;
+    await deliver(receiver.url, body(randomUUID()), { secret: 'whsec-wrong', time: time() });
+    expect(warnings).toHaveLength(2);
+    clock += 1_000;
+    await deliver(receiver.url, body(randomUUID()), { secret: 'whsec-wrong', time: time() });
+    expect(warnings).toHaveLength(3);
+    expect(warnings[2]).toMatch(/^intake: webhook refused \(401\): its signature matches no configured webhook secret\. .*\(5 more refused for the same reason since the last such line\)$/);
+    // A good delivery logs no warning.
+    expect((await deliver(receiver.url, body(randomUUID()), { time: time() })).status).toBe(200);
+    expect(warnings).toHaveLength(3);
+  });
+});

@@ -110,6 +110,8 @@ export const shipmentPackage = z.looseObject({
   loading_meters: opt(z.number()),
   dangerous_goods_type: opt(z.string()),
   favorite_package_id: opt(z.string()),
+  /** Each unit's own tracking number once booked (an extra response field; the first is the shipment's). */
+  tracking_ids: opt(z.array(z.string())),
 });
 
 export const customsItem = z.looseObject({
