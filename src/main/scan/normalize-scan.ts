@@ -75,6 +75,9 @@ export function normalizeScan(raw: unknown): ScanReading {
   // GS is meaningful inside a GS1 element string, so parse before removing noise.
   const elements = parseElementString(body, isGs1Symbology);
   const cleaned = body.replace(NOISE, '');
+  // What is left still starts with an identifier (noise inside it, `] A0`, or a second one,
+  // `]A0]A0`): read it again, so the value handed back reads the same when scanned once more.
+  if (SYMBOLOGY_ID.test(cleaned)) return normalizeScan(cleaned);
   if (cleaned.length === 0) return rejectEmpty();
   if (cleaned.length > MAX_SCAN_VALUE_LENGTH) return rejectTooLong();
 

@@ -104,6 +104,12 @@ describe('normalizeScan', () => {
     );
   });
 
+  it('reads an identifier split by noise as the identifier (its output scans the same again)', () => {
+    expect(normalizeScan('] A0')).toEqual(normalizeScan(']A0'));
+    expect(normalizeScan(']A0]A0')).toEqual(normalizeScan(']A0'));
+    expect(normalizeScan(']\tC1 00340123450000000007').ok).toBe(true);
+  });
+
   it('is idempotent on its own output for text values', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 60 }), (raw) => {
