@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
