@@ -9,6 +9,7 @@ import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../process-alive';
 
 export const SPOOL_TEMP_PREFIX = 'print-station-spool-';
 
@@ -83,13 +84,4 @@ export async function sweepSpoolTemp(options: SpoolTempOptions & { readonly isAl
     removed++;
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
