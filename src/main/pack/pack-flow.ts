@@ -104,7 +104,12 @@ export class PackFlow {
       const packages: PackageInput[] = typed.map((p, i) => {
         const before = stored.packages[i] ?? stored.packages[0];
         const preset = p.presetId ? presets.find((f) => f.id === p.presetId) : undefined;
-        if (p.presetId && !preset) throw invalid('That box is no longer a favorite package: pick another.', [{ field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' }]);
+        if (p.presetId && !preset) {
+          throw invalid(
+            'That box is no longer a favorite package: pick another.',
+            [{ field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' }],
+          );
+        }
         const pkg: Record<string, unknown> = {
           ...(before ? carried(before) : {}),
           width_cm: p.width_cm,
@@ -179,7 +184,12 @@ export class PackFlow {
       const pdf = Buffer.from(input.contentBase64, 'base64');
       const field = `documents.${input.documentType}`;
       const label = 'Document';
-      if (pdf.length > MAX_UPLOAD_BYTES) throw invalid(`The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`, [{ field, label, message: 'is too large' }]);
+      if (pdf.length > MAX_UPLOAD_BYTES) {
+        throw invalid(
+          `The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`,
+          [{ field, label, message: 'is too large' }],
+        );
+      }
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
         throw invalid(`“${input.fileName}” is not a PDF: only PDF files can be uploaded.`, [{ field, label, message: 'must be a PDF file' }]);
       }

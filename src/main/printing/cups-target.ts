@@ -164,7 +164,10 @@ export class CupsTarget implements PrinterTarget {
           { cause: error, target: this.uri, retryable: false, printerDown: false },
         );
       }
-      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri });
+      throw new PrintError(
+        PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
+        `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri },
+      );
     }
   }
 
