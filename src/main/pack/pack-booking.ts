@@ -23,6 +23,7 @@ const TOKEN_MARGIN_MS = 30_000;
 const NEEDED_DOCUMENTS = ['customsinvoice'] as const;
 
 export interface PackBookingDeps {
+  /** The current service client (it changes when the key or address changes). */
   readonly client: () => ServiceClient;
   readonly ledger: Ledger;
   readonly pipeline: PrintPipeline;

@@ -21,27 +21,18 @@ import { MAX_UPLOAD_BYTES, type AgentInput } from '../../shared/agent-api';
 import type { ServiceClient } from '../api/client';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
 import type { FavoritePackage, PackageInput, Shipment } from '../api/schemas';
-import type { Ledger } from '../agent/ledger';
-import type { PrintPipeline } from '../jobs/pipeline';
-import type { Logger } from '../log';
 import { mergeTracking, toTrackingEventView } from '../scan/shipment-view';
 import { customsWeightProblem } from './customs-check';
 import { receiverOf, toDraftView } from './draft-view';
 import { toFieldProblems } from './field-words';
 import { PackSettingsStore } from './pack-settings';
-import { PackBooking } from './pack-booking';
+import { PackBooking, type PackBookingDeps } from './pack-booking';
 import { PackError, attempt, invalid } from './pack-result';
 import { RateSearches } from './rate-search';
 import { parseTypedNumber } from './typed-number';
 
-export interface PackFlowDeps {
-  /** The current service client (it changes when the key or address changes). */
-  readonly client: () => ServiceClient;
-  readonly ledger: Ledger;
-  readonly pipeline: PrintPipeline;
-  /** Document types the routing prints automatically after a booking (routing.autoPrint). */
-  readonly autoPrintTypes: () => readonly string[];
-  readonly log: Logger;
+/** What booking needs (pack-booking.ts), less the rate searches and clock pack and ship makes itself. */
+export interface PackFlowDeps extends Omit<PackBookingDeps, 'rates' | 'now'> {
   /** @default () => new Date() */
   readonly now?: () => Date;
 }
