@@ -40,7 +40,7 @@ export function logFilePath(dir: string, index: number): string {
 }
 
 // Control characters would split an entry or hide text in a terminal.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is this pattern's whole purpose
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 const escapeControl = (text: string): string =>

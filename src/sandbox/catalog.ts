@@ -105,13 +105,33 @@ export const PRODUCTS: readonly Product[] = [
     ...base, carrier: 'db_schenker', code: 'system', name: 'DB SCHENKERsystem',
     basePrice: 650, perKg: 1.5, daysMin: 2, daysMax: 5, limitedQuantity: true, adr: true, adrCertificate: true,
     manifest: true, nonEuCountries: new Set(['NO', 'CH', 'GB']), nonEuDocuments: ['customsinvoice', 'abd'],
-    addons: new Set<AddonName>(['insurance', 'notification', 'pickup_notification', 'tailgate_lift_loading', 'tailgate_lift_unloading', 'definite_loading', 'definite_unloading', 'collection_at_terminal', 'without_pickup', 'thermo_heat']),
+    addons: new Set<AddonName>([
+      'insurance',
+      'notification',
+      'pickup_notification',
+      'tailgate_lift_loading',
+      'tailgate_lift_unloading',
+      'definite_loading',
+      'definite_unloading',
+      'collection_at_terminal',
+      'without_pickup',
+      'thermo_heat',
+    ]),
   },
   {
     ...base, carrier: 'db_schenker', code: 'system_premium', name: 'DB SCHENKERsystem premium',
     basePrice: 890, perKg: 1.5, daysMin: 1, daysMax: 3, limitedQuantity: true, adr: true, adrDeclarationForm: true,
     manifest: true,
-    addons: new Set<AddonName>(['insurance', 'notification', 'pickup_notification', 'tailgate_lift_loading', 'tailgate_lift_unloading', 'definite_loading', 'definite_unloading', 'guaranteed_delivery_time']),
+    addons: new Set<AddonName>([
+      'insurance',
+      'notification',
+      'pickup_notification',
+      'tailgate_lift_loading',
+      'tailgate_lift_unloading',
+      'definite_loading',
+      'definite_unloading',
+      'guaranteed_delivery_time',
+    ]),
   },
 ];
 
@@ -174,9 +194,39 @@ export interface FavoritePackage {
 }
 
 export const FAVORITE_PACKAGES: readonly FavoritePackage[] = [
-  { id: '2c9e7b1a-5d4f-4e3b-9a8c-1f2e3d4c5b01', name: 'Small box', dangerous_goods_type: null, depth_cm: 30, height_cm: 20, width_cm: 20, weight_kg: 2, type: 'PACKAGE', description: 'Small box' },
-  { id: '2c9e7b1a-5d4f-4e3b-9a8c-1f2e3d4c5b02', name: 'Fragile box', dangerous_goods_type: null, depth_cm: 40, height_cm: 30, width_cm: 30, weight_kg: 5, type: 'PACKAGE', description: 'Glassware' },
-  { id: '2c9e7b1a-5d4f-4e3b-9a8c-1f2e3d4c5b03', name: 'Aerosol carton', dangerous_goods_type: 'limited_quantity', depth_cm: 40, height_cm: 30, width_cm: 30, weight_kg: 8, type: 'PACKAGE', description: 'Aerosols, LQ' },
+  {
+    id: '2c9e7b1a-5d4f-4e3b-9a8c-1f2e3d4c5b01',
+    name: 'Small box',
+    dangerous_goods_type: null,
+    depth_cm: 30,
+    height_cm: 20,
+    width_cm: 20,
+    weight_kg: 2,
+    type: 'PACKAGE',
+    description: 'Small box',
+  },
+  {
+    id: '2c9e7b1a-5d4f-4e3b-9a8c-1f2e3d4c5b02',
+    name: 'Fragile box',
+    dangerous_goods_type: null,
+    depth_cm: 40,
+    height_cm: 30,
+    width_cm: 30,
+    weight_kg: 5,
+    type: 'PACKAGE',
+    description: 'Glassware',
+  },
+  {
+    id: '2c9e7b1a-5d4f-4e3b-9a8c-1f2e3d4c5b03',
+    name: 'Aerosol carton',
+    dangerous_goods_type: 'limited_quantity',
+    depth_cm: 40,
+    height_cm: 30,
+    width_cm: 30,
+    weight_kg: 8,
+    type: 'PACKAGE',
+    description: 'Aerosols, LQ',
+  },
 ];
 
 export interface ShippingRule {

@@ -207,7 +207,11 @@ function finish(
   dg: DangerousGoods,
 ): RateResult {
   if (offers.length === 0 && warnings.length === 0) {
-    throw new HttpError(400, 'no_rates', 'No rates found for this shipment (unsupported route, addons or goods). Non-EU routes need included_non_eu_rates; service points need include_service_point_rates.');
+    throw new HttpError(
+      400,
+      'no_rates',
+      'No rates found for this shipment (unsupported route, addons or goods). Non-EU routes need included_non_eu_rates; service points need include_service_point_rates.',
+    );
   }
   state.sweep();
   const nowMs = state.nowMs();

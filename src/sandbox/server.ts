@@ -63,7 +63,14 @@ export interface Sandbox {
   readonly apiKey: string;
   setFaults(f: Partial<FaultSettings>): void;
   /** Create + book a shipment in one step, as the web application would (source APP) or as an API integration (source API). Fires SHIPMENT_BOOKED. */
-  bookShipment(input?: { source?: 'API' | 'APP'; reference_id?: string; sender_reference?: string; system?: string; packages?: number; carrier?: string }): Promise<{ shipmentId: string; trackingId: string; referenceId: string }>;
+  bookShipment(input?: {
+    source?: 'API' | 'APP';
+    reference_id?: string;
+    sender_reference?: string;
+    system?: string;
+    packages?: number;
+    carrier?: string;
+  }): Promise<{ shipmentId: string; trackingId: string; referenceId: string }>;
   /** A draft (not booked) shipment with the chosen gaps, as POST /admin/drafts makes it (drafts.ts). */
   createDraft(input?: AdminDraftInput): DraftCreated;
   /** Bulk-seed N already-booked shipments without webhooks, fast (for 100k-history benchmarks). */
@@ -114,7 +121,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const found = match(routes, req.method ?? 'GET', path);
     if (!found) throw new HttpError(404, 'not_found', `No endpoint ${req.method} ${url.pathname}.`);
     if ('allowed' in found) {
-      throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`, undefined, { Allow: [...new Set(found.allowed)].join(', ') });
+      throw new HttpError(
+        405,
+        'method_not_allowed',
+        `${req.method} is not allowed on ${url.pathname}.`,
+        undefined,
+        { Allow: [...new Set(found.allowed)].join(', ') },
+      );
     }
     let raw: Promise<Buffer> | null = null;
     const readBody = (): Promise<Buffer> => (raw ??= readRaw(req));
@@ -141,7 +154,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         if (fault === 'error') throw new HttpError(503, 'service_unavailable', 'The service is temporarily unavailable. Retry later.');
         if (fault === 'rate-limit') {
-          throw new HttpError(429, 'rate_limited', 'Too many requests. Retry after the time in Retry-After.', undefined, { 'Retry-After': String(state.faults.retryAfterSeconds) });
+          throw new HttpError(
+            429,
+            'rate_limited',
+            'Too many requests. Retry after the time in Retry-After.',
+            undefined,
+            { 'Retry-After': String(state.faults.retryAfterSeconds) },
+          );
         }
         reply = await dispatch(req, path.slice(API_PREFIX.length) || '/', url, API_ROUTES);
       } else if (path.startsWith('/admin/')) {

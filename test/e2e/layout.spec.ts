@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ServiceClient } from '../../src/main/api/client';
 import { SCREENS_DIR, expect, stationTest as test } from './fixtures';
-import { startStation, type Station } from '../support/station';
+import type { Station } from '../support/station';
 
 const SIZES = [
   { width: 800, height: 600 },

@@ -129,7 +129,15 @@ export class AgentService implements AgentApi {
     if (result.kind === 'found') {
       // Remember it so the next scan of its tracking id resolves locally.
       const s = result.shipment;
-      ledger.upsertShipment({ shipmentId: s.id, referenceId: s.referenceId, trackingId: s.trackingId, carrier: s.carrierName, source: null, bookedAt: null, data: null });
+      ledger.upsertShipment({
+        shipmentId: s.id,
+        referenceId: s.referenceId,
+        trackingId: s.trackingId,
+        carrier: s.carrierName,
+        source: null,
+        bookedAt: null,
+        data: null,
+      });
     }
     return result;
   }
@@ -172,7 +180,10 @@ export class AgentService implements AgentApi {
     refuseOnPendingBooking(id, 'retried');
     const job = this.deps.ledger.get(id);
     if (job && this.pack.isCanceled(job.shipmentId)) {
-      throw new CodedError('SHIPMENT_CANCELED', `Shipment ${job.reference ?? job.shipmentId} was canceled: its ${job.documentType} is void and is not printed again.`);
+      throw new CodedError(
+        'SHIPMENT_CANCELED',
+        `Shipment ${job.reference ?? job.shipmentId} was canceled: its ${job.documentType} is void and is not printed again.`,
+      );
     }
     return this.deps.pipeline.retry(id);
   }
@@ -396,7 +407,10 @@ export class AgentService implements AgentApi {
    */
   private refuseKeyToNewAddress(apiUrl: string | undefined, apiKey: string | undefined, current: string): void {
     if (apiUrl !== undefined && apiUrl !== current && apiKey === undefined && this.deps.apiKeys.isSet()) {
-      throw new CodedError(AGENT_ERROR_CODES.API_KEY_REQUIRED, 'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.');
+      throw new CodedError(
+        AGENT_ERROR_CODES.API_KEY_REQUIRED,
+        'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.',
+      );
     }
   }
 
@@ -412,7 +426,10 @@ export class AgentService implements AgentApi {
     if (uri === routing.labelPrinter || uri === routing.documentPrinter) return;
     const printers = await this.listPrinters({});
     if (!printers.some((p) => p.uri === uri)) {
-      throw new CodedError(AGENT_ERROR_CODES.UNKNOWN_PRINTER, `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers and routing.`);
+      throw new CodedError(
+        AGENT_ERROR_CODES.UNKNOWN_PRINTER,
+        `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers and routing.`,
+      );
     }
   }
 }

@@ -159,7 +159,17 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     const cursorName = `poll:${connection.url}`;
     // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
     const initialLookbackMinutes = ledger.recovered ? 0 : undefined;
-    const created = new Poller({ shipments, cursors: ledger.intake, sink: pipeline, stationRules, index: ledger.intake, intervalSeconds: Math.max(interval, 1), cursorName, logger: intakeLogger, initialLookbackMinutes });
+    const created = new Poller({
+      shipments,
+      cursors: ledger.intake,
+      sink: pipeline,
+      stationRules,
+      index: ledger.intake,
+      intervalSeconds: Math.max(interval, 1),
+      cursorName,
+      logger: intakeLogger,
+      initialLookbackMinutes,
+    });
     // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
     poller = created;
     if (interval > 0) {

@@ -37,7 +37,10 @@ export async function renderTestPage(layout: LabelLayout, printer: string, at: D
     `Printed: ${at.toISOString()}`,
     'Ruler: every tick 1 mm, numbered every 10 mm. The 50 mm mark must measure 50 mm.',
   ];
-  lines.forEach((line, i) => page.drawText(line, { x: margin + 10, y: height - margin - 90 - i * 16, size: 10, font: regular, maxWidth: width - 2 * margin - 20 }));
+  lines.forEach((line, i) => page.drawText(
+    line,
+    { x: margin + 10, y: height - margin - 90 - i * 16, size: 10, font: regular, maxWidth: width - 2 * margin - 20 },
+  ));
   drawRuler(page, regular, width, margin);
   return doc.save();
 }

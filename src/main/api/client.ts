@@ -162,7 +162,11 @@ export class ServiceClient {
     this.retryMaxMs = options.retryMaxMs ?? 10_000;
     this.userAgent = options.userAgent ?? `print-station/${CLIENT_VERSION}`;
     this.#apiKey = options.apiKey;
-    this.#ownedAgent = options.dispatcher ? null : new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, maxResponseSize: options.maxResponseBytes ?? MAX_RESPONSE_BYTES });
+    this.#ownedAgent = options.dispatcher ? null : new Agent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 60_000,
+      maxResponseSize: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    });
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,

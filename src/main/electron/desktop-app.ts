@@ -146,7 +146,12 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
       openWindow: () => showWindow(),
       printTestLabel: () => {
         const printer = settings.get().routing.labelPrinter;
-        agent.api.testPrint({ printer }).catch((error: unknown) => notifier.handle({ type: 'alert', shipmentId: '', title: 'Test print failed', message: message(error) }));
+        agent.api.testPrint({ printer }).catch((error: unknown) => notifier.handle({
+          type: 'alert',
+          shipmentId: '',
+          title: 'Test print failed',
+          message: message(error),
+        }));
       },
       quit: () => {
         quitting = true;

@@ -139,7 +139,12 @@ export class Poller {
 
   constructor(options: PollerOptions) {
     const interval = options.intervalSeconds ?? 15;
-    if (!(interval > 0)) throw new IntakeConfigError(INTAKE_ERROR_CODES.INVALID_OPTION, `Poll interval must be more than 0 seconds (got ${interval}); use 0 only to turn polling off, without starting a Poller.`);
+    if (!(interval > 0)) {
+      throw new IntakeConfigError(
+        INTAKE_ERROR_CODES.INVALID_OPTION,
+        `Poll interval must be more than 0 seconds (got ${interval}); use 0 only to turn polling off, without starting a Poller.`,
+      );
+    }
     if ((options.pageSize ?? 50) < 1) throw new IntakeConfigError(INTAKE_ERROR_CODES.INVALID_OPTION, 'Poller pageSize must be at least 1.');
     this.options = options;
     this.intervalMs = interval * 1000;
@@ -147,8 +152,19 @@ export class Poller {
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.dispatch = createBookingDispatcher({ stationRules: options.stationRules, sink: options.sink, shipments: options.shipments, index: options.index, logger: this.logger });
-    this.pages = new ShipmentPages({ shipments: options.shipments, pageSize: options.pageSize ?? 50, maxPages: options.maxPages ?? 10_000, logger: this.logger });
+    this.dispatch = createBookingDispatcher({
+      stationRules: options.stationRules,
+      sink: options.sink,
+      shipments: options.shipments,
+      index: options.index,
+      logger: this.logger,
+    });
+    this.pages = new ShipmentPages({
+      shipments: options.shipments,
+      pageSize: options.pageSize ?? 50,
+      maxPages: options.maxPages ?? 10_000,
+      logger: this.logger,
+    });
     this.bookingTimes = new BookingTimeResolver({ shipments: options.shipments, logger: this.logger });
     this.cursor = new PollCursor(options.cursors, options.cursorName ?? 'poller.shipments', this.logger);
   }

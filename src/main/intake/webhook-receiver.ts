@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../http/listen';
 import { readBody, TOO_LARGE } from '../http/read-body';
 import { parseWebhook, type ParsedWebhook } from './envelope';
 import { errorText } from './error-text';
@@ -183,14 +183,7 @@ export async function startWebhookReceiver(
   const limits = withDefaults(WEBHOOK_SERVER_LIMITS, options.limits);
   const server = createServer(serverOptions(limits, 'webhook'), handle);
   applyServerLimits(server, limits);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   const shownHost = host.includes(':') ? `[${host}]` : host;
 
   return {

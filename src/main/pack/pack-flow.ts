@@ -5,17 +5,13 @@
  * Service errors come back as data (PackResult) with their request id and, for 422s,
  * the field map in a packer's words, so the UI can put them next to the fields.
  */
-import type { BookingNotice } from '../intake/booking-notice';
 import {
   shipmentStage,
   type BookedView,
   type BoxPreset,
   type DraftView,
   type FieldProblem,
-  type JobView,
-  type PackProblem,
   type PackResult,
-  type RateView,
   type RatesView,
   type ServicePointView,
   type ShippingRuleView,
@@ -24,54 +20,35 @@ import {
 import { MAX_UPLOAD_BYTES, type AgentInput } from '../../shared/agent-api';
 import type { ServiceClient } from '../api/client';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
-import type { FavoritePackage, PackageInput, RateRequest, Shipment } from '../api/schemas';
-import { CodedError } from '../errors';
-import type { Ledger } from '../agent/ledger';
-import type { PrintPipeline } from '../jobs/pipeline';
-import type { Logger } from '../log';
+import type { FavoritePackage, PackageInput, Shipment } from '../api/schemas';
 import { mergeTracking, toTrackingEventView } from '../scan/shipment-view';
 import { customsWeightProblem } from './customs-check';
-import { hasThirdPartyPayer, isNonEu, receiverOf, toDraftView } from './draft-view';
+import { receiverOf, toDraftView } from './draft-view';
 import { toFieldProblems } from './field-words';
 import { PackSettingsStore } from './pack-settings';
-import { nextPickup, sameOffer, toRatesView } from './rate-view';
+import { PackBooking, type PackBookingDeps } from './pack-booking';
+import { PackError, attempt, invalid } from './pack-result';
+import { RateSearches } from './rate-search';
 import { parseTypedNumber } from './typed-number';
 
-export interface PackFlowDeps {
-  /** The current service client (it changes when the key or address changes). */
-  readonly client: () => ServiceClient;
-  readonly ledger: Ledger;
-  readonly pipeline: PrintPipeline;
-  /** Document types the routing prints automatically after a booking (routing.autoPrint). */
-  readonly autoPrintTypes: () => readonly string[];
-  readonly log: Logger;
+/** What booking needs (pack-booking.ts), less the rate searches and clock pack and ship makes itself. */
+export interface PackFlowDeps extends Omit<PackBookingDeps, 'rates' | 'now'> {
   /** @default () => new Date() */
   readonly now?: () => Date;
 }
 
-/** A token this close to its end is fetched anew before booking rather than risk a 422. */
-const TOKEN_MARGIN_MS = 30_000;
-/** Documents a booked shipment needs on paper besides the routing's automatic ones. */
-const NEEDED_DOCUMENTS = ['customsinvoice'] as const;
-
-interface RateSearch {
-  readonly request: RateRequest;
-  readonly view: RatesView;
-}
-
-export class PackError extends CodedError {}
-
 export class PackFlow {
   readonly settings: PackSettingsStore;
   private readonly now: () => Date;
-  private readonly searches = new Map<string, RateSearch>();
-  /** One booking per shipment at a time: a second Enter joins the first call. */
-  private readonly booking = new Map<string, Promise<PackResult<BookedView>>>();
+  private readonly searches: RateSearches;
+  private readonly booking: PackBooking;
   private presets: readonly FavoritePackage[] | null = null;
 
   constructor(private readonly deps: PackFlowDeps) {
     this.now = deps.now ?? (() => new Date());
     this.settings = new PackSettingsStore(deps.ledger);
+    this.searches = new RateSearches({ client: deps.client, settings: this.settings, now: this.now });
+    this.booking = new PackBooking({ ...deps, rates: this.searches, now: this.now });
   }
 
   draft({ shipmentId }: AgentInput<'packDraft'>): Promise<PackResult<DraftView>> {
@@ -118,7 +95,12 @@ export class PackFlow {
       const packages: PackageInput[] = typed.map((p, i) => {
         const before = stored.packages[i] ?? stored.packages[0];
         const preset = p.presetId ? presets.find((f) => f.id === p.presetId) : undefined;
-        if (p.presetId && !preset) throw invalid('That box is no longer a favorite package: pick another.', [{ field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' }]);
+        if (p.presetId && !preset) {
+          throw invalid(
+            'That box is no longer a favorite package: pick another.',
+            [{ field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' }],
+          );
+        }
         const pkg: Record<string, unknown> = {
           ...(before ? carried(before) : {}),
           width_cm: p.width_cm,
@@ -144,7 +126,7 @@ export class PackFlow {
       // Only `packages` is sent: omitted sub-resources, customs data and the third-party
       // payer keep their stored values (spec, Package rule 3; ThirdPartyCustomsPayer rule 4).
       const saved = await this.client.updateShipment(input.shipmentId, { packages });
-      this.searches.delete(input.shipmentId);
+      this.searches.forget(input.shipmentId);
       this.deps.log.info(`pack: ${input.shipmentId} packages saved (${packages.length} line${packages.length === 1 ? '' : 's'})`);
       return this.view(saved);
     });
@@ -154,7 +136,7 @@ export class PackFlow {
     return attempt(async () => {
       const s = await this.client.getShipment(shipmentId);
       this.requireDraft(s, 'rated');
-      return (await this.search(s)).view;
+      return (await this.searches.search(s)).view;
     });
   }
 
@@ -193,7 +175,12 @@ export class PackFlow {
       const pdf = Buffer.from(input.contentBase64, 'base64');
       const field = `documents.${input.documentType}`;
       const label = 'Document';
-      if (pdf.length > MAX_UPLOAD_BYTES) throw invalid(`The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`, [{ field, label, message: 'is too large' }]);
+      if (pdf.length > MAX_UPLOAD_BYTES) {
+        throw invalid(
+          `The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`,
+          [{ field, label, message: 'is too large' }],
+        );
+      }
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
         throw invalid(`“${input.fileName}” is not a PDF: only PDF files can be uploaded.`, [{ field, label, message: 'must be a PDF file' }]);
       }
@@ -203,12 +190,9 @@ export class PackFlow {
     });
   }
 
+  /** Books once and prints once (pack-booking.ts). */
   book(input: AgentInput<'packBook'>): Promise<PackResult<BookedView>> {
-    const running = this.booking.get(input.shipmentId);
-    if (running) return running.then((r) => (r.ok ? { ok: true, value: { ...r.value, alreadyBooked: true } } : r));
-    const call = attempt(() => this.bookOnce(input)).finally(() => this.booking.delete(input.shipmentId));
-    this.booking.set(input.shipmentId, call);
-    return call;
+    return this.booking.book(input);
   }
 
   cancel({ shipmentId }: AgentInput<'packCancel'>): Promise<PackResult<DraftView>> {
@@ -251,100 +235,6 @@ export class PackFlow {
     return this.deps.client();
   }
 
-  private async bookOnce(input: AgentInput<'packBook'>): Promise<BookedView> {
-    const stored = await this.client.getShipment(input.shipmentId);
-    const stage = shipmentStage({ status: stored.status, trackingId: stored.tracking_id ?? null, availableDocuments: stored.available_documents_types });
-    if (stage === 'canceled') throw new PackError('PACK_CANCELED', `Shipment ${stored.reference_id ?? stored.id} is canceled: it cannot be booked again.`);
-    if (stage === 'booked') {
-      // Booked by an earlier call (or elsewhere): print what was not printed yet, book nothing.
-      return { shipmentId: stored.id, trackingId: stored.tracking_id ?? null, jobs: this.print(stored), alreadyBooked: true, refreshedToken: false };
-    }
-    let token = input.token;
-    let refreshed = false;
-    const known = this.searches.get(input.shipmentId)?.view.rates.find((r) => r.token === token);
-    if (known && expiresSoon(known, this.now())) {
-      token = await this.freshToken(stored, known);
-      refreshed = true;
-    }
-    const body = {
-      delivery_service_point_token: input.servicePointToken,
-      pickup_instructions: blankToUndefined(input.pickupInstructions),
-      delivery_instructions: blankToUndefined(input.deliveryInstructions),
-    };
-    let booked;
-    try {
-      booked = await this.client.book({ booking_token: token, ...body });
-    } catch (error) {
-      // The service's clock decides: a token it calls expired is fetched anew once.
-      if (refreshed || !known || !isExpiredToken(error)) throw error;
-      token = await this.freshToken(stored, known);
-      refreshed = true;
-      booked = await this.client.book({ booking_token: token, ...body });
-    }
-    this.searches.delete(input.shipmentId);
-    const after = await this.client.getShipment(input.shipmentId).catch(() => null);
-    const record = after ?? { ...stored, tracking_id: booked.main_tracking_id ?? null };
-    this.deps.log.info(`pack: ${stored.id} booked${booked.main_tracking_id ? ` (${booked.main_tracking_id})` : ''}`);
-    return { shipmentId: stored.id, trackingId: booked.main_tracking_id ?? null, jobs: this.print(record), alreadyBooked: false, refreshedToken: refreshed };
-  }
-
-  /**
-   * The booking's label (and documents) through the normal pipeline. The automatic job is
-   * keyed per shipment and document type, so the booking's own webhook and the poll find
-   * it and print nothing more.
-   */
-  private print(s: Shipment): JobView[] {
-    const { ledger, pipeline } = this.deps;
-    ledger.upsertShipment({ shipmentId: s.id, referenceId: s.reference_id ?? null, trackingId: s.tracking_id ?? null, carrier: s.carrier_name ?? null, source: 'API', bookedAt: this.now().toISOString(), data: null });
-    const notice: BookingNotice = {
-      shipmentId: s.id,
-      referenceId: s.reference_id ?? null,
-      trackingId: s.tracking_id ?? null,
-      carrier: s.carrier ?? s.carrier_name ?? null,
-      source: 'API',
-      senderReference: s.sender_reference ?? null,
-      system: s.system ?? null,
-      bookedAt: s.booked_at ?? this.now().toISOString(),
-      trigger: 'scan',
-    };
-    const jobs = pipeline.submitBooking(notice);
-    const auto = new Set(this.deps.autoPrintTypes());
-    for (const documentType of NEEDED_DOCUMENTS) {
-      if (auto.has(documentType) || !isNonEu(s) || !s.available_documents_types.includes(documentType)) continue;
-      // Once per booking: the per-shipment lock above keeps this from running twice.
-      if (ledger.search({ text: s.id, limit: 50 }).some((j) => j.documentType === documentType)) continue;
-      jobs.push(...pipeline.reprint({ shipmentId: s.id, documentType, trigger: 'scan' }));
-    }
-    return jobs;
-  }
-
-  private async freshToken(s: Shipment, wanted: RateView): Promise<string> {
-    const again = await this.search(s);
-    const same = again.view.rates.find((r) => sameOffer(r, wanted));
-    if (!same) {
-      throw new PackError('PACK_RATE_GONE', `The ${wanted.carrierName} ${wanted.productName} rate expired and is no longer offered: pick another rate.`);
-    }
-    this.deps.log.info(`pack: ${s.id} booking token expired; fetched the ${wanted.carrierName} rate anew`);
-    return same.token;
-  }
-
-  private async search(s: Shipment): Promise<RateSearch> {
-    const settings = this.settings.get();
-    const request: RateRequest = {
-      shipment_id: s.id,
-      ...(settings.pickup === 'without'
-        ? { required_addons: { without_pickup: true } }
-        : { requested_pickup_time: nextPickup(this.now(), settings.pickupTime) }),
-      ...(isNonEu(s) ? { included_non_eu_rates: true } : {}),
-      ...(receiverOf(s)?.is_private_individual === true ? { include_service_point_rates: true } : {}),
-      ...(settings.shippingRuleIds.length > 0 ? { shipping_rule_ids: [...settings.shippingRuleIds] } : {}),
-    };
-    const answer = await this.client.rates(request);
-    const result = { request, view: toRatesView(s.id, answer, hasThirdPartyPayer(s), this.now()) };
-    this.searches.set(s.id, result);
-    return result;
-  }
-
   private async view(s: Shipment): Promise<DraftView> {
     const remote = await this.client.tracking(s.id).catch(() => []);
     const events = [...remote, ...(s.tracking_status ? [s.tracking_status] : [])]
@@ -384,47 +274,6 @@ export class PackFlow {
   }
 }
 
-/** Runs a step; service and validation failures become data the UI can show by the fields. */
-async function attempt<T>(step: () => Promise<T>): Promise<PackResult<T>> {
-  try {
-    return { ok: true, value: await step() };
-  } catch (error) {
-    const problem = toProblem(error);
-    if (!problem) throw error;
-    return { ok: false, problem };
-  }
-}
-
-class InvalidPackInput extends PackError {
-  constructor(
-    message: string,
-    readonly fields: readonly FieldProblem[],
-  ) {
-    super('PACK_INVALID_INPUT', message);
-  }
-}
-
-const invalid = (message: string, fields: readonly FieldProblem[]): InvalidPackInput => new InvalidPackInput(message, fields);
-
-export function toProblem(error: unknown): PackProblem | null {
-  if (error instanceof ApiError) {
-    return { code: error.code, message: error.message, requestId: error.requestId, fields: toFieldProblems(error.fieldErrors) };
-  }
-  if (error instanceof InvalidPackInput) return { code: error.code, message: error.message, requestId: null, fields: error.fields };
-  if (error instanceof PackError) return { code: error.code, message: error.message, requestId: null, fields: [] };
-  return null;
-}
-
-function isExpiredToken(error: unknown): boolean {
-  return error instanceof ApiError && error.code === API_ERROR_CODES.UNPROCESSABLE && /expired/i.test(error.serviceMessage ?? error.message);
-}
-
-function expiresSoon(rate: RateView, now: Date): boolean {
-  if (!rate.expiresAt) return false;
-  const at = Date.parse(rate.expiresAt);
-  return Number.isFinite(at) && at - TOKEN_MARGIN_MS <= now.getTime();
-}
-
 /** The stored package's own facts that a packer's dimensions and weight do not replace. */
 function carried(p: Shipment['packages'][number]): Record<string, unknown> {
   const keep: Record<string, unknown> = {};
@@ -435,7 +284,6 @@ function carried(p: Shipment['packages'][number]): Record<string, unknown> {
   return keep;
 }
 
-const blankToUndefined = (v: string | undefined): string | undefined => (v && v.trim() !== '' ? v.trim() : undefined);
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 function numberOf(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;

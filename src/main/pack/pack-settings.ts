@@ -13,7 +13,7 @@ export class PackSettingsStore {
 
   get(): PackSettings {
     const raw = this.ledger.getCursor(KEY);
-    let stored: unknown = {};
+    let stored: unknown;
     try {
       stored = raw ? JSON.parse(raw) : {};
     } catch {

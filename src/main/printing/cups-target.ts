@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
@@ -165,7 +164,10 @@ export class CupsTarget implements PrinterTarget {
           { cause: error, target: this.uri, retryable: false, printerDown: false },
         );
       }
-      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri });
+      throw new PrintError(
+        PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
+        `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri },
+      );
     }
   }
 

@@ -10,6 +10,7 @@ import { makeDirSync } from '../fs/make-dir';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../process-alive';
 
 export const SPOOL_TEMP_PREFIX = 'print-station-spool-';
 
@@ -84,13 +85,4 @@ export async function sweepSpoolTemp(options: SpoolTempOptions & { readonly isAl
     removed++;
   }
   return removed;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

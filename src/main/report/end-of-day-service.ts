@@ -13,6 +13,7 @@ import type { SeenShipment } from '../intake/intake-store';
 import type { JobRecord } from '../jobs/job-record';
 import { dayWindow } from './day-window';
 import { buildEndOfDay } from './end-of-day';
+import { printIfMissing, type MissingTally } from './missing-document';
 import { listBookingsOfDay } from './service-bookings';
 
 /** Jobs created this long before the day still concern it (a clock that was off, a late night). */
@@ -67,31 +68,19 @@ export type EndOfDayActionDeps = EndOfDayDeps & { readonly pipeline: EndOfDayPip
 
 export async function printMissing(day: string, deps: EndOfDayActionDeps): Promise<EndOfDayPrintResult> {
   const before = await endOfDayReport(day, deps);
-  let queued = 0;
-  let retried = 0;
-  let waiting = 0;
+  const tally: MissingTally = { queued: 0, retried: 0, waiting: 0 };
   for (const row of before.rows) {
     if (row.state !== 'not_printed' && row.state !== 'failed') continue;
-    const labels = deps.ledger.jobsForShipment(row.shipmentId).filter((j) => j.documentType === 'label');
-    if (labels.some((j) => ['queued', 'fetching', 'spooling', 'spooled', 'completed'].includes(j.state))) {
-      waiting++;
-      continue;
-    }
-    const failed = labels.findLast((j) => j.state === 'failed');
-    if (failed) {
-      try {
-        deps.pipeline.retry(failed.id);
-        retried++;
-      } catch {
-        // Retried meanwhile (a second click, another window): it is back in line already.
-        waiting++;
-      }
-      continue;
-    }
-    const [job] = deps.pipeline.submitBooking(noticeOf(row), ['label']);
-    if (job && job.state === 'queued') queued++;
-    else waiting++;
+    printIfMissing(
+      {
+        own: deps.ledger.jobsForShipment(row.shipmentId).filter((j) => j.documentType === 'label'),
+        retry: (id) => deps.pipeline.retry(id),
+        submit: () => deps.pipeline.submitBooking(noticeOf(row), ['label'])[0],
+      },
+      tally,
+    );
   }
+  const { queued, retried, waiting } = tally;
   deps.logger.info(`end of day ${day}: print what is missing: ${queued} queued, ${retried} retried, ${waiting} already waiting`);
   return { queued, retried, waiting, report: await endOfDayReport(day, deps) };
 }

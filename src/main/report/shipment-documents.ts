@@ -12,9 +12,9 @@ import { noticeFromShipment } from '../intake/booked-shipment';
 import type { JobRecord } from '../jobs/job-record';
 import type { EndOfDayPipeline } from './end-of-day-service';
 import { standing } from './end-of-day';
+import { printIfMissing, type MissingTally } from './missing-document';
 
 const PRINTABLE: ReadonlySet<string> = new Set(DOCUMENT_TYPES);
-const IN_LINE_OR_DONE = new Set(['queued', 'fetching', 'spooling', 'spooled', 'completed']);
 
 export interface ShipmentDocumentsDeps {
   readonly jobsForShipment: (shipmentId: string) => JobRecord[];
@@ -37,33 +37,19 @@ export async function printShipmentDocuments(shipmentId: string, deps: ShipmentD
     const name = shipment.reference_id ?? shipmentId;
     throw new CodedError('NO_DOCUMENTS', `Shipment ${name} has no documents to print yet: it is not booked.`);
   }
-  let queued = 0;
-  let retried = 0;
-  let waiting = 0;
+  const tally: MissingTally = { queued: 0, retried: 0, waiting: 0 };
   for (const type of types) {
-    const own = deps.jobsForShipment(shipment.id).filter((j) => j.documentType === type);
-    if (own.some((j) => IN_LINE_OR_DONE.has(j.state))) {
-      waiting++;
-      continue;
-    }
-    // A document that may have printed is a person's call (check the printer), never a guess.
-    const failed = own.findLast((j) => j.state === 'failed');
-    if (failed && /may have printed/.test(failed.reason ?? '')) {
-      waiting++;
-      continue;
-    }
-    if (failed) {
-      try {
-        deps.pipeline.retry(failed.id);
-        retried++;
-      } catch {
-        waiting++;
-      }
-      continue;
-    }
-    const [job] = deps.pipeline.submitBooking({ ...noticeFromShipment(shipment), trigger: 'poll' }, [type]);
-    if (job?.state === 'queued' && !own.some((j) => j.id === job.id)) queued++;
-    else waiting++;
+    printIfMissing(
+      {
+        own: deps.jobsForShipment(shipment.id).filter((j) => j.documentType === type),
+        retry: (id) => deps.pipeline.retry(id),
+        submit: () => deps.pipeline.submitBooking({ ...noticeFromShipment(shipment), trigger: 'poll' }, [type])[0],
+        // A document that may have printed is a person's call (check the printer), never a guess.
+        holdMayHavePrinted: true,
+      },
+      tally,
+    );
   }
+  const { queued, retried, waiting } = tally;
   return { queued, retried, waiting, documents: documentStates(deps.jobsForShipment(shipment.id), types) };
 }

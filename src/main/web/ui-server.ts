@@ -9,7 +9,6 @@
  * and no CORS headers at all, so no other origin can read a response.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import {
   AGENT_OPERATIONS,
@@ -24,6 +23,7 @@ import {
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { agentFailure, createOperationDispatcher } from '../agent/operation-dispatcher';
 import { toErrorPayload } from '../errors';
+import { listen } from '../http/listen';
 import { readBody, TOO_LARGE } from '../http/read-body';
 import { openEventStream, type Subscribe } from './event-stream';
 import { allowedHostHeaders, assertLoopback, newToken, tokenMatches } from './guards';
@@ -156,14 +156,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     sendResult(res, rejected ? 400 : 200, result);
   }
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolveListen();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   allowedHosts = allowedHostHeaders(host, port);
   const urlHost = host.includes(':') ? `[${host}]` : host;
 

@@ -20,31 +20,59 @@ function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate,
   if (isBooked(s)) throw new HttpError(409, 'shipment_booked', `Shipment ${s.id} is already booked.`);
   if (s.status === 'CANCELED') throw new HttpError(409, 'shipment_canceled', `Shipment ${s.id} is canceled. Create a new shipment.`);
   if (dangerousGoodsSignature(s.body) !== rate.dangerousGoods) {
-    throw new HttpError(422, 'dangerous_goods_changed', 'A package\'s dangerous_goods_type changed after the rates were fetched. Fetch new rates and book with the new token.');
+    throw new HttpError(
+      422,
+      'dangerous_goods_changed',
+      'A package\'s dangerous_goods_type changed after the rates were fetched. Fetch new rates and book with the new token.',
+    );
   }
   if (dangerousGoodsOf(s.body) === 'adr' && !state.adrApproved) {
-    throw new HttpError(422, 'adr_approval_withdrawn', 'The team\'s ADR approval was withdrawn since the rates were fetched. ADR shipments cannot be booked without it.');
+    throw new HttpError(
+      422,
+      'adr_approval_withdrawn',
+      'The team\'s ADR approval was withdrawn since the rates were fetched. ADR shipments cannot be booked without it.',
+    );
   }
   const payer = s.body.third_party_customs_payer;
   if (payer && !rate.thirdPartyCustomsPayer) {
-    throw new HttpError(422, 'third_party_customs_payer_not_supported', 'This rate does not support third-party customs billing. Pick a rate with third_party_customs_payer_supported, or remove the payer.');
+    throw new HttpError(
+      422,
+      'third_party_customs_payer_not_supported',
+      'This rate does not support third-party customs billing. Pick a rate with third_party_customs_payer_supported, or remove the payer.',
+    );
   }
   if (payer && rate.incoterms?.toUpperCase() === 'DDP') {
-    throw new HttpError(422, 'ddp_with_third_party_customs_payer', 'A third-party customs payer cannot be combined with DDP incoterms. Remove one of them and request rates again.');
+    throw new HttpError(
+      422,
+      'ddp_with_third_party_customs_payer',
+      'A third-party customs payer cannot be combined with DDP incoterms. Remove one of them and request rates again.',
+    );
   }
   if (rate.servicePoint) {
     if (!servicePointToken) {
-      throw new HttpError(422, 'delivery_service_point_required', 'This rate delivers to a service point: pass delivery_service_point_token from POST /locations/servicepoints.');
+      throw new HttpError(
+        422,
+        'delivery_service_point_required',
+        'This rate delivers to a service point: pass delivery_service_point_token from POST /locations/servicepoints.',
+      );
     }
     const point = state.servicePoints.get(servicePointToken);
     if (!point || point.carrier !== rate.carrier) {
-      throw new HttpError(422, 'delivery_service_point_invalid', `Unknown delivery_service_point_token for carrier ${rate.carrier}. Search service points again.`);
+      throw new HttpError(
+        422,
+        'delivery_service_point_invalid',
+        `Unknown delivery_service_point_token for carrier ${rate.carrier}. Search service points again.`,
+      );
     }
   }
   if (rate.nonEu && s.body.customs_information) {
     const missing = customsMissing(s.body.customs_information, s.body.to);
     if (missing.length > 0) {
-      throw new HttpError(422, 'customs_information_incomplete', `Customs data is incomplete: ${missing.join(', ')}. Complete customs_information (PUT /shipments/{id}) and book again.`);
+      throw new HttpError(
+        422,
+        'customs_information_incomplete',
+        `Customs data is incomplete: ${missing.join(', ')}. Complete customs_information (PUT /shipments/{id}) and book again.`,
+      );
     }
   }
   const notUploaded = rate.requiredDocuments.filter((d) => !s.uploads.has(d));
@@ -65,7 +93,11 @@ export const bookRoutes: readonly Route[] = [
       const previous = shipment.status;
       shipment.status = 'BOOKING_FAILED';
       state.store.touch(shipment, state.nowIso(), shipment.body.reference_id, previous);
-      throw new HttpError(422, 'carrier_booking_failed', 'The carrier rejected the booking: third-party customs payer account not valid. Fix the account (or delete the shipment) and book again.');
+      throw new HttpError(
+        422,
+        'carrier_booking_failed',
+        'The carrier rejected the booking: third-party customs payer account not valid. Fix the account (or delete the shipment) and book again.',
+      );
     }
     const point = req.delivery_service_point_token ? state.servicePoints.get(req.delivery_service_point_token) : undefined;
     services.confirm(shipment, {

@@ -104,12 +104,22 @@ export const printRoutes: readonly Route[] = [
         throw new HttpError(422, 'shipment_not_booked', `Shipment ${s.id} is ${s.status}: documents can only be printed for booked shipments.`);
       }
       if (!availableDocuments(s).includes(req.document_type)) {
-        throw new HttpError(422, 'document_type_unavailable', `Shipment ${s.id} has no ${req.document_type} document; available: ${availableDocuments(s).join(', ')}.`);
+        throw new HttpError(
+          422,
+          'document_type_unavailable',
+          `Shipment ${s.id} has no ${req.document_type} document; available: ${availableDocuments(s).join(', ')}.`,
+        );
       }
     }
     const delay = state.faults.labelDelayMs;
     if (delay > 0 && shipments.some((s) => state.nowMs() - (s.bookedAtMs ?? 0) < delay)) {
-      throw new HttpError(503, 'label_not_ready', 'The label is not ready yet: the carrier is still confirming the booking. Retry in a moment.', undefined, { 'Retry-After': '1' });
+      throw new HttpError(
+        503,
+        'label_not_ready',
+        'The label is not ready yet: the carrier is still confirming the booking. Retry in a moment.',
+        undefined,
+        { 'Retry-After': '1' },
+      );
     }
     const printer = format === 'printer' ? PRINTERS.find((p) => p.id === req.printer_id) : undefined;
     if (format === 'printer' && !printer) {

@@ -78,7 +78,12 @@ export const referenceRoutes: readonly Route[] = [
     if (req.receiver_address && !addressOk(req.receiver_address.id)) errors['receiver_address.id'] = ['is not one of your address book entries'];
     if (req.package && !packageOk(req.package.id)) errors['package.id'] = ['is not one of your favorite packages'];
     if (Object.keys(errors).length > 0) {
-      throw new HttpError(422, 'unknown_default', 'A default names an entry that is not one of your own. Use ids from POST /favorites/addresses or GET /favorites/packages.', errors);
+      throw new HttpError(
+        422,
+        'unknown_default',
+        'A default names an entry that is not one of your own. Use ids from POST /favorites/addresses or GET /favorites/packages.',
+        errors,
+      );
     }
     if (req.sender_address !== undefined) state.defaults.senderAddress = req.sender_address?.id ?? null;
     if (req.receiver_address !== undefined) state.defaults.receiverAddress = req.receiver_address?.id ?? null;

@@ -180,10 +180,16 @@ function validateEndpoints(endpoints: readonly WebhookEndpoint[]): readonly Webh
       protocol = '';
     }
     if (protocol !== 'http:' && protocol !== 'https:') {
-      throw new WebhookConfigError('SANDBOX_WEBHOOK_ENDPOINT_INVALID', `Webhook URL "${endpoint.url}" is not an http(s) URL: give a full URL such as http://127.0.0.1:8080/webhooks.`);
+      throw new WebhookConfigError(
+        'SANDBOX_WEBHOOK_ENDPOINT_INVALID',
+        `Webhook URL "${endpoint.url}" is not an http(s) URL: give a full URL such as http://127.0.0.1:8080/webhooks.`,
+      );
     }
     if (!endpoint.secret) {
-      throw new WebhookConfigError('SANDBOX_WEBHOOK_ENDPOINT_INVALID', `Webhook endpoint ${endpoint.url} has no secret: every endpoint needs its own signing secret.`);
+      throw new WebhookConfigError(
+        'SANDBOX_WEBHOOK_ENDPOINT_INVALID',
+        `Webhook endpoint ${endpoint.url} has no secret: every endpoint needs its own signing secret.`,
+      );
     }
   }
   return [...endpoints];

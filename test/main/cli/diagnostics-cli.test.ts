@@ -116,7 +116,7 @@ describe('diagnostics: log file, CLI subcommand and Settings operation', () => {
       const text = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
       return /connected: team/.test(text) ? text : null;
     });
-    expect(logText).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO  connected: team Sandbox Team/m);
+    expect(logText).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO {2}connected: team Sandbox Team/m);
     if (posix) {
       expect(statSync(join(dataDir, 'logs')).mode & 0o777).toBe(0o700);
       expect(statSync(logFile).mode & 0o777).toBe(0o600);

@@ -52,7 +52,10 @@ async function startInClone(command: string, args: readonly string[], env: NodeJ
     const timer = setTimeout(() => reject(new Error(`not ready in 60 s:\n${stdout}\n${stderr}`)), 60_000);
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
-      if (stdout.includes('printer: ')) (clearTimeout(timer), resolve());
+      if (stdout.includes('printer: ')) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
     void exited.then((code) => (clearTimeout(timer), reject(new Error(`exited ${code}:\n${stdout}\n${stderr}`))));
   });
@@ -79,7 +82,7 @@ describe('a fresh clone (no build output)', () => {
   it('npm run demo: the printed ui: address serves the app on the first request', async () => {
     expect(existsSync(join(clone, 'out'))).toBe(false);
     const demo = await startInClone(TSX, ['src/main/cli/demo.ts', '--data-dir', join(work, 'demo-data')]);
-    let code: number | null = null;
+    let code: number | null;
     try {
       await expectUiServed(demo.stdout);
     } finally {
@@ -98,7 +101,7 @@ describe('a fresh clone (no build output)', () => {
         '--data-dir', join(work, 'agent-data'), '--ui-port', '0'],
       { PRINT_STATION_API_KEY: KEY },
     );
-    let code: number | null = null;
+    let code: number | null;
     try {
       await expectUiServed(agent.stdout);
     } finally {

@@ -36,6 +36,6 @@ describe('createDesktopLogger', () => {
       stderr.mockRestore();
     }
     const text = await readFile(join(state.userData, 'logs', 'agent.log'), 'utf8');
-    expect(text).toMatch(/^\S+Z WARN  tray: could not reach the service with \*\*\*\n$/);
+    expect(text).toMatch(/^\S+Z WARN {2}tray: could not reach the service with \*\*\*\n$/);
   });
 });

@@ -14,6 +14,8 @@ import type { Logger } from '../../../src/main/log';
 // Neither the Electron binary nor a packaged app exist here: electron-updater's autoUpdater
 // is replaced by a recording fake (electron is mocked too, since electron-updater imports it).
 const fakes = vi.hoisted(() => {
+  // vi.hoisted runs before the file's imports and must stay synchronous: require is the only way in.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { EventEmitter } = require('node:events') as typeof import('node:events');
   class FakeAutoUpdater extends EventEmitter {
     autoDownload = true;
