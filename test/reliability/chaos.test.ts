@@ -6,6 +6,11 @@
  * while labels are still being fetched and spooled, spread over the whole burst. Then
  * the spooled outputs are counted per shipment: none missing, none duplicated, every one
  * a whole PDF.
+ *
+ * Issue 14: the same burst again with batching on (--batch-max), where one output holds
+ * several labels: the labels are counted per shipment from the PDFs' own text
+ * (`Shipment: <id>` on every label, read with pdftotext), and must come out in booking order
+ * apart from labels sent again after a kill.
  */
 import { describe, expect, it } from 'vitest';
 import { agentArgs, parseJobLines, startAgentProcess, type AgentProcess } from '../support/reliability/agent-process';
@@ -13,15 +18,35 @@ import { useRig } from '../support/reliability/rig';
 import { suiteRandom } from '../support/reliability/random';
 import { SIZES } from '../support/reliability/sizes';
 import { killThresholds } from '../support/reliability/kill-schedule';
-import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { checkPdfs, countByShipment, describeCount, type SpoolCount } from '../support/reliability/spool-count';
+import { PrintedShipments } from '../support/reliability/pdf-shipments';
 import { sleep, until } from '../support/reliability/wait';
 
-const QUEUE = 'chaos_sink';
 const SECRET = 'whsec-chaos';
 
-describe('chaos: SIGKILL during a burst', () => {
+/** Per shipment from the labels printed (not the files): a batch file counts once for each label in it. */
+function countPrinted(printed: readonly string[], expected: readonly string[], files: number): SpoolCount {
+  const counts = new Map<string, number>(expected.map((id) => [id, 0]));
+  const unexpected: string[] = [];
+  for (const id of printed) {
+    if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
+    else unexpected.push(id);
+  }
+  return {
+    missing: expected.filter((id) => counts.get(id) === 0),
+    duplicated: expected.filter((id) => counts.get(id)! > 1).map((shipmentId) => ({ shipmentId, count: counts.get(shipmentId)! })),
+    unexpected,
+    total: files,
+  };
+}
+
+describe.each([
+  { name: 'one job per label', queue: 'chaos_sink', batchMax: undefined },
+  { name: 'batched (--batch-max 10)', queue: 'chaos_batch_sink', batchMax: 10 },
+])('chaos: SIGKILL during a burst, $name', ({ queue, batchMax }) => {
   let agent: AgentProcess | null = null;
-  const rig = useRig({ name: 'chaos', queue: QUEUE, secret: SECRET, stopAgent: async () => agent?.kill('SIGKILL') });
+  const rig = useRig({ name: 'chaos', queue, secret: SECRET, stopAgent: async () => agent?.kill('SIGKILL') });
+  const printed = new PrintedShipments();
 
   const start = (): Promise<AgentProcess> => {
     const { sandbox, dataDir, webhookPort, cups } = rig();
@@ -29,18 +54,25 @@ describe('chaos: SIGKILL during a burst', () => {
       args: agentArgs({
         apiUrl: sandbox.baseUrl,
         apiKey: sandbox.apiKey,
-        printer: `cups:${QUEUE}`,
+        printer: `cups:${queue}`,
         dataDir,
         webhookPort,
         webhookSecret: SECRET,
         pollIntervalSeconds: 1,
+        batchMax,
       }),
       env: cups.env,
     });
   };
 
+  /** Labels out so far: files without batching, labels read from the PDFs with it. */
+  const labelsOut = async (): Promise<number> => {
+    const files = await rig().cups.outputs(queue);
+    return batchMax === undefined ? files.length : (await printed.update(files)).length;
+  };
+
   it(`prints each of ${SIZES.chaosLabels} labels exactly once through ${SIZES.chaosKills} SIGKILLs`, async () => {
-    const { between } = suiteRandom('chaos');
+    const { between } = suiteRandom(batchMax === undefined ? 'chaos' : 'chaos-batched');
     const { sandbox, cups } = rig();
     agent = await start();
 
@@ -55,14 +87,14 @@ describe('chaos: SIGKILL during a burst', () => {
     const spooledBefore: string[] = [];
     for (let k = 0; k < SIZES.chaosKills; k++) {
       const threshold = thresholds[k]!;
-      await until(`${threshold} outputs on ${QUEUE} before kill ${k + 1}`, async () => (await cups.outputs(QUEUE)).length >= threshold, {
+      await until(`${threshold} labels on ${queue} before kill ${k + 1}`, async () => (await labelsOut()) >= threshold, {
         timeoutMs: 120_000,
         intervalMs: 20,
-        detail: async () => `${(await cups.outputs(QUEUE)).length} out; agent:\n${agent!.lines.slice(-20).join('\n')}`,
+        detail: async () => `${await labelsOut()} out; agent:\n${agent!.lines.slice(-20).join('\n')}`,
       });
       // A random moment within the next label or two: mid-fetch, mid-spool or between jobs.
       await sleep(between(0, 150));
-      killedAt.push((await cups.outputs(QUEUE)).length);
+      killedAt.push(await labelsOut());
       spooledBefore.push(...agent.lines);
       expect(agent.running, `the agent exited by itself before kill ${k + 1}:\n${agent.lines.slice(-30).join('\n')}`).toBe(true);
       const exit = await agent.kill('SIGKILL');
@@ -70,26 +102,37 @@ describe('chaos: SIGKILL during a burst', () => {
       agent = await start();
     }
 
-    await until(`${shipments.length} outputs on ${QUEUE}`, async () => (await cups.outputs(QUEUE)).length >= shipments.length, {
+    await until(`${shipments.length} labels on ${queue}`, async () => (await labelsOut()) >= shipments.length, {
       timeoutMs: 300_000,
       intervalMs: 250,
-      detail: async () => describeCount(countByShipment(await cups.outputs(QUEUE), shipments)),
+      detail: async () => `${await labelsOut()} labels out; agent:\n${agent!.lines.slice(-20).join('\n')}`,
     });
     // Anything still on its way would be a duplicate: let the spooler and the agent settle.
-    await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
+    await cups.waitForJobs({ queue, timeoutMs: 60_000 });
     await sleep(3_000);
-    await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
+    await cups.waitForJobs({ queue, timeoutMs: 60_000 });
 
-    const files = await cups.outputs(QUEUE);
-    const count = countByShipment(files, shipments);
+    const files = await cups.outputs(queue);
     const pdfs = await checkPdfs(files);
+    const labels = await printed.update(files);
+    // Every label says which shipment it is, and so does the file name of an unbatched job: both must agree.
+    const count = batchMax === undefined ? countByShipment(files, shipments) : countPrinted(labels, shipments, files.length);
+    const byText = countPrinted(labels, shipments, files.length);
     console.log(
-      `[chaos] ${shipments.length} labels, ${SIZES.chaosKills} SIGKILLs (outputs at each kill: ${killedAt.join(', ')}): ${describeCount(count)}; ${pdfs.broken.length} broken PDFs`,
+      `[chaos${batchMax === undefined ? '' : ` batched ${batchMax}`}] ${shipments.length} labels in ${files.length} outputs, ${SIZES.chaosKills} SIGKILLs ` +
+        `(labels out at each kill: ${killedAt.join(', ')}): ${describeCount(count)}; ${pdfs.broken.length} broken PDFs`,
     );
     expect(count.missing).toEqual([]);
     expect(count.duplicated).toEqual([]);
     expect(count.unexpected).toEqual([]);
+    expect(byText.missing).toEqual([]);
+    expect(byText.duplicated).toEqual([]);
     expect(pdfs.broken).toEqual([]);
+    if (batchMax !== undefined) {
+      // Batching really happened: fewer outputs than labels, none larger than the cap.
+      expect(files.length).toBeLessThan(shipments.length);
+      for (const file of files) expect((await printed.update([file])).length).toBeLessThanOrEqual(batchMax);
+    }
     // The kills really hit the burst, not an idle agent: every one came while labels were
     // still to print, and they span it (the last one in its final third).
     expect(killedAt.filter((n) => n >= shipments.length), `kills after the burst was out: ${killedAt.join(', ')}`).toEqual([]);

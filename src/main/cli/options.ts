@@ -24,6 +24,8 @@ export interface AgentCliOptions {
   readonly webhookSecrets: readonly string[];
   readonly pollIntervalSeconds: number | null;
   readonly uiPort: number | null;
+  /** Most shipments per print call and spool job (src/main/jobs/batching.ts); null = 1, no batching. */
+  readonly batchMax: number | null;
   readonly dataDir: string;
   readonly help: boolean;
 }
@@ -39,6 +41,7 @@ const configFileSchema = z
     webhookSecrets: z.array(z.string().min(1)).max(10).optional(),
     pollIntervalSeconds: z.number().min(0).max(3600).optional(),
     uiPort: z.number().int().min(0).max(65535).optional(),
+    batchMax: z.number().int().min(1).max(25).optional(),
     dataDir: z.string().min(1).optional(),
   })
   .strict();
@@ -57,6 +60,7 @@ Options:
   --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints)
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
   --ui-port N              serve the web UI on 127.0.0.1:N
+  --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 1: each alone)
   --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
   --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...)
   --help                   this text`;
@@ -137,6 +141,7 @@ export function parseAgentOptions(
         'webhook-secret': { type: 'string', multiple: true },
         'poll-interval': { type: 'string' },
         'ui-port': { type: 'string' },
+        'batch-max': { type: 'string' },
         'data-dir': { type: 'string' },
         config: { type: 'string' },
         help: { type: 'boolean' },
@@ -162,6 +167,7 @@ export function parseAgentOptions(
     webhookSecrets: values['webhook-secret'] ?? file.webhookSecrets ?? [],
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
+    batchMax: integer('--batch-max', values['batch-max'], 1, 25) ?? file.batchMax ?? null,
     dataDir: resolve(values['data-dir'] ?? file.dataDir ?? '.data'),
     help: values.help ?? false,
   };

@@ -5,6 +5,7 @@
  * page order.
  */
 import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -28,4 +29,23 @@ export async function pdfPages(file: string): Promise<number> {
   const pages = /^Pages:\s+(\d+)/m.exec(stdout);
   if (!pages) throw new Error(`pdfinfo gave no page count for ${file}`);
   return Number(pages[1]);
+}
+
+/**
+ * Shipments printed so far across a queue's outputs, reading each whole PDF once (a file
+ * still being written is read again next time): the progress of a batched burst, where
+ * one output holds several labels.
+ */
+export class PrintedShipments {
+  private readonly read = new Map<string, string[]>();
+
+  async update(files: readonly string[]): Promise<string[]> {
+    for (const file of files) {
+      if (this.read.has(file)) continue;
+      const bytes = await fs.readFile(file);
+      if (!bytes.subarray(Math.max(0, bytes.length - 1024)).toString('latin1').includes('%%EOF')) continue;
+      this.read.set(file, await shipmentsInPdf(file));
+    }
+    return files.flatMap((f) => this.read.get(f) ?? []);
+  }
 }
