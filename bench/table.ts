@@ -35,6 +35,12 @@ export function rows(r: BenchReport): Row[] {
     const alone = l.spooler_alone_p50_ms;
     add('  spooler alone p50: IPP Print-Job, lpstat, lp', `${f(alone.ipp_print_job)}, ${f(alone.lpstat)}, ${f(alone.lp)} ms`);
   }
+  if (r.windows) {
+    const w = r.windows;
+    const fake = `fake SumatraPDF ${w.sumatra_start_ms} ms a run + ${w.sumatra_page_ms} ms a page`;
+    add(`windows: ${w.labels} labels alone (${fake})`, `${f(w.alone_s)} s, ${w.alone_runs} runs, ${f(w.per_label_alone_ms, 0)} ms a label`);
+    add(`windows: batched (--batch-max ${w.batch_max})`, `${f(w.batched_s)} s, ${w.batched_runs} runs, ${f(w.per_label_batched_ms, 0)} ms a label`);
+  }
   if (r.scan) add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {
     add(`idle RSS (max over ${f(r.idle.seconds, 0)} s, polling every ${r.idle.poll_interval_s} s)`, `${f(r.idle.rss_mb)} MB`, '≤ 100 MB', r.idle.rss_mb <= 100);

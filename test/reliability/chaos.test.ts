@@ -23,8 +23,9 @@ import { PrintedShipments } from '../support/reliability/pdf-shipments';
 import { sleep, until } from '../support/reliability/wait';
 
 const SECRET = 'whsec-chaos';
-/** Between two bookings of the batched run's wave. */
-const BATCHED_PACE_MS = 60;
+/** The batched run's bookings come in clumps (a wave of orders), this many at a time, this far apart. */
+const CLUMP = 10;
+const CLUMP_GAP_MS = 1_000;
 
 /** Per shipment from the labels printed (not the files): a batch file counts once for each label in it. */
 function countPrinted(printed: readonly string[], expected: readonly string[], files: number): SpoolCount {
@@ -79,17 +80,18 @@ describe.each([
     agent = await start();
 
     const shipments: string[] = [];
-    const book = async (paceMs: number): Promise<void> => {
+    const book = async (clump: number, gapMs: number): Promise<void> => {
       for (let i = 0; i < SIZES.chaosLabels; i++) {
         const booked = await sandbox.bookShipment({ source: i % 3 === 0 ? 'APP' : 'API', reference_id: `CHAOS-${i}` });
         shipments.push(booked.shipmentId);
-        if (paceMs > 0) await sleep(paceMs);
+        if (gapMs > 0 && i % clump === clump - 1) await sleep(gapMs);
       }
     };
     // Batched, a burst booked all at once is out before the first kill: the bookings arrive
-    // as a wave instead, while the kills happen, and each restart finds a backlog to batch.
-    if (batchMax === undefined) await book(0);
-    const booking = batchMax === undefined ? Promise.resolve() : book(BATCHED_PACE_MS);
+    // in clumps instead, while the kills happen; each clump (and each restart's backlog)
+    // makes batches, and a kill soon after a clump lands mid-batch.
+    if (batchMax === undefined) await book(1, 0);
+    const booking = batchMax === undefined ? Promise.resolve() : book(CLUMP, CLUMP_GAP_MS);
 
     const thresholds = killThresholds(SIZES.chaosLabels, SIZES.chaosKills, between);
     const killedAt: number[] = [];
