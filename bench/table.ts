@@ -22,6 +22,10 @@ export function rows(r: BenchReport): Row[] {
     const spool = `IPP in order ${f(b.limit_spool_s)} s; lp in order ${f(b.limit_spool_lp_s)} s, unordered ×4 ${f(b.limit_spool_unordered_s)} s`;
     add('burst: limit (larger of fetch-only and spool-only)', `${f(b.limit_s)} s (fetch ${f(b.limit_fetch_s)} s at ${b.limit_fetch_concurrency}; ${spool})`);
     add('burst: pages used, agent / DIY', `${b.agent_pages} / ${b.baseline_pages}`);
+    if (b.agent_batched_s !== undefined) {
+      add(`burst: agent batched (--batch-max ${b.agent_batch_max})`, `${f(b.agent_batched_s)} s in ${b.agent_batched_jobs} spooler jobs (${b.agent_jobs} alone), ${b.agent_batched_pages} pages; first label ${f(b.agent_batched_first_label_s * 1000, 0)} ms`);
+      add('burst: batched vs baseline', `${f(b.vs_baseline_batched, 2)}×`, '≥ 3×', b.vs_baseline_batched >= 3);
+    }
     add('burst: vs baseline (baseline ÷ agent)', `${f(b.vs_baseline, 2)}×`, '≥ 3×', b.vs_baseline >= 3);
     add('burst: vs limit (agent ÷ limit)', `${f(b.vs_limit, 2)}×`, '≤ 1.25×', b.vs_limit <= 1.25);
   }

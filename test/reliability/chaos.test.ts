@@ -95,17 +95,30 @@ describe.each([
 
     const thresholds = killThresholds(SIZES.chaosLabels, SIZES.chaosKills, between);
     const killedAt: number[] = [];
+    /** Jobs between fetch and spooled at each kill (from the agent's job lines). */
+    const inFlightAtKill: number[] = [];
     const spooledBefore: string[] = [];
     for (let k = 0; k < SIZES.chaosKills; k++) {
       const threshold = thresholds[k]!;
-      await until(`${threshold} labels on ${queue} before kill ${k + 1}`, async () => (await labelsOut()) >= threshold, {
-        timeoutMs: 120_000,
-        intervalMs: 20,
-        detail: async () => `${await labelsOut()} out; agent:\n${agent!.lines.slice(-20).join('\n')}`,
-      });
-      // A random moment within the next label or two: mid-fetch, mid-spool or between jobs.
-      await sleep(between(0, 150));
+      if (batchMax === undefined) {
+        await until(`${threshold} labels on ${queue} before kill ${k + 1}`, async () => (await labelsOut()) >= threshold, {
+          timeoutMs: 120_000,
+          intervalMs: 20,
+          detail: async () => `${await labelsOut()} out; agent:\n${agent!.lines.slice(-20).join('\n')}`,
+        });
+        // A random moment within the next label or two: mid-fetch, mid-spool or between jobs.
+        await sleep(between(0, 150));
+      } else {
+        // Batches print a clump in one go, so progress jumps from clump to clump: the kill is
+        // timed from the clump's booking instead, to land while its batch is on its way.
+        const clumpEnd = Math.ceil(threshold / CLUMP) * CLUMP;
+        await until(`${clumpEnd} bookings before kill ${k + 1}`, async () => shipments.length >= clumpEnd, { timeoutMs: 120_000, intervalMs: 5 });
+        await sleep(between(20, 250));
+      }
       killedAt.push(await labelsOut());
+      const last = new Map<string, string>();
+      for (const job of parseJobLines(agent.lines)) last.set(job.jobId, job.state);
+      inFlightAtKill.push([...last.values()].filter((state) => state === 'fetching' || state === 'spooling').length);
       spooledBefore.push(...agent.lines);
       expect(agent.running, `the agent exited by itself before kill ${k + 1}:\n${agent.lines.slice(-30).join('\n')}`).toBe(true);
       const exit = await agent.kill('SIGKILL');
@@ -132,7 +145,7 @@ describe.each([
     const byText = countPrinted(labels, shipments, files.length);
     console.log(
       `[chaos${batchMax === undefined ? '' : ` batched ${batchMax}`}] ${shipments.length} labels in ${files.length} outputs, ${SIZES.chaosKills} SIGKILLs ` +
-        `(labels out at each kill: ${killedAt.join(', ')}): ${describeCount(count)}; ${pdfs.broken.length} broken PDFs`,
+        `(labels out at each kill: ${killedAt.join(', ')}; jobs in flight: ${inFlightAtKill.join(', ')}): ${describeCount(count)}; ${pdfs.broken.length} broken PDFs`,
     );
     expect(count.missing).toEqual([]);
     expect(count.duplicated).toEqual([]);
@@ -143,6 +156,8 @@ describe.each([
     if (batchMax !== undefined) {
       // Batching really happened: fewer outputs than labels, none larger than the cap.
       expect(files.length).toBeLessThan(shipments.length);
+      // And the kills hit batches on their way: several jobs fetching or spooling at once.
+      expect(Math.max(...inFlightAtKill), `jobs in flight at each kill: ${inFlightAtKill.join(', ')}`).toBeGreaterThanOrEqual(2);
       for (const file of files) expect((await printed.update([file])).length).toBeLessThanOrEqual(batchMax);
     }
     // The kills really hit the burst, not an idle agent: every one came while labels were

@@ -19,8 +19,8 @@ export interface JobRecord extends JobView {
   readonly held: boolean;
   /** spool() was called at least once: look the job up at the spooler before resending. */
   readonly spoolAttempted: boolean;
-  /** The batch (jobs/batching.ts) the job was fetched and spooled in; looked up by its id after a crash. */
-  readonly batchId: string | null;
+  /** The batch (jobs/batching.ts) the job was fetched and spooled in; looked up by its id after a crash. Absent = none. */
+  readonly batchId?: string | null;
 }
 
 export interface JobSpec {

@@ -113,10 +113,10 @@ export class JobRepository {
       nextAttemptAt: patch.nextAttemptAt === undefined ? job.nextAttemptAt : patch.nextAttemptAt,
       held: (patch.held ?? job.held) ? 1 : 0,
       spoolAttempted: (patch.spoolAttempted ?? job.spoolAttempted) ? 1 : 0,
-      batchId: job.batchId,
+      batchId: job.batchId ?? null,
       updatedAt: this.now().toISOString(),
     };
-    next.batchId = patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : job.batchId;
+    next.batchId = patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : (job.batchId ?? null);
     this.s.update.run(next);
     return { ...job, ...next, held: next.held === 1, spoolAttempted: next.spoolAttempted === 1 };
   }

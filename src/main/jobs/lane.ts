@@ -61,7 +61,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     tryCounted: false,
     spoolUncertain: job.spoolAttempted,
     token: 0,
-    batchId: job.batchId,
+    batchId: job.batchId ?? null,
     batch: null,
     alone: false,
   };

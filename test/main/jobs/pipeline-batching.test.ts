@@ -176,7 +176,7 @@ describe('PrintPipeline batching (issue 14)', () => {
 
   it('keeps a batch whole and in place while its printer is down, looks it up by batch id, then sends it once', async () => {
     const p = make(new BatchFetcher());
-    target.offlineError = new PrintError('PRINTER_OFFLINE', 'queue labels is disabled', { printerDown: true });
+    target.offlineError = new PrintError('PRINTER_DISABLED', 'queue labels is disabled', { printerDown: true });
     await p.start();
     const all = ids('o', 4);
     const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
