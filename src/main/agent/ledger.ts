@@ -187,7 +187,11 @@ export class Ledger {
     const maxAgeDays = options.maxAgeDays ?? this.retention.maxAgeDays;
     const maxRows = options.maxRows ?? this.retention.maxRows;
     const cutoff = new Date(this.now().getTime() - maxAgeDays * 86_400_000).toISOString();
-    return this.transaction(() => ({ jobs: this.jobs.prune(cutoff, maxRows), ...this.intake.prune(cutoff) }));
+    return this.transaction(() => {
+      const jobs = this.jobs.prune(cutoff, maxRows);
+      this.batches.prune();
+      return { jobs, ...this.intake.prune(cutoff) };
+    });
   }
 
   /** Run several ledger calls in one transaction (one commit for a batch). */

@@ -31,6 +31,9 @@ export class BatchRepository {
       claim: db.prepare("UPDATE jobs SET batch_id = ? WHERE id = ? AND batch_id IS NULL AND state = 'queued'"),
       setState: db.prepare('UPDATE batches SET state = ?, spooler_job_id = COALESCE(?, spooler_job_id), updated_at = ? WHERE id = ?'),
       release: db.prepare("UPDATE jobs SET batch_id = NULL WHERE batch_id = ? AND spool_attempted = 0 AND state IN ('queued', 'fetching')"),
+      prune: db.prepare(
+        "DELETE FROM batches WHERE state IN ('spooled', 'dissolved') AND NOT EXISTS (SELECT 1 FROM jobs WHERE jobs.batch_id = batches.id)",
+      ),
       get: db.prepare('SELECT id, target, document_type, layout, state, spooler_job_id FROM batches WHERE id = ?'),
     };
     this.claimTx = db.transaction((spec: BatchSpec): boolean => {
@@ -60,6 +63,11 @@ export class BatchRepository {
   dissolveBatch(id: string): void {
     this.s.release.run(id);
     this.batchState(id, 'dissolved');
+  }
+
+  /** Retention: a finished batch goes with the last of its member jobs. */
+  prune(): number {
+    return this.s.prune.run().changes;
   }
 
   getBatch(id: string): { id: string; target: string; document_type: string; layout: string; state: BatchState; spooler_job_id: string | null } | null {

@@ -104,6 +104,11 @@ describe('PrintPipeline batching (issue 14)', () => {
       expect(ledger.get(job.id)).toMatchObject({ state: 'completed', batchId, attempts: 1, spoolerJobId: target.spooled[1]!.spoolerJobId });
     }
     expect(ledger.batches.getBatch(batchId!)).toMatchObject({ state: 'spooled', spooler_job_id: target.spooled[1]!.spoolerJobId });
+    // Retention: the batch row goes with the last of its members.
+    ledger.prune({ maxAgeDays: 1000, maxRows: 1 }); // keeps the newest job: a member
+    expect(ledger.batches.getBatch(batchId!)).not.toBeNull();
+    ledger.prune({ maxAgeDays: 1000, maxRows: 0 });
+    expect(ledger.batches.getBatch(batchId!)).toBeNull();
   });
 
   it('keeps batches within batchMax and in booking order across a long burst', async () => {
