@@ -46,7 +46,12 @@ fs.appendFileSync(process.env.FAKE_SUMATRA_LOG, JSON.stringify({ args: process.a
 setTimeout(() => process.exit(0), ${SUMATRA_START_MS} + pages * ${SUMATRA_PAGE_MS});
 `;
 
-export async function runWindows(options: { readonly labels: number; readonly batchMax: number; readonly workDir: string; readonly log: (l: string) => void }): Promise<WindowsResult> {
+export async function runWindows(options: {
+  readonly labels: number;
+  readonly batchMax: number;
+  readonly workDir: string;
+  readonly log: (l: string) => void;
+}): Promise<WindowsResult> {
   const dir = path.join(options.workDir, 'windows');
   await fs.mkdir(dir, { recursive: true });
   const exe = path.join(dir, 'SumatraPDF.js');
@@ -71,7 +76,13 @@ export async function runWindows(options: { readonly labels: number; readonly ba
   };
 }
 
-async function printAll(labels: number, batchMax: number, dir: string, exe: string, label: PDFDocument): Promise<{ seconds: number; runs: number }> {
+async function printAll(
+  labels: number,
+  batchMax: number,
+  dir: string,
+  exe: string,
+  label: PDFDocument,
+): Promise<{ seconds: number; runs: number }> {
   const logFile = path.join(dir, `sumatra-${batchMax}.log`);
   await fs.writeFile(logFile, '');
   process.env.FAKE_SUMATRA_LOG = logFile;
@@ -83,21 +94,44 @@ async function printAll(labels: number, batchMax: number, dir: string, exe: stri
     },
     getPrinters: async () => [{ deviceId: 'Bench', name: 'Bench' }],
   };
-  const target = new WindowsTarget({ uri: 'windows:Bench', name: 'Bench', pdfToPrinter: module, tempDir: dir, spooler: null, checkReadiness: false });
+  const target = new WindowsTarget({
+    uri: 'windows:Bench',
+    name: 'Bench',
+    pdfToPrinter: module,
+    tempDir: dir,
+    spooler: null,
+    checkReadiness: false,
+  });
   // The service's answer to a batch: one PDF, a page per shipment.
   const fetcher: PdfFetcher = {
     printFile: async (req) => {
       const doc = await PDFDocument.create();
-      for (const page of await doc.copyPages(label, req.shipment_ids.map(() => 0))) doc.addPage(page);
+      for (const page of await doc.copyPages(
+        label,
+        req.shipment_ids.map(() => 0),
+      ))
+        doc.addPage(page);
       return { pdf: await doc.save(), requestId: null };
     },
   };
   const ledger = Ledger.open({ path: path.join(dir, `ledger-${batchMax}.sqlite`), pruneIntervalMs: 0 });
-  const pipeline = new PrintPipeline({ ledger, fetcher, targetFor: () => target, route: () => ({ target: 'windows:Bench', layout: 'printer', media: 'label' }), batchMax });
+  const pipeline = new PrintPipeline({
+    ledger,
+    fetcher,
+    targetFor: () => target,
+    route: () => ({ target: 'windows:Bench', layout: 'printer', media: 'label' }),
+    batchMax,
+  });
   await pipeline.start();
   const t0 = Date.now();
   for (let i = 0; i < labels; i++) {
-    pipeline.submitBooking({ shipmentId: `win-${batchMax}-${i}`, referenceId: null, trackingId: null, bookedAt: new Date(t0 + i).toISOString(), trigger: 'webhook' });
+    pipeline.submitBooking({
+      shipmentId: `win-${batchMax}-${i}`,
+      referenceId: null,
+      trackingId: null,
+      bookedAt: new Date(t0 + i).toISOString(),
+      trigger: 'webhook',
+    });
   }
   await pipeline.idle();
   const seconds = (Date.now() - t0) / 1000;

@@ -70,7 +70,9 @@ export class BatchRepository {
     return this.s.prune.run().changes;
   }
 
-  getBatch(id: string): { id: string; target: string; document_type: string; layout: string; state: BatchState; spooler_job_id: string | null } | null {
+  getBatch(
+    id: string,
+  ): { id: string; target: string; document_type: string; layout: string; state: BatchState; spooler_job_id: string | null } | null {
     return (this.s.get.get(id) as ReturnType<BatchRepository['getBatch']> | undefined) ?? null;
   }
 }

@@ -53,7 +53,12 @@ export class Batching {
 
   /** Whether jobs to this target may be batched at all. */
   batches(target: PipelineTarget): boolean {
-    return this.context.settings.batchMax > 1 && target.needsPdf && (target.kind === 'cups' || target.kind === 'windows') && !!this.store.claimBatch;
+    return (
+      this.context.settings.batchMax > 1 &&
+      target.needsPdf &&
+      (target.kind === 'cups' || target.kind === 'windows') &&
+      !!this.store.claimBatch
+    );
   }
 
   /** The batch that would start at `first`: it and the jobs like it that follow it, already waiting. */
@@ -78,7 +83,13 @@ export class Batching {
   fetch(members: readonly Entry[]): Promise<void> | null {
     const first = members[0]!;
     const batch: Batch = { id: newBatchId(this.context.queue.nowMs()), members, pdf: null };
-    const spec = { id: batch.id, target: first.target, documentType: first.documentType, layout: first.layout, jobIds: members.map((m) => m.id) };
+    const spec = {
+      id: batch.id,
+      target: first.target,
+      documentType: first.documentType,
+      layout: first.layout,
+      jobIds: members.map((m) => m.id),
+    };
     let claimed = false;
     try {
       claimed = this.store.claimBatch!(spec);
@@ -113,7 +124,10 @@ export class Batching {
     if (head.phase !== 'ready') return false;
     const whole = batch.members.every((m, i) => lane.entries[i] === m && m.phase === 'ready');
     if (whole) return true;
-    this.release(batch, batch.members.filter((m) => m.batch === batch && lane.entries.includes(m) && m.phase === 'ready'));
+    this.release(
+      batch,
+      batch.members.filter((m) => m.batch === batch && lane.entries.includes(m) && m.phase === 'ready'),
+    );
     this.context.queue.schedulePump();
     return false;
   }

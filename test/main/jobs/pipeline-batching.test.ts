@@ -19,7 +19,10 @@ class BatchFetcher implements PdfFetcher {
     const { delayMs = 0, error } = this.plan(req);
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (error) throw error;
-    return { pdf: new TextEncoder().encode(`%PDF ${req.shipment_ids.join(',')} ${req.document_type}`), requestId: `rq-${this.calls.length}` };
+    return {
+      pdf: new TextEncoder().encode(`%PDF ${req.shipment_ids.join(',')} ${req.document_type}`),
+      requestId: `rq-${this.calls.length}`,
+    };
   }
 }
 
@@ -162,7 +165,8 @@ describe('PrintPipeline batching (issue 14)', () => {
     expect(printedShipments(target)).toEqual(good.map((id) => [id]));
     const bad = ledger.get(jobs[3]!.id)!;
     expect(bad).toMatchObject({ state: 'failed', requestId: 'rq-422-r03', attempts: 1, batchId: null });
-    for (const job of jobs.filter((_, i) => i !== 3)) expect(ledger.get(job.id)).toMatchObject({ state: 'completed', attempts: 1, batchId: null });
+    for (const job of jobs.filter((_, i) => i !== 3))
+      expect(ledger.get(job.id)).toMatchObject({ state: 'completed', attempts: 1, batchId: null });
   });
 
   it('follows the batch job and gives its end to every member', async () => {
@@ -199,7 +203,8 @@ describe('PrintPipeline batching (issue 14)', () => {
     /** The ledger as a crash leaves it: members claimed and written `spooling` (spool attempted), no spooler id. */
     function crashedBatch(shipments: string[]): { batchId: string; jobIds: string[] } {
       const jobIds = shipments.map(
-        (id) => ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job.id,
+        (id) =>
+          ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job.id,
       );
       const batchId = 'Bcrashtest00001';
       expect(ledger.claimBatch({ id: batchId, target: LABELS, documentType: 'label', layout: 'printer', jobIds })).toBe(true);
@@ -230,7 +235,8 @@ describe('PrintPipeline batching (issue 14)', () => {
     });
 
     it('refuses to claim a job that is already in a batch, and then claims none of the others', () => {
-      const job = (id: string) => ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job.id;
+      const job = (id: string) =>
+        ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job.id;
       const [a, b] = [job('x1'), job('x2')];
       expect(ledger.claimBatch({ id: 'Bfirst', target: LABELS, documentType: 'label', layout: 'printer', jobIds: [a] })).toBe(true);
       expect(ledger.claimBatch({ id: 'Bsecond', target: LABELS, documentType: 'label', layout: 'printer', jobIds: [b, a] })).toBe(false);

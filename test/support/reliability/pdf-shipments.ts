@@ -43,7 +43,13 @@ export class PrintedShipments {
     for (const file of files) {
       if (this.read.has(file)) continue;
       const bytes = await fs.readFile(file);
-      if (!bytes.subarray(Math.max(0, bytes.length - 1024)).toString('latin1').includes('%%EOF')) continue;
+      if (
+        !bytes
+          .subarray(Math.max(0, bytes.length - 1024))
+          .toString('latin1')
+          .includes('%%EOF')
+      )
+        continue;
       this.read.set(file, await shipmentsInPdf(file));
     }
     return files.flatMap((f) => this.read.get(f) ?? []);
