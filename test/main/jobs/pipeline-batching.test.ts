@@ -199,6 +199,27 @@ describe('PrintPipeline batching (issue 14)', () => {
     expect(printedShipments(target)).toEqual([all]);
   });
 
+  it('sends the members of a batch whose spool failed one by one, each looked up under the batch id first', async () => {
+    const refusedBatches: string[] = [];
+    const spool = target.spool.bind(target);
+    target.spool = async (request) => {
+      if (request.jobId.startsWith('B')) {
+        refusedBatches.push(request.jobId);
+        throw new PrintError('SPOOL_FAILED', 'the scheduler refused the document', { retryable: true });
+      }
+      return spool(request);
+    };
+    const p = make(new BatchFetcher());
+    await p.start();
+    const all = ids('u', 4);
+    const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+    expect(refusedBatches).toHaveLength(1);
+    expect(printedShipments(target)).toEqual(all.map((id) => [id]));
+    expect(target.findCalls).toEqual(all.map(() => refusedBatches[0]));
+    for (const job of jobs) expect(ledger.get(job.id)).toMatchObject({ state: 'completed', batchId: null, attempts: 2 });
+  });
+
   describe('after a crash mid-batch', () => {
     /** The ledger as a crash leaves it: members claimed and written `spooling` (spool attempted), no spooler id. */
     function crashedBatch(shipments: string[]): { batchId: string; jobIds: string[] } {
