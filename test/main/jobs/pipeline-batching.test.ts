@@ -1,4 +1,6 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../../src/main/jobs/migrations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/api/errors';
 import { PrintError } from '../../../src/main/printing/errors';
@@ -218,6 +220,26 @@ describe('PrintPipeline batching (issue 14)', () => {
     expect(printedShipments(target)).toEqual(all.map((id) => [id]));
     expect(target.findCalls).toEqual(all.map(() => refusedBatches[0]));
     for (const job of jobs) expect(ledger.get(job.id)).toMatchObject({ state: 'completed', batchId: null, attempts: 2 });
+  });
+
+  it('upgrades a ledger written before batching (migration 3): its jobs have no batch and can be batched', () => {
+    const file = path.join(tmp.dir, 'v2.sqlite');
+    const db = new Database(file);
+    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) db.exec(m.sql);
+    db.pragma('user_version = 2');
+    db.prepare(
+      `INSERT INTO jobs (id, shipment_id, document_type, layout, target, trigger, state, created_at, updated_at)
+       VALUES ('old1', 's-old', 'label', 'printer', ?, 'webhook', 'queued', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')`,
+    ).run(LABELS);
+    db.close();
+    const old = Ledger.open({ path: file });
+    try {
+      expect(old.get('old1')).toMatchObject({ state: 'queued', batchId: null });
+      expect(old.claimBatch({ id: 'Bupgrade', target: LABELS, documentType: 'label', layout: 'printer', jobIds: ['old1'] })).toBe(true);
+      expect(old.get('old1')!.batchId).toBe('Bupgrade');
+    } finally {
+      old.close();
+    }
   });
 
   describe('after a crash mid-batch', () => {
