@@ -29,6 +29,7 @@ import type { Booked, SandboxProcess } from './sandbox-process';
 const execFileAsync = promisify(execFile);
 const BASELINE = path.join(path.dirname(new URL(import.meta.url).pathname), 'diy-baseline.sh');
 const SECRET = 'whsec-bench';
+const BATCH_MAX = 25;
 const LP_LABEL_ARGS = ['-o', 'media=Custom.4x6in', '-o', 'print-scaling=none'];
 
 export interface BurstResult {
@@ -55,6 +56,15 @@ export interface BurstResult {
   /** Pages the agent's jobs put on the queue (label layout `printer`: one a label). */
   readonly agent_pages: number;
   readonly baseline_pages: number;
+  /** Spooler jobs the agent made (one a label without batching). */
+  readonly agent_jobs: number;
+  /** The same burst with --batch-max agent_batch_max (src/main/jobs/batching.ts). */
+  readonly agent_batched_s: number;
+  readonly agent_batched_first_label_s: number;
+  readonly agent_batched_pages: number;
+  readonly agent_batched_jobs: number;
+  readonly agent_batch_max: number;
+  readonly vs_baseline_batched: number;
 }
 
 export interface BurstContext {
@@ -70,31 +80,16 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
   const { sandbox, cups, queue, count, workDir, log } = ctx;
 
   // ---- the agent --------------------------------------------------------------------------
-  const webhookPort = await freePort();
-  const dataDir = path.join(workDir, 'burst-agent');
-  presetPollMark(dataDir, sandbox.baseUrl);
-  await sandbox.clearLog();
-  const agent = await startAgentProcess({
-    args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${queue}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 0 }),
-    env: cups.env,
-  });
-  await waitForStartupPoll(sandbox);
-  const outputsBefore = (await cups.outputs(queue)).length;
   const shipments = await sandbox.book(count, 'BURST');
-  const envelopes = shipments.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(Date.now() - 60_000 + i) }));
-  const sender = new WebhookSender(agent.webhookUrl!, SECRET, 32);
-  log(`burst: ${count} webhooks at once to the agent…`);
-  const t0 = Date.now();
-  await mapConcurrent(envelopes, 32, (e) => sender.deliver(e));
-  await sender.close();
-  await until(`${count} labels spooled by the agent`, () => loggedAt(agent, 'spooled').size >= count, { timeoutMs: 30 * 60_000, intervalMs: 200 });
-  const spooledAt = [...loggedAt(agent, 'spooled').values()];
-  const agentSeconds = (Math.max(...spooledAt) - t0) / 1000;
-  const firstSeconds = (Math.min(...spooledAt) - t0) / 1000;
-  await agent.stop();
-  await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
-  const agentOutputs = (await cups.outputs(queue)).slice(outputsBefore);
-  log(`burst: agent ${agentSeconds.toFixed(1)} s`);
+  const alone = await runAgent(ctx, shipments, 'burst-agent');
+  log(`burst: agent ${alone.seconds.toFixed(1)} s`);
+  // The same shipments again, batching on (a fresh ledger, so they print again).
+  const batched = await runAgent(ctx, shipments, 'burst-agent-batched', BATCH_MAX);
+  log(`burst: agent batched (--batch-max ${BATCH_MAX}) ${batched.seconds.toFixed(1)} s in ${batched.outputs.length} jobs`);
+  const agentSeconds = alone.seconds;
+  const firstSeconds = alone.first;
+  const agentOutputs = alone.outputs;
+  const outputsBefore = alone.outputsBefore + alone.outputs.length + batched.outputs.length;
 
   // ---- the DIY baseline -----------------------------------------------------------------
   const idsFile = path.join(workDir, 'burst-ids.txt');
@@ -104,7 +99,7 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
   await execFileAsync('bash', [BASELINE, sandbox.baseUrl, sandbox.apiKey, queue, idsFile], { env: cups.env, maxBuffer: 16 * 2 ** 20 });
   const baselineSeconds = (performance.now() - b0) / 1000;
   await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
-  const baselineOutputs = (await cups.outputs(queue)).slice(outputsBefore + agentOutputs.length);
+  const baselineOutputs = (await cups.outputs(queue)).slice(outputsBefore);
   log(`burst: baseline ${baselineSeconds.toFixed(1)} s`);
 
   // ---- the limit ----------------------------------------------------------------------------
@@ -137,6 +132,13 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
     limit_spool_unordered_s: unordered,
     agent_first_label_s: firstSeconds,
     agent_pages: await pagesOf(agentOutputs),
+    agent_jobs: agentOutputs.length,
+    agent_batched_s: batched.seconds,
+    agent_batched_first_label_s: batched.first,
+    agent_batched_pages: await pagesOf(batched.outputs),
+    agent_batched_jobs: batched.outputs.length,
+    agent_batch_max: BATCH_MAX,
+    vs_baseline_batched: baselineSeconds / batched.seconds,
     baseline_pages: await pagesOf(baselineOutputs),
   };
 }
@@ -214,4 +216,40 @@ async function pagesOf(files: readonly string[]): Promise<number> {
   let pages = 0;
   for (const file of files) pages += (await PDFDocument.load(await fs.readFile(file))).getPageCount();
   return pages;
+}
+
+/** One agent run over the burst: webhooks for every shipment at once, until each is spooled. */
+async function runAgent(
+  ctx: BurstContext,
+  shipments: readonly Booked[],
+  name: string,
+  batchMax?: number,
+): Promise<{ seconds: number; first: number; outputs: string[]; outputsBefore: number }> {
+  const { sandbox, cups, queue, count, workDir, log } = ctx;
+  const webhookPort = await freePort();
+  const dataDir = path.join(workDir, name);
+  presetPollMark(dataDir, sandbox.baseUrl);
+  await sandbox.clearLog();
+  const agent = await startAgentProcess({
+    args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${queue}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 0, batchMax }),
+    env: cups.env,
+  });
+  await waitForStartupPoll(sandbox);
+  const outputsBefore = (await cups.outputs(queue)).length;
+  const envelopes = shipments.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(Date.now() - 60_000 + i) }));
+  const sender = new WebhookSender(agent.webhookUrl!, SECRET, 32);
+  log(`burst: ${count} webhooks at once to the agent${batchMax ? ` (--batch-max ${batchMax})` : ''}…`);
+  const t0 = Date.now();
+  await mapConcurrent(envelopes, 32, (e) => sender.deliver(e));
+  await sender.close();
+  await until(`${count} labels spooled by the agent`, () => loggedAt(agent, 'spooled').size >= count, { timeoutMs: 30 * 60_000, intervalMs: 200 });
+  const spooledAt = [...loggedAt(agent, 'spooled').values()];
+  await agent.stop();
+  await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });
+  return {
+    seconds: (Math.max(...spooledAt) - t0) / 1000,
+    first: (Math.min(...spooledAt) - t0) / 1000,
+    outputs: (await cups.outputs(queue)).slice(outputsBefore),
+    outputsBefore,
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll,windows]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with a sink queue (test/support/cups.ts, needs root), the agent as a station
@@ -21,6 +21,7 @@ import { SandboxProcess } from './sandbox-process';
 import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
 import { renderTable } from './table';
+import { runWindows, type WindowsResult } from './windows';
 
 const QUEUE = 'bench_sink';
 
@@ -32,10 +33,11 @@ interface Plan {
   readonly scaleRounds: number;
   readonly scaleIdleSeconds: number;
   readonly pollSamples: number;
+  readonly windowsLabels: number;
 }
 
-const FULL: Plan = { burst: 1_000, latency: 200, scans: 100, idleSeconds: 60, scaleRounds: 5, scaleIdleSeconds: 20, pollSamples: 30 };
-const QUICK: Plan = { burst: 200, latency: 50, scans: 30, idleSeconds: 10, scaleRounds: 3, scaleIdleSeconds: 5, pollSamples: 8 };
+const FULL: Plan = { burst: 1_000, latency: 200, scans: 100, idleSeconds: 60, scaleRounds: 5, scaleIdleSeconds: 20, pollSamples: 30, windowsLabels: 100 };
+const QUICK: Plan = { burst: 200, latency: 50, scans: 30, idleSeconds: 10, scaleRounds: 3, scaleIdleSeconds: 5, pollSamples: 8, windowsLabels: 50 };
 
 export interface BenchReport {
   machine: string;
@@ -48,6 +50,7 @@ export interface BenchReport {
   idle?: IdleResult;
   scale?: ScaleResult;
   poll?: PollResult;
+  windows?: WindowsResult;
   duration_s: number;
 }
 
@@ -56,11 +59,11 @@ async function main(): Promise<void> {
     options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', default: false } },
   });
   if (values.help) {
-    process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll]\n');
+    process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll,windows]\n');
     return;
   }
   const plan = values.quick ? QUICK : FULL;
-  const only = new Set((values.only ?? 'burst,latency,idle,scale,poll').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? 'burst,latency,idle,scale,poll,windows').split(',').map((s) => s.trim()));
   const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
   const machine = machineInfo();
   const started = Date.now();
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
       report.scan = scan;
     }
     if (only.has('poll')) report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: 25, workDir, log });
     if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log, bundledScript: bundled });
   } finally {
     await sandbox.close();

@@ -22,6 +22,10 @@ export function rows(r: BenchReport): Row[] {
     const spool = `IPP in order ${f(b.limit_spool_s)} s; lp in order ${f(b.limit_spool_lp_s)} s, unordered ×4 ${f(b.limit_spool_unordered_s)} s`;
     add('burst: limit (larger of fetch-only and spool-only)', `${f(b.limit_s)} s (fetch ${f(b.limit_fetch_s)} s at ${b.limit_fetch_concurrency}; ${spool})`);
     add('burst: pages used, agent / DIY', `${b.agent_pages} / ${b.baseline_pages}`);
+    if (b.agent_batched_s !== undefined) {
+      add(`burst: agent batched (--batch-max ${b.agent_batch_max})`, `${f(b.agent_batched_s)} s in ${b.agent_batched_jobs} spooler jobs (${b.agent_jobs} alone), ${b.agent_batched_pages} pages; first label ${f(b.agent_batched_first_label_s * 1000, 0)} ms`);
+      add('burst: batched vs baseline', `${f(b.vs_baseline_batched, 2)}×`, '≥ 3×', b.vs_baseline_batched >= 3);
+    }
     add('burst: vs baseline (baseline ÷ agent)', `${f(b.vs_baseline, 2)}×`, '≥ 3×', b.vs_baseline >= 3);
     add('burst: vs limit (agent ÷ limit)', `${f(b.vs_limit, 2)}×`, '≤ 1.25×', b.vs_limit <= 1.25);
   }
@@ -34,6 +38,12 @@ export function rows(r: BenchReport): Row[] {
     add('  stages p50: ack, ack→queued, queued→fetch, fetch (service), spool', `${f(s.ack)}, ${f(s.ack_to_queued)}, ${f(s.queued_to_fetching)}, ${f(s.fetch_service)}, ${f(s.spool_lp)} ms`);
     const alone = l.spooler_alone_p50_ms;
     add('  spooler alone p50: IPP Print-Job, lpstat, lp', `${f(alone.ipp_print_job)}, ${f(alone.lpstat)}, ${f(alone.lp)} ms`);
+  }
+  if (r.windows) {
+    const w = r.windows;
+    const fake = `fake SumatraPDF ${w.sumatra_start_ms} ms a run + ${w.sumatra_page_ms} ms a page`;
+    add(`windows: ${w.labels} labels alone (${fake})`, `${f(w.alone_s)} s, ${w.alone_runs} runs, ${f(w.per_label_alone_ms, 0)} ms a label`);
+    add(`windows: batched (--batch-max ${w.batch_max})`, `${f(w.batched_s)} s, ${w.batched_runs} runs, ${f(w.per_label_batched_ms, 0)} ms a label`);
   }
   if (r.scan) add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {

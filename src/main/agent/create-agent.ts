@@ -46,6 +46,8 @@ export interface AgentOptions {
     readonly retryBaseMs?: number;
     readonly retryMaxMs?: number;
     readonly followIntervalMs?: number;
+    /** See PrintPipelineOptions.batchMax. @default 1 */
+    readonly batchMax?: number;
   };
   /** Extra target dependencies (CUPS env, a fake pdf-to-printer in tests). */
   readonly targets?: Omit<TargetDeps, 'service'>;

@@ -3,6 +3,7 @@ import type { BookingNotice } from '../intake/booking-notice';
 import { IntakeStore, type PendingBooking, type ScanMatch, type SeenShipment } from '../intake/intake-store';
 import type { JobPatch, JobRecord, JobSpec } from '../jobs/job-record';
 import { JobRepository } from '../jobs/job-repository';
+import { BatchRepository, type BatchSpec, type BatchState } from '../jobs/batch-repository';
 import type { JobSearch } from '../jobs/job-search';
 import { openLedgerFile, type LedgerFile, type LedgerFileOptions } from '../jobs/ledger-file';
 
@@ -39,6 +40,7 @@ export interface PruneResult {
  */
 export class Ledger {
   readonly jobs: JobRepository;
+  readonly batches: BatchRepository;
   readonly intake: IntakeStore;
   /** The data directory holding the file (what an error tells the user to check). */
   readonly dir: string;
@@ -59,6 +61,7 @@ export class Ledger {
     this.dir = this.file.dir;
     this.recovered = this.file.recovered;
     this.jobs = new JobRepository(this.file.db, this.now, this.dir);
+    this.batches = new BatchRepository(this.file.db, this.now);
     this.intake = new IntakeStore(this.file.db, this.now);
     this.retention = { maxAgeDays: options.retention?.maxAgeDays ?? 90, maxRows: options.retention?.maxRows ?? 200_000 };
     this.prune();
@@ -67,6 +70,18 @@ export class Ledger {
       this.pruneTimer = setInterval(() => this.prune(), interval);
       this.pruneTimer.unref();
     }
+  }
+
+  // ---- batches (batch-repository.ts) ---------------------------------------------------
+
+  claimBatch(spec: BatchSpec): boolean {
+    return this.batches.claimBatch(spec);
+  }
+  batchState(id: string, state: BatchState, spoolerJobId: string | null = null): void {
+    this.batches.batchState(id, state, spoolerJobId);
+  }
+  dissolveBatch(id: string): void {
+    this.batches.dissolveBatch(id);
   }
 
   // ---- jobs (job-repository.ts) --------------------------------------------------------
@@ -175,7 +190,11 @@ export class Ledger {
     const maxAgeDays = options.maxAgeDays ?? this.retention.maxAgeDays;
     const maxRows = options.maxRows ?? this.retention.maxRows;
     const cutoff = new Date(this.now().getTime() - maxAgeDays * 86_400_000).toISOString();
-    return this.transaction(() => ({ jobs: this.jobs.prune(cutoff, maxRows), ...this.intake.prune(cutoff) }));
+    return this.transaction(() => {
+      const jobs = this.jobs.prune(cutoff, maxRows);
+      this.batches.prune();
+      return { jobs, ...this.intake.prune(cutoff) };
+    });
   }
 
   /** Run several ledger calls in one transaction (one commit for a batch). */

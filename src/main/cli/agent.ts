@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     webhookSecrets: options.webhookSecrets,
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
+    tuning: options.batchMax === null ? undefined : { pipeline: { batchMax: options.batchMax } },
   });
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
   stopOnSignals(() => agent.stop(), log.info);

@@ -25,6 +25,8 @@ export interface AgentCliOptions {
   readonly webhookSecrets: readonly string[];
   readonly pollIntervalSeconds: number | null;
   readonly uiPort: number | null;
+  /** Most shipments per print call and spool job (src/main/jobs/batching.ts); null = 1, no batching. */
+  readonly batchMax: number | null;
   readonly dataDir: string;
   readonly help: boolean;
 }
@@ -40,6 +42,7 @@ const configFileSchema = z
     webhookSecrets: z.array(z.string().min(1)).max(10).optional(),
     pollIntervalSeconds: z.number().min(0).max(3600).optional(),
     uiPort: z.number().int().min(0).max(65535).optional(),
+    batchMax: z.number().int().min(1).max(25).optional(),
     dataDir: z.string().min(1).optional(),
   })
   .strict();
@@ -60,6 +63,7 @@ Options:
                            (on the command line it shows in \`ps\`: prefer the env or --config)
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
   --ui-port N              serve the web UI on 127.0.0.1:N
+  --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 1: each alone)
   --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
   --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...)
   --help                   this text`;
@@ -151,6 +155,7 @@ export function parseAgentOptions(
         'webhook-secret': { type: 'string', multiple: true },
         'poll-interval': { type: 'string' },
         'ui-port': { type: 'string' },
+        'batch-max': { type: 'string' },
         'data-dir': { type: 'string' },
         config: { type: 'string' },
         help: { type: 'boolean' },
@@ -177,6 +182,7 @@ export function parseAgentOptions(
     webhookSecrets: values['webhook-secret'] ?? envSecrets(env.PRINT_STATION_WEBHOOK_SECRET) ?? file.webhookSecrets ?? [],
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
+    batchMax: integer('--batch-max', values['batch-max'], 1, 25) ?? file.batchMax ?? null,
     dataDir: resolve(values['data-dir'] ?? file.dataDir ?? '.data'),
     help: values.help ?? false,
   };

@@ -19,6 +19,8 @@ export interface JobRecord extends JobView {
   readonly held: boolean;
   /** spool() was called at least once: look the job up at the spooler before resending. */
   readonly spoolAttempted: boolean;
+  /** The batch (jobs/batching.ts) the job was fetched and spooled in; looked up by its id after a crash. Absent = none. */
+  readonly batchId?: string | null;
 }
 
 export interface JobSpec {
@@ -46,6 +48,11 @@ export interface JobPatch {
   readonly nextAttemptAt?: string | null;
   readonly held?: boolean;
   readonly spoolAttempted?: boolean;
+  /**
+   * Set or clear the batch. Undefined keeps it, except that a job queued again without a
+   * spool attempt leaves its batch (nothing of the batch can be at the spooler for it).
+   */
+  readonly batchId?: string | null;
 }
 
 /** The idempotency key of an automatic job: printed at most once, however it arrived. */
@@ -76,6 +83,7 @@ export interface JobRow {
   next_attempt_at: string | null;
   held: number;
   spool_attempted: number;
+  batch_id: string | null;
 }
 
 export function rowToRecord(row: JobRow): JobRecord {
@@ -102,6 +110,7 @@ export function rowToRecord(row: JobRow): JobRecord {
     nextAttemptAt: row.next_attempt_at,
     held: row.held === 1,
     spoolAttempted: row.spool_attempted === 1,
+    batchId: row.batch_id ?? null,
   };
 }
 

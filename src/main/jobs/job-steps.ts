@@ -71,7 +71,8 @@ export class JobSteps {
         // The lookup can fail as well (a spooler that cannot be asked); counting the try here
         // keeps maxAttempts a bound on a job that can neither be spooled nor looked up.
         this.countTry(entry, 'spooling');
-        const found = await target.findSpooled(entry.id);
+        // A job spooled in a batch is at the spooler under the batch id (batching.ts).
+        const found = await target.findSpooled(entry.batchId ?? entry.id);
         if (found && found.state !== 'aborted' && found.state !== 'canceled') {
           lane.remove(entry);
           this.context.queue.handedOver(entry);
@@ -79,9 +80,12 @@ export class JobSteps {
           return;
         }
         entry.spoolUncertain = false;
+        entry.batchId = null;
       }
       // Written before the hand-over: if the ledger cannot take it, the job is not sent.
-      this.countTry(entry, 'spooling', { spoolAttempted: true });
+      // Alone, under its own id: a batch it was in is no longer where to look for it.
+      this.countTry(entry, 'spooling', { spoolAttempted: true, batchId: null });
+      entry.batchId = null;
       entry.spoolUncertain = true; // until spool() answers, the job may be at the spooler
       result = await target.spool({
         jobId: entry.id,
@@ -145,7 +149,7 @@ export class JobSteps {
   }
 
   /** Count a new try in the ledger's `attempts` (once per fetch+spool pass). */
-  private countTry(entry: Entry, state: 'fetching' | 'spooling', patch: JobPatch = {}): JobRecord {
+  countTry(entry: Entry, state: 'fetching' | 'spooling', patch: JobPatch = {}): JobRecord {
     const counted = entry.tryCounted;
     const job = this.context.guard.write(entry.id, state, { ...patch, incrementAttempts: !counted, nextAttemptAt: null, reason: null });
     if (!counted) {

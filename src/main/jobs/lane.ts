@@ -27,6 +27,19 @@ export interface Entry {
   spoolUncertain: boolean;
   /** Bumped to disown a fetch in progress (cancel, stop). */
   token: number;
+  /** The batch the ledger records for the job (a spool attempt of it is looked up by this id). */
+  batchId: string | null;
+  /** The batch in memory while it is fetched, ready or spooled (batching.ts). */
+  batch: Batch | null;
+  /** A batch with this job was refused: it is fetched alone from now on. */
+  alone: boolean;
+}
+
+/** Jobs fetched with one print call and spooled as one job; members are consecutive in their lane. */
+export interface Batch {
+  readonly id: string;
+  readonly members: readonly Entry[];
+  pdf: Uint8Array | null;
 }
 
 export function entryFrom(job: JobRecord, now: number): Entry {
@@ -48,6 +61,9 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     tryCounted: false,
     spoolUncertain: job.spoolAttempted,
     token: 0,
+    batchId: job.batchId ?? null,
+    batch: null,
+    alone: false,
   };
 }
 
@@ -92,7 +108,7 @@ export class Lane {
    * Keeps the line in booking order. Webhook deliveries can arrive out of order (spec,
    * Events 4), so a job is placed by when its shipment was booked, not by arrival; ties
    * and jobs without a booking time (reprints) go by creation order. A job never jumps
-   * ahead of a head that is already being handed to the spooler. New jobs usually belong
+   * ahead of a head (or a batch) that is already being handed to the spooler. New jobs usually belong
    * at the end, so that is checked first.
    */
   insert(entry: Entry): void {
@@ -102,7 +118,9 @@ export class Lane {
       list.push(entry);
       return;
     }
-    let lo = list[0]?.phase === 'spooling' ? 1 : 0;
+    // Nor among the members of a batch being handed over (they lead the line together).
+    let lo = 0;
+    while (lo < list.length && list[lo]!.phase === 'spooling') lo++;
     let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;

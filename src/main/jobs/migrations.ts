@@ -127,6 +127,27 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       ALTER TABLE shipments_seen ADD COLUMN parcels_known INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 4,
+    sql: `
+      -- Batches (jobs/batching.ts): consecutive jobs of one lane with the same document type,
+      -- layout and copies, fetched with one print call and spooled as one job titled with the
+      -- batch id, which crash recovery looks up (findSpooled) for every member.
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        target TEXT NOT NULL,
+        document_type TEXT NOT NULL,
+        layout TEXT NOT NULL,
+        -- claimed, spooling, spooled, dissolved
+        state TEXT NOT NULL,
+        spooler_job_id TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      ALTER TABLE jobs ADD COLUMN batch_id TEXT;
+      CREATE INDEX jobs_batch ON jobs(batch_id) WHERE batch_id IS NOT NULL;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number {

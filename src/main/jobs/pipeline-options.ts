@@ -24,6 +24,12 @@ export interface PrintPipelineOptions {
   readonly fetchConcurrency?: number;
   /** Per target, how many jobs from the head may be fetched ahead (bounds PDFs held in memory). @default 8 */
   readonly lookahead?: number;
+  /**
+   * Most shipments fetched with one print call and spooled as one job (jobs/batching.ts),
+   * from the consecutive jobs already waiting in a line (cups and windows targets only).
+   * 1 prints every job alone, as before batching; at most 25. @default 1
+   */
+  readonly batchMax?: number;
   /** Tries before a transient failure becomes a failed job. @default 8 */
   readonly maxAttempts?: number;
   /** @default 500 */
@@ -81,6 +87,7 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
     copies: options.copies ?? (() => 1),
     fetchConcurrency: Math.max(1, options.fetchConcurrency ?? 4),
     lookahead: Math.max(1, options.lookahead ?? 8),
+    batchMax: Math.min(25, Math.max(1, Math.floor(options.batchMax ?? 1))),
     maxAttempts: Math.max(1, options.maxAttempts ?? 8),
     retryBaseMs: options.retryBaseMs ?? 500,
     retryMaxMs: options.retryMaxMs ?? 30_000,

@@ -1,4 +1,5 @@
 import type { JobView } from '../../shared/domain';
+import { Batching } from './batching';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { JobFailures } from './job-failures';
 import { toJobView, type JobRecord } from './job-record';
@@ -61,6 +62,7 @@ export class PrintPipeline {
   private readonly spooled: SpooledJobs;
   private readonly failures: JobFailures;
   private readonly steps: JobSteps;
+  private readonly batching: Batching;
   private readonly recovery: RecoveryContext;
   private roundRobin = 0;
   private started = false;
@@ -93,6 +95,7 @@ export class PrintPipeline {
     this.spooled = new SpooledJobs(context);
     this.failures = new JobFailures(context);
     this.steps = new JobSteps(context, this.failures, this.spooled);
+    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled);
     this.recovery = { ...context, spooled: this.spooled };
     for (const scope of this.ledger.pausedScopes()) {
       if (scope === AUTO_SCOPE) this.autoPaused = true;
@@ -344,6 +347,19 @@ export class PrintPipeline {
         });
       return;
     }
+    if (head.batch) {
+      if (!this.batching.readyToSpool(lane, head)) return;
+      const batch = head.batch;
+      for (const m of batch.members) m.phase = 'spooling';
+      lane.spooling = this.batching
+        .spool(lane, batch, target)
+        .catch((error: unknown) => this.guard.workFailed(error))
+        .finally(() => {
+          lane.spooling = null;
+          this.schedulePump();
+        });
+      return;
+    }
     const ready = head.phase === 'ready' || (head.phase === 'waiting' && !target.needsPdf);
     if (!ready) return;
     head.phase = 'spooling';
@@ -358,25 +374,41 @@ export class PrintPipeline {
 
   private fillFetches(now: number): void {
     const lanes = [...this.lanes.values()];
-    while (this.steps.activeFetches < this.o.fetchConcurrency && lanes.length > 0) {
+    while (this.activeFetches() < this.o.fetchConcurrency && lanes.length > 0) {
       let picked: Entry | null = null;
+      let lane: Lane | null = null;
       for (let i = 0; i < lanes.length && !picked; i++) {
         const index = (this.roundRobin + i) % lanes.length;
         picked = this.fetchCandidate(lanes[index]!, now);
-        if (picked) this.roundRobin = index + 1;
+        if (picked) {
+          this.roundRobin = index + 1;
+          lane = lanes[index]!;
+        }
       }
-      if (!picked) return;
-      void this.steps.fetch(picked).catch((error: unknown) => this.guard.workFailed(error));
+      if (!picked || !lane) return;
+      const batched = this.batchFetch(lane, picked, now);
+      const fetching = batched ?? this.steps.fetch(picked);
+      void fetching.catch((error: unknown) => this.guard.workFailed(error));
     }
+  }
+
+  /** The jobs already waiting behind `first` go with it in one batch, when its target batches (batching.ts). */
+  private batchFetch(lane: Lane, first: Entry, now: number): Promise<void> | null {
+    const target = this.printers.resolve(lane.target);
+    if (target instanceof Error || !this.batching.batches(target)) return null;
+    const members = this.batching.membersFrom(lane, first, now);
+    return members.length > 1 ? this.batching.fetch(members) : null;
+  }
+
+  private activeFetches(): number {
+    return this.steps.activeFetches + this.batching.activeFetches;
   }
 
   private fetchCandidate(lane: Lane, now: number): Entry | null {
     if (this.pausedTargets.has(lane.target)) return null;
     const target = this.printers.resolve(lane.target);
     if (target instanceof Error || !target.needsPdf) return null;
-    const window = Math.min(lane.entries.length, this.o.lookahead);
-    for (let i = 0; i < window; i++) {
-      const e = lane.entries[i]!;
+    for (const e of lookahead(lane, this.o.lookahead)) {
       if (e.phase === 'waiting' && e.notBefore <= now) return e;
     }
     return null;
@@ -388,9 +420,7 @@ export class PrintPipeline {
     for (const lane of this.lanes.values()) {
       if (this.pausedTargets.has(lane.target) || this.guard.down) continue;
       if (lane.down && !lane.probing && lane.down.nextProbeAt > now && lane.down.nextProbeAt < next) next = lane.down.nextProbeAt;
-      const window = Math.min(lane.entries.length, this.o.lookahead);
-      for (let i = 0; i < window; i++) {
-        const e = lane.entries[i]!;
+      for (const e of lookahead(lane, this.o.lookahead)) {
         if (e.notBefore > now && e.notBefore < next) next = e.notBefore;
       }
     }
@@ -429,7 +459,7 @@ export class PrintPipeline {
 
   private isIdle(): boolean {
     if (this.stopped) return true;
-    if (this.steps.activeFetches > 0) return false;
+    if (this.activeFetches() > 0) return false;
     for (const lane of this.lanes.values()) {
       if (lane.spooling) return false;
       if (lane.entries.length > 0 && !this.pausedTargets.has(lane.target)) return false;
@@ -446,5 +476,16 @@ export class PrintPipeline {
 
   private nowMs(): number {
     return this.o.now().getTime();
+  }
+}
+
+/** The first `count` jobs of a line that may be fetched ahead; a batch counts as one. */
+function* lookahead(lane: Lane, count: number): Generator<Entry> {
+  let seen = 0;
+  for (const e of lane.entries) {
+    if (seen >= count) return;
+    if (e.batch && e.batch.members[0] !== e) continue;
+    seen += 1;
+    yield e;
   }
 }

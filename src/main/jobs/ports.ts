@@ -67,7 +67,17 @@ export interface ShipmentLookup {
   getShipment(shipmentId: string): { readonly referenceId: string | null; readonly trackingId: string | null } | null;
 }
 
-export type PipelineLedger = JobStore & PauseStore & ShipmentLookup;
+/**
+ * Batches (batch-repository.ts). Optional: a ledger without them never batches. Each call
+ * is one transaction; claimBatch claims every member or none.
+ */
+export interface BatchStore {
+  claimBatch?(spec: { id: string; target: string; documentType: string; layout: string; jobIds: readonly string[] }): boolean;
+  batchState?(id: string, state: 'claimed' | 'spooling' | 'spooled' | 'dissolved', spoolerJobId?: string | null): void;
+  dissolveBatch?(id: string): void;
+}
+
+export type PipelineLedger = JobStore & PauseStore & ShipmentLookup & BatchStore;
 
 /** A booking to print automatically (intake's BookingNotice satisfies it). */
 export interface BookingToPrint {

@@ -56,7 +56,8 @@ export async function resumeJob(job: JobRecord, context: RecoveryContext): Promi
       }
       let found: Awaited<ReturnType<PipelineTarget['findSpooled']>>;
       try {
-        found = await target.findSpooled(job.id);
+        // A member of a batch is at the spooler under the batch id (batching.ts).
+        found = await target.findSpooled(job.batchId ?? job.id);
       } catch {
         // The spooler cannot be asked now: queue it, still marked uncertain, so the
         // lookup is repeated before anything is sent.

@@ -11,6 +11,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { pdfPageSizes, startPrivateCups, type PrivateCups } from '../../support/cups';
 import { startTcpGate } from '../../support/tcp-gate';
 import { notice, tempDir } from '../../support/jobs/fakes';
+import { pdfPages, shipmentsInPdf, shipmentsInPdfs } from '../../support/reliability/pdf-shipments';
 
 // Both ways a job reaches the scheduler: IPP Print-Job (the default) and lp.
 describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
@@ -31,6 +32,8 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
           { name: 'offline_sink', kind: 'sink' },
           { name: 'label_pdf', kind: 'pdf' },
           { name: 'a4_pdf', kind: 'pdf' },
+          { name: 'batch_sink', kind: 'sink' },
+          { name: 'sheet_sink', kind: 'sink' },
         ],
       });
       tmp = tempDir('ps-pipeline-cups-');
@@ -85,6 +88,53 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
       ledger.close();
       const outputs = await cups.outputs('order_sink'); // oldest CUPS job first
       expect(outputs.map((f) => shipmentOf(f, ids))).toEqual(ids);
+    });
+
+    it('batches a burst (first label alone): each label once, in booking order, fewer spooler jobs, one title per batch', { timeout: 120_000 }, async () => {
+      const booked = [];
+      for (let i = 0; i < 40; i++) booked.push(await sandbox.bookShipment());
+      const ids = booked.map((b) => b.shipmentId);
+      const calls: string[][] = [];
+      const fetcher: PdfFetcher = {
+        printFile: async (req) => {
+          calls.push([...req.shipment_ids]);
+          return client.printFile(req);
+        },
+      };
+      const { p, ledger } = pipeline('batch', { fetcher, batchMax: 10, route: () => ({ target: 'cups:batch_sink', layout: 'printer', media: 'label' }) });
+      await p.start();
+      p.submitBooking(notice(ids[0]!));
+      await new Promise((r) => setImmediate(r));
+      for (const id of ids.slice(1)) p.submitBooking(notice(id));
+      await p.idle();
+      await expect.poll(() => ledger.counts().completed, { timeout: 60_000 }).toBe(40);
+      await p.stop();
+      ledger.close();
+      expect(calls[0]).toEqual([ids[0]]);
+      expect(Math.max(...calls.map((c) => c.length))).toBe(10);
+      const outputs = await cups.outputs('batch_sink');
+      expect(outputs.length).toBe(calls.length);
+      expect(outputs.length).toBeLessThan(10);
+      expect(await shipmentsInPdfs(outputs)).toEqual(ids);
+      // Batch jobs carry the batch id (what crash recovery looks up), single ones the job id and shipment.
+      expect(outputs.slice(1).every((f) => /_B[0-9a-z]{15}_/.test(path.basename(f)))).toBe(true);
+    });
+
+    it('fills 2x2 sheets with a batch: 9 labels on 3 pages instead of 9', { timeout: 120_000 }, async () => {
+      const booked = [];
+      for (let i = 0; i < 9; i++) booked.push(await sandbox.bookShipment());
+      const ids = booked.map((b) => b.shipmentId);
+      const { p, ledger } = pipeline('sheets', { batchMax: 25, route: () => ({ target: 'cups:sheet_sink', layout: '2x2', media: 'a4' }) });
+      await p.start();
+      for (const id of ids) p.submitBooking(notice(id));
+      await p.idle();
+      await expect.poll(() => ledger.counts().completed, { timeout: 60_000 }).toBe(9);
+      await p.stop();
+      ledger.close();
+      const [sheet, ...more] = await cups.outputs('sheet_sink');
+      expect(more).toEqual([]);
+      expect(await pdfPages(sheet!)).toBe(3);
+      expect((await shipmentsInPdf(sheet!)).sort()).toEqual([...ids].sort());
     });
 
     it('prints a label as 288 x 432 pt and a waybill as 595 x 842 pt', { timeout: 120_000 }, async () => {

@@ -148,11 +148,14 @@ export function agentArgs(o: {
   readonly webhookSecret?: string;
   readonly pollIntervalSeconds?: number;
   readonly uiPort?: number | null;
+  /** --batch-max (src/main/jobs/batching.ts); absent = the default, no batching. */
+  readonly batchMax?: number;
 }): string[] {
   const args = ['--api-url', o.apiUrl, '--api-key', o.apiKey, '--printer', o.printer, '--data-dir', o.dataDir];
   if (o.webhookPort != null) args.push('--webhook-port', String(o.webhookPort), '--webhook-secret', o.webhookSecret ?? 'whsec-reliability');
   args.push('--poll-interval', String(o.pollIntervalSeconds ?? 0));
   if (o.uiPort != null) args.push('--ui-port', String(o.uiPort));
+  if (o.batchMax !== undefined) args.push('--batch-max', String(o.batchMax));
   return args;
 }
 

@@ -1,0 +1,268 @@
+import { newJobId } from './job-id';
+import { isAmbiguous, type JobFailures } from './job-failures';
+import type { Batch, Entry, Lane } from './lane';
+import { isLedgerFailure } from './ledger-guard';
+import type { PipelineContext } from './pipeline-context';
+import { mediaForLayout, type BatchStore, type PipelineTarget } from './ports';
+import type { JobSteps } from './job-steps';
+import type { SpooledJobs } from './spooled-jobs';
+
+/*
+ * Batching what is already waiting (issue 14). When the fetch step picks a job, the
+ * consecutive jobs behind it in its line that are already waiting, with the same document
+ * type, layout and copies, go with it: one POST /shipments/print with their shipment ids
+ * in line order (one PDF), then one spool job titled with the batch id. Nothing waits for a
+ * batch to fill, so the first label of a burst goes alone and at once.
+ *
+ * Exactly once per shipment: the ledger claims the members in one transaction (table
+ * `batches`, jobs.batch_id), and every member is written `spooling` with spool_attempted and
+ * its batch id before the one spool() call. A member that may be at the spooler is looked up
+ * by the batch id (findSpooled) before anything is sent again, after a crash (recovery.ts)
+ * and after a batch spool that threw. A batch the service refuses is dissolved: its members
+ * are fetched one by one, their attempts not counted for the batch, so one bad shipment
+ * cannot block the others. Folder and service targets never batch (one file or service
+ * call per shipment and document).
+ */
+
+/** Spooler job title of a batch: carries the batch id that crash recovery looks up. */
+export function batchTitle(batch: Batch): string {
+  const first = batch.members[0]!;
+  return `Print Station ${batch.id} ${batch.members.length} shipments ${first.documentType}`;
+}
+
+/** `B` + a job id: never a substring of a job id, so a lookup by either finds only its own. */
+export function newBatchId(now: number): string {
+  return `B${newJobId(now)}`;
+}
+
+export class Batching {
+  private fetches = 0;
+
+  constructor(
+    private readonly context: PipelineContext,
+    private readonly store: BatchStore,
+    private readonly steps: JobSteps,
+    private readonly failures: JobFailures,
+    private readonly spooled: SpooledJobs,
+  ) {}
+
+  /** Batch fetches in progress (they count against fetchConcurrency like single ones). */
+  get activeFetches(): number {
+    return this.fetches;
+  }
+
+  /** Whether jobs to this target may be batched at all. */
+  batches(target: PipelineTarget): boolean {
+    return (
+      this.context.settings.batchMax > 1 &&
+      target.needsPdf &&
+      (target.kind === 'cups' || target.kind === 'windows') &&
+      !!this.store.claimBatch
+    );
+  }
+
+  /** The batch that would start at `first`: it and the jobs like it that follow it, already waiting. */
+  membersFrom(lane: Lane, first: Entry, now: number): Entry[] {
+    const members = [first];
+    if (!batchable(first, now)) return members;
+    const start = lane.entries.indexOf(first);
+    for (let i = start + 1; i < lane.entries.length && members.length < this.context.settings.batchMax; i++) {
+      const e = lane.entries[i]!;
+      if (!batchable(e, now) || e.documentType !== first.documentType || e.layout !== first.layout || e.copies !== first.copies) break;
+      members.push(e);
+    }
+    return members;
+  }
+
+  /**
+   * Claims the members and starts their fetch; null when the ledger refused the claim (a
+   * member is taken or no longer queued), and the caller fetches the first job alone.
+   * Everything up to the fetch request runs synchronously, so the scheduler sees the
+   * members `fetching` at once.
+   */
+  fetch(members: readonly Entry[]): Promise<void> | null {
+    const first = members[0]!;
+    const batch: Batch = { id: newBatchId(this.context.queue.nowMs()), members, pdf: null };
+    const spec = {
+      id: batch.id,
+      target: first.target,
+      documentType: first.documentType,
+      layout: first.layout,
+      jobIds: members.map((m) => m.id),
+    };
+    let claimed = false;
+    try {
+      claimed = this.store.claimBatch!(spec);
+    } catch {
+      // A ledger that cannot claim: the first job goes alone (its own writes meet the ledger's state).
+    }
+    if (!claimed) return null;
+    const tokens = members.map((m) => m.token);
+    for (const m of members) {
+      m.batch = batch;
+      m.batchId = batch.id;
+      m.phase = 'fetching';
+    }
+    try {
+      // Not counted as a try: a batch the service refuses costs its members nothing.
+      for (const m of members) this.context.guard.write(m.id, 'fetching', { nextAttemptAt: null, reason: null });
+    } catch (error) {
+      this.release(batch, members);
+      return Promise.reject(error);
+    }
+    this.fetches += 1;
+    return this.runFetch(batch, tokens);
+  }
+
+  /**
+   * The head's batch, if it is whole and first in its line, is ready to spool; a batch that
+   * lost its place (a member canceled or held, a job booked earlier inserted among its
+   * members) is dissolved and its jobs fetched again on their own.
+   */
+  readyToSpool(lane: Lane, head: Entry): boolean {
+    const batch = head.batch!;
+    if (head.phase !== 'ready') return false;
+    const whole = batch.members.every((m, i) => lane.entries[i] === m && m.phase === 'ready');
+    if (whole) return true;
+    this.release(
+      batch,
+      batch.members.filter((m) => m.batch === batch && lane.entries.includes(m) && m.phase === 'ready'),
+    );
+    this.context.queue.schedulePump();
+    return false;
+  }
+
+  async spool(lane: Lane, batch: Batch, target: PipelineTarget): Promise<void> {
+    const { members } = batch;
+    const first = members[0]!;
+    let result: { spoolerJobId: string | null; completed: boolean };
+    try {
+      if (members.some((m) => m.spoolUncertain)) {
+        for (const m of members) this.steps.countTry(m, 'spooling');
+        const found = await target.findSpooled(batch.id);
+        if (found && found.state !== 'aborted' && found.state !== 'canceled') {
+          this.handOver(lane, batch, found.spoolerJobId, found.state === 'completed');
+          return;
+        }
+        for (const m of members) m.spoolUncertain = false;
+      }
+      // Written before the hand-over: if the ledger cannot take it, the batch is not sent.
+      for (const m of members) {
+        this.steps.countTry(m, 'spooling', { spoolAttempted: true, batchId: batch.id });
+        m.spoolUncertain = true;
+      }
+      this.tryBatchState(batch.id, 'spooling');
+      result = await target.spool({
+        jobId: batch.id,
+        title: batchTitle(batch),
+        pdf: batch.pdf,
+        media: mediaForLayout(first.layout),
+        copies: first.copies,
+        shipmentId: first.shipmentId,
+        documentType: first.documentType,
+        layout: first.layout,
+      });
+    } catch (error) {
+      for (const m of members) m.phase = 'ready';
+      if (isLedgerFailure(error)) throw error;
+      if (target.reconcilable === false && isAmbiguous(error)) {
+        for (const m of members) this.failures.failUnconfirmed(m, error);
+        this.tryBatchState(batch.id, 'dissolved');
+        return;
+      }
+      if (this.failures.waitsForPrinter(first, error)) {
+        const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
+        if (!readiness.ready) {
+          // The batch keeps its place, its PDF and its tries; the line waits on the printer.
+          this.failures.waitForPrinter(lane, first, readiness.detail ?? (error as Error).message);
+          first.phase = 'ready';
+          return;
+        }
+      }
+      // Any other failure: the members go on one by one, each looked up under the batch id
+      // first (spoolUncertain) while the batch may be at the spooler, and each failing on its own.
+      for (const m of members) {
+        m.batch = null;
+        m.alone = true;
+        m.phase = 'waiting';
+      }
+      this.tryBatchState(batch.id, 'dissolved');
+      for (const m of members) this.failures.onFailure(m, error);
+      return;
+    }
+    this.handOver(lane, batch, result.spoolerJobId, result.completed);
+  }
+
+  private async runFetch(batch: Batch, tokens: readonly number[]): Promise<void> {
+    const { queue } = this.context;
+    const { members } = batch;
+    const first = members[0]!;
+    const live = (): Entry[] => members.filter((m, i) => !queue.disowned(m, tokens[i]!));
+    try {
+      const { pdf } = await this.context.fetcher.printFile({
+        shipment_ids: members.map((m) => m.shipmentId),
+        document_type: first.documentType,
+        label_layout: first.layout,
+      });
+      if (queue.isStopped()) return;
+      const kept = live();
+      if (kept.length !== members.length) {
+        this.release(batch, kept);
+        return;
+      }
+      batch.pdf = pdf;
+      for (const m of members) m.phase = 'ready';
+    } catch {
+      if (queue.isStopped()) return;
+      // Refused (or failed) as a batch: each member is fetched on its own and fails on its own.
+      const kept = live();
+      for (const m of kept) m.alone = true;
+      this.release(batch, kept);
+    } finally {
+      this.fetches -= 1;
+      queue.schedulePump();
+    }
+  }
+
+  /** The members go back to waiting, out of the batch (nothing of it was sent). */
+  private release(batch: Batch, members: readonly Entry[]): void {
+    for (const m of members) {
+      m.batch = null;
+      m.batchId = null;
+      m.pdf = null;
+      m.phase = 'waiting';
+    }
+    try {
+      this.store.dissolveBatch?.(batch.id);
+    } catch {
+      // The batch row stays; its members leave it with their next write.
+    }
+    // If this write is lost, the row stays `fetching` (start() queues it again) and the
+    // member's next spool write clears its batch id.
+    for (const m of members) this.context.guard.tryWrite(m.id, 'queued', { batchId: null });
+  }
+
+  private handOver(lane: Lane, batch: Batch, spoolerJobId: string | null, completed: boolean): void {
+    for (const m of batch.members) {
+      lane.remove(m);
+      this.context.queue.handedOver(m);
+      m.pdf = null;
+    }
+    batch.pdf = null;
+    this.tryBatchState(batch.id, 'spooled', spoolerJobId);
+    for (const m of batch.members) this.spooled.record(m.id, m.target, spoolerJobId, completed);
+  }
+
+  /** Bookkeeping only: the members' rows are what recovery reads. */
+  private tryBatchState(id: string, state: 'spooling' | 'spooled' | 'dissolved', spoolerJobId: string | null = null): void {
+    try {
+      this.store.batchState?.(id, state, spoolerJobId);
+    } catch {
+      // see above
+    }
+  }
+}
+
+function batchable(e: Entry, now: number): boolean {
+  return e.phase === 'waiting' && e.notBefore <= now && !e.alone && !e.spoolUncertain && e.batch === null;
+}

@@ -1,0 +1,299 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../../src/main/jobs/migrations';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src/main/api/errors';
+import { PrintError } from '../../../src/main/printing/errors';
+import { Ledger } from '../../../src/main/agent/ledger';
+import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
+import { MemoryTarget, notice, tempDir } from '../../support/jobs/fakes';
+
+const LABELS = 'cups:labels';
+
+/** A fetcher that returns one PDF naming every shipment of the call, in order (as the service does). */
+class BatchFetcher implements PdfFetcher {
+  readonly calls: string[][] = [];
+  constructor(private readonly plan: (req: PrintFileRequest) => { delayMs?: number; error?: unknown } = () => ({})) {}
+
+  async printFile(req: PrintFileRequest): Promise<{ pdf: Uint8Array; requestId: string | null }> {
+    this.calls.push([...req.shipment_ids]);
+    const { delayMs = 0, error } = this.plan(req);
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (error) throw error;
+    return {
+      pdf: new TextEncoder().encode(`%PDF ${req.shipment_ids.join(',')} ${req.document_type}`),
+      requestId: `rq-${this.calls.length}`,
+    };
+  }
+}
+
+/** The memory target, as a CUPS queue: batching is for cups and windows targets only. */
+function cupsTarget(completedOnSpool = true): MemoryTarget {
+  const target = new MemoryTarget(LABELS, completedOnSpool);
+  Object.defineProperty(target, 'kind', { value: 'cups' });
+  return target;
+}
+
+const refused = (shipmentId: string) =>
+  new ApiError('SERVICE_UNPROCESSABLE', `The service refused the print request: shipment ${shipmentId} is not booked`, {
+    status: 422,
+    requestId: `rq-422-${shipmentId}`,
+    serviceMessage: `Shipment ${shipmentId} is cancelled: documents can only be printed for booked shipments.`,
+    fieldErrors: {},
+    retryAfterMs: null,
+    method: 'POST',
+    path: '/shipments/print',
+  });
+
+/** Shipments per spooled document, in spool order, read from the PDFs themselves. */
+function printedShipments(target: MemoryTarget): string[][] {
+  return target.spooled.map((s) => s.pdfText!.split(' ')[1]!.split(','));
+}
+
+describe('PrintPipeline batching (issue 14)', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let ledger: Ledger;
+  let target: MemoryTarget;
+  let pipelines: PrintPipeline[];
+
+  beforeEach(() => {
+    tmp = tempDir();
+    ledger = Ledger.open({ path: path.join(tmp.dir, 'ledger.sqlite') });
+    target = cupsTarget();
+    pipelines = [];
+  });
+  afterEach(async () => {
+    for (const p of pipelines) await p.stop();
+    ledger.close();
+    tmp.cleanup();
+  });
+
+  function make(fetcher: PdfFetcher, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline {
+    const p = new PrintPipeline({
+      ledger,
+      fetcher,
+      targetFor: () => target,
+      route: () => ({ target: LABELS, layout: 'printer', media: 'label' }),
+      retryBaseMs: 5,
+      retryMaxMs: 20,
+      followIntervalMs: 10,
+      reconcileSettleMs: 0,
+      batchMax: 25,
+      ...extra,
+    });
+    pipelines.push(p);
+    return p;
+  }
+
+  const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
+
+  it('sends the first label of a burst alone and at once, then what waits behind it as one batch, in order', async () => {
+    const fetcher = new BatchFetcher(() => ({ delayMs: 30 }));
+    const p = make(fetcher);
+    await p.start();
+    const [first] = p.submitBooking(notice('s-first'));
+    await new Promise((r) => setImmediate(r)); // the first one is on its way before the rest arrive
+    const rest = ids('s', 7);
+    const jobs = rest.map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+
+    expect(fetcher.calls).toEqual([['s-first'], rest]);
+    expect(printedShipments(target)).toEqual([['s-first'], rest]);
+    const batchId = ledger.get(jobs[0]!.id)!.batchId;
+    expect(batchId).toMatch(/^B/);
+    expect(target.spooled[1]!.jobId).toBe(batchId);
+    expect(target.spooled[1]!.title).toContain(batchId);
+    expect(ledger.get(first!.id)).toMatchObject({ state: 'completed', batchId: null, attempts: 1 });
+    for (const job of jobs) {
+      expect(ledger.get(job.id)).toMatchObject({ state: 'completed', batchId, attempts: 1, spoolerJobId: target.spooled[1]!.spoolerJobId });
+    }
+    expect(ledger.batches.getBatch(batchId!)).toMatchObject({ state: 'spooled', spooler_job_id: target.spooled[1]!.spoolerJobId });
+    // Retention: the batch row goes with the last of its members.
+    ledger.prune({ maxAgeDays: 1000, maxRows: 1 }); // keeps the newest job: a member
+    expect(ledger.batches.getBatch(batchId!)).not.toBeNull();
+    ledger.prune({ maxAgeDays: 1000, maxRows: 0 });
+    expect(ledger.batches.getBatch(batchId!)).toBeNull();
+  });
+
+  it('keeps batches within batchMax and in booking order across a long burst', async () => {
+    const fetcher = new BatchFetcher(() => ({ delayMs: 5 }));
+    const p = make(fetcher, { batchMax: 4, fetchConcurrency: 2 });
+    await p.start();
+    const all = ids('b', 30);
+    for (const id of all) p.submitBooking(notice(id));
+    await p.idle();
+
+    const printed = printedShipments(target);
+    expect(printed.flat()).toEqual(all);
+    expect(Math.max(...printed.map((b) => b.length))).toBe(4);
+    expect(printed.length).toBeLessThan(30);
+    expect(fetcher.calls.flat()).toEqual(all);
+  });
+
+  it('does not batch at the default batchMax (1): one call and one spool job per shipment', async () => {
+    const fetcher = new BatchFetcher();
+    const p = make(fetcher, { batchMax: undefined });
+    await p.start();
+    const all = ids('d', 6);
+    for (const id of all) p.submitBooking(notice(id));
+    await p.idle();
+    expect(fetcher.calls).toEqual(all.map((id) => [id]));
+    expect(target.spooled.map((s) => s.shipmentId)).toEqual(all);
+  });
+
+  it('never batches folder targets (one file per shipment)', async () => {
+    target = new MemoryTarget('folder:/tmp/x');
+    const fetcher = new BatchFetcher();
+    const p = make(fetcher);
+    await p.start();
+    const all = ids('f', 5);
+    for (const id of all) p.submitBooking(notice(id));
+    await p.idle();
+    expect(fetcher.calls).toEqual(all.map((id) => [id]));
+  });
+
+  it('falls back to one shipment per call when the service refuses a batch: the bad one fails alone, the rest print once', async () => {
+    const fetcher = new BatchFetcher((req) => (req.shipment_ids.includes('r03') ? { error: refused('r03') } : {}));
+    const p = make(fetcher);
+    await p.start();
+    const all = ids('r', 6);
+    const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+
+    expect(fetcher.calls[0]).toEqual(all); // tried as one batch first
+    expect(fetcher.calls.slice(1)).toEqual(all.map((id) => [id])); // then each alone, in order
+    const good = all.filter((id) => id !== 'r03');
+    expect(printedShipments(target)).toEqual(good.map((id) => [id]));
+    const bad = ledger.get(jobs[3]!.id)!;
+    expect(bad).toMatchObject({ state: 'failed', requestId: 'rq-422-r03', attempts: 1, batchId: null });
+    for (const job of jobs.filter((_, i) => i !== 3))
+      expect(ledger.get(job.id)).toMatchObject({ state: 'completed', attempts: 1, batchId: null });
+  });
+
+  it('follows the batch job and gives its end to every member', async () => {
+    target = cupsTarget(false);
+    const p = make(new BatchFetcher());
+    await p.start();
+    const all = ids('w', 5);
+    const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+    expect(target.spooled).toHaveLength(1);
+    for (const job of jobs) expect(ledger.get(job.id)!.state).toBe('spooled');
+    target.finish(target.spooled[0]!.spoolerJobId, 'aborted');
+    await waitFor(() => jobs.every((j) => ledger.get(j.id)!.state === 'failed'));
+    for (const job of jobs) expect(ledger.get(job.id)!.reason).toContain(target.spooled[0]!.spoolerJobId);
+  });
+
+  it('keeps a batch whole and in place while its printer is down, looks it up by batch id, then sends it once', async () => {
+    const p = make(new BatchFetcher());
+    target.offlineError = new PrintError('PRINTER_DISABLED', 'queue labels is disabled', { printerDown: true });
+    await p.start();
+    const all = ids('o', 4);
+    const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
+    await waitFor(() => ledger.get(jobs[0]!.id)!.reason?.includes('waiting for the printer') === true);
+    expect(target.spooled).toHaveLength(0);
+    const batchId = ledger.get(jobs[1]!.id)!.batchId!;
+    expect(batchId).toMatch(/^B/);
+    target.offlineError = null;
+    await waitFor(() => jobs.every((j) => ledger.get(j.id)!.state === 'completed'));
+    expect(target.findCalls).toContain(batchId);
+    expect(printedShipments(target)).toEqual([all]);
+  });
+
+  it('sends the members of a batch whose spool failed one by one, each looked up under the batch id first', async () => {
+    const refusedBatches: string[] = [];
+    const spool = target.spool.bind(target);
+    target.spool = async (request) => {
+      if (request.jobId.startsWith('B')) {
+        refusedBatches.push(request.jobId);
+        throw new PrintError('SPOOL_FAILED', 'the scheduler refused the document', { retryable: true });
+      }
+      return spool(request);
+    };
+    const p = make(new BatchFetcher());
+    await p.start();
+    const all = ids('u', 4);
+    const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+    expect(refusedBatches).toHaveLength(1);
+    expect(printedShipments(target)).toEqual(all.map((id) => [id]));
+    expect(target.findCalls).toEqual(all.map(() => refusedBatches[0]));
+    for (const job of jobs) expect(ledger.get(job.id)).toMatchObject({ state: 'completed', batchId: null, attempts: 2 });
+  });
+
+  it('upgrades a ledger written before batching (migration 4): its jobs have no batch and can be batched', () => {
+    const file = path.join(tmp.dir, 'v2.sqlite');
+    const db = new Database(file);
+    for (const m of MIGRATIONS.filter((x) => x.version <= 2)) db.exec(m.sql);
+    db.pragma('user_version = 2');
+    db.prepare(
+      `INSERT INTO jobs (id, shipment_id, document_type, layout, target, trigger, state, created_at, updated_at)
+       VALUES ('old1', 's-old', 'label', 'printer', ?, 'webhook', 'queued', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')`,
+    ).run(LABELS);
+    db.close();
+    const old = Ledger.open({ path: file });
+    try {
+      expect(old.get('old1')).toMatchObject({ state: 'queued', batchId: null });
+      expect(old.claimBatch({ id: 'Bupgrade', target: LABELS, documentType: 'label', layout: 'printer', jobIds: ['old1'] })).toBe(true);
+      expect(old.get('old1')!.batchId).toBe('Bupgrade');
+    } finally {
+      old.close();
+    }
+  });
+
+  describe('after a crash mid-batch', () => {
+    /** The ledger as a crash leaves it: members claimed and written `spooling` (spool attempted), no spooler id. */
+    function crashedBatch(shipments: string[]): { batchId: string; jobIds: string[] } {
+      const jobIds = shipments.map(
+        (id) =>
+          ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job.id,
+      );
+      const batchId = 'Bcrashtest00001';
+      expect(ledger.claimBatch({ id: batchId, target: LABELS, documentType: 'label', layout: 'printer', jobIds })).toBe(true);
+      for (const id of jobIds) ledger.transition(id, 'spooling', { spoolAttempted: true, incrementAttempts: true });
+      return { batchId, jobIds };
+    }
+
+    it('adopts the batch job found at the spooler under the batch id for every member, sending nothing again', async () => {
+      const { batchId, jobIds } = crashedBatch(['c1', 'c2', 'c3']);
+      const spoolerJobId = target.seedSpooled(batchId, 'completed');
+      const fetcher = new BatchFetcher();
+      const p = make(fetcher);
+      await p.start();
+      await p.idle();
+      expect(fetcher.calls).toEqual([]);
+      expect(target.spooled).toHaveLength(0);
+      for (const id of jobIds) expect(ledger.get(id)).toMatchObject({ state: 'completed', spoolerJobId });
+    });
+
+    it('queues the members again when the spooler never got the batch, and prints each once', async () => {
+      const { jobIds } = crashedBatch(['n1', 'n2', 'n3']);
+      const fetcher = new BatchFetcher();
+      const p = make(fetcher);
+      await p.start();
+      await p.idle();
+      expect(printedShipments(target).flat()).toEqual(['n1', 'n2', 'n3']);
+      for (const id of jobIds) expect(ledger.get(id)!.state).toBe('completed');
+    });
+
+    it('refuses to claim a job that is already in a batch, and then claims none of the others', () => {
+      const job = (id: string) =>
+        ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job.id;
+      const [a, b] = [job('x1'), job('x2')];
+      expect(ledger.claimBatch({ id: 'Bfirst', target: LABELS, documentType: 'label', layout: 'printer', jobIds: [a] })).toBe(true);
+      expect(ledger.claimBatch({ id: 'Bsecond', target: LABELS, documentType: 'label', layout: 'printer', jobIds: [b, a] })).toBe(false);
+      expect(ledger.get(a)!.batchId).toBe('Bfirst');
+      expect(ledger.get(b)!.batchId).toBeNull();
+      expect(ledger.batches.getBatch('Bsecond')).toBeNull();
+    });
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
