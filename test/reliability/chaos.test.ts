@@ -93,7 +93,9 @@ describe.each([
     if (batchMax === undefined) await book(1, 0);
     const booking = batchMax === undefined ? Promise.resolve() : book(CLUMP, CLUMP_GAP_MS);
 
-    const thresholds = killThresholds(SIZES.chaosLabels, SIZES.chaosKills, between);
+    // The last kill at no more than 80% out: with IPP spooling a burst's tail of 10% prints
+    // within the ~150 ms a kill takes to land, which put a kill after the burst now and then.
+    const thresholds = killThresholds(SIZES.chaosLabels, SIZES.chaosKills, between, 0.8);
     const killedAt: number[] = [];
     /** Jobs between fetch and spooled at each kill (from the agent's job lines). */
     const inFlightAtKill: number[] = [];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 
-/** A batch as the ledger records it (table `batches`, migration 3). */
+/** A batch as the ledger records it (table `batches`, migration 4). */
 export interface BatchSpec {
   readonly id: string;
   readonly target: string;
