@@ -24,6 +24,7 @@ import type {
   ShipmentDocumentsPrint,
   ShippingRuleView,
 } from '../../shared/domain';
+import { isSheetMedia } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from './ledger';
@@ -32,7 +33,7 @@ import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
-import { mediaForLayout, routeFor } from '../printing/routing';
+import { findPrinter, layoutOn, mediaOn, printersOf } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
@@ -183,13 +184,14 @@ export class AgentService implements AgentApi {
     });
     // The configured printers come first, with their readiness, even if discovery missed them.
     const routing = settings.get().routing;
-    const configured = [...new Set([routing.labelPrinter, routing.documentPrinter])];
+    const configured = printersOf(routing).map((p) => p.uri);
     const byUri = new Map(discovered.map((p) => [p.uri, p]));
     const first = await Promise.all(
       configured.map(async (uri): Promise<PrinterInfo> => {
         const found = byUri.get(uri);
         byUri.delete(uri);
-        const media = uri === routing.labelPrinter ? routing.labelPrinterMedia : 'a4';
+        const held = findPrinter(routing, uri)?.media ?? 'a4';
+        const media = isSheetMedia(held) ? 'a4' : 'label';
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
@@ -206,10 +208,12 @@ export class AgentService implements AgentApi {
   async testPrint({ printer }: AgentInput<'testPrint'>): Promise<JobView> {
     await this.requireKnownPrinter(printer);
     const routing = this.deps.settings.get().routing;
-    const layout = routeFor(routing, printer === routing.documentPrinter && printer !== routing.labelPrinter ? 'waybill' : 'label').layout;
+    // A test page shows how labels come out on this printer: its media, and its sheet layout on sheets.
+    const entry = findPrinter(routing, printer);
+    const layout = layoutOn(entry, 'label');
     const [job] = this.deps.pipeline.reprint({ shipmentId: TEST_PAGE_SHIPMENT, documentType: TEST_PAGE_TYPE, layout, printer, trigger: 'manual' });
     if (!job) throw new CodedError(AGENT_ERROR_CODES.INTERNAL, 'the test page was not queued');
-    this.deps.log.info(`test page queued for ${printer} (${mediaForLayout(layout)})`);
+    this.deps.log.info(`test page queued for ${printer} (${mediaOn(entry, layout)})`);
     return job;
   }
 
@@ -343,11 +347,14 @@ export class AgentService implements AgentApi {
   }
 
   async listConfiguredPrinters(_input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]> {
-    const { labelPrinter, documentPrinter } = this.deps.settings.get().routing;
-    const roles = new Map<string, ConfiguredPrinter['roles'][number][]>();
-    roles.set(labelPrinter, ['label']);
-    roles.set(documentPrinter, [...(roles.get(documentPrinter) ?? []), 'document']);
-    return [...roles].map(([uri, r]) => ({ uri, roles: r, paused: this.deps.pipeline.isPaused(uri) }));
+    const routing = this.deps.settings.get().routing;
+    const { labelPrinter, documentPrinter } = routing;
+    return printersOf(routing).map(({ uri, name, media }) => {
+      const roles: ConfiguredPrinter['roles'][number][] = [];
+      if (uri === labelPrinter || (uri !== documentPrinter && !isSheetMedia(media))) roles.push('label');
+      if (uri === documentPrinter || (uri !== labelPrinter && isSheetMedia(media))) roles.push('document');
+      return { uri, roles, paused: this.deps.pipeline.isPaused(uri), name, media };
+    });
   }
 
   async shipmentJobs({ shipmentId }: AgentInput<'shipmentJobs'>): Promise<JobView[]> {
@@ -401,7 +408,7 @@ export class AgentService implements AgentApi {
     // The configured printers need no discovery (which asks CUPS and the service): a
     // reprint or a test page must not wait on a slow service to say what is already known.
     const routing = this.deps.settings.get().routing;
-    if (uri === routing.labelPrinter || uri === routing.documentPrinter) return;
+    if (printersOf(routing).some((p) => p.uri === uri)) return;
     const printers = await this.listPrinters({});
     if (!printers.some((p) => p.uri === uri)) {
       throw new CodedError(AGENT_ERROR_CODES.UNKNOWN_PRINTER, `"${uri}" is not one of this station's printers: choose one from the list, or add it in Settings → Printers and routing.`);

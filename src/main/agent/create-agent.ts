@@ -17,7 +17,8 @@ import { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
-import { autoPrintTypes, routeFor } from '../printing/routing';
+import { autoPrintTypes, findPrinter, mediaOn, routeFor } from '../printing/routing';
+import { CarrierCache } from './carrier-cache';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
@@ -118,11 +119,16 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     availableDocuments: async (shipmentId: string) => (await connection.current.getShipment(shipmentId)).available_documents_types ?? [],
   };
 
+  const carriers = new CarrierCache({
+    source: () => connection.current,
+    onError: (error) => log.warn(`carriers: GET /carriers failed (${error.message}); routing rules match carrier words as given`),
+  });
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
     fetcher,
     targetFor,
-    route: (documentType) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType),
+    route: (documentType, carrier) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType, carrier, carriers.key),
+    mediaFor: (target, layout) => mediaOn(findPrinter(routing(), target), layout),
     autoPrintTypes: () => autoPrintTypes(routing()),
     copies: () => routing().copies,
     ...options.pipeline,
@@ -204,6 +210,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     async start() {
       await service.checkConnection(options.requireValidKey ?? false);
       if (settings.get().paused) pipeline.pause();
+      // Before intake: the first bookings' carriers are matched against the service's list.
+      if (connection.configured) await carriers.refresh();
       await pipeline.start();
       if (options.webhook && settings.get().intake.webhooksEnabled) {
         webhookServer = await startWebhookServer({

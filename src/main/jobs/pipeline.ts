@@ -127,7 +127,7 @@ export class PrintPipeline {
     const copies = this.o.copies();
     const jobs: JobView[] = [];
     for (const documentType of documentTypes) {
-      const route = this.options.route(documentType);
+      const route = this.options.route(documentType, notice.carrier ?? null);
       const { job, created } = this.ledger.createAutoJob({
         shipmentId: notice.shipmentId,
         reference: notice.referenceId,
@@ -152,8 +152,8 @@ export class PrintPipeline {
   /** Always a new job, never deduplicated against automatic prints. */
   reprint(request: ReprintRequest): JobView[] {
     const documentType = request.documentType ?? 'label';
-    const route = this.options.route(documentType);
     const seen = this.ledger.getShipment(request.shipmentId);
+    const route = this.options.route(documentType, seen?.carrier ?? null);
     const job = this.ledger.createJob({
       shipmentId: request.shipmentId,
       reference: request.reference !== undefined ? request.reference : (seen?.referenceId ?? null),
