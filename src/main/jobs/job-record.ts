@@ -46,6 +46,12 @@ export interface JobPatch {
   readonly nextAttemptAt?: string | null;
   readonly held?: boolean;
   readonly spoolAttempted?: boolean;
+  /**
+   * Moves the job to another printer (fallback from a stopped label printer), fetched again in
+   * `layout`. The idempotency key stays: a later notice of the same booking finds this job.
+   */
+  readonly target?: string;
+  readonly layout?: LabelLayout;
 }
 
 /** The idempotency key of an automatic job: printed at most once, however it arrived. */

@@ -39,7 +39,7 @@ export class JobRepository {
       update: db.prepare(`
         UPDATE jobs SET state = @state, reason = @reason, request_id = @requestId, attempts = @attempts,
           spooler_job_id = @spoolerJobId, next_attempt_at = @nextAttemptAt, held = @held,
-          spool_attempted = @spoolAttempted, updated_at = @updatedAt
+          spool_attempted = @spoolAttempted, target = @target, layout = @layout, updated_at = @updatedAt
         WHERE id = @id`),
       inFlight: db.prepare("SELECT * FROM jobs WHERE state IN ('fetching', 'spooling', 'spooled') ORDER BY seq"),
       createdSince: db.prepare('SELECT * FROM jobs WHERE created_at >= ? ORDER BY seq'),
@@ -113,6 +113,8 @@ export class JobRepository {
       nextAttemptAt: patch.nextAttemptAt === undefined ? job.nextAttemptAt : patch.nextAttemptAt,
       held: (patch.held ?? job.held) ? 1 : 0,
       spoolAttempted: (patch.spoolAttempted ?? job.spoolAttempted) ? 1 : 0,
+      target: patch.target ?? job.target,
+      layout: patch.layout ?? job.layout,
       updatedAt: this.now().toISOString(),
     };
     this.s.update.run(next);
