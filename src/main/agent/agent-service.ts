@@ -25,6 +25,7 @@ import type {
   ShippingRuleView,
 } from '../../shared/domain';
 import { isSheetMedia } from '../../shared/domain';
+import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from './ledger';
@@ -66,6 +67,8 @@ export interface AgentServiceDeps {
   readonly log: Logger;
   /** Secrets besides the API key a diagnostics bundle must never contain (webhook secrets). @default none */
   readonly secrets?: () => readonly string[];
+  /** Moves a stopped label printer's labels (moveToFallback). @default none: the operation refuses */
+  readonly fallback?: Pick<FallbackWatcher, 'moveToFallback'>;
 }
 
 export class AgentService implements AgentApi {
@@ -355,6 +358,11 @@ export class AgentService implements AgentApi {
       if (uri === documentPrinter || (uri !== labelPrinter && isSheetMedia(media))) roles.push('document');
       return { uri, roles, paused: this.deps.pipeline.isPaused(uri), name, media };
     });
+  }
+
+  async moveToFallback({ printer, to }: AgentInput<'moveToFallback'>): Promise<JobView[]> {
+    if (!this.deps.fallback) throw new CodedError(AGENT_ERROR_CODES.INTERNAL, 'moving labels to a fallback printer is not available here');
+    return this.deps.fallback.moveToFallback(printer, to);
   }
 
   async shipmentJobs({ shipmentId }: AgentInput<'shipmentJobs'>): Promise<JobView[]> {

@@ -19,6 +19,7 @@ import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/cre
 import type { PdfToPrinterModule } from '../printing/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, routeFor } from '../printing/routing';
 import { CarrierCache } from './carrier-cache';
+import { FallbackWatcher } from './fallback-watcher';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
@@ -54,6 +55,8 @@ export interface AgentOptions {
   readonly requireValidKey?: boolean;
   /** The connection AgentApi.startDemo switches to (injected by the demo's entry points). @default none: startDemo refuses */
   readonly demo?: DemoConnectionProvider;
+  /** How often lines waiting on a down printer are looked at for a fallback (FallbackWatcher). @default 2000 */
+  readonly fallbackIntervalMs?: number;
 }
 
 export interface Agent {
@@ -177,7 +180,23 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     }
   };
 
+  const fallback = new FallbackWatcher({
+    pipeline,
+    routing,
+    intervalMs: options.fallbackIntervalMs,
+    onOffer: (offer) => {
+      log.warn(`label printer ${offer.printer} stopped (${offer.advice}); its waiting labels can go to ${offer.fallback ?? 'an A4 printer'} as sheets`);
+      hub.emit({ type: 'fallback', ...offer });
+    },
+    onMoved: (printer, to, jobs) => {
+      log.warn(`${jobs.length} waiting label(s) of stopped printer ${printer} moved to ${to} as sheets`);
+      hub.emit({ type: 'fallbackMoved', printer, to, jobs });
+    },
+    onError: (error) => log.error(`fallback: ${error.message}`),
+  });
+
   const service = new AgentService({
+    fallback,
     connection,
     ledger,
     pipeline,
@@ -230,8 +249,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
         });
       }
       startPoller();
+      fallback.start();
     },
     async stop() {
+      await fallback.stop();
       await poller?.stop();
       await webhookServer?.close();
       await pipeline.stop();
