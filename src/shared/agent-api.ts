@@ -49,7 +49,14 @@ export type AgentEvent =
   | { readonly type: 'job'; readonly job: JobView }
   | { readonly type: 'tracking'; readonly shipmentId: string; readonly event: TrackingEventView }
   | { readonly type: 'alert'; readonly shipmentId: string; readonly title: string; readonly message: string }
-  | { readonly type: 'status'; readonly status: AgentStatus };
+  | { readonly type: 'status'; readonly status: AgentStatus }
+  /**
+   * A label printer stopped and has labels waiting: moveToFallback({ printer }) sends them to
+   * `fallback` (or a chosen A4 printer) as sheets. Once per outage; not sent when `auto` is set.
+   */
+  | { readonly type: 'fallback'; readonly printer: string; readonly advice: string; readonly fallback: string | null }
+  /** A stopped label printer's waiting labels went to an A4 printer (automatically or on request). */
+  | { readonly type: 'fallbackMoved'; readonly printer: string; readonly to: string; readonly jobs: readonly JobView[] };
 
 const shipmentIdInput = z.string().min(1).max(128);
 /** Document types the service accepts as uploads (POST /shipments/{id}/{document_type}). */
@@ -124,6 +131,7 @@ export const agentInputs = {
   printMissing: z.object({ day: dayText }).strict(),
   printManifests: z.object({ day: dayText }).strict(),
   listConfiguredPrinters: z.object({}).strict(),
+  moveToFallback: z.object({ printer: z.string().min(1).max(512), to: z.string().min(1).max(512).optional() }).strict(),
   shipmentJobs: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
   shipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128), documentTypes: z.array(documentType).max(32) }).strict(),
   printShipmentDocuments: z.object({ shipmentId: z.string().min(1).max(128) }).strict(),
@@ -199,6 +207,12 @@ export interface AgentApi {
   printManifests(input: AgentInput<'printManifests'>): Promise<EndOfDayPrintResult>;
   /** The printers in the routing, each with whether it is paused (setPaused with `printer` pauses one). */
   listConfiguredPrinters(input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]>;
+  /**
+   * Sends a stopped label printer's waiting labels (not those its spooler already holds) to
+   * `to`, or to its configured fallback, as sheets in that printer's layout (`a4` by default).
+   * Each label moves once; nothing prints twice when the label printer is back.
+   */
+  moveToFallback(input: AgentInput<'moveToFallback'>): Promise<JobView[]>;
   /** Every job of one shipment, oldest first: what printed, when and where. */
   shipmentJobs(input: AgentInput<'shipmentJobs'>): Promise<JobView[]>;
   /** Each of the given documents of a shipment with its print state (from the ledger). */

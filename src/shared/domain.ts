@@ -25,8 +25,17 @@ export type JobState = (typeof JOB_STATES)[number];
 export const JOB_TRIGGERS = ['webhook', 'poll', 'scan', 'reprint', 'manual'] as const;
 export type JobTrigger = (typeof JOB_TRIGGERS)[number];
 
-/** The media a printer holds: 4x6 label stock or A4 sheets. */
-export type PrinterMedia = 'label' | 'a4';
+/**
+ * The media a printer holds: label stock (`label` is 4x6 in, the historical name; 100x150 mm,
+ * 100x190 mm, 4x4 in) or sheets (A4, Letter).
+ */
+export const PRINTER_MEDIA = ['label', '100x150mm', '100x190mm', '4x4in', 'a4', 'letter'] as const;
+export type PrinterMedia = (typeof PRINTER_MEDIA)[number];
+/** Sheet media: labels print on them in a sheet layout (`a4`, `1x2`, `3x1`, `2x2`). */
+export const SHEET_MEDIA: readonly PrinterMedia[] = ['a4', 'letter'];
+export function isSheetMedia(media: PrinterMedia): boolean {
+  return SHEET_MEDIA.includes(media);
+}
 
 export interface JobView {
   readonly id: string;
@@ -97,8 +106,8 @@ export interface PrinterInfo {
   readonly uri: string;
   readonly name: string;
   readonly kind: PrinterKind;
-  /** For the label role when the printer has both roles (see `roles`). */
-  readonly media: PrinterMedia | 'unknown';
+  /** Label stock of any size (`label`) or sheets of any size (`a4`); Settings' printer list has the exact media. */
+  readonly media: 'label' | 'a4' | 'unknown';
   /** What a configured printer is for; absent for one only discovered. */
   readonly roles?: readonly ('label' | 'document')[];
   /** null when readiness cannot be known (service printers). */
@@ -131,6 +140,39 @@ export const stationRulesSchema = z.object({
 });
 export type StationRules = z.infer<typeof stationRulesSchema>;
 
+const SHEET_LAYOUTS = ['a4', '1x2', '3x1', '2x2'] as const;
+
+/** One printer of the station (docs/OPERATIONS.md, Printers and routing). */
+export const printerEntrySchema = z
+  .object({
+    /** Shown in the UI and usable in rules instead of the URI. */
+    name: z.string().min(1),
+    /** Printer URI. */
+    uri: z.string().min(1),
+    /** `4x6in` is accepted for `label` (4x6 in label stock). */
+    media: z.preprocess((v) => (v === '4x6in' ? 'label' : v), z.enum(PRINTER_MEDIA)),
+    /** Sheet layout for labels on a sheet printer (`a4`, `1x2`, `3x1`, `2x2`); label stock always prints `printer`. */
+    layout: z.enum(SHEET_LAYOUTS).optional(),
+    /** Where this label printer's waiting labels go (as A4 sheets) when it stops; `auto` moves them without asking. */
+    fallback: z.object({ printer: z.string().min(1), auto: z.boolean().default(false) }).optional(),
+  })
+  .refine((p) => p.layout === undefined || SHEET_MEDIA.includes(p.media), {
+    message: 'a layout override needs sheet media (a4 or letter); label stock prints one label a page',
+    path: ['layout'],
+  });
+export type PrinterEntry = z.infer<typeof printerEntrySchema>;
+
+/** A routing rule: first match wins. Empty lists match anything. */
+export const routingRuleSchema = z.object({
+  /** Document types (`label`, `waybill`, ...). */
+  documentTypes: z.array(z.string().min(1)).default([]),
+  /** Carrier codes or names (GET /carriers maps one to the other). */
+  carriers: z.array(z.string().min(1)).default([]),
+  /** A printer's name (from `printers`) or a printer URI. */
+  printer: z.string().min(1),
+});
+export type RoutingRule = z.infer<typeof routingRuleSchema>;
+
 export const routingSchema = z.object({
   /** Printer URI for labels. */
   labelPrinter: z.string().min(1),
@@ -143,6 +185,16 @@ export const routingSchema = z.object({
   /** Document types printed automatically after a booking. */
   autoPrint: z.array(z.string().min(1)).default(['label']),
   copies: z.number().int().min(1).max(10).default(1),
+  /**
+   * The station's printers. `labelPrinter` and `documentPrinter` stay the defaults for labels
+   * and for other documents; when not listed here they count as two entries (see printersOf).
+   * Optional (absent = none) so settings files and callers from before the list stay valid.
+   */
+  printers: z.array(printerEntrySchema).optional(),
+  /** Routing rules by document type and carrier, first match wins. */
+  rules: z.array(routingRuleSchema).optional(),
+  /** Default printer (name or URI) per document type, before labelPrinter/documentPrinter. */
+  defaults: z.record(z.string(), z.string().min(1)).optional(),
 });
 export type Routing = z.infer<typeof routingSchema>;
 
@@ -235,6 +287,9 @@ export interface ConfiguredPrinter {
   /** What it prints here. */
   readonly roles: readonly ('label' | 'document')[];
   readonly paused: boolean;
+  /** Its name in Settings (routing.printers), when listed there. */
+  readonly name?: string;
+  readonly media?: PrinterMedia;
 }
 
 /** One document a booked shipment needs (its `available_documents_types`), and where it stands. */

@@ -24,6 +24,8 @@ import type {
   ShipmentDocumentsPrint,
   ShippingRuleView,
 } from '../../shared/domain';
+import { isSheetMedia } from '../../shared/domain';
+import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from './ledger';
@@ -32,7 +34,7 @@ import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
-import { mediaForLayout, routeFor } from '../printing/routing';
+import { findPrinter, layoutOn, mediaOn, printersOf } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
@@ -65,6 +67,8 @@ export interface AgentServiceDeps {
   readonly log: Logger;
   /** Secrets besides the API key a diagnostics bundle must never contain (webhook secrets). @default none */
   readonly secrets?: () => readonly string[];
+  /** Moves a stopped label printer's labels (moveToFallback). @default none: the operation refuses */
+  readonly fallback?: Pick<FallbackWatcher, 'moveToFallback'>;
 }
 
 export class AgentService implements AgentApi {
@@ -200,15 +204,19 @@ export class AgentService implements AgentApi {
     });
     // The configured printers come first, with their readiness, even if discovery missed them.
     const routing = settings.get().routing;
-    const configured = [...new Set([routing.labelPrinter, routing.documentPrinter])];
+    const configured = printersOf(routing).map((p) => p.uri);
     const byUri = new Map(discovered.map((p) => [p.uri, p]));
     const first = await Promise.all(
       configured.map(async (uri): Promise<PrinterInfo> => {
         const found = byUri.get(uri);
         byUri.delete(uri);
-        const media = uri === routing.labelPrinter ? routing.labelPrinterMedia : 'a4';
+        const held = findPrinter(routing, uri)?.media ?? 'a4';
+        const media = isSheetMedia(held) ? 'a4' : 'label';
         // One printer may take both (the demo's folder): it gets labels and A4 documents.
-        const roles = [...(uri === routing.labelPrinter ? ['label' as const] : []), ...(uri === routing.documentPrinter ? ['document' as const] : [])];
+        const roles = [
+          ...(uri === routing.labelPrinter || media === 'label' ? ['label' as const] : []),
+          ...(uri === routing.documentPrinter || media === 'a4' ? ['document' as const] : []),
+        ];
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
@@ -225,10 +233,12 @@ export class AgentService implements AgentApi {
   async testPrint({ printer }: AgentInput<'testPrint'>): Promise<JobView> {
     await this.requireKnownPrinter(printer);
     const routing = this.deps.settings.get().routing;
-    const layout = routeFor(routing, printer === routing.documentPrinter && printer !== routing.labelPrinter ? 'waybill' : 'label').layout;
+    // A test page shows how labels come out on this printer: its media, and its sheet layout on sheets.
+    const entry = findPrinter(routing, printer);
+    const layout = layoutOn(entry, 'label');
     const [job] = this.deps.pipeline.reprint({ shipmentId: TEST_PAGE_SHIPMENT, documentType: TEST_PAGE_TYPE, layout, printer, trigger: 'manual' });
     if (!job) throw new CodedError(AGENT_ERROR_CODES.INTERNAL, 'the test page was not queued');
-    this.deps.log.info(`test page queued for ${printer} (${mediaForLayout(layout)})`);
+    this.deps.log.info(`test page queued for ${printer} (${mediaOn(entry, layout)})`);
     return job;
   }
 
@@ -362,11 +372,19 @@ export class AgentService implements AgentApi {
   }
 
   async listConfiguredPrinters(_input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]> {
-    const { labelPrinter, documentPrinter } = this.deps.settings.get().routing;
-    const roles = new Map<string, ConfiguredPrinter['roles'][number][]>();
-    roles.set(labelPrinter, ['label']);
-    roles.set(documentPrinter, [...(roles.get(documentPrinter) ?? []), 'document']);
-    return [...roles].map(([uri, r]) => ({ uri, roles: r, paused: this.deps.pipeline.isPaused(uri) }));
+    const routing = this.deps.settings.get().routing;
+    const { labelPrinter, documentPrinter } = routing;
+    return printersOf(routing).map(({ uri, name, media }) => {
+      const roles: ConfiguredPrinter['roles'][number][] = [];
+      if (uri === labelPrinter || (uri !== documentPrinter && !isSheetMedia(media))) roles.push('label');
+      if (uri === documentPrinter || (uri !== labelPrinter && isSheetMedia(media))) roles.push('document');
+      return { uri, roles, paused: this.deps.pipeline.isPaused(uri), name, media };
+    });
+  }
+
+  async moveToFallback({ printer, to }: AgentInput<'moveToFallback'>): Promise<JobView[]> {
+    if (!this.deps.fallback) throw new CodedError(AGENT_ERROR_CODES.INTERNAL, 'moving labels to a fallback printer is not available here');
+    return this.deps.fallback.moveToFallback(printer, to);
   }
 
   async shipmentJobs({ shipmentId }: AgentInput<'shipmentJobs'>): Promise<JobView[]> {
@@ -423,7 +441,7 @@ export class AgentService implements AgentApi {
     // The configured printers need no discovery (which asks CUPS and the service): a
     // reprint or a test page must not wait on a slow service to say what is already known.
     const routing = this.deps.settings.get().routing;
-    if (uri === routing.labelPrinter || uri === routing.documentPrinter) return;
+    if (printersOf(routing).some((p) => p.uri === uri)) return;
     const printers = await this.listPrinters({});
     if (!printers.some((p) => p.uri === uri)) {
       throw new CodedError(

@@ -17,7 +17,9 @@ import { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
-import { autoPrintTypes, routeFor } from '../printing/routing';
+import { autoPrintTypes, findPrinter, mediaOn, routeFor } from '../printing/routing';
+import { CarrierCache } from './carrier-cache';
+import { FallbackWatcher } from './fallback-watcher';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
@@ -55,6 +57,8 @@ export interface AgentOptions {
   readonly requireValidKey?: boolean;
   /** The connection AgentApi.startDemo switches to (injected by the demo's entry points). @default none: startDemo refuses */
   readonly demo?: DemoConnectionProvider;
+  /** How often lines waiting on a down printer are looked at for a fallback (FallbackWatcher). @default 2000 */
+  readonly fallbackIntervalMs?: number;
 }
 
 export interface Agent {
@@ -120,11 +124,16 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     availableDocuments: async (shipmentId: string) => (await connection.current.getShipment(shipmentId)).available_documents_types ?? [],
   };
 
+  const carriers = new CarrierCache({
+    source: () => connection.current,
+    onError: (error) => log.warn(`carriers: GET /carriers failed (${error.message}); routing rules match carrier words as given`),
+  });
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
     fetcher,
     targetFor,
-    route: (documentType) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType),
+    route: (documentType, carrier) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType, carrier, carriers.key),
+    mediaFor: (target, layout) => mediaOn(findPrinter(routing(), target), layout),
     autoPrintTypes: () => autoPrintTypes(routing()),
     copies: () => routing().copies,
     ...options.pipeline,
@@ -183,7 +192,23 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     }
   };
 
+  const fallback = new FallbackWatcher({
+    pipeline,
+    routing,
+    intervalMs: options.fallbackIntervalMs,
+    onOffer: (offer) => {
+      log.warn(`label printer ${offer.printer} stopped (${offer.advice}); its waiting labels can go to ${offer.fallback ?? 'an A4 printer'} as sheets`);
+      hub.emit({ type: 'fallback', ...offer });
+    },
+    onMoved: (printer, to, jobs) => {
+      log.warn(`${jobs.length} waiting label(s) of stopped printer ${printer} moved to ${to} as sheets`);
+      hub.emit({ type: 'fallbackMoved', printer, to, jobs });
+    },
+    onError: (error) => log.error(`fallback: ${error.message}`),
+  });
+
   const service = new AgentService({
+    fallback,
     connection,
     ledger,
     pipeline,
@@ -216,6 +241,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     async start() {
       await service.checkConnection(options.requireValidKey ?? false);
       if (settings.get().paused) pipeline.pause();
+      // Before intake: the first bookings' carriers are matched against the service's list.
+      if (connection.configured) await carriers.refresh();
       await pipeline.start();
       if (options.webhook && settings.get().intake.webhooksEnabled) {
         webhookServer = await startWebhookServer({
@@ -234,8 +261,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
         });
       }
       startPoller();
+      fallback.start();
     },
     async stop() {
+      await fallback.stop();
       await poller?.stop();
       await webhookServer?.close();
       await pipeline.stop();

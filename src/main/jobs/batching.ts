@@ -3,7 +3,7 @@ import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Batch, Entry, Lane } from './lane';
 import { isLedgerFailure } from './ledger-guard';
 import type { PipelineContext } from './pipeline-context';
-import { mediaForLayout, type BatchStore, type PipelineTarget } from './ports';
+import { type BatchStore, type PipelineTarget } from './ports';
 import type { JobSteps } from './job-steps';
 import type { SpooledJobs } from './spooled-jobs';
 
@@ -156,7 +156,7 @@ export class Batching {
         jobId: batch.id,
         title: batchTitle(batch),
         pdf: batch.pdf,
-        media: mediaForLayout(first.layout),
+        media: this.context.settings.mediaFor(first.target, first.layout),
         copies: first.copies,
         shipmentId: first.shipmentId,
         documentType: first.documentType,

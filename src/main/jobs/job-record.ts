@@ -53,6 +53,12 @@ export interface JobPatch {
    * spool attempt leaves its batch (nothing of the batch can be at the spooler for it).
    */
   readonly batchId?: string | null;
+  /**
+   * Moves the job to another printer (fallback from a stopped label printer), fetched again in
+   * `layout`. The idempotency key stays: a later notice of the same booking finds this job.
+   */
+  readonly target?: string;
+  readonly layout?: LabelLayout;
 }
 
 /** The idempotency key of an automatic job: printed at most once, however it arrived. */

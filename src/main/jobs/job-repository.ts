@@ -39,7 +39,7 @@ export class JobRepository {
       update: db.prepare(`
         UPDATE jobs SET state = @state, reason = @reason, request_id = @requestId, attempts = @attempts,
           spooler_job_id = @spoolerJobId, next_attempt_at = @nextAttemptAt, held = @held,
-          spool_attempted = @spoolAttempted, batch_id = @batchId, updated_at = @updatedAt
+          spool_attempted = @spoolAttempted, batch_id = @batchId, target = @target, layout = @layout, updated_at = @updatedAt
         WHERE id = @id`),
       inFlight: db.prepare("SELECT * FROM jobs WHERE state IN ('fetching', 'spooling', 'spooled') ORDER BY seq"),
       createdSince: db.prepare('SELECT * FROM jobs WHERE created_at >= ? ORDER BY seq'),
@@ -114,6 +114,8 @@ export class JobRepository {
       held: (patch.held ?? job.held) ? 1 : 0,
       spoolAttempted: (patch.spoolAttempted ?? job.spoolAttempted) ? 1 : 0,
       batchId: job.batchId ?? null,
+      target: patch.target ?? job.target,
+      layout: patch.layout ?? job.layout,
       updatedAt: this.now().toISOString(),
     };
     next.batchId = patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : (job.batchId ?? null);

@@ -3,7 +3,7 @@ import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Entry, Lane } from './lane';
 import { isLedgerFailure } from './ledger-guard';
 import type { PipelineContext } from './pipeline-context';
-import { mediaForLayout, type PipelineTarget } from './ports';
+import type { PipelineTarget } from './ports';
 import type { SpooledJobs } from './spooled-jobs';
 
 /*
@@ -91,7 +91,7 @@ export class JobSteps {
         jobId: entry.id,
         title: `Print Station ${entry.id} ${entry.shipmentId} ${entry.documentType}`,
         pdf: target.needsPdf ? entry.pdf : null,
-        media: mediaForLayout(entry.layout),
+        media: this.context.settings.mediaFor(entry.target, entry.layout),
         copies: entry.copies,
         shipmentId: entry.shipmentId,
         documentType: entry.documentType,

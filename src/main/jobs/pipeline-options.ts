@@ -1,6 +1,6 @@
-import type { JobView, LabelLayout } from '../../shared/domain';
+import type { JobView, LabelLayout, PrinterMedia } from '../../shared/domain';
 import type { JobError } from './errors';
-import type { PdfFetcher, PipelineLedger, PipelineObserver, PipelineTarget, RouteDecision } from './ports';
+import { mediaForLayout, type PdfFetcher, type PipelineLedger, type PipelineObserver, type PipelineTarget, type RouteDecision } from './ports';
 
 /*
  * What a PrintPipeline is configured with, and the defaults it fills in: kept apart from the
@@ -14,8 +14,10 @@ export interface PrintPipelineOptions {
   readonly fetcher: PdfFetcher;
   /** The target for a printer URI; the caller caches targets. */
   readonly targetFor: (uri: string) => PipelineTarget;
-  /** Where a document type prints and in which layout (routing profile). */
-  readonly route: (documentType: string) => RouteDecision;
+  /** Where a document type (of a carrier, code or name, when known) prints and in which layout (routing rules). */
+  readonly route: (documentType: string, carrier?: string | null) => RouteDecision;
+  /** The media a job in `layout` is printed on at printer `target`. @default mediaForLayout(layout) (4x6 label or A4) */
+  readonly mediaFor?: (target: string, layout: LabelLayout) => PrinterMedia;
   /** Document types printed automatically after a booking. @default () => ['label'] */
   readonly autoPrintTypes?: () => readonly string[];
   /** Copies per automatic job and default for reprints. @default () => 1 */
@@ -84,6 +86,7 @@ export type PipelineSettings = Required<Omit<PrintPipelineOptions, 'onJobChange'
 export function resolveSettings(options: PrintPipelineOptions): PipelineSettings {
   return {
     autoPrintTypes: options.autoPrintTypes ?? (() => ['label']),
+    mediaFor: options.mediaFor ?? ((_target, layout) => mediaForLayout(layout)),
     copies: options.copies ?? (() => 1),
     fetchConcurrency: Math.max(1, options.fetchConcurrency ?? 4),
     lookahead: Math.max(1, options.lookahead ?? 8),

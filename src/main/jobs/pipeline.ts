@@ -1,4 +1,4 @@
-import type { JobView } from '../../shared/domain';
+import type { JobView, LabelLayout } from '../../shared/domain';
 import { Batching } from './batching';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { JobFailures } from './job-failures';
@@ -130,7 +130,7 @@ export class PrintPipeline {
     const copies = this.o.copies();
     const jobs: JobView[] = [];
     for (const documentType of documentTypes) {
-      const route = this.options.route(documentType);
+      const route = this.options.route(documentType, notice.carrier ?? null);
       const { job, created } = this.ledger.createAutoJob({
         shipmentId: notice.shipmentId,
         reference: notice.referenceId,
@@ -155,8 +155,8 @@ export class PrintPipeline {
   /** Always a new job, never deduplicated against automatic prints. */
   reprint(request: ReprintRequest): JobView[] {
     const documentType = request.documentType ?? 'label';
-    const route = this.options.route(documentType);
     const seen = this.ledger.getShipment(request.shipmentId);
+    const route = this.options.route(documentType, seen?.carrier ?? null);
     const job = this.ledger.createJob({
       shipmentId: request.shipmentId,
       reference: request.reference !== undefined ? request.reference : (seen?.referenceId ?? null),
@@ -252,6 +252,48 @@ export class PrintPipeline {
 
   isPaused(target?: string): boolean {
     return target === undefined ? this.autoPaused : this.pausedTargets.has(target);
+  }
+
+  /** Printers whose line waits because the printer is down as a whole, with the printer's advice. */
+  downPrinters(): Array<{ readonly target: string; readonly advice: string }> {
+    return [...this.lanes.values()].flatMap((lane) => (lane.down ? [{ target: lane.target, advice: lane.down.advice }] : []));
+  }
+
+  /**
+   * Fallback: `from`'s waiting jobs of `documentTypes` go to `to`, fetched again in `layout`
+   * (the ledger row's target and layout change: after a restart they stay moved). A job that
+   * may be at `from`'s spooler already (a spool was attempted) moves only when that spooler
+   * says it does not hold it; one it holds, or that cannot be looked up, stays: it prints
+   * there when the printer is back, never on both.
+   */
+  async moveWaiting(from: string, to: string, layout: LabelLayout, documentTypes: readonly string[] = ['label']): Promise<JobView[]> {
+    const moved: JobView[] = [];
+    const target = this.printers.resolve(from);
+    for (const candidate of this.ledger.open()) {
+      if (this.stopped) break;
+      if (candidate.target !== from || !documentTypes.includes(candidate.documentType)) continue;
+      if (candidate.spoolAttempted || this.entries.get(candidate.id)?.spoolUncertain) {
+        if (target instanceof Error) continue;
+        const found = await target.findSpooled(candidate.id).catch(() => 'unknown' as const);
+        if (found === 'unknown' || (found && found.state !== 'aborted' && found.state !== 'canceled')) continue;
+      }
+      // Read again after the lookup: the line may have handed it over meanwhile.
+      const job = this.ledger.get(candidate.id);
+      const entry = this.entries.get(candidate.id);
+      if (!job || job.target !== from || (job.state !== 'queued' && job.state !== 'fetching') || entry?.phase === 'spooling') continue;
+      if (entry) this.drop(entry);
+      let next: JobRecord;
+      try {
+        next = this.guard.write(job.id, 'queued', { target: to, layout, reason: null, requestId: null, nextAttemptAt: null, spoolAttempted: false, spoolerJobId: null });
+      } catch (error) {
+        if (entry) this.enqueue(job); // the row is unchanged: back in its own line
+        throw error;
+      }
+      if (!next.held) this.enqueue(next);
+      moved.push(toJobView(next));
+    }
+    this.schedulePump();
+    return moved;
   }
 
   /** Resolves when no runnable work remains (paused targets and held jobs do not count). */

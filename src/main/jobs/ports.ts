@@ -64,7 +64,7 @@ export interface PauseStore {
 
 /** The local shipment index (intake's): a reprint takes its reference and tracking id from it. */
 export interface ShipmentLookup {
-  getShipment(shipmentId: string): { readonly referenceId: string | null; readonly trackingId: string | null } | null;
+  getShipment(shipmentId: string): { readonly referenceId: string | null; readonly trackingId: string | null; readonly carrier?: string | null } | null;
 }
 
 /**
@@ -87,6 +87,8 @@ export interface BookingToPrint {
   /** RFC 3339; lanes order automatic jobs by it. */
   readonly bookedAt: string | null;
   readonly trigger: 'webhook' | 'poll' | 'scan';
+  /** Carrier code (webhook) or name (poll); routing rules may match it. */
+  readonly carrier?: string | null;
 }
 
 /** The printers jobs go to, by URI: a target, or the error that says why there is none (yet). */

@@ -8,6 +8,7 @@ import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
+import { MEDIA_NAMES } from './media';
 
 export interface CupsTargetOptions {
   /** The printer URI this target answers to. */
@@ -61,14 +62,14 @@ export interface CupsTargetOptions {
 
 /** IPP `media` and `print-scaling` per media: the same page as cupsMediaArgs asks lp for. */
 export function ippMedia(media: PrinterMedia, labelMedia = 'oe_4x6-label_4x6in'): { media: string; printScaling: 'none' | 'fit' } {
-  return media === 'label' ? { media: labelMedia, printScaling: 'none' } : { media: 'iso_a4_210x297mm', printScaling: 'fit' };
+  const names = MEDIA_NAMES[media];
+  return { media: media === 'label' ? labelMedia : names.ipp, printScaling: names.scaling };
 }
 
 /** lp `-o` options per media; the layout fetched from the service matches (see routing.ts). */
 export function cupsMediaArgs(media: PrinterMedia, labelMedia = 'Custom.4x6in'): string[] {
-  return media === 'label'
-    ? ['-o', `media=${labelMedia}`, '-o', 'print-scaling=none']
-    : ['-o', 'media=A4', '-o', 'print-scaling=fit'];
+  const names = MEDIA_NAMES[media];
+  return ['-o', `media=${media === 'label' ? labelMedia : names.lp}`, '-o', `print-scaling=${names.scaling}`];
 }
 
 function toSpoolerState(state: IppJobState): SpoolerJobState {

@@ -1,4 +1,4 @@
-import type { PrinterInfo, PrinterMedia } from '../../shared/domain';
+import type { PrinterInfo } from '../../shared/domain';
 import { cLocaleEnv, runExecFile, type ExecFileRunner } from './exec';
 import { parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import type { PdfToPrinterModule } from './windows-target';
@@ -27,7 +27,7 @@ const LABEL_HINTS = /label|zebra|\b4 ?x ?6\b|\b4x6|\bZ[DTQ]\d{2,}|\bG[KX]\d{3}|\
 const A4_HINTS = /\bA4\b/i;
 
 /** Guesses the media from a printer's name and description: label printers often say so. */
-export function guessMedia(...texts: ReadonlyArray<string | null | undefined>): PrinterMedia | 'unknown' {
+export function guessMedia(...texts: ReadonlyArray<string | null | undefined>): 'label' | 'a4' | 'unknown' {
   const text = texts.filter(Boolean).join(' ');
   if (LABEL_HINTS.test(text)) return 'label';
   if (A4_HINTS.test(text)) return 'a4';

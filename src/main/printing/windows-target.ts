@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { PrinterMedia } from '../../shared/domain';
+import { MEDIA_NAMES } from './media';
 import { fsPrintError, PRINT_ERROR_CODES, PrintError } from './errors';
 import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
 import type { WindowsPrintJob, WindowsSpooler } from './windows-spooler';
@@ -84,10 +85,9 @@ export function windowsPrintOptions(
   copies: number,
   extra: { labelPaperSize?: string; sumatraPdfPath?: string } = {},
 ): WindowsPrintOptions {
-  const options: WindowsPrintOptions =
-    media === 'label'
-      ? { printer, scale: 'noscale', paperSize: extra.labelPaperSize ?? '4x6', copies, silent: true }
-      : { printer, scale: 'fit', paperSize: 'A4', copies, silent: true };
+  const names = MEDIA_NAMES[media];
+  const paperSize = media === 'label' ? (extra.labelPaperSize ?? names.windows) : names.windows;
+  const options: WindowsPrintOptions = { printer, scale: names.scaling === 'none' ? 'noscale' : 'fit', paperSize, copies, silent: true };
   if (extra.sumatraPdfPath) options.sumatraPdfPath = extra.sumatraPdfPath;
   return options;
 }

@@ -126,9 +126,39 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
   // that is not a printer URI is refused (PrintError INVALID_PRINTER_URI, naming the valid
   // forms), not discovered when the first label fails.
   for (const uri of [patch.routing?.labelPrinter, patch.routing?.documentPrinter]) if (uri !== undefined) parsePrinterUri(uri);
+  if (patch.routing?.printers || patch.routing?.rules || patch.routing?.defaults) checkRoutingTargets(parsed.data.routing);
   // Refused when saved, not at the first call: the key would cross a public network in clear.
   if (patch.apiUrl !== undefined) checkServiceAddress(parsed.data.apiUrl);
   return parsed.data;
+}
+
+/**
+ * Every printer a rule, a default or a fallback names is a listed printer's name or a printer
+ * URI, and a fallback prints labels as sheets: refused when saved, not when the first label needs it.
+ */
+function checkRoutingTargets(routing: StoredSettings['routing']): void {
+  const printers = routing.printers ?? [];
+  const names = new Set(printers.map((p) => p.name));
+  if (names.size !== printers.length) throw new InvalidSettingsError('routing.printers', 'two printers have the same name');
+  for (const printer of printers) parsePrinterUri(printer.uri);
+  const named = (field: string, value: string): void => {
+    if (names.has(value)) return;
+    try {
+      parsePrinterUri(value);
+    } catch {
+      throw new InvalidSettingsError(field, `"${value}" is neither a printer's name nor a printer URI`);
+    }
+  };
+  (routing.rules ?? []).forEach((rule, i) => named(`routing.rules.${i}.printer`, rule.printer));
+  for (const [type, printer] of Object.entries(routing.defaults ?? {})) named(`routing.defaults.${type}`, printer);
+  printers.forEach((printer, i) => {
+    if (!printer.fallback) return;
+    named(`routing.printers.${i}.fallback.printer`, printer.fallback.printer);
+    const target = printers.find((p) => p.name === printer.fallback!.printer || p.uri === printer.fallback!.printer);
+    if (target && target.media !== 'a4' && target.media !== 'letter') {
+      throw new InvalidSettingsError(`routing.printers.${i}.fallback.printer`, `"${target.name}" holds label stock; choose an A4 or Letter printer`);
+    }
+  });
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

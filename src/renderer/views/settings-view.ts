@@ -13,6 +13,7 @@ import { documentWords } from '../words';
 import { createDiagnosticsPanel } from './diagnostics-panel';
 import { PrinterPicker } from './printer-picker';
 import { PrinterPauseList } from './printer-pauses';
+import { mountPrintersEditor } from './printers-editor';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -110,6 +111,7 @@ export class SettingsPanel {
         field('Copies', f.copies),
         h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
         this.printerPauses.element,
+        mountPrintersEditor(ctx),
       ),
       h(
         'fieldset',
