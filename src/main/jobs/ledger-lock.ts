@@ -6,6 +6,7 @@
  * next agent takes over.
  */
 import fs from 'node:fs';
+import { processAlive } from '../process-alive';
 
 /** Lock files this process holds: a second open here is refused, a stale one of an earlier process with our pid is not. */
 const heldHere = new Set<string>();
@@ -31,7 +32,7 @@ export function acquireLedgerLock(lockPath: string): LockResult {
     }
     const owner = Number.parseInt(readOwner(lockPath), 10);
     const ownedHere = owner === process.pid && heldHere.has(lockPath);
-    if (ownedHere || (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner))) {
+    if (ownedHere || (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processAlive(owner))) {
       return { ok: false, ownerPid: owner };
     }
     // Stale: its process is gone. Remove it and try again (another agent may win the race).
@@ -45,15 +46,5 @@ function readOwner(lockPath: string): string {
     return fs.readFileSync(lockPath, 'utf8').trim();
   } catch {
     return '';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
