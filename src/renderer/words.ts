@@ -101,11 +101,11 @@ function readable(value: string): string {
 }
 
 /** Where a scanned shipment is, as its badge says it. */
-export const STAGE_WORDS = {
-  draft: 'Not booked',
-  booked: 'Booked',
-  canceled: 'Canceled',
-} as const satisfies Readonly<Record<ShipmentStage, string>>;
+export const STAGE_WORDS = localized<ShipmentStage>({
+  draft: 'stage.draft',
+  booked: 'stage.booked',
+  canceled: 'stage.canceled',
+});
 
 export const PICKUP_WORDS = {
   next: 'Next pickup at the set time',
