@@ -4,7 +4,16 @@
  * trigger fails the typecheck until it has a message key here and words in every catalog.
  * Each map reads the current language whenever a property is read.
  */
-import type { DocumentType, JobTrigger, LabelLayout, PackSettings, PrinterInfo, RateView, ShipmentStage } from '../shared/domain';
+import type {
+  DocumentType,
+  EndOfDayState,
+  JobTrigger,
+  LabelLayout,
+  PackSettings,
+  PrinterInfo,
+  RateView,
+  ShipmentStage,
+} from '../shared/domain';
 import { PRINTER_KINDS, type PrinterKind } from '../shared/printer-kinds';
 import { t, tMaybe, type MessageKey } from './i18n';
 
@@ -75,6 +84,15 @@ export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail'>): Readi
   return { tone: 'bad', words: printer.detail ? t('readiness.notReadyDetail', { detail: printer.detail }) : t('readiness.notReady') };
 }
 
+/** A booking's print state on the End of day tab and a shipment's documents (the CSV keeps the shared English words). */
+export const END_OF_DAY_WORDS = localized<EndOfDayState>({
+  printed: 'eod.state.printed',
+  may_have_printed: 'eod.state.may_have_printed',
+  failed: 'eod.state.failed',
+  not_printed: 'eod.state.not_printed',
+  canceled: 'eod.state.canceled',
+});
+
 export const MEDIA_WORDS = localized<PrinterInfo['media']>({
   label: 'media.label',
   a4: 'media.a4',
@@ -114,7 +132,11 @@ export const PICKUP_WORDS = {
 
 /** A rate in one line: carrier, product, price, days, pickup cutoff and what it still needs. */
 export function rateWords(rate: RateView): { readonly title: string; readonly price: string; readonly details: string } {
-  const price = rate.receiverPays ? 'receiver pays' : rate.price ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}` : 'price not given';
+  const price = rate.receiverPays
+    ? 'receiver pays'
+    : rate.price
+      ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}`
+      : 'price not given';
   const days =
     rate.daysMin !== null && rate.daysMax !== null && rate.daysMin !== rate.daysMax
       ? `${rate.daysMin}–${rate.daysMax} days`
