@@ -125,10 +125,10 @@ export const STAGE_WORDS = localized<ShipmentStage>({
   canceled: 'stage.canceled',
 });
 
-export const PICKUP_WORDS = {
-  next: 'Next pickup at the set time',
-  without: 'No pickup (drop off at the carrier)',
-} as const satisfies Readonly<Record<PackSettings['pickup'], string>>;
+export const PICKUP_WORDS = localized<PackSettings['pickup']>({
+  next: 'pickup.next',
+  without: 'pickup.without',
+});
 
 /** A rate in one line: carrier, product, price, days, pickup cutoff and what it still needs. */
 export function rateWords(rate: RateView): { readonly title: string; readonly price: string; readonly details: string } {

@@ -1,0 +1,82 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PackProblem, ShipmentView } from '../../src/shared/domain';
+import { refreshLanguage } from '../../src/renderer/i18n';
+import { voidPanel } from '../../src/renderer/views/pack-void';
+import { packSettingsPanel } from '../../src/renderer/views/pack-settings';
+import { context, fakeClient, settle } from '../support/fake-agent-client';
+import { sayLanguages } from '../support/languages';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  refreshLanguage();
+  document.body.replaceChildren();
+});
+
+const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
+const BOOKED: ShipmentView = {
+  id: 'shp_b',
+  referenceId: 'ORDER-B',
+  status: 'BOOKED',
+  trackingId: '0037',
+  carrierName: 'PostNord',
+  productName: null,
+  sender: party,
+  receiver: party,
+  senderReference: null,
+  receiverReference: null,
+  availableDocuments: ['label'],
+  tracking: [],
+};
+
+describe('cancel a shipment in Swedish', () => {
+  it('asks, names the shipment and says a refusal with its request id in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const problem: PackProblem = { code: 'CANCEL_REFUSED', message: 'Already picked up', requestId: 'req-7', fields: [] };
+    const client = fakeClient({ packCancel: async () => ({ ok: false, problem }) });
+    const element = voidPanel(BOOKED, context(client), () => undefined);
+    document.body.append(element);
+    expect(element.getAttribute('aria-label')).toBe('Avboka sändning');
+    const cancel = element.querySelector<HTMLButtonElement>('button.danger')!;
+    expect(cancel.textContent).toBe('Avboka sändning');
+    cancel.click();
+    const confirm = element.querySelector<HTMLElement>('[role=group][aria-label="Bekräfta avbokning"]')!;
+    expect(confirm.querySelector('p')?.textContent).toBe(
+      'Avboka sändning ORDER-B (spårning 0037)? Etiketten blir ogiltig och kan inte skrivas ut igen.',
+    );
+    expect(Array.from(confirm.querySelectorAll('button'), (b) => b.textContent)).toEqual(['Bekräfta avbokning', 'Behåll den']);
+    confirm.querySelector<HTMLButtonElement>('button.danger')!.click();
+    await settle();
+    expect(element.querySelector('.pack-status')?.textContent).toBe('Avbokningen misslyckades: Already picked up (förfrågnings-id req-7)');
+  });
+});
+
+describe('packing settings in Swedish', () => {
+  it('names pickup, rules and save in Swedish, and says what was saved', async () => {
+    sayLanguages('sv-SE');
+    const client = fakeClient({
+      getPackSettings: async () => ({ pickup: 'next', pickupTime: '15:00', shippingRuleIds: [] }) as never,
+      listShippingRules: async () => [{ id: 'r1', name: 'Billigast', type: 'price', enabled: false }],
+      savePackSettings: async () => ({ pickup: 'without', pickupTime: '15:00', shippingRuleIds: ['r1'] }) as never,
+    });
+    const panel = packSettingsPanel(context(client));
+    document.body.append(panel.element);
+    await panel.load();
+    const el = panel.element;
+    expect(el.querySelector('h2')?.textContent).toBe('Packning (boka vid den här stationen)');
+    expect(Array.from(el.querySelectorAll('legend'), (l) => l.textContent)).toEqual([
+      'Upphämtning',
+      'Fraktregler (inga valda: teamets aktiva regler)',
+    ]);
+    expect(Array.from(el.querySelectorAll('label.choice'), (l) => l.textContent)).toEqual([
+      ' Nästa upphämtning vid angiven tid',
+      ' Ingen upphämtning (lämnas hos transportören)',
+      ' Billigast (price, inaktiv)',
+    ]);
+    el.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await settle();
+    expect(el.querySelector('.save-result [role=status]')?.textContent).toBe(
+      'Packning sparad: ingen upphämtning (lämnas hos transportören), 1 regel/regler.',
+    );
+  });
+});
