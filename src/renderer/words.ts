@@ -133,22 +133,28 @@ export const PICKUP_WORDS = localized<PackSettings['pickup']>({
 /** A rate in one line: carrier, product, price, days, pickup cutoff and what it still needs. */
 export function rateWords(rate: RateView): { readonly title: string; readonly price: string; readonly details: string } {
   const price = rate.receiverPays
-    ? 'receiver pays'
+    ? t('rate.receiverPays')
     : rate.price
       ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}`
-      : 'price not given';
+      : t('rate.noPrice');
+  const one = rate.daysMin ?? rate.daysMax;
   const days =
     rate.daysMin !== null && rate.daysMax !== null && rate.daysMin !== rate.daysMax
-      ? `${rate.daysMin}–${rate.daysMax} days`
-      : rate.daysMin !== null || rate.daysMax !== null
-        ? `${rate.daysMin ?? rate.daysMax} day${(rate.daysMin ?? rate.daysMax) === 1 ? '' : 's'}`
-        : 'delivery days not given';
+      ? t('rate.daysRange', { min: rate.daysMin, max: rate.daysMax })
+      : one !== null
+        ? t(one === 1 ? 'rate.day' : 'rate.days', { days: one })
+        : t('rate.noDays');
   const needs = [
-    rate.needsServicePoint ? 'needs a service point' : null,
-    ...rate.requiredDocuments.map((d) => `needs ${documentWords(d).toLowerCase()} upload`),
-    rate.bookable ? null : 'no third-party customs payer',
+    rate.needsServicePoint ? t('rate.needsServicePoint') : null,
+    ...rate.requiredDocuments.map((d) => t('rate.needsUpload', { document: documentWords(d).toLowerCase() })),
+    rate.bookable ? null : t('rate.noCustomsPayer'),
   ].filter((x): x is string => x !== null);
-  const details = [days, rate.pickupCutoff ? `pickup cutoff ${rate.pickupCutoff}` : 'no pickup', rate.ownAgreementName, ...needs]
+  const details = [
+    days,
+    rate.pickupCutoff ? t('rate.pickupCutoff', { time: rate.pickupCutoff }) : t('rate.noPickup'),
+    rate.ownAgreementName,
+    ...needs,
+  ]
     .filter((x): x is string => !!x)
     .join(' · ');
   return { title: `${rate.carrierName} ${rate.productName}`, price, details };

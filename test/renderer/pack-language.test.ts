@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PackProblem, ShipmentView } from '../../src/shared/domain';
+import type { PackProblem, RateView, ShipmentView } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
 import { voidPanel } from '../../src/renderer/views/pack-void';
 import { packSettingsPanel } from '../../src/renderer/views/pack-settings';
+import { rateWords } from '../../src/renderer/words';
 import { context, fakeClient, settle } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
 
@@ -77,6 +78,41 @@ describe('packing settings in Swedish', () => {
     await settle();
     expect(el.querySelector('.save-result [role=status]')?.textContent).toBe(
       'Packning sparad: ingen upphämtning (lämnas hos transportören), 1 regel/regler.',
+    );
+  });
+});
+
+describe('a rate in Swedish', () => {
+  const RATE: RateView = {
+    token: 'tok',
+    priceRank: 1,
+    carrier: 'pn',
+    carrierName: 'PostNord',
+    productName: 'MyPack',
+    price: null,
+    currency: null,
+    receiverPays: true,
+    daysMin: 1,
+    daysMax: 3,
+    pickupCutoff: '2026-11-24 16:00',
+    needsServicePoint: true,
+    requiredDocuments: ['customsinvoice'],
+    thirdPartyPayerSupported: false,
+    ownAgreementName: null,
+    expiresAt: null,
+    bookable: false,
+  };
+
+  it('says price, days, pickup and what the rate needs in Swedish', () => {
+    sayLanguages('sv-SE');
+    expect(rateWords(RATE)).toEqual({
+      title: 'PostNord MyPack',
+      price: 'mottagaren betalar',
+      details:
+        '1–3 dagar · sista upphämtning 2026-11-24 16:00 · kräver ett utlämningsställe · kräver uppladdning av tullfaktura · ingen tredje part som betalar tull',
+    });
+    expect(rateWords({ ...RATE, daysMax: 1, pickupCutoff: null, receiverPays: false, price: '99', currency: 'SEK' }).details).toMatch(
+      /^1 dag · ingen upphämtning/,
     );
   });
 });

@@ -361,4 +361,17 @@ export const da: Catalog = {
   'packSettings.rulesFailed': 'Fragtreglerne kunne ikke indlæses: {error}',
   'packSettings.loadFailed': 'Pakkeindstillingerne kunne ikke indlæses: {error}',
   'packSettings.saved': 'Pakning gemt: {pickup}, {count} regel/regler.',
+
+  // A rate in one line (words.ts rateWords).
+  'rate.receiverPays': 'modtageren betaler',
+  'rate.noPrice': 'pris ikke oplyst',
+  'rate.daysRange': '{min}–{max} dage',
+  'rate.day': '{days} dag',
+  'rate.days': '{days} dage',
+  'rate.noDays': 'leveringsdage ikke oplyst',
+  'rate.needsServicePoint': 'kræver et udleveringssted',
+  'rate.needsUpload': 'kræver upload af {document}',
+  'rate.noCustomsPayer': 'ingen tredjepart betaler told',
+  'rate.pickupCutoff': 'seneste afhentning {time}',
+  'rate.noPickup': 'ingen afhentning',
 };

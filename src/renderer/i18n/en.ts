@@ -362,4 +362,17 @@ export const en = {
   'packSettings.rulesFailed': 'Shipping rules could not be loaded: {error}',
   'packSettings.loadFailed': 'Packing settings could not be loaded: {error}',
   'packSettings.saved': 'Packing saved: {pickup}, {count} rule(s).',
+
+  // A rate in one line (words.ts rateWords).
+  'rate.receiverPays': 'receiver pays',
+  'rate.noPrice': 'price not given',
+  'rate.daysRange': '{min}–{max} days',
+  'rate.day': '{days} day',
+  'rate.days': '{days} days',
+  'rate.noDays': 'delivery days not given',
+  'rate.needsServicePoint': 'needs a service point',
+  'rate.needsUpload': 'needs {document} upload',
+  'rate.noCustomsPayer': 'no third-party customs payer',
+  'rate.pickupCutoff': 'pickup cutoff {time}',
+  'rate.noPickup': 'no pickup',
 };

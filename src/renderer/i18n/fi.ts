@@ -361,4 +361,17 @@ export const fi: Catalog = {
   'packSettings.rulesFailed': 'Toimitussääntöjä ei voitu ladata: {error}',
   'packSettings.loadFailed': 'Pakkausasetuksia ei voitu ladata: {error}',
   'packSettings.saved': 'Pakkaus tallennettu: {pickup}, {count} sääntöä.',
+
+  // A rate in one line (words.ts rateWords).
+  'rate.receiverPays': 'vastaanottaja maksaa',
+  'rate.noPrice': 'hintaa ei annettu',
+  'rate.daysRange': '{min}–{max} päivää',
+  'rate.day': '{days} päivä',
+  'rate.days': '{days} päivää',
+  'rate.noDays': 'toimituspäiviä ei annettu',
+  'rate.needsServicePoint': 'vaatii noutopisteen',
+  'rate.needsUpload': 'vaatii asiakirjan {document} latauksen',
+  'rate.noCustomsPayer': 'ei kolmatta osapuolta tullimaksujen maksajana',
+  'rate.pickupCutoff': 'viimeinen nouto {time}',
+  'rate.noPickup': 'ei noutoa',
 };

@@ -361,4 +361,17 @@ export const nb: Catalog = {
   'packSettings.rulesFailed': 'Fraktreglene kunne ikke lastes inn: {error}',
   'packSettings.loadFailed': 'Pakkeinnstillingene kunne ikke lastes inn: {error}',
   'packSettings.saved': 'Pakking lagret: {pickup}, {count} regel/regler.',
+
+  // A rate in one line (words.ts rateWords).
+  'rate.receiverPays': 'mottakeren betaler',
+  'rate.noPrice': 'pris ikke oppgitt',
+  'rate.daysRange': '{min}–{max} dager',
+  'rate.day': '{days} dag',
+  'rate.days': '{days} dager',
+  'rate.noDays': 'leveringsdager ikke oppgitt',
+  'rate.needsServicePoint': 'krever et hentested',
+  'rate.needsUpload': 'krever opplasting av {document}',
+  'rate.noCustomsPayer': 'ingen tredjepart betaler toll',
+  'rate.pickupCutoff': 'siste henting {time}',
+  'rate.noPickup': 'ingen henting',
 };

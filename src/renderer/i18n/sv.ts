@@ -361,4 +361,17 @@ export const sv: Catalog = {
   'packSettings.rulesFailed': 'Fraktreglerna kunde inte läsas in: {error}',
   'packSettings.loadFailed': 'Packinställningarna kunde inte läsas in: {error}',
   'packSettings.saved': 'Packning sparad: {pickup}, {count} regel/regler.',
+
+  // A rate in one line (words.ts rateWords).
+  'rate.receiverPays': 'mottagaren betalar',
+  'rate.noPrice': 'pris saknas',
+  'rate.daysRange': '{min}–{max} dagar',
+  'rate.day': '{days} dag',
+  'rate.days': '{days} dagar',
+  'rate.noDays': 'leveransdagar saknas',
+  'rate.needsServicePoint': 'kräver ett utlämningsställe',
+  'rate.needsUpload': 'kräver uppladdning av {document}',
+  'rate.noCustomsPayer': 'ingen tredje part som betalar tull',
+  'rate.pickupCutoff': 'sista upphämtning {time}',
+  'rate.noPickup': 'ingen upphämtning',
 };
