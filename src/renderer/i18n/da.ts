@@ -283,7 +283,7 @@ export const da: Catalog = {
   'settings.autoPrintResumed': 'Automatisk udskrivning er genoptaget.',
   'pauses.title': 'Konfigurerede printere',
   'pauses.listFailed': 'Printerne kunne ikke vises: {error}',
-  'pauses.pauseName': 'Sæt {name} på pause',
+  'pauses.pauseName': 'Sæt på pause {name}',
   'pauses.resumeName': 'Genoptag {name}',
   'pauses.testPageOn': 'Testside på {name}',
   'pauses.testPage': 'Testside',

@@ -283,7 +283,7 @@ export const nb: Catalog = {
   'settings.autoPrintResumed': 'Automatisk utskrift fortsetter.',
   'pauses.title': 'Konfigurerte skrivere',
   'pauses.listFailed': 'Skriverne kunne ikke listes opp: {error}',
-  'pauses.pauseName': 'Sett {name} på pause',
+  'pauses.pauseName': 'Sett på pause {name}',
   'pauses.resumeName': 'Fortsett {name}',
   'pauses.testPageOn': 'Testside på {name}',
   'pauses.testPage': 'Testside',
