@@ -4,6 +4,7 @@ import type { PackProblem, RateView, ShipmentView } from '../../src/shared/domai
 import { refreshLanguage } from '../../src/renderer/i18n';
 import { voidPanel } from '../../src/renderer/views/pack-void';
 import { packSettingsPanel } from '../../src/renderer/views/pack-settings';
+import { RateList, documentPicker } from '../../src/renderer/views/pack-rates';
 import { rateWords } from '../../src/renderer/words';
 import { context, fakeClient, settle } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
@@ -114,5 +115,46 @@ describe('a rate in Swedish', () => {
     expect(rateWords({ ...RATE, daysMax: 1, pickupCutoff: null, receiverPays: false, price: '99', currency: 'SEK' }).details).toMatch(
       /^1 dag · ingen upphämtning/,
     );
+  });
+});
+
+describe('rates and uploads in Swedish', () => {
+  it('names the list, excluded products and applied rules in Swedish', () => {
+    sayLanguages('sv-SE');
+    const list = new RateList(
+      () => undefined,
+      () => undefined,
+    );
+    document.body.append(list.element);
+    list.show({
+      shipmentId: 'shp',
+      rates: [],
+      selected: null,
+      warnings: [{ carrierName: 'DHL', product: 'Paket', messages: ['too heavy'] }],
+      appliedRules: ['Billigast'],
+      fetchedAt: '',
+    });
+    expect(list.element.getAttribute('aria-label')).toBe('Priser');
+    expect(list.element.querySelector('[role=radiogroup] li')?.textContent).toBe('Inga priser: se de uteslutna produkterna nedan.');
+    expect(list.element.querySelector('summary')?.textContent).toBe('1 produkt utesluten');
+    expect(list.element.querySelector('p.muted')?.textContent).toBe('Tillämpade fraktregler: Billigast');
+  });
+
+  it('refuses a file that is not a PDF in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const refused: string[] = [];
+    const zone = documentPicker(
+      'customsinvoice',
+      () => undefined,
+      (message) => refused.push(message),
+    );
+    document.body.append(zone);
+    expect(zone.querySelector('.drop-title')?.textContent).toBe('Ladda upp tullfaktura');
+    expect(zone.querySelector('.file-info')?.textContent).toBe('Släpp en PDF här eller välj en');
+    const input = zone.querySelector<HTMLInputElement>('input[type=file]')!;
+    Object.defineProperty(input, 'files', { value: [new File(['x'], 'faktura.txt', { type: 'text/plain' })] });
+    input.dispatchEvent(new Event('change'));
+    await settle();
+    expect(refused).toEqual(['”faktura.txt” är ingen PDF: bara PDF-filer kan laddas upp.']);
   });
 });

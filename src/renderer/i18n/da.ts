@@ -374,4 +374,16 @@ export const da: Catalog = {
   'rate.noCustomsPayer': 'ingen tredjepart betaler told',
   'rate.pickupCutoff': 'seneste afhentning {time}',
   'rate.noPickup': 'ingen afhentning',
+
+  // Rates, service points and uploads (views/pack-rates.ts).
+  'packRates.rates': 'Priser',
+  'packRates.none': 'Ingen priser: se de udelukkede produkter nedenfor.',
+  'packRates.excludedOne': '{count} produkt udelukket',
+  'packRates.excludedMany': '{count} produkter udelukket',
+  'packRates.rulesApplied': 'Anvendte fragtregler: {rules}',
+  'packRates.servicePoint': 'Udleveringssted',
+  'packRates.drop': 'Slip en PDF her, eller vælg en',
+  'packRates.notPdf': '“{name}” er ikke en PDF: kun PDF-filer kan uploades.',
+  'packRates.tooBig': '“{name}” er {size}; højst {max} kan uploades.',
+  'packRates.upload': 'Overfør {document}',
 };

@@ -375,4 +375,16 @@ export const en = {
   'rate.noCustomsPayer': 'no third-party customs payer',
   'rate.pickupCutoff': 'pickup cutoff {time}',
   'rate.noPickup': 'no pickup',
+
+  // Rates, service points and uploads (views/pack-rates.ts).
+  'packRates.rates': 'Rates',
+  'packRates.none': 'No rates: see the excluded products below.',
+  'packRates.excludedOne': '{count} product excluded',
+  'packRates.excludedMany': '{count} products excluded',
+  'packRates.rulesApplied': 'Shipping rules applied: {rules}',
+  'packRates.servicePoint': 'Service point',
+  'packRates.drop': 'Drop a PDF here or pick one',
+  'packRates.notPdf': '“{name}” is not a PDF: only PDF files can be uploaded.',
+  'packRates.tooBig': '“{name}” is {size}; at most {max} can be uploaded.',
+  'packRates.upload': 'Upload {document}',
 };

@@ -374,4 +374,16 @@ export const fi: Catalog = {
   'rate.noCustomsPayer': 'ei kolmatta osapuolta tullimaksujen maksajana',
   'rate.pickupCutoff': 'viimeinen nouto {time}',
   'rate.noPickup': 'ei noutoa',
+
+  // Rates, service points and uploads (views/pack-rates.ts).
+  'packRates.rates': 'Hinnat',
+  'packRates.none': 'Ei hintoja: katso poissuljetut tuotteet alta.',
+  'packRates.excludedOne': '{count} tuote poissuljettu',
+  'packRates.excludedMany': '{count} tuotetta poissuljettu',
+  'packRates.rulesApplied': 'Käytetyt toimitussäännöt: {rules}',
+  'packRates.servicePoint': 'Noutopiste',
+  'packRates.drop': 'Pudota PDF tähän tai valitse tiedosto',
+  'packRates.notPdf': '”{name}” ei ole PDF: vain PDF-tiedostoja voi ladata.',
+  'packRates.tooBig': '”{name}” on {size}; enintään {max} voi ladata.',
+  'packRates.upload': 'Lataa {document}',
 };

@@ -374,4 +374,16 @@ export const nb: Catalog = {
   'rate.noCustomsPayer': 'ingen tredjepart betaler toll',
   'rate.pickupCutoff': 'siste henting {time}',
   'rate.noPickup': 'ingen henting',
+
+  // Rates, service points and uploads (views/pack-rates.ts).
+  'packRates.rates': 'Priser',
+  'packRates.none': 'Ingen priser: se de utelatte produktene nedenfor.',
+  'packRates.excludedOne': '{count} produkt utelatt',
+  'packRates.excludedMany': '{count} produkter utelatt',
+  'packRates.rulesApplied': 'Brukte fraktregler: {rules}',
+  'packRates.servicePoint': 'Hentested',
+  'packRates.drop': 'Slipp en PDF her eller velg en',
+  'packRates.notPdf': '«{name}» er ikke en PDF: bare PDF-filer kan lastes opp.',
+  'packRates.tooBig': '«{name}» er {size}; høyst {max} kan lastes opp.',
+  'packRates.upload': 'Last opp {document}',
 };

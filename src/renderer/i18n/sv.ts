@@ -374,4 +374,16 @@ export const sv: Catalog = {
   'rate.noCustomsPayer': 'ingen tredje part som betalar tull',
   'rate.pickupCutoff': 'sista upphämtning {time}',
   'rate.noPickup': 'ingen upphämtning',
+
+  // Rates, service points and uploads (views/pack-rates.ts).
+  'packRates.rates': 'Priser',
+  'packRates.none': 'Inga priser: se de uteslutna produkterna nedan.',
+  'packRates.excludedOne': '{count} produkt utesluten',
+  'packRates.excludedMany': '{count} produkter uteslutna',
+  'packRates.rulesApplied': 'Tillämpade fraktregler: {rules}',
+  'packRates.servicePoint': 'Utlämningsställe',
+  'packRates.drop': 'Släpp en PDF här eller välj en',
+  'packRates.notPdf': '”{name}” är ingen PDF: bara PDF-filer kan laddas upp.',
+  'packRates.tooBig': '”{name}” är {size}; högst {max} kan laddas upp.',
+  'packRates.upload': 'Ladda upp {document}',
 };
