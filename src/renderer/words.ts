@@ -4,7 +4,16 @@
  * trigger fails the typecheck until it has a message key here and words in every catalog.
  * Each map reads the current language whenever a property is read.
  */
-import type { DocumentType, JobTrigger, LabelLayout, PackSettings, PrinterInfo, RateView, ShipmentStage } from '../shared/domain';
+import type {
+  DocumentType,
+  EndOfDayState,
+  JobTrigger,
+  LabelLayout,
+  PackSettings,
+  PrinterInfo,
+  RateView,
+  ShipmentStage,
+} from '../shared/domain';
 import { PRINTER_KINDS, type PrinterKind } from '../shared/printer-kinds';
 import { t, tMaybe, type MessageKey } from './i18n';
 
@@ -75,6 +84,15 @@ export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail'>): Readi
   return { tone: 'bad', words: printer.detail ? t('readiness.notReadyDetail', { detail: printer.detail }) : t('readiness.notReady') };
 }
 
+/** A booking's print state on the End of day tab and a shipment's documents (the CSV keeps the shared English words). */
+export const END_OF_DAY_WORDS = localized<EndOfDayState>({
+  printed: 'eod.state.printed',
+  may_have_printed: 'eod.state.may_have_printed',
+  failed: 'eod.state.failed',
+  not_printed: 'eod.state.not_printed',
+  canceled: 'eod.state.canceled',
+});
+
 export const MEDIA_WORDS = localized<PrinterInfo['media']>({
   label: 'media.label',
   a4: 'media.a4',
@@ -101,32 +119,42 @@ function readable(value: string): string {
 }
 
 /** Where a scanned shipment is, as its badge says it. */
-export const STAGE_WORDS = {
-  draft: 'Not booked',
-  booked: 'Booked',
-  canceled: 'Canceled',
-} as const satisfies Readonly<Record<ShipmentStage, string>>;
+export const STAGE_WORDS = localized<ShipmentStage>({
+  draft: 'stage.draft',
+  booked: 'stage.booked',
+  canceled: 'stage.canceled',
+});
 
-export const PICKUP_WORDS = {
-  next: 'Next pickup at the set time',
-  without: 'No pickup (drop off at the carrier)',
-} as const satisfies Readonly<Record<PackSettings['pickup'], string>>;
+export const PICKUP_WORDS = localized<PackSettings['pickup']>({
+  next: 'pickup.next',
+  without: 'pickup.without',
+});
 
 /** A rate in one line: carrier, product, price, days, pickup cutoff and what it still needs. */
 export function rateWords(rate: RateView): { readonly title: string; readonly price: string; readonly details: string } {
-  const price = rate.receiverPays ? 'receiver pays' : rate.price ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}` : 'price not given';
+  const price = rate.receiverPays
+    ? t('rate.receiverPays')
+    : rate.price
+      ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}`
+      : t('rate.noPrice');
+  const one = rate.daysMin ?? rate.daysMax;
   const days =
     rate.daysMin !== null && rate.daysMax !== null && rate.daysMin !== rate.daysMax
-      ? `${rate.daysMin}–${rate.daysMax} days`
-      : rate.daysMin !== null || rate.daysMax !== null
-        ? `${rate.daysMin ?? rate.daysMax} day${(rate.daysMin ?? rate.daysMax) === 1 ? '' : 's'}`
-        : 'delivery days not given';
+      ? t('rate.daysRange', { min: rate.daysMin, max: rate.daysMax })
+      : one !== null
+        ? t(one === 1 ? 'rate.day' : 'rate.days', { days: one })
+        : t('rate.noDays');
   const needs = [
-    rate.needsServicePoint ? 'needs a service point' : null,
-    ...rate.requiredDocuments.map((d) => `needs ${documentWords(d).toLowerCase()} upload`),
-    rate.bookable ? null : 'no third-party customs payer',
+    rate.needsServicePoint ? t('rate.needsServicePoint') : null,
+    ...rate.requiredDocuments.map((d) => t('rate.needsUpload', { document: documentWords(d).toLowerCase() })),
+    rate.bookable ? null : t('rate.noCustomsPayer'),
   ].filter((x): x is string => x !== null);
-  const details = [days, rate.pickupCutoff ? `pickup cutoff ${rate.pickupCutoff}` : 'no pickup', rate.ownAgreementName, ...needs]
+  const details = [
+    days,
+    rate.pickupCutoff ? t('rate.pickupCutoff', { time: rate.pickupCutoff }) : t('rate.noPickup'),
+    rate.ownAgreementName,
+    ...needs,
+  ]
     .filter((x): x is string => !!x)
     .join(' · ');
   return { title: `${rate.carrierName} ${rate.productName}`, price, details };

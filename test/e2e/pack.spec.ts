@@ -185,7 +185,8 @@ test('a booked shipment is voided behind a confirmation; its label cannot be rep
   await snap('pack-void-confirm');
   await page.keyboard.press('Enter');
   const article = page.getByRole('article', { name: /ORDER-VOID/ });
-  await expect(article.getByText('Canceled', { exact: true })).toBeVisible();
+  // The stage badge (the tracking timeline now says CANCELED in words too).
+  await expect(article.locator('.shipment-head').getByText('Canceled', { exact: true })).toBeVisible();
   await expect(page.getByRole('status').first()).toContainText('Canceled ORDER-VOID');
   await expect(article).toContainText('cannot be reprinted');
   await expect(page.getByRole('button', { name: /Reprint/ })).toHaveCount(0);

@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ShipmentView } from '../../src/shared/domain';
+import { refreshLanguage } from '../../src/renderer/i18n';
 import { renderShipment } from '../../src/renderer/views/result-view';
 import { ScanView } from '../../src/renderer/views/scan-view';
 import { context, fakeClient, settings, settle } from '../support/fake-agent-client';
+import { sayLanguages } from '../support/languages';
 
 const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
 const SHIPMENT: ShipmentView = {
@@ -24,7 +26,11 @@ const SHIPMENT: ShipmentView = {
   ],
 };
 
-afterEach(() => document.body.replaceChildren());
+afterEach(() => {
+  vi.restoreAllMocks();
+  refreshLanguage();
+  document.body.replaceChildren();
+});
 
 describe('result view', () => {
   it('shows the documents in words and reprints the one chosen', async () => {
@@ -65,5 +71,50 @@ describe('result view', () => {
     expect(document.querySelector(`label[for="${view.input.id}"]`)?.textContent).toContain('Scan');
     await view.lookup('XYZ');
     expect(document.querySelector('[role=alert]')?.textContent).toBe('Nothing found for “XYZ”');
+  });
+});
+
+describe('result view in Swedish', () => {
+  const text = (selector: string) => Array.from(document.querySelectorAll(selector), (e) => e.textContent);
+
+  it('says the shipment, its tracking and the reprint in Swedish, keeping the status codes', async () => {
+    sayLanguages('sv-SE');
+    const ctx = context(
+      fakeClient({ listPrinters: async () => [{ uri: 'cups://Zebra', name: 'Zebra', ready: false } as never], reprint: async () => [] }),
+    );
+    ctx.setSettings(settings());
+    document.body.append(renderShipment(SHIPMENT, ctx).element);
+    await settle();
+    expect(document.querySelector('.shipment')?.getAttribute('aria-label')).toBe('Sändning ORDER-1');
+    expect(document.querySelector('.badge')?.textContent).toBe('Bokad');
+    expect(text('.summary dt')).toEqual([
+      'Mottagare',
+      'Transportör',
+      'Spårningsnummer',
+      'Referens',
+      'Avsändarens referens',
+      'Mottagarens referens',
+      'Sändnings-id',
+    ]);
+    expect(document.querySelector('#timeline-title')?.textContent).toBe('Spårning');
+    const events = document.querySelector('ol[aria-label="Spårningshändelser"]')!;
+    expect(Array.from(events.querySelectorAll('.event-words'), (e) => e.textContent)).toEqual([
+      'Under transport',
+      'Bokad, väntar på transportören',
+    ]);
+    expect(Array.from(events.querySelectorAll('.event-status'), (e) => e.textContent)).toEqual(['IN_TRANSIT', 'ORDERED']);
+    expect(document.querySelector('#reprint-title')?.textContent).toBe('Skriv ut igen');
+    expect(document.querySelector('button.reprint')?.textContent).toBe('Skriv ut etikett igen');
+    expect(document.querySelector('#reprint-document')?.getAttribute('aria-label')).toBe('Dokument att skriva ut igen');
+    expect(text('#reprint-printer option')).toEqual(['Enligt routing (CUPS Labels)', 'Zebra (inte redo)']);
+  });
+
+  it('has no tracking yet and a canceled shipment in Swedish', () => {
+    sayLanguages('sv-SE');
+    const ctx = context(fakeClient({ listPrinters: async () => [] }));
+    const canceled = { ...SHIPMENT, status: 'CANCELED', tracking: [] };
+    document.body.append(renderShipment(canceled, ctx).element);
+    expect(document.querySelector('.canceled-note')?.textContent).toBe('Avbokad: etiketten är ogiltig och kan inte skrivas ut igen.');
+    expect(document.querySelector('.timeline p')?.textContent).toBe('Inga spårningshändelser än.');
   });
 });

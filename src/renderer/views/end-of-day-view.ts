@@ -6,13 +6,15 @@
  * actions exactly-once, so a second click is harmless.
  */
 import { END_OF_DAY_STATES, type EndOfDayPrintResult, type EndOfDayReport, type EndOfDayState } from '../../shared/domain';
-import { END_OF_DAY_STATE_WORDS, endOfDayCsv } from '../../shared/end-of-day-csv';
+import { endOfDayCsv } from '../../shared/end-of-day-csv';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { describeTarget, localClock } from '../format';
+import { t, type MessageKey } from '../i18n';
+import { END_OF_DAY_WORDS } from '../words';
 
-const COLUMNS = ['Reference', 'Carrier', 'Tracking id', 'State'] as const;
+const COLUMNS: readonly MessageKey[] = ['eod.col.reference', 'eod.col.carrier', 'eod.col.trackingId', 'eod.col.state'];
 
 /** Today in the station's time zone, as a date input wants it. */
 export function todayText(now: Date = new Date()): string {
@@ -36,27 +38,27 @@ export class EndOfDayView {
   constructor(private readonly ctx: UiContext) {
     this.day = h('input', { type: 'date', id: 'eod-day', required: true });
     this.day.value = todayText();
-    const refresh = h('button', { type: 'button', class: 'refresh' }, 'Refresh');
-    this.printMissing = h('button', { type: 'button', class: 'primary', disabled: true }, 'Print what is missing');
-    this.printManifests = h('button', { type: 'button', hidden: true }, 'Print manifests');
-    this.download = h('button', { type: 'button', disabled: true }, 'Download CSV');
-    this.counts = h('ul', { class: 'eod-counts', 'aria-label': 'Counts', 'aria-live': 'polite' });
+    const refresh = h('button', { type: 'button', class: 'refresh' }, t('eod.refresh'));
+    this.printMissing = h('button', { type: 'button', class: 'primary', disabled: true }, t('eod.printMissing'));
+    this.printManifests = h('button', { type: 'button', hidden: true }, t('eod.printManifests'));
+    this.download = h('button', { type: 'button', disabled: true }, t('eod.download'));
+    this.counts = h('ul', { class: 'eod-counts', 'aria-label': t('eod.counts'), 'aria-live': 'polite' });
     this.warning = h('div', { class: 'eod-warning' });
     this.result = h('p', { class: 'inline-result', role: 'status' });
     this.body = h('tbody');
     this.element = h(
       'section',
       { class: 'view eod-view', id: 'view-end-of-day', role: 'tabpanel', 'aria-labelledby': 'tab-end-of-day', hidden: true },
-      h('h2', {}, 'End of day'),
-      h('div', { class: 'eod-tools' }, h('label', { for: 'eod-day' }, 'Day'), this.day, refresh),
+      h('h2', {}, t('tab.endOfDay')),
+      h('div', { class: 'eod-tools' }, h('label', { for: 'eod-day' }, t('eod.day')), this.day, refresh),
       this.counts,
       this.warning,
       h('div', { class: 'eod-actions' }, this.printMissing, this.printManifests, this.download),
       this.result,
       h(
         'table',
-        { class: 'eod-table', 'aria-label': 'Bookings of the day' },
-        h('thead', {}, h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, c)))),
+        { class: 'eod-table', 'aria-label': t('eod.bookings') },
+        h('thead', {}, h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, t(c))))),
         this.body,
       ),
     );
@@ -74,15 +76,15 @@ export class EndOfDayView {
   async load(): Promise<void> {
     const day = this.day.value;
     if (!day) {
-      this.say('fail', 'Choose a day.');
+      this.say('fail', t('eod.chooseDay'));
       return;
     }
-    this.say('', 'Reading the day’s bookings…');
+    this.say('', t('eod.reading'));
     try {
       this.render(await this.ctx.api.endOfDay({ day }));
       this.say('', '');
     } catch (error) {
-      this.say('fail', `The report could not be made: ${describeError(error)}`);
+      this.say('fail', t('eod.reportFailed', { error: describeError(error) }));
     }
   }
 
@@ -92,13 +94,12 @@ export class EndOfDayView {
     try {
       const done: EndOfDayPrintResult = await this.ctx.api[op]({ day: this.report.day });
       this.render(done.report);
-      const what = op === 'printMissing' ? 'label' : 'manifest';
-      const parts = [`${done.queued} ${what}(s) sent to print`];
-      if (done.retried > 0) parts.push(`${done.retried} failed label(s) tried again`);
-      if (done.waiting > 0) parts.push(`${done.waiting} already printing or printed`);
+      const parts = [t(op === 'printMissing' ? 'eod.labelsSent' : 'eod.manifestsSent', { count: done.queued })];
+      if (done.retried > 0) parts.push(t('eod.retried', { count: done.retried }));
+      if (done.waiting > 0) parts.push(t('eod.waiting', { count: done.waiting }));
       this.say('ok', `${parts.join(', ')}.`);
     } catch (error) {
-      this.say('fail', `Nothing printed: ${describeError(error)}`);
+      this.say('fail', t('eod.nothingPrinted', { error: describeError(error) }));
     } finally {
       this.busy = false;
     }
@@ -106,9 +107,9 @@ export class EndOfDayView {
 
   private render(report: EndOfDayReport): void {
     this.report = report;
-    const items = [h('li', { class: 'eod-count booked' }, h('strong', {}, report.counts.booked), ' booked')];
+    const items = [h('li', { class: 'eod-count booked' }, h('strong', {}, report.counts.booked), ` ${t('eod.booked')}`)];
     for (const state of END_OF_DAY_STATES) {
-      items.push(h('li', { class: `eod-count ${state}` }, h('strong', {}, report.counts[state]), ` ${END_OF_DAY_STATE_WORDS[state]}`));
+      items.push(h('li', { class: `eod-count ${state}` }, h('strong', {}, report.counts[state]), ` ${END_OF_DAY_WORDS[state]}`));
     }
     replaceChildren(this.counts, ...items);
     const error = report.serviceError;
@@ -118,21 +119,20 @@ export class EndOfDayView {
         ? h(
             'p',
             { role: 'alert', class: 'fail' },
-            `The service’s list was not read; these are this station’s own jobs only: ${error.message}` +
-              (error.requestId ? ` (request id ${error.requestId})` : ''),
+            t('eod.serviceListUnread', { error: error.message }) + (error.requestId ? t('eod.requestId', { id: error.requestId }) : ''),
           )
         : null,
     );
     const missing = report.counts.not_printed + report.counts.failed;
     this.printMissing.disabled = missing === 0;
-    this.printMissing.textContent = missing > 0 ? `Print what is missing (${missing})` : 'Print what is missing';
+    this.printMissing.textContent = missing > 0 ? t('eod.printMissingCount', { count: missing }) : t('eod.printMissing');
     const manifests = report.manifests;
     this.printManifests.hidden = manifests.available === 0;
-    this.printManifests.textContent = `Print manifests (${manifests.printed} of ${manifests.available} printed)`;
+    this.printManifests.textContent = t('eod.printManifestsCount', { printed: manifests.printed, available: manifests.available });
     this.download.disabled = false;
     replaceChildren(
       this.body,
-      ...(report.rows.length === 0 ? [h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'muted' }, 'No bookings on this day.'))] : []),
+      ...(report.rows.length === 0 ? [h('tr', {}, h('td', { colspan: COLUMNS.length, class: 'muted' }, t('eod.noBookings')))] : []),
       ...report.rows.map((r) =>
         h(
           'tr',
@@ -140,7 +140,7 @@ export class EndOfDayView {
           h('td', {}, r.reference ?? r.shipmentId),
           h('td', {}, r.carrier ?? '—'),
           h('td', {}, r.trackingId ?? '—'),
-          h('td', {}, h('span', { class: `eod-state ${r.state}` }, END_OF_DAY_STATE_WORDS[r.state]), stateDetail(r.state, r)),
+          h('td', {}, h('span', { class: `eod-state ${r.state}` }, END_OF_DAY_WORDS[r.state]), stateDetail(r.state, r)),
         ),
       ),
     );
@@ -164,7 +164,11 @@ export class EndOfDayView {
 
 function stateDetail(state: EndOfDayState, row: EndOfDayReport['rows'][number]): HTMLElement | null {
   if (state === 'printed' && row.printedAt) {
-    return h('span', { class: 'eod-detail' }, ` ${localClock(row.printedAt)} on ${describeTarget(row.printer ?? '')}`);
+    return h(
+      'span',
+      { class: 'eod-detail' },
+      ` ${t('eod.printedOn', { time: localClock(row.printedAt), printer: describeTarget(row.printer ?? '') })}`,
+    );
   }
   return row.detail ? h('span', { class: 'eod-detail' }, ` ${row.detail}`) : null;
 }

@@ -5,11 +5,12 @@
 import { MAX_UPLOAD_BYTES } from '../../shared/agent-api';
 import type { RateView, RatesView, ServicePointView } from '../../shared/domain';
 import { h, option, replaceChildren } from '../dom';
+import { t } from '../i18n';
 import { documentWords, rateWords } from '../words';
 
 export class RateList {
   readonly element: HTMLElement;
-  private readonly group = h('ul', { role: 'radiogroup', 'aria-label': 'Rates', class: 'rates' });
+  private readonly group = h('ul', { role: 'radiogroup', 'aria-label': t('packRates.rates'), class: 'rates' });
   private readonly warnings = h('div', { class: 'rate-warnings' });
   private items: Array<{ rate: RateView; li: HTMLLIElement }> = [];
   private selectedToken: string | null = null;
@@ -18,7 +19,7 @@ export class RateList {
     private readonly onSelect: (rate: RateView) => void,
     private readonly onEnter: () => void,
   ) {
-    this.element = h('section', { class: 'pack-rates', 'aria-label': 'Rates' }, this.group, this.warnings);
+    this.element = h('section', { class: 'pack-rates', 'aria-label': t('packRates.rates') }, this.group, this.warnings);
     this.group.addEventListener('keydown', (event) => {
       const index = this.items.findIndex((i) => i.rate.token === this.selectedToken);
       const last = this.items.length - 1;
@@ -45,7 +46,13 @@ export class RateList {
       const w = rateWords(rate);
       const li = h(
         'li',
-        { role: 'radio', 'aria-checked': 'false', tabindex: -1, class: rate.bookable ? 'rate' : 'rate unbookable', 'aria-disabled': rate.bookable ? null : 'true' },
+        {
+          role: 'radio',
+          'aria-checked': 'false',
+          tabindex: -1,
+          class: rate.bookable ? 'rate' : 'rate unbookable',
+          'aria-disabled': rate.bookable ? null : 'true',
+        },
         h('span', { class: 'rate-title' }, w.title),
         h('span', { class: 'rate-price' }, w.price),
         h('span', { class: 'rate-details' }, w.details),
@@ -54,7 +61,7 @@ export class RateList {
       return { rate, li };
     });
     replaceChildren(this.group, ...this.items.map((i) => i.li));
-    if (this.items.length === 0) this.group.append(h('li', { class: 'muted' }, 'No rates: see the excluded products below.'));
+    if (this.items.length === 0) this.group.append(h('li', { class: 'muted' }, t('packRates.none')));
     const excluded = view.warnings.length;
     replaceChildren(
       this.warnings,
@@ -62,11 +69,13 @@ export class RateList {
         ? h(
             'details',
             {},
-            h('summary', {}, `${excluded} product${excluded === 1 ? '' : 's'} excluded`),
+            h('summary', {}, t(excluded === 1 ? 'packRates.excludedOne' : 'packRates.excludedMany', { count: excluded })),
             h('ul', {}, ...view.warnings.map((w) => h('li', {}, `${w.carrierName} ${w.product}: ${w.messages.join('; ')}`))),
           )
         : null,
-      view.appliedRules.length > 0 ? h('p', { class: 'muted small' }, `Shipping rules applied: ${view.appliedRules.join(', ')}`) : null,
+      view.appliedRules.length > 0
+        ? h('p', { class: 'muted small' }, t('packRates.rulesApplied', { rules: view.appliedRules.join(', ') }))
+        : null,
     );
     const first = view.selected ?? this.items[0]?.rate.token ?? null;
     if (first) this.select(first, false);
@@ -92,9 +101,13 @@ export class RateList {
 export function servicePointSelect(points: readonly ServicePointView[]): HTMLSelectElement {
   return h(
     'select',
-    { 'aria-label': 'Service point', class: 'service-point' },
+    { 'aria-label': t('packRates.servicePoint'), class: 'service-point' },
     ...points.map((p, i) =>
-      option(p.token, `${p.name}, ${[p.addressLine, p.postalCode, p.city].filter(Boolean).join(' ')}${p.distanceM !== null ? ` (${distance(p.distanceM)})` : ''}`, i === 0),
+      option(
+        p.token,
+        `${p.name}, ${[p.addressLine, p.postalCode, p.city].filter(Boolean).join(' ')}${p.distanceM !== null ? ` (${distance(p.distanceM)})` : ''}`,
+        i === 0,
+      ),
     ),
   );
 }
@@ -108,19 +121,30 @@ export interface PickedFile {
 }
 
 /** A PDF picker that also takes a dropped file. Refuses anything else, saying why. */
-export function documentPicker(documentType: string, onFile: (file: PickedFile) => void, onRefused: (message: string) => void): HTMLElement {
+export function documentPicker(
+  documentType: string,
+  onFile: (file: PickedFile) => void,
+  onRefused: (message: string) => void,
+): HTMLElement {
   const words = documentWords(documentType);
   const input = h('input', { type: 'file', accept: 'application/pdf,.pdf', 'aria-label': `${words} (PDF)` });
-  const info = h('span', { class: 'file-info muted' }, 'Drop a PDF here or pick one');
+  const info = h('span', { class: 'file-info muted' }, t('packRates.drop'));
   const take = async (file: File | undefined): Promise<void> => {
     if (!file) return;
-    if (!(file.type === 'application/pdf' || /\.pdf$/i.test(file.name))) return onRefused(`“${file.name}” is not a PDF: only PDF files can be uploaded.`);
-    if (file.size > MAX_UPLOAD_BYTES) return onRefused(`“${file.name}” is ${size(file.size)}; at most ${size(MAX_UPLOAD_BYTES)} can be uploaded.`);
+    if (!(file.type === 'application/pdf' || /\.pdf$/i.test(file.name))) return onRefused(t('packRates.notPdf', { name: file.name }));
+    if (file.size > MAX_UPLOAD_BYTES)
+      return onRefused(t('packRates.tooBig', { name: file.name, size: size(file.size), max: size(MAX_UPLOAD_BYTES) }));
     info.textContent = `${file.name}, ${size(file.size)}`;
     onFile({ name: file.name, bytes: file.size, base64: toBase64(new Uint8Array(await file.arrayBuffer())) });
   };
   input.addEventListener('change', () => void take(input.files?.[0]));
-  const zone = h('label', { class: 'drop-zone' }, h('span', { class: 'drop-title' }, `Upload ${words.toLowerCase()}`), input, info);
+  const zone = h(
+    'label',
+    { class: 'drop-zone' },
+    h('span', { class: 'drop-title' }, t('packRates.upload', { document: words.toLowerCase() })),
+    input,
+    info,
+  );
   zone.addEventListener('dragover', (event) => {
     event.preventDefault();
     zone.classList.add('over');

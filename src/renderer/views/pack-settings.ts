@@ -6,28 +6,29 @@ import type { PackSettings, ShippingRuleView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
+import { t } from '../i18n';
 import { PICKUP_WORDS } from '../words';
 
 export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLElement; load(): Promise<void> } {
   const pickupRadios = (Object.keys(PICKUP_WORDS) as Array<PackSettings['pickup']>).map((value) =>
     h('input', { type: 'radio', name: 'pack-pickup', value }),
   );
-  const time = h('input', { type: 'time', 'aria-label': 'Pickup time', step: 60 });
-  const rules = h('div', { class: 'pack-rules', role: 'group', 'aria-label': 'Shipping rules for rate searches' });
+  const time = h('input', { type: 'time', 'aria-label': t('packSettings.pickupTime'), step: 60 });
+  const rules = h('div', { class: 'pack-rules', role: 'group', 'aria-label': t('packSettings.rulesGroup') });
   const result = h('div', { class: 'save-result' });
-  const save = h('button', { type: 'submit' }, 'Save packing settings');
+  const save = h('button', { type: 'submit' }, t('packSettings.save'));
   const form = h(
     'form',
     { class: 'pack-settings', 'aria-labelledby': 'pack-settings-title' },
-    h('h2', { id: 'pack-settings-title' }, 'Packing (book at this station)'),
+    h('h2', { id: 'pack-settings-title' }, t('packSettings.title')),
     h(
       'fieldset',
       {},
-      h('legend', {}, 'Pickup'),
+      h('legend', {}, t('packSettings.pickup')),
       ...pickupRadios.map((radio) => h('label', { class: 'choice' }, radio, ` ${PICKUP_WORDS[radio.value as PackSettings['pickup']]}`)),
-      h('label', { class: 'field' }, h('span', {}, 'Pickup time'), time),
+      h('label', { class: 'field' }, h('span', {}, t('packSettings.pickupTime')), time),
     ),
-    h('fieldset', {}, h('legend', {}, 'Shipping rules (none chosen: the team’s enabled rules)'), rules),
+    h('fieldset', {}, h('legend', {}, t('packSettings.rules')), rules),
     h('div', { class: 'pack-actions' }, save),
     result,
   );
@@ -36,13 +37,13 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
     replaceChildren(
       rules,
       ...(list.length === 0
-        ? [h('p', { class: 'muted' }, 'The team has no shipping rules.')]
+        ? [h('p', { class: 'muted' }, t('packSettings.noRules'))]
         : list.map((r) =>
             h(
               'label',
               { class: 'choice' },
               h('input', { type: 'checkbox', value: r.id, checked: chosen.includes(r.id) }),
-              ` ${r.name}${r.type ? ` (${r.type}${r.enabled ? '' : ', disabled'})` : ''}`,
+              ` ${r.name}${r.type ? ` (${r.type}${r.enabled ? '' : t('packSettings.disabled')})` : ''}`,
             ),
           )),
     );
@@ -56,10 +57,10 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
       try {
         showRules(await ctx.api.listShippingRules({}), settings.shippingRuleIds);
       } catch (error) {
-        replaceChildren(rules, h('p', { class: 'muted' }, `Shipping rules could not be loaded: ${describeError(error)}`));
+        replaceChildren(rules, h('p', { class: 'muted' }, t('packSettings.rulesFailed', { error: describeError(error) })));
       }
     } catch (error) {
-      replaceChildren(result, h('p', { role: 'alert', class: 'fail' }, `Packing settings could not be loaded: ${describeError(error)}`));
+      replaceChildren(result, h('p', { role: 'alert', class: 'fail' }, t('packSettings.loadFailed', { error: describeError(error) })));
     }
   };
 
@@ -67,12 +68,18 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
     event.preventDefault();
     const pickup = (pickupRadios.find((r) => r.checked)?.value ?? 'next') as PackSettings['pickup'];
     const shippingRuleIds = Array.from(rules.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (c) => c.value);
-    void ctx.api
-      .savePackSettings({ pickup, pickupTime: time.value || undefined, shippingRuleIds })
-      .then(
-        (saved) => replaceChildren(result, h('p', { role: 'status', class: 'ok' }, `Packing saved: ${PICKUP_WORDS[saved.pickup].toLowerCase()}, ${saved.shippingRuleIds.length} rule(s).`)),
-        (error) => replaceChildren(result, h('p', { role: 'alert', class: 'fail' }, `Not saved: ${describeError(error)}`)),
-      );
+    void ctx.api.savePackSettings({ pickup, pickupTime: time.value || undefined, shippingRuleIds }).then(
+      (saved) =>
+        replaceChildren(
+          result,
+          h(
+            'p',
+            { role: 'status', class: 'ok' },
+            t('packSettings.saved', { pickup: PICKUP_WORDS[saved.pickup].toLowerCase(), count: saved.shippingRuleIds.length }),
+          ),
+        ),
+      (error) => replaceChildren(result, h('p', { role: 'alert', class: 'fail' }, t('settings.notSaved', { error: describeError(error) }))),
+    );
   });
   return { element: form, load };
 }

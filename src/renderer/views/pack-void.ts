@@ -6,14 +6,21 @@ import type { ShipmentView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
+import { t } from '../i18n';
 import { beepFailure, beepSuccess } from '../sound';
 
 export function voidPanel(shipment: ShipmentView, ctx: UiContext, done: (note: string) => void): HTMLElement {
   const name = shipment.referenceId ?? shipment.id;
-  const cancel = h('button', { type: 'button', class: 'danger' }, 'Cancel shipment');
-  const confirmBox = h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm cancel', hidden: true });
+  const cancel = h('button', { type: 'button', class: 'danger' }, t('action.cancelShipment'));
+  const confirmBox = h('div', { class: 'confirm', role: 'group', 'aria-label': t('void.confirmCancel'), hidden: true });
   const status = h('p', { class: 'pack-status', role: 'status' });
-  const element = h('section', { class: 'void-panel', 'aria-label': 'Cancel shipment', 'data-keep-focus': '' }, cancel, confirmBox, status);
+  const element = h(
+    'section',
+    { class: 'void-panel', 'aria-label': t('action.cancelShipment'), 'data-keep-focus': '' },
+    cancel,
+    confirmBox,
+    status,
+  );
 
   const close = (): void => {
     confirmBox.hidden = true;
@@ -21,11 +28,11 @@ export function voidPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     cancel.focus();
   };
   cancel.addEventListener('click', () => {
-    const yes = h('button', { type: 'button', class: 'danger' }, 'Confirm cancel');
-    const no = h('button', { type: 'button' }, 'Keep it');
+    const yes = h('button', { type: 'button', class: 'danger' }, t('void.confirmCancel'));
+    const no = h('button', { type: 'button' }, t('void.keep'));
     replaceChildren(
       confirmBox,
-      h('p', {}, `Cancel shipment ${name}${shipment.trackingId ? ` (tracking ${shipment.trackingId})` : ''}? Its label becomes void and cannot be reprinted.`),
+      h('p', {}, shipment.trackingId ? t('void.questionTracking', { name, tracking: shipment.trackingId }) : t('void.question', { name })),
       h('div', { class: 'pack-actions' }, yes, no),
     );
     no.addEventListener('click', close);
@@ -44,18 +51,20 @@ export function voidPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   const confirm = async (yes: HTMLButtonElement): Promise<void> => {
     yes.disabled = true;
     status.classList.remove('error');
-    status.textContent = 'Canceling…';
+    status.textContent = t('void.canceling');
     try {
       const result = await ctx.api.packCancel({ shipmentId: shipment.id });
       if (result.ok) {
         beepSuccess();
-        done(`Canceled ${name}: its label is void.`);
+        done(t('void.canceled', { name }));
         return;
       }
       const p = result.problem;
-      status.textContent = `Cancel failed: ${p.message}${p.requestId && !p.message.includes(p.requestId) ? ` (request id ${p.requestId})` : ''}`;
+      status.textContent = t('void.failed', {
+        error: p.message + (p.requestId && !p.message.includes(p.requestId) ? t('eod.requestId', { id: p.requestId }) : ''),
+      });
     } catch (error) {
-      status.textContent = `Cancel failed: ${describeError(error)}`;
+      status.textContent = t('void.failed', { error: describeError(error) });
     }
     status.classList.add('error');
     yes.disabled = false;

@@ -8,8 +8,12 @@ import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
+import { t, type MessageKey } from '../i18n';
 
-const ROLE_WORDS: Readonly<Record<ConfiguredPrinter['roles'][number], string>> = { label: 'labels', document: 'documents' };
+const ROLE_WORDS: Readonly<Record<ConfiguredPrinter['roles'][number], MessageKey>> = {
+  label: 'pauses.role.label',
+  document: 'pauses.role.document',
+};
 
 export class PrinterPauseList {
   readonly element: HTMLElement;
@@ -17,16 +21,16 @@ export class PrinterPauseList {
   private readonly result: HTMLElement;
 
   constructor(private readonly ctx: UiContext) {
-    this.list = h('ul', { class: 'printer-pauses', 'aria-label': 'Configured printers' });
+    this.list = h('ul', { class: 'printer-pauses', 'aria-label': t('pauses.title') });
     this.result = h('p', { class: 'inline-result', role: 'status' });
-    this.element = h('div', { class: 'printer-pause-list' }, h('h3', {}, 'Configured printers'), this.list, this.result);
+    this.element = h('div', { class: 'printer-pause-list' }, h('h3', {}, t('pauses.title')), this.list, this.result);
   }
 
   async refresh(): Promise<void> {
     try {
       this.render(await this.ctx.api.listConfiguredPrinters({}));
     } catch (error) {
-      this.say('fail', `Printers could not be listed: ${describeError(error)}`);
+      this.say('fail', t('pauses.listFailed', { error: describeError(error) }));
     }
   }
 
@@ -36,18 +40,23 @@ export class PrinterPauseList {
 
   private item(printer: ConfiguredPrinter): HTMLElement {
     const name = describeTarget(printer.uri);
-    const verb = printer.paused ? 'Resume' : 'Pause';
+    const verb = printer.paused ? t('action.resume') : t('action.pause');
+    const label = printer.paused ? t('pauses.resumeName', { name }) : t('pauses.pauseName', { name });
     const pressed = String(printer.paused);
-    const button = h('button', { type: 'button', class: 'printer-pause', 'aria-pressed': pressed, 'aria-label': `${verb} ${name}` }, verb);
+    const button = h('button', { type: 'button', class: 'printer-pause', 'aria-pressed': pressed, 'aria-label': label }, verb);
     button.addEventListener('click', () => void this.toggle(printer));
-    const test = h('button', { type: 'button', class: 'printer-test', 'aria-label': `Test page on ${name}` }, 'Test page');
+    const test = h(
+      'button',
+      { type: 'button', class: 'printer-test', 'aria-label': t('pauses.testPageOn', { name }) },
+      t('pauses.testPage'),
+    );
     test.addEventListener('click', () => void this.testPage(printer.uri));
     return h(
       'li',
       { class: `printer-pause-item${printer.paused ? ' paused' : ''}`, title: printer.uri },
       h('span', { class: 'printer-name' }, name),
-      h('span', { class: 'printer-detail' }, printer.roles.map((r) => ROLE_WORDS[r]).join(' and ')),
-      h('span', { class: `readiness ${printer.paused ? 'bad' : 'ok'}` }, printer.paused ? 'paused: jobs wait' : 'printing'),
+      h('span', { class: 'printer-detail' }, printer.roles.map((r) => t(ROLE_WORDS[r])).join(t('pauses.and'))),
+      h('span', { class: `readiness ${printer.paused ? 'bad' : 'ok'}` }, printer.paused ? t('pauses.paused') : t('pauses.printing')),
       test,
       button,
     );
@@ -57,9 +66,9 @@ export class PrinterPauseList {
   private async testPage(uri: string): Promise<void> {
     try {
       await this.ctx.api.testPrint({ printer: uri });
-      this.say('ok', `Test page sent to ${describeTarget(uri)}: it names its media and layout and has a ruler in mm.`);
+      this.say('ok', t('pauses.testPageSent', { target: describeTarget(uri) }));
     } catch (error) {
-      this.say('fail', `Test page failed: ${describeError(error)}`);
+      this.say('fail', t('pauses.testPageFailed', { error: describeError(error) }));
     }
   }
 
@@ -68,7 +77,12 @@ export class PrinterPauseList {
     try {
       await this.ctx.api.setPaused({ paused, printer: printer.uri });
       await this.refresh();
-      this.say('ok', `${describeTarget(printer.uri)} ${paused ? 'paused: its jobs wait until it is resumed' : 'resumed'}.`);
+      this.say(
+        'ok',
+        paused
+          ? t('pauses.nowPaused', { target: describeTarget(printer.uri) })
+          : t('pauses.nowResumed', { target: describeTarget(printer.uri) }),
+      );
     } catch (error) {
       this.say('fail', describeError(error));
     }

@@ -2,15 +2,24 @@
  * One looked-up shipment: summary, reprint, documents and the tracking timeline
  * (newest first, local time).
  */
-import { LABEL_LAYOUTS, shipmentStage, type JobView, type PartyView, type ShipmentView, type TrackingEventView } from '../../shared/domain';
+import {
+  LABEL_LAYOUTS,
+  shipmentStage,
+  type JobView,
+  type PartyView,
+  type ShipmentStage,
+  type ShipmentView,
+  type TrackingEventView,
+} from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime } from '../format';
+import { t } from '../i18n';
 import { describeJob } from '../job-words';
 import { beepFailure, beepSuccess } from '../sound';
 import { shipmentDocumentsPanel } from './shipment-documents';
-import { LAYOUT_WORDS, STAGE_WORDS, documentWords } from '../words';
+import { LAYOUT_WORDS, STAGE_WORDS, documentWords, shipmentStatusWords, trackingStatusWords } from '../words';
 import { packPanel } from './pack-panel';
 import { voidPanel } from './pack-void';
 
@@ -37,18 +46,21 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
   const action =
     pack?.element ??
     (stage === 'canceled'
-      ? h('p', { class: 'canceled-note', role: 'note' }, 'Canceled: the label is void and cannot be reprinted.')
+      ? h('p', { class: 'canceled-note', role: 'note' }, t('result.canceledNote'))
       : h('div', { class: 'booked-actions' }, reprint.element, voidPanel(shipment, ctx, done)));
   const title = shipment.receiver.name ?? shipment.receiver.contactName ?? shipment.referenceId ?? shipment.id;
   const element = h(
     'article',
-    { class: 'shipment', 'aria-label': `Shipment ${shipment.referenceId ?? shipment.id}` },
+    { class: 'shipment', 'aria-label': t('result.shipment', { reference: shipment.referenceId ?? shipment.id }) },
     h(
       'header',
       { class: 'shipment-head' },
       h('h2', {}, title),
       h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
-      shipment.status && shipment.status.toUpperCase() !== STAGE_WORDS[stage].toUpperCase() ? h('span', { class: 'badge muted' }, shipment.status) : null,
+      // The service's own status only when it says more than the stage (PENDING, not BOOKED).
+      shipment.status && !SAME_AS_STAGE[stage].includes(shipment.status.toUpperCase())
+        ? h('span', { class: 'badge muted', title: shipment.status }, shipmentStatusWords(shipment.status))
+        : null,
     ),
     h(
       'div',
@@ -76,13 +88,13 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
 
 function summary(shipment: ShipmentView): HTMLElement {
   const rows: Array<[string, string | null]> = [
-    ['Receiver', party(shipment.receiver)],
-    ['Carrier', [shipment.carrierName, shipment.productName].filter(Boolean).join(' · ') || null],
-    ['Tracking number', shipment.trackingId],
-    ['Reference', shipment.referenceId],
-    ['Sender reference', shipment.senderReference],
-    ['Receiver reference', shipment.receiverReference],
-    ['Shipment id', shipment.id],
+    [t('result.receiver'), party(shipment.receiver)],
+    [t('result.carrier'), [shipment.carrierName, shipment.productName].filter(Boolean).join(' · ') || null],
+    [t('result.trackingNumber'), shipment.trackingId],
+    [t('result.reference'), shipment.referenceId],
+    [t('result.senderReference'), shipment.senderReference],
+    [t('result.receiverReference'), shipment.receiverReference],
+    [t('result.shipmentId'), shipment.id],
   ];
   return h(
     'dl',
@@ -93,7 +105,12 @@ function summary(shipment: ShipmentView): HTMLElement {
 
 function party(p: PartyView): string | null {
   const place = [p.postalCode, p.city].filter(Boolean).join(' ');
-  const parts = [p.name, p.contactName && p.contactName !== p.name ? p.contactName : null, p.addressLine, [place, p.countryCode].filter(Boolean).join(', ')];
+  const parts = [
+    p.name,
+    p.contactName && p.contactName !== p.name ? p.contactName : null,
+    p.addressLine,
+    [place, p.countryCode].filter(Boolean).join(', '),
+  ];
   const text = parts.filter((x): x is string => typeof x === 'string' && x !== '').join(', ');
   return text || null;
 }
@@ -102,10 +119,14 @@ function documents(shipment: ShipmentView): HTMLElement {
   return h(
     'section',
     { class: 'documents', 'aria-labelledby': 'documents-title' },
-    h('h3', { id: 'documents-title' }, 'Documents'),
+    h('h3', { id: 'documents-title' }, t('result.documents')),
     shipment.availableDocuments.length > 0
-      ? h('ul', { class: 'chips', 'aria-label': 'Documents available' }, ...shipment.availableDocuments.map((d) => h('li', {}, documentWords(d))))
-      : h('p', { class: 'muted' }, 'No documents yet: the shipment is not booked.'),
+      ? h(
+          'ul',
+          { class: 'chips', 'aria-label': t('result.documentsAvailable') },
+          ...shipment.availableDocuments.map((d) => h('li', {}, documentWords(d))),
+        )
+      : h('p', { class: 'muted' }, t('result.noDocuments')),
   );
 }
 
@@ -114,22 +135,41 @@ function timeline(events: readonly TrackingEventView[]): HTMLElement {
   return h(
     'section',
     { class: 'timeline', 'aria-labelledby': 'timeline-title' },
-    h('h3', { id: 'timeline-title' }, 'Tracking'),
+    h('h3', { id: 'timeline-title' }, t('result.tracking')),
     newestFirst.length === 0
-      ? h('p', { class: 'muted' }, 'No tracking events yet.')
+      ? h('p', { class: 'muted' }, t('result.noTracking'))
       : h(
           'ol',
-          { 'aria-label': 'Tracking events', class: 'events' },
+          { 'aria-label': t('names.trackingEvents'), class: 'events' },
           ...newestFirst.map((event, index) =>
             h(
               'li',
               { class: index === 0 ? 'event latest' : 'event' },
-              h('span', { class: 'event-status' }, event.status),
+              // The status in words, and the service's own code beside it (docs/INTERFACES.md).
+              h(
+                'span',
+                { class: 'event-head' },
+                h('span', { class: 'event-words' }, trackingStatusWords(event.status)),
+                ' ',
+                h('code', { class: 'event-status' }, event.status),
+              ),
               h('time', { datetime: event.occurredAt }, localDateTime(event.occurredAt)),
               event.description ? h('span', { class: 'event-description' }, event.description) : null,
               event.location ? h('span', { class: 'event-location' }, event.location) : null,
               safeUrl(event.url)
-                ? h('a', { href: event.url ?? '', target: '_blank', rel: 'noopener noreferrer', 'aria-label': `Carrier page: ${event.status}, ${localDateTime(event.occurredAt)}` }, 'Carrier page')
+                ? h(
+                    'a',
+                    {
+                      href: event.url ?? '',
+                      target: '_blank',
+                      rel: 'noopener noreferrer',
+                      'aria-label': t('result.carrierPageFor', {
+                        status: trackingStatusWords(event.status),
+                        time: localDateTime(event.occurredAt),
+                      }),
+                    },
+                    t('result.carrierPage'),
+                  )
                 : null,
             ),
           ),
@@ -149,15 +189,23 @@ function safeUrl(url: string | null): boolean {
 
 function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
   const docs = shipment.availableDocuments.length > 0 ? shipment.availableDocuments : ['label'];
-  const documentSelect = h('select', { id: 'reprint-document', 'aria-label': 'Document to reprint' }, ...docs.map((d) => option(d, documentWords(d), d === 'label')));
+  const documentSelect = h(
+    'select',
+    { id: 'reprint-document', 'aria-label': t('result.documentToReprint') },
+    ...docs.map((d) => option(d, documentWords(d), d === 'label')),
+  );
   const layoutSelect = h(
     'select',
-    { id: 'reprint-layout', 'aria-label': 'Label layout' },
-    option('', 'Routing default'),
+    { id: 'reprint-layout', 'aria-label': t('result.labelLayout') },
+    option('', t('result.routingDefault')),
     ...LABEL_LAYOUTS.map((l) => option(l, LAYOUT_WORDS[l])),
   );
-  const printerSelect = h('select', { id: 'reprint-printer', 'aria-label': 'Printer' }, option('', 'Routing default'));
-  const button = h('button', { type: 'button', class: 'primary reprint', 'aria-keyshortcuts': 'Alt+R' }, 'Reprint label');
+  const printerSelect = h('select', { id: 'reprint-printer', 'aria-label': t('result.printer') }, option('', t('result.routingDefault')));
+  const button = h(
+    'button',
+    { type: 'button', class: 'primary reprint', 'aria-keyshortcuts': 'Alt+R' },
+    t('result.reprintDocument', { document: documentWords('label').toLowerCase() }),
+  );
   const status = h('p', { class: 'reprint-status', role: 'status' });
   const jobs = new Map<string, JobView>();
 
@@ -166,15 +214,17 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
     const isLabel = documentSelect.value === 'label';
     const target = settings ? (isLabel ? settings.routing.labelPrinter : settings.routing.documentPrinter) : null;
     const first = printerSelect.options[0];
-    if (first) first.textContent = target ? `Routing default (${describeTarget(target)})` : 'Routing default';
-    button.textContent = `Reprint ${documentWords(documentSelect.value || 'label').toLowerCase()}`;
+    if (first)
+      first.textContent = target ? t('result.routingDefaultTarget', { target: describeTarget(target) }) : t('result.routingDefault');
+    button.textContent = t('result.reprintDocument', { document: documentWords(documentSelect.value || 'label').toLowerCase() });
     layoutSelect.disabled = !isLabel;
   };
   documentSelect.addEventListener('change', routingDefault);
   routingDefault();
 
   void ctx.printers().then((printers) => {
-    for (const p of printers) printerSelect.append(option(p.uri, `${p.name}${p.ready === false ? ' (not ready)' : ''}`));
+    for (const p of printers)
+      printerSelect.append(option(p.uri, p.ready === false ? t('result.printerNotReady', { name: p.name }) : p.name));
   });
 
   const showJobs = (): void => {
@@ -193,7 +243,7 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
     awaitingAnswer = true;
     early.clear();
     status.classList.remove('error');
-    status.textContent = 'Sending the reprint…';
+    status.textContent = t('result.sendingReprint');
     try {
       const created = await ctx.api.reprint({
         shipmentId: shipment.id,
@@ -207,7 +257,7 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
       beepSuccess();
     } catch (error) {
       status.classList.add('error');
-      status.textContent = `Reprint failed: ${describeError(error)}`;
+      status.textContent = t('result.reprintFailed', { error: describeError(error) });
       beepFailure();
     } finally {
       awaitingAnswer = false;
@@ -221,13 +271,13 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
   const element = h(
     'section',
     { class: 'reprint-panel', 'aria-labelledby': 'reprint-title' },
-    h('h3', { id: 'reprint-title' }, 'Reprint'),
+    h('h3', { id: 'reprint-title' }, t('action.reprint')),
     h(
       'div',
       { class: 'reprint-controls' },
-      h('label', {}, h('span', {}, 'Document'), documentSelect),
-      h('label', {}, h('span', {}, 'Layout'), layoutSelect),
-      h('label', { class: 'grow' }, h('span', {}, 'Printer'), printerSelect),
+      h('label', {}, h('span', {}, t('result.document')), documentSelect),
+      h('label', {}, h('span', {}, t('result.layout')), layoutSelect),
+      h('label', { class: 'grow' }, h('span', {}, t('result.printer')), printerSelect),
       button,
     ),
     status,
@@ -250,8 +300,23 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
   };
 }
 
+/** Service statuses the stage badge already says. */
+const SAME_AS_STAGE: Readonly<Record<ShipmentStage, readonly string[]>> = {
+  draft: ['NOT BOOKED'],
+  booked: ['BOOKED'],
+  canceled: ['CANCELED'],
+};
+
 /** How far along a job is, for two views stamped in the same millisecond. */
-const PROGRESS: Record<JobView['state'], number> = { queued: 0, fetching: 1, spooling: 2, spooled: 3, completed: 4, failed: 4, canceled: 4 };
+const PROGRESS: Record<JobView['state'], number> = {
+  queued: 0,
+  fetching: 1,
+  spooling: 2,
+  spooled: 3,
+  completed: 4,
+  failed: 4,
+  canceled: 4,
+};
 
 /** The newer of two views of one job. */
 function latest(a: JobView, b: JobView | undefined): JobView {

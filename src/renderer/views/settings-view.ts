@@ -8,8 +8,9 @@ import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
+import { t } from '../i18n';
 import { JOB_STATE_WORDS } from '../job-words';
-import { documentWords } from '../words';
+import { MEDIA_WORDS, documentWords } from '../words';
 import { createDiagnosticsPanel } from './diagnostics-panel';
 import { PrinterPicker } from './printer-picker';
 import { PrinterPauseList } from './printer-pauses';
@@ -21,17 +22,28 @@ export class SettingsPanel {
   readonly element: HTMLElement;
   private readonly form: HTMLFormElement;
   private readonly fields = {
-    environment: h('select', { id: 'set-environment', name: 'environment' }, option('sandbox', 'Sandbox'), option('production', 'Production'), option('custom', 'Custom')),
+    environment: h(
+      'select',
+      { id: 'set-environment', name: 'environment' },
+      option('sandbox', t('settings.env.sandbox')),
+      option('production', t('settings.env.production')),
+      option('custom', t('settings.env.custom')),
+    ),
     apiUrl: h('input', { id: 'set-api-url', name: 'apiUrl', type: 'url', autocomplete: 'off', spellcheck: 'false' }),
     apiKey: h('input', { id: 'set-api-key', name: 'apiKey', type: 'password', autocomplete: 'new-password', spellcheck: 'false' }),
-    labelPrinterMedia: h('select', { id: 'set-media', name: 'labelPrinterMedia' }, option('label', '4x6 labels'), option('a4', 'A4 sheets')),
+    labelPrinterMedia: h(
+      'select',
+      { id: 'set-media', name: 'labelPrinterMedia' },
+      option('label', MEDIA_WORDS.label),
+      option('a4', MEDIA_WORDS.a4),
+    ),
     sheetLayout: h(
       'select',
       { id: 'set-sheet-layout', name: 'sheetLayout' },
-      option('a4', 'One label per A4 page'),
-      option('1x2', 'Two per page'),
-      option('3x1', 'Three per page'),
-      option('2x2', 'Four per page'),
+      option('a4', t('settings.sheet.a4')),
+      option('1x2', t('settings.sheet.1x2')),
+      option('3x1', t('settings.sheet.3x1')),
+      option('2x2', t('settings.sheet.2x2')),
     ),
     copies: h('input', { id: 'set-copies', name: 'copies', type: 'number', min: 1, max: 10, step: 1 }),
     webhooksEnabled: h('input', { id: 'set-webhooks', name: 'webhooksEnabled', type: 'checkbox' }),
@@ -39,13 +51,19 @@ export class SettingsPanel {
     ruleMode: h(
       'select',
       { id: 'set-rule-mode', name: 'ruleMode' },
-      option('all', 'Every booking'),
-      option('none', 'Nothing (print on scan only)'),
-      option('filtered', 'Bookings matching the rules below'),
+      option('all', t('settings.rule.all')),
+      option('none', t('settings.rule.none')),
+      option('filtered', t('settings.rule.filtered')),
     ),
-    sources: h('input', { id: 'set-sources', name: 'sources', autocomplete: 'off', placeholder: 'API, APP (empty = any)' }),
-    carriers: h('input', { id: 'set-carriers', name: 'carriers', autocomplete: 'off', placeholder: 'empty = any carrier' }),
-    matches: h('textarea', { id: 'set-matches', name: 'fieldMatches', rows: 3, spellcheck: 'false', placeholder: 'reference_id SHOP-\nsystem /^webshop/' }),
+    sources: h('input', { id: 'set-sources', name: 'sources', autocomplete: 'off', placeholder: t('settings.sourcesPlaceholder') }),
+    carriers: h('input', { id: 'set-carriers', name: 'carriers', autocomplete: 'off', placeholder: t('settings.carriersPlaceholder') }),
+    matches: h('textarea', {
+      id: 'set-matches',
+      name: 'fieldMatches',
+      rows: 3,
+      spellcheck: 'false',
+      placeholder: 'reference_id SHOP-\nsystem /^webshop/',
+    }),
   };
   private readonly autoPrint = new Map<string, HTMLInputElement>(
     DOCUMENT_TYPES.map((t) => [t, h('input', { type: 'checkbox', name: 'autoPrint', value: t, id: `set-auto-${t}` })]),
@@ -54,12 +72,20 @@ export class SettingsPanel {
   private readonly connectionResult = h('p', { class: 'inline-result', role: 'status' });
   private readonly testPrintResult = h('p', { class: 'inline-result', role: 'status' });
   private readonly saveResult = h('div', { class: 'save-result' });
-  private readonly labelPrinter = new PrinterPicker({ role: 'label', legend: 'Label printer', uriLabel: 'Label printer URI' });
-  private readonly documentPrinter = new PrinterPicker({ role: 'document', legend: 'Document printer', uriLabel: 'Document printer URI' });
-  private readonly findPrinters = h('button', { type: 'button', class: 'find-printers' }, 'Find printers again');
+  private readonly labelPrinter = new PrinterPicker({
+    role: 'label',
+    legend: t('settings.labelPrinter'),
+    uriLabel: t('settings.labelPrinterUri'),
+  });
+  private readonly documentPrinter = new PrinterPicker({
+    role: 'document',
+    legend: t('settings.documentPrinter'),
+    uriLabel: t('settings.documentPrinterUri'),
+  });
+  private readonly findPrinters = h('button', { type: 'button', class: 'find-printers' }, t('settings.findPrinters'));
   private readonly datalist = h('datalist', { id: 'printer-uris' });
   private readonly printerPauses: PrinterPauseList;
-  private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, 'Pause auto-print');
+  private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
 
@@ -68,9 +94,9 @@ export class SettingsPanel {
     this.printerPauses = new PrinterPauseList(ctx);
     const field = (label: string, control: HTMLElement, hint?: string) =>
       h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hint ? h('span', { class: 'hint' }, hint) : null);
-    const testLabel = h('button', { type: 'button', 'data-target': 'label' }, 'Test print on label printer');
-    const testDocument = h('button', { type: 'button', 'data-target': 'document' }, 'Test print on document printer');
-    const testConnection = h('button', { type: 'button' }, 'Test connection');
+    const testLabel = h('button', { type: 'button', 'data-target': 'label' }, t('settings.testLabel'));
+    const testDocument = h('button', { type: 'button', 'data-target': 'document' }, t('settings.testDocument'));
+    const testConnection = h('button', { type: 'button' }, t('settings.testConnection'));
 
     this.form = h(
       'form',
@@ -78,37 +104,37 @@ export class SettingsPanel {
       h(
         'fieldset',
         {},
-        h('legend', {}, 'Connection'),
-        field('Environment', f.environment),
-        field('API URL', f.apiUrl, 'The service address including /external/v1'),
-        h('div', { class: 'field' }, h('label', { for: f.apiKey.id }, 'API key'), f.apiKey, this.keyState),
+        h('legend', {}, t('settings.connection')),
+        field(t('settings.environment'), f.environment),
+        field(t('settings.apiUrl'), f.apiUrl, t('settings.apiUrlHint')),
+        h('div', { class: 'field' }, h('label', { for: f.apiKey.id }, t('settings.apiKey')), f.apiKey, this.keyState),
         h('div', { class: 'row' }, testConnection, this.connectionResult),
       ),
       h(
         'fieldset',
         {},
-        h('legend', {}, 'Printers and routing'),
+        h('legend', {}, t('settings.printersAndRouting')),
         this.labelPrinter.element,
         this.documentPrinter.element,
-        h('p', { class: 'hint' }, 'The document printer prints A4 documents: waybill, customs invoice and the like.'),
+        h('p', { class: 'hint' }, t('settings.documentPrinterHint')),
         h('div', { class: 'row' }, this.findPrinters),
         h(
           'details',
           { class: 'advanced' },
-          h('summary', {}, 'Advanced: type a printer URI'),
+          h('summary', {}, t('settings.advancedUri')),
           this.labelPrinter.uriField,
           this.documentPrinter.uriField,
           this.datalist,
         ),
-        field('Label printer holds', f.labelPrinterMedia),
-        field('Labels on A4 sheets', f.sheetLayout),
+        field(t('settings.labelPrinterHolds'), f.labelPrinterMedia),
+        field(t('settings.labelsOnA4'), f.sheetLayout),
         h(
           'fieldset',
           { class: 'checks' },
-          h('legend', {}, 'Print automatically after booking'),
+          h('legend', {}, t('settings.autoPrint')),
           ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, documentWords(type))),
         ),
-        field('Copies', f.copies),
+        field(t('settings.copies'), f.copies),
         h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
         this.printerPauses.element,
         mountPrintersEditor(ctx),
@@ -116,23 +142,27 @@ export class SettingsPanel {
       h(
         'fieldset',
         {},
-        h('legend', {}, 'Intake'),
-        h('div', { class: 'field check' }, h('label', { for: f.webhooksEnabled.id }, f.webhooksEnabled, 'Receive booking webhooks')),
-        field('Poll interval (seconds, 0 = off)', f.pollIntervalSeconds),
-        field('This station prints', f.ruleMode),
-        field('Booking sources', f.sources, 'Comma separated'),
-        field('Carriers', f.carriers, 'Comma separated carrier codes or names'),
-        field('Field matches', f.matches, 'One per line: field (reference_id, sender_reference, system) then a prefix or /regex/'),
+        h('legend', {}, t('settings.intake')),
+        h('div', { class: 'field check' }, h('label', { for: f.webhooksEnabled.id }, f.webhooksEnabled, t('settings.webhooks'))),
+        field(t('settings.pollInterval'), f.pollIntervalSeconds),
+        field(t('settings.stationPrints'), f.ruleMode),
+        field(t('settings.sources'), f.sources, t('settings.commaSeparated')),
+        field(t('settings.carriers'), f.carriers, t('settings.carriersHint')),
+        field(t('settings.matches'), f.matches, t('settings.matchesHint')),
       ),
       h(
         'div',
         { class: 'row save-row' },
-        h('button', { type: 'submit', class: 'primary' }, 'Save settings'),
+        h('button', { type: 'submit', class: 'primary' }, t('settings.save')),
         this.pauseButton,
         this.saveResult,
       ),
     );
-    this.element = h('section', { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true }, this.form);
+    this.element = h(
+      'section',
+      { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true },
+      this.form,
+    );
     this.element.append(createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
@@ -168,15 +198,13 @@ export class SettingsPanel {
 
   setPaused(paused: boolean): void {
     this.pauseButton.setAttribute('aria-pressed', String(paused));
-    this.pauseButton.textContent = paused ? 'Resume auto-print' : 'Pause auto-print';
+    this.pauseButton.textContent = paused ? t('settings.resumeAutoPrint') : t('settings.pauseAutoPrint');
   }
 
   private fill(s: SettingsView): void {
     // No keyring on this computer: the key works until the app quits, and must be entered again after.
     const sessionOnly = s.apiKeySet && s.apiKeySessionOnly === true;
-    this.keyState.textContent = sessionOnly
-      ? 'Key set for this session only: this computer has no system keyring to keep it safely, so enter it again after a restart'
-      : s.apiKeySet ? 'Key set' : 'No key set';
+    this.keyState.textContent = sessionOnly ? t('settings.keySessionOnly') : s.apiKeySet ? t('settings.keySet') : t('settings.noKey');
     this.keyState.className = s.apiKeySet && !sessionOnly ? 'key-state ok' : 'key-state warn';
     this.setPaused(s.paused);
     if (this.dirty) return;
@@ -184,7 +212,7 @@ export class SettingsPanel {
     f.environment.value = s.environment;
     f.apiUrl.value = s.apiUrl;
     f.apiKey.value = '';
-    f.apiKey.placeholder = s.apiKeySet ? 'Key set: type a new one to replace it' : 'Paste the API key';
+    f.apiKey.placeholder = s.apiKeySet ? t('settings.keyReplace') : t('settings.keyPaste');
     this.labelPrinter.value = s.routing.labelPrinter;
     this.documentPrinter.value = s.routing.documentPrinter;
     f.labelPrinterMedia.value = s.routing.labelPrinterMedia;
@@ -207,13 +235,20 @@ export class SettingsPanel {
 
   private input(): AgentInput<'saveSettings'> | string {
     const f = this.fields;
-    const list = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+    const list = (value: string) =>
+      value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
     const matches: Array<StationRules['matches'][number]> = [];
-    for (const line of f.matches.value.split('\n').map((l) => l.trim()).filter(Boolean)) {
+    for (const line of f.matches.value
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)) {
       const [field, ...rest] = line.split(/\s+/);
       const pattern = rest.join(' ');
       if (!MATCH_FIELDS.includes(field as (typeof MATCH_FIELDS)[number]) || !pattern) {
-        return `Field matches: “${line}” must be a field (${MATCH_FIELDS.join(', ')}) followed by a pattern.`;
+        return t('settings.badMatch', { line, fields: MATCH_FIELDS.join(', ') });
       }
       matches.push({ field: field as (typeof MATCH_FIELDS)[number], pattern });
     }
@@ -230,12 +265,17 @@ export class SettingsPanel {
         copies: Number(f.copies.value),
       },
       intake: { webhooksEnabled: f.webhooksEnabled.checked, pollIntervalSeconds: Number(f.pollIntervalSeconds.value) },
-      stationRules: { mode: f.ruleMode.value as StationRules['mode'], sources: list(f.sources.value), carriers: list(f.carriers.value), matches },
+      stationRules: {
+        mode: f.ruleMode.value as StationRules['mode'],
+        sources: list(f.sources.value),
+        carriers: list(f.carriers.value),
+        matches,
+      },
     };
     const checked = agentInputs.saveSettings.safeParse(input);
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      return `Check “${issue?.path.join('.') ?? 'settings'}”: ${issue?.message ?? 'invalid value'}.`;
+      return t('settings.check', { path: issue?.path.join('.') ?? 'settings', message: issue?.message ?? t('settings.invalidValue') });
     }
     return input;
   }
@@ -250,43 +290,46 @@ export class SettingsPanel {
       const saved = await this.ctx.api.saveSettings(input);
       this.dirty = false;
       this.ctx.setSettings(saved);
-      replaceChildren(this.saveResult, h('p', { role: 'status', class: 'ok' }, 'Settings saved.'));
+      replaceChildren(this.saveResult, h('p', { role: 'status', class: 'ok' }, t('settings.saved')));
       void this.printerPauses.refresh();
     } catch (error) {
-      replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, `Not saved: ${describeError(error)}`));
+      replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, t('settings.notSaved', { error: describeError(error) })));
     }
   }
 
   private async testConnection(): Promise<void> {
     const f = this.fields;
     this.connectionResult.className = 'inline-result';
-    this.connectionResult.textContent = 'Testing…';
+    this.connectionResult.textContent = t('settings.testing');
     try {
       const result = await this.ctx.api.testConnection({
         ...(f.apiUrl.value.trim() ? { apiUrl: f.apiUrl.value.trim() } : {}),
         ...(f.apiKey.value.trim() ? { apiKey: f.apiKey.value.trim() } : {}),
       });
       this.connectionResult.className = 'inline-result ok';
-      this.connectionResult.textContent = `Connected: team ${result.team} (${result.status})`;
+      this.connectionResult.textContent = t('settings.connected', { team: result.team, status: result.status });
     } catch (error) {
       this.connectionResult.className = 'inline-result fail';
-      this.connectionResult.textContent = `Connection failed: ${describeError(error)}`;
+      this.connectionResult.textContent = t('settings.connectionFailed', { error: describeError(error) });
     }
   }
 
   private async testPrint(printer: string): Promise<void> {
     if (!printer.trim()) {
       this.testPrintResult.className = 'inline-result fail';
-      this.testPrintResult.textContent = 'Choose a printer first.';
+      this.testPrintResult.textContent = t('settings.choosePrinter');
       return;
     }
     try {
       const job = await this.ctx.api.testPrint({ printer: printer.trim() });
       this.testPrintResult.className = 'inline-result ok';
-      this.testPrintResult.textContent = `Test page for ${describeTarget(job.target)}: ${JOB_STATE_WORDS[job.state] ?? job.state}`;
+      this.testPrintResult.textContent = t('settings.testPageFor', {
+        target: describeTarget(job.target),
+        state: JOB_STATE_WORDS[job.state] ?? job.state,
+      });
     } catch (error) {
       this.testPrintResult.className = 'inline-result fail';
-      this.testPrintResult.textContent = `Test print failed: ${describeError(error)}`;
+      this.testPrintResult.textContent = t('settings.testPrintFailed', { error: describeError(error) });
     }
   }
 
@@ -295,7 +338,10 @@ export class SettingsPanel {
     try {
       const status = await this.ctx.api.setPaused({ paused });
       this.setPaused(status.paused);
-      replaceChildren(this.saveResult, h('p', { role: 'status', class: 'ok' }, status.paused ? 'Auto-print paused.' : 'Auto-print resumed.'));
+      replaceChildren(
+        this.saveResult,
+        h('p', { role: 'status', class: 'ok' }, status.paused ? t('settings.autoPrintPaused') : t('settings.autoPrintResumed')),
+      );
     } catch (error) {
       replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, describeError(error)));
     }

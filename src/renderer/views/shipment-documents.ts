@@ -7,12 +7,12 @@
  * Self-contained: result-view mounts it with one line; it follows job events itself.
  */
 import { DOCUMENT_TYPES, type EndOfDayState, type JobView, type ShipmentDocumentState, type ShipmentView } from '../../shared/domain';
-import { END_OF_DAY_STATE_WORDS } from '../../shared/end-of-day-csv';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { describeTarget, localClock } from '../format';
-import { documentWords } from '../words';
+import { t } from '../i18n';
+import { END_OF_DAY_WORDS, documentWords } from '../words';
 
 const MISSING: ReadonlySet<EndOfDayState> = new Set(['not_printed', 'failed']);
 /** Documents POST /shipments/print can print; uploads the service lists (adr_dangerousgoods) are not. */
@@ -21,30 +21,30 @@ const PRINTABLE: ReadonlySet<string> = new Set(DOCUMENT_TYPES);
 const IN_LINE = /^(waiting in the queue|held:)/;
 
 export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): HTMLElement {
-  const types = shipment.availableDocuments.filter((t) => PRINTABLE.has(t));
+  const types = shipment.availableDocuments.filter((type) => PRINTABLE.has(type));
   const notice = h('p', { class: 'printed-notice', role: 'status' });
   if (types.length === 0) return notice;
-  const list = h('ul', { class: 'document-states', 'aria-label': 'Documents to print' });
-  const button = h('button', { type: 'button', class: 'print-documents', disabled: true }, 'Print missing documents');
+  const list = h('ul', { class: 'document-states', 'aria-label': t('docs.toPrint') });
+  const button = h('button', { type: 'button', class: 'print-documents', disabled: true }, t('docs.printMissing'));
   const result = h('p', { class: 'inline-result', role: 'status' });
   const element = h(
     'section',
-    { class: 'shipment-documents', 'aria-label': 'Documents of this parcel' },
+    { class: 'shipment-documents', 'aria-label': t('docs.ofParcel') },
     notice,
     list,
     h('div', { class: 'row' }, button, result),
   );
   const names = new Map<string, string>();
 
-  const printerName = (uri: string | null): string => (uri ? (names.get(uri) ?? describeTarget(uri)) : 'a printer');
+  const printerName = (uri: string | null): string => (uri ? (names.get(uri) ?? describeTarget(uri)) : t('docs.aPrinter'));
   const render = (states: readonly ShipmentDocumentState[]): void => {
     const label = states.find((s) => s.documentType === 'label');
     notice.className = `printed-notice${label?.state === 'printed' ? ' already' : ''}`;
     notice.textContent =
       label?.state === 'printed'
-        ? `Label printed ${localClock(label.printedAt)} on ${printerName(label.printer)}. Reprint (Alt+R) prints it again.`
+        ? t('docs.labelPrinted', { time: localClock(label.printedAt), printer: printerName(label.printer) })
         : label?.state === 'may_have_printed'
-          ? `The label may have printed on ${printerName(label.printer)}: check the printer before reprinting.`
+          ? t('docs.labelMayHavePrinted', { printer: printerName(label.printer) })
           : '';
     replaceChildren(
       list,
@@ -53,14 +53,18 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
           'li',
           { class: `document-state ${s.state}` },
           h('span', { class: 'document-name' }, documentWords(s.documentType)),
-          h('span', { class: `eod-state ${s.state}` }, END_OF_DAY_STATE_WORDS[s.state]),
-          h('span', { class: 'eod-detail' }, s.state === 'printed' ? `${localClock(s.printedAt)} on ${printerName(s.printer)}` : s.detail),
+          h('span', { class: `eod-state ${s.state}` }, END_OF_DAY_WORDS[s.state]),
+          h(
+            'span',
+            { class: 'eod-detail' },
+            s.state === 'printed' ? t('eod.printedOn', { time: localClock(s.printedAt), printer: printerName(s.printer) }) : s.detail,
+          ),
         ),
       ),
     );
     const missing = states.filter((s) => MISSING.has(s.state) && !IN_LINE.test(s.detail ?? '')).length;
     button.disabled = missing === 0;
-    button.textContent = missing > 0 ? `Print missing documents (${missing})` : 'Print missing documents';
+    button.textContent = missing > 0 ? t('docs.printMissingCount', { count: missing }) : t('docs.printMissing');
   };
 
   const load = async (): Promise<void> => {
@@ -68,7 +72,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
       render(await ctx.api.shipmentDocuments({ shipmentId: shipment.id, documentTypes: [...types] }));
     } catch (error) {
       result.className = 'inline-result fail';
-      result.textContent = `Print state unknown: ${describeError(error)}`;
+      result.textContent = t('docs.stateUnknown', { error: describeError(error) });
     }
   };
 
@@ -78,12 +82,12 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
       (done) => {
         render(done.documents);
         result.className = 'inline-result ok';
-        const already = done.waiting > 0 ? `, ${done.waiting} already printing or printed` : '';
-        result.textContent = `${done.queued + done.retried} document(s) sent to print${already}.`;
+        const already = done.waiting > 0 ? t('docs.already', { count: done.waiting }) : '';
+        result.textContent = t('docs.sent', { count: done.queued + done.retried, already });
       },
       (error: unknown) => {
         result.className = 'inline-result fail';
-        result.textContent = `Nothing printed: ${describeError(error)}`;
+        result.textContent = t('eod.nothingPrinted', { error: describeError(error) });
         button.disabled = false;
       },
     );

@@ -1,0 +1,123 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EndOfDayReport, EndOfDayRow, ShipmentDocumentState, ShipmentView } from '../../src/shared/domain';
+import { refreshLanguage } from '../../src/renderer/i18n';
+import { EndOfDayView } from '../../src/renderer/views/end-of-day-view';
+import { shipmentDocumentsPanel } from '../../src/renderer/views/shipment-documents';
+import { context, fakeClient, printer, settle } from '../support/fake-agent-client';
+import { sayLanguages } from '../support/languages';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  refreshLanguage();
+  document.body.replaceChildren();
+});
+
+// 09:14 in the station's time zone, whatever it is.
+const AT = new Date(2026, 10, 24, 9, 14).toISOString();
+const row = (over: Partial<EndOfDayRow>): EndOfDayRow => ({
+  shipmentId: 'shp_1',
+  reference: 'ORDER-1',
+  carrier: 'PostNord',
+  trackingId: '0037',
+  bookedAt: null,
+  state: 'not_printed',
+  detail: null,
+  printedAt: null,
+  printer: null,
+  seenBy: 'both',
+  manifest: false,
+  ...over,
+});
+const REPORT: EndOfDayReport = {
+  day: '2026-11-24',
+  generatedAt: AT,
+  counts: { booked: 2, printed: 1, may_have_printed: 0, failed: 0, not_printed: 1, canceled: 0 },
+  rows: [row({ state: 'printed', printedAt: AT, printer: 'cups:Zebra' }), row({ shipmentId: 'shp_2', reference: 'ORDER-2' })],
+  manifests: { available: 2, printed: 1 },
+  serviceError: { code: 'SERVICE_UNAVAILABLE', message: 'HTTP 503', requestId: 'req-9' },
+};
+const texts = (root: ParentNode, selector: string) => Array.from(root.querySelectorAll(selector), (e) => e.textContent);
+
+describe('End of day in Swedish', () => {
+  it('names the counts, columns, states and actions in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const client = fakeClient({
+      endOfDay: async () => REPORT,
+      printMissing: async () => ({ queued: 1, retried: 1, waiting: 2, report: REPORT }),
+    });
+    const view = new EndOfDayView(context(client));
+    document.body.append(view.element);
+    view.show();
+    await settle();
+    const el = view.element;
+    expect(el.querySelector('h2')?.textContent).toBe('Dagsavslut');
+    expect(texts(el, '.eod-table th')).toEqual(['Referens', 'Transportör', 'Spårnings-id', 'Läge']);
+    expect(texts(el, '.eod-counts li')).toEqual([
+      '2 bokade',
+      '1 utskriven',
+      '0 kan ha skrivits ut',
+      '0 misslyckades',
+      '1 inte utskriven',
+      '0 avbokad',
+    ]);
+    expect(texts(el, '.eod-row .eod-state')).toEqual(['utskriven', 'inte utskriven']);
+    expect(el.querySelector('.eod-row .eod-detail')?.textContent).toMatch(/^ 09[.:]14 på /);
+    expect(el.querySelector('.eod-warning [role=alert]')?.textContent).toBe(
+      'Tjänstens lista kunde inte läsas; detta är bara stationens egna jobb: HTTP 503 (förfrågnings-id req-9)',
+    );
+    const buttons = texts(el, '.eod-actions button');
+    expect(buttons).toEqual(['Skriv ut det som saknas (1)', 'Skriv ut manifest (1 av 2 utskrivna)', 'Ladda ner CSV']);
+    el.querySelector<HTMLButtonElement>('.eod-actions button.primary')!.click();
+    await settle();
+    expect(el.querySelector('.inline-result')?.textContent).toBe(
+      '1 etikett(er) skickade till utskrift, 1 misslyckade etikett(er) försökte igen, 2 skrivs redan ut eller är utskrivna.',
+    );
+  });
+});
+
+describe('documents of a scanned parcel in Swedish', () => {
+  it('says the label printed, each document state and the print button in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
+    const shipment: ShipmentView = {
+      id: 'shp_1',
+      referenceId: 'ORDER-1',
+      status: 'BOOKED',
+      trackingId: '0037',
+      carrierName: 'PostNord',
+      productName: null,
+      sender: party,
+      receiver: party,
+      senderReference: null,
+      receiverReference: null,
+      availableDocuments: ['label', 'waybill'],
+      tracking: [],
+    };
+    const states: ShipmentDocumentState[] = [
+      { documentType: 'label', state: 'printed', detail: null, printedAt: AT, printer: 'cups:Zebra' },
+      { documentType: 'waybill', state: 'not_printed', detail: null, printedAt: null, printer: null },
+    ];
+    const client = fakeClient({
+      listPrinters: async () => [printer({ uri: 'cups:Zebra', name: 'Zebra bänk 2' })],
+      shipmentDocuments: async () => states,
+      printShipmentDocuments: async () => ({ queued: 1, retried: 0, waiting: 1, documents: states }),
+    });
+    const element = shipmentDocumentsPanel(shipment, context(client));
+    document.body.append(element);
+    await settle();
+    await settle();
+    expect(element.getAttribute('aria-label')).toBe('Paketets dokument');
+    expect(element.querySelector('.printed-notice')?.textContent).toMatch(
+      /^Etiketten skrevs ut 09[.:]14 på Zebra bänk 2\. Skriv ut igen \(Alt\+R\) skriver ut den en gång till\.$/,
+    );
+    expect(texts(element, '[aria-label="Dokument att skriva ut"] .eod-state')).toEqual(['utskriven', 'inte utskriven']);
+    const button = element.querySelector<HTMLButtonElement>('button.print-documents')!;
+    expect(button.textContent).toBe('Skriv ut saknade dokument (1)');
+    button.click();
+    await settle();
+    expect(element.querySelector('.inline-result')?.textContent).toBe(
+      '1 dokument skickade till utskrift, 1 skrivs redan ut eller är utskrivna.',
+    );
+  });
+});

@@ -1,0 +1,160 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PackProblem, RateView, ShipmentView } from '../../src/shared/domain';
+import { refreshLanguage } from '../../src/renderer/i18n';
+import { voidPanel } from '../../src/renderer/views/pack-void';
+import { packSettingsPanel } from '../../src/renderer/views/pack-settings';
+import { RateList, documentPicker } from '../../src/renderer/views/pack-rates';
+import { rateWords } from '../../src/renderer/words';
+import { context, fakeClient, settle } from '../support/fake-agent-client';
+import { sayLanguages } from '../support/languages';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  refreshLanguage();
+  document.body.replaceChildren();
+});
+
+const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
+const BOOKED: ShipmentView = {
+  id: 'shp_b',
+  referenceId: 'ORDER-B',
+  status: 'BOOKED',
+  trackingId: '0037',
+  carrierName: 'PostNord',
+  productName: null,
+  sender: party,
+  receiver: party,
+  senderReference: null,
+  receiverReference: null,
+  availableDocuments: ['label'],
+  tracking: [],
+};
+
+describe('cancel a shipment in Swedish', () => {
+  it('asks, names the shipment and says a refusal with its request id in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const problem: PackProblem = { code: 'CANCEL_REFUSED', message: 'Already picked up', requestId: 'req-7', fields: [] };
+    const client = fakeClient({ packCancel: async () => ({ ok: false, problem }) });
+    const element = voidPanel(BOOKED, context(client), () => undefined);
+    document.body.append(element);
+    expect(element.getAttribute('aria-label')).toBe('Avboka sändning');
+    const cancel = element.querySelector<HTMLButtonElement>('button.danger')!;
+    expect(cancel.textContent).toBe('Avboka sändning');
+    cancel.click();
+    const confirm = element.querySelector<HTMLElement>('[role=group][aria-label="Bekräfta avbokning"]')!;
+    expect(confirm.querySelector('p')?.textContent).toBe(
+      'Avboka sändning ORDER-B (spårning 0037)? Etiketten blir ogiltig och kan inte skrivas ut igen.',
+    );
+    expect(Array.from(confirm.querySelectorAll('button'), (b) => b.textContent)).toEqual(['Bekräfta avbokning', 'Behåll den']);
+    confirm.querySelector<HTMLButtonElement>('button.danger')!.click();
+    await settle();
+    expect(element.querySelector('.pack-status')?.textContent).toBe('Avbokningen misslyckades: Already picked up (förfrågnings-id req-7)');
+  });
+});
+
+describe('packing settings in Swedish', () => {
+  it('names pickup, rules and save in Swedish, and says what was saved', async () => {
+    sayLanguages('sv-SE');
+    const client = fakeClient({
+      getPackSettings: async () => ({ pickup: 'next', pickupTime: '15:00', shippingRuleIds: [] }) as never,
+      listShippingRules: async () => [{ id: 'r1', name: 'Billigast', type: 'price', enabled: false }],
+      savePackSettings: async () => ({ pickup: 'without', pickupTime: '15:00', shippingRuleIds: ['r1'] }) as never,
+    });
+    const panel = packSettingsPanel(context(client));
+    document.body.append(panel.element);
+    await panel.load();
+    const el = panel.element;
+    expect(el.querySelector('h2')?.textContent).toBe('Packning (boka vid den här stationen)');
+    expect(Array.from(el.querySelectorAll('legend'), (l) => l.textContent)).toEqual([
+      'Upphämtning',
+      'Fraktregler (inga valda: teamets aktiva regler)',
+    ]);
+    expect(Array.from(el.querySelectorAll('label.choice'), (l) => l.textContent)).toEqual([
+      ' Nästa upphämtning vid angiven tid',
+      ' Ingen upphämtning (lämnas hos transportören)',
+      ' Billigast (price, inaktiv)',
+    ]);
+    el.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await settle();
+    expect(el.querySelector('.save-result [role=status]')?.textContent).toBe(
+      'Packning sparad: ingen upphämtning (lämnas hos transportören), 1 regel/regler.',
+    );
+  });
+});
+
+describe('a rate in Swedish', () => {
+  const RATE: RateView = {
+    token: 'tok',
+    priceRank: 1,
+    carrier: 'pn',
+    carrierName: 'PostNord',
+    productName: 'MyPack',
+    price: null,
+    currency: null,
+    receiverPays: true,
+    daysMin: 1,
+    daysMax: 3,
+    pickupCutoff: '2026-11-24 16:00',
+    needsServicePoint: true,
+    requiredDocuments: ['customsinvoice'],
+    thirdPartyPayerSupported: false,
+    ownAgreementName: null,
+    expiresAt: null,
+    bookable: false,
+  };
+
+  it('says price, days, pickup and what the rate needs in Swedish', () => {
+    sayLanguages('sv-SE');
+    expect(rateWords(RATE)).toEqual({
+      title: 'PostNord MyPack',
+      price: 'mottagaren betalar',
+      details:
+        '1–3 dagar · sista upphämtning 2026-11-24 16:00 · kräver ett utlämningsställe · kräver uppladdning av tullfaktura · ingen tredje part som betalar tull',
+    });
+    expect(rateWords({ ...RATE, daysMax: 1, pickupCutoff: null, receiverPays: false, price: '99', currency: 'SEK' }).details).toMatch(
+      /^1 dag · ingen upphämtning/,
+    );
+  });
+});
+
+describe('rates and uploads in Swedish', () => {
+  it('names the list, excluded products and applied rules in Swedish', () => {
+    sayLanguages('sv-SE');
+    const list = new RateList(
+      () => undefined,
+      () => undefined,
+    );
+    document.body.append(list.element);
+    list.show({
+      shipmentId: 'shp',
+      rates: [],
+      selected: null,
+      warnings: [{ carrierName: 'DHL', product: 'Paket', messages: ['too heavy'] }],
+      appliedRules: ['Billigast'],
+      fetchedAt: '',
+    });
+    expect(list.element.getAttribute('aria-label')).toBe('Priser');
+    expect(list.element.querySelector('[role=radiogroup] li')?.textContent).toBe('Inga priser: se de uteslutna produkterna nedan.');
+    expect(list.element.querySelector('summary')?.textContent).toBe('1 produkt utesluten');
+    expect(list.element.querySelector('p.muted')?.textContent).toBe('Tillämpade fraktregler: Billigast');
+  });
+
+  it('refuses a file that is not a PDF in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const refused: string[] = [];
+    const zone = documentPicker(
+      'customsinvoice',
+      () => undefined,
+      (message) => refused.push(message),
+    );
+    document.body.append(zone);
+    expect(zone.querySelector('.drop-title')?.textContent).toBe('Ladda upp tullfaktura');
+    expect(zone.querySelector('.file-info')?.textContent).toBe('Släpp en PDF här eller välj en');
+    const input = zone.querySelector<HTMLInputElement>('input[type=file]')!;
+    Object.defineProperty(input, 'files', { value: [new File(['x'], 'faktura.txt', { type: 'text/plain' })] });
+    input.dispatchEvent(new Event('change'));
+    await settle();
+    expect(refused).toEqual(['”faktura.txt” är ingen PDF: bara PDF-filer kan laddas upp.']);
+  });
+});
