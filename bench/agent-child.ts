@@ -9,10 +9,14 @@ import { until } from '../test/support/reliability/wait';
 
 /** Waits for the agent's start-up reconciliation poll (GET /shipments) to have been answered. */
 export async function waitForStartupPoll(sandbox: SandboxProcess): Promise<void> {
-  await until('the agent start-up poll', async () => (await sandbox.log()).some((r) => r.method === 'GET' && r.url.startsWith('/external/v1/shipments?') && r.status === 200), {
-    timeoutMs: 30_000,
-    intervalMs: 100,
-  });
+  await until(
+    'the agent start-up poll',
+    async () => (await sandbox.log()).some((r) => r.method === 'GET' && r.url.startsWith('/external/v1/shipments?') && r.status === 200),
+    {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    },
+  );
 }
 
 /** Time (epoch ms, from the agent's own log timestamps) at which each shipment's job logged `state`. */

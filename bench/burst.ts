@@ -144,7 +144,12 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
 }
 
 /** POST /shipments/print (file) for every shipment; the best concurrency is picked on a sample first. */
-async function fetchAll(sandbox: SandboxProcess, shipments: readonly Booked[], workDir: string, log: (l: string) => void): Promise<{ seconds: number; concurrency: number; files: string[] }> {
+async function fetchAll(
+  sandbox: SandboxProcess,
+  shipments: readonly Booked[],
+  workDir: string,
+  log: (l: string) => void,
+): Promise<{ seconds: number; concurrency: number; files: string[] }> {
   const url = new URL(sandbox.baseUrl);
   const pool = new Pool(url.origin, { connections: 32 });
   const fetchOne = async (id: string): Promise<Buffer> => {
@@ -202,7 +207,13 @@ async function spoolAllIpp(cups: PrivateCups, queue: string, files: readonly str
   try {
     for (let i = 0; i < pdfs.length; i++) {
       const name = `limit ${path.basename(files[i]!, '.pdf')}`;
-      const answer = await ippPrintJob({ server: cups.server }, queue, { name, pdf: pdfs[i]!, copies: 1, media: 'oe_4x6-label_4x6in', printScaling: 'none' });
+      const answer = await ippPrintJob({ server: cups.server }, queue, {
+        name,
+        pdf: pdfs[i]!,
+        copies: 1,
+        media: 'oe_4x6-label_4x6in',
+        printScaling: 'none',
+      });
       if (answer.jobId === null) throw new Error(`Print-Job for ${name} refused: IPP status 0x${answer.status.toString(16)}`);
     }
     return (performance.now() - t) / 1000;
@@ -231,7 +242,16 @@ async function runAgent(
   presetPollMark(dataDir, sandbox.baseUrl);
   await sandbox.clearLog();
   const agent = await startAgentProcess({
-    args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${queue}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 0, batchMax }),
+    args: agentArgs({
+      apiUrl: sandbox.baseUrl,
+      apiKey: sandbox.apiKey,
+      printer: `cups:${queue}`,
+      dataDir,
+      webhookPort,
+      webhookSecret: SECRET,
+      pollIntervalSeconds: 0,
+      batchMax,
+    }),
     env: cups.env,
   });
   await waitForStartupPoll(sandbox);
@@ -242,7 +262,10 @@ async function runAgent(
   const t0 = Date.now();
   await mapConcurrent(envelopes, 32, (e) => sender.deliver(e));
   await sender.close();
-  await until(`${count} labels spooled by the agent`, () => loggedAt(agent, 'spooled').size >= count, { timeoutMs: 30 * 60_000, intervalMs: 200 });
+  await until(`${count} labels spooled by the agent`, () => loggedAt(agent, 'spooled').size >= count, {
+    timeoutMs: 30 * 60_000,
+    intervalMs: 200,
+  });
   const spooledAt = [...loggedAt(agent, 'spooled').values()];
   await agent.stop();
   await cups.waitForJobs({ queue, timeoutMs: 10 * 60_000 });

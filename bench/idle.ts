@@ -43,7 +43,13 @@ export async function measureIdle(ctx: IdleContext): Promise<IdleResult> {
   presetPollMark(ctx.dataDir, ctx.sandbox.baseUrl);
   const agent = await startAgentProcess({
     ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [] } : {}),
-    args: agentArgs({ apiUrl: ctx.sandbox.baseUrl, apiKey: ctx.sandbox.apiKey, printer: `cups:${ctx.queue}`, dataDir: ctx.dataDir, pollIntervalSeconds: poll }),
+    args: agentArgs({
+      apiUrl: ctx.sandbox.baseUrl,
+      apiKey: ctx.sandbox.apiKey,
+      printer: `cups:${ctx.queue}`,
+      dataDir: ctx.dataDir,
+      pollIntervalSeconds: poll,
+    }),
     env: ctx.cups.env,
   });
   try {
@@ -72,4 +78,3 @@ export async function measureIdle(ctx: IdleContext): Promise<IdleResult> {
     await agent.stop();
   }
 }
-

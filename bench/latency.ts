@@ -113,7 +113,15 @@ export async function runLatency(ctx: LatencyContext): Promise<{ latency: Latenc
     const warmup = 5;
     const bookings = await sandbox.book(warmup + ctx.samples + ctx.scanSamples, 'LAT');
     const sender = new WebhookSender(headless.webhookUrl!, SECRET, 1);
-    const rows: Array<{ total: number; overhead: number; ack: number; ackToQueued: number; queuedToFetching: number; fetch: number; spool: number }> = [];
+    const rows: Array<{
+      total: number;
+      overhead: number;
+      ack: number;
+      ackToQueued: number;
+      queuedToFetching: number;
+      fetch: number;
+      spool: number;
+    }> = [];
     log(`latency: ${ctx.samples} webhooks one at a time (after ${warmup} warm-up)…`);
     for (let i = 0; i < warmup + ctx.samples; i++) {
       const b = bookings[i]!;
@@ -122,11 +130,15 @@ export async function runLatency(ctx: LatencyContext): Promise<{ latency: Latenc
       const acked = performance.now();
       if (status !== 200) throw new Error(`webhook for ${b.shipmentId} answered ${status}`);
       let times: Partial<Record<JobState, number>> | undefined;
-      await until(`the label of ${b.shipmentId} spooled`, () => {
-        const id = jobsOf.get(b.shipmentId)?.[0];
-        times = id ? seen.get(id) : undefined;
-        return times?.spooled !== undefined;
-      }, { timeoutMs: 60_000, intervalMs: 1 });
+      await until(
+        `the label of ${b.shipmentId} spooled`,
+        () => {
+          const id = jobsOf.get(b.shipmentId)?.[0];
+          times = id ? seen.get(id) : undefined;
+          return times?.spooled !== undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 1 },
+      );
       if (i < warmup) continue;
       const t = times!;
       const fetch = t.spooling! - t.fetching!;
@@ -156,7 +168,10 @@ export async function runLatency(ctx: LatencyContext): Promise<{ latency: Latenc
       lookups.push(performance.now() - started);
       if (found.kind !== 'found') throw new Error(`scan ${scan} found nothing: ${found.message}`);
       const [job] = await bridgeCall(headless.uiUrl!, 'reprint', { shipmentId: found.shipment.id });
-      await until(`the reprint of ${b.shipmentId} spooled`, () => seen.get(job!.id)?.spooled !== undefined, { timeoutMs: 60_000, intervalMs: 1 });
+      await until(`the reprint of ${b.shipmentId} spooled`, () => seen.get(job!.id)?.spooled !== undefined, {
+        timeoutMs: 60_000,
+        intervalMs: 1,
+      });
       scans.push(seen.get(job!.id)!.spooled! - started);
     }
 
@@ -229,7 +244,13 @@ async function spoolerAlone(ctx: LatencyContext, shipmentId: string): Promise<La
   try {
     for (let i = 0; i < 21; i++) {
       const t = performance.now();
-      await ippPrintJob({ server: cups.server }, queue, { name: 'spooler alone', pdf, copies: 1, media: 'oe_4x6-label_4x6in', printScaling: 'none' });
+      await ippPrintJob({ server: cups.server }, queue, {
+        name: 'spooler alone',
+        pdf,
+        copies: 1,
+        media: 'oe_4x6-label_4x6in',
+        printScaling: 'none',
+      });
       // The first opens the connection: the agent keeps it open between labels.
       if (i > 0) ippTimes.push(performance.now() - t);
     }

@@ -36,8 +36,26 @@ interface Plan {
   readonly windowsLabels: number;
 }
 
-const FULL: Plan = { burst: 1_000, latency: 200, scans: 100, idleSeconds: 60, scaleRounds: 5, scaleIdleSeconds: 20, pollSamples: 30, windowsLabels: 100 };
-const QUICK: Plan = { burst: 200, latency: 50, scans: 30, idleSeconds: 10, scaleRounds: 3, scaleIdleSeconds: 5, pollSamples: 8, windowsLabels: 50 };
+const FULL: Plan = {
+  burst: 1_000,
+  latency: 200,
+  scans: 100,
+  idleSeconds: 60,
+  scaleRounds: 5,
+  scaleIdleSeconds: 20,
+  pollSamples: 30,
+  windowsLabels: 100,
+};
+const QUICK: Plan = {
+  burst: 200,
+  latency: 50,
+  scans: 30,
+  idleSeconds: 10,
+  scaleRounds: 3,
+  scaleIdleSeconds: 5,
+  pollSamples: 8,
+  windowsLabels: 50,
+};
 
 export interface BenchReport {
   machine: string;
@@ -56,7 +74,12 @@ export interface BenchReport {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { quick: { type: 'boolean', default: false }, json: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean', default: false } },
+    options: {
+      quick: { type: 'boolean', default: false },
+      json: { type: 'string' },
+      only: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
   });
   if (values.help) {
     process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll,windows]\n');
@@ -67,7 +90,13 @@ async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
   const machine = machineInfo();
   const started = Date.now();
-  const report: BenchReport = { machine: machine.summary, date: new Date().toISOString(), quick: values.quick ?? false, machine_detail: machine, duration_s: 0 };
+  const report: BenchReport = {
+    machine: machine.summary,
+    date: new Date().toISOString(),
+    quick: values.quick ?? false,
+    machine_detail: machine,
+    duration_s: 0,
+  };
   log(`${machine.summary}; load average ${machine.loadAverage}; ${values.quick ? 'quick' : 'full'} run`);
 
   const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'psbench-'));
@@ -79,20 +108,52 @@ async function main(): Promise<void> {
       // `npm run agent` runs the CLI bundled to plain JavaScript; the tsx figure is for
       // the same agent through the TypeScript loader (tests, `npm run demo`).
       log(`idle: ${plan.idleSeconds} s with polling on, as npm run agent runs it (bundled)…`);
-      const idle = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent'), bundledScript: bundled });
+      const idle = await measureIdle({
+        sandbox,
+        cups,
+        queue: QUEUE,
+        seconds: plan.idleSeconds,
+        dataDir: path.join(workDir, 'idle-agent'),
+        bundledScript: bundled,
+      });
       log(`idle: the same through tsx…`);
-      const viaTsx = await measureIdle({ sandbox, cups, queue: QUEUE, seconds: plan.idleSeconds, dataDir: path.join(workDir, 'idle-agent-tsx') });
+      const viaTsx = await measureIdle({
+        sandbox,
+        cups,
+        queue: QUEUE,
+        seconds: plan.idleSeconds,
+        dataDir: path.join(workDir, 'idle-agent-tsx'),
+      });
       report.idle = { ...idle, rss_mb_tsx: viaTsx.rss_mb, cpu_percent_tsx: viaTsx.cpu_percent };
     }
     if (only.has('burst')) report.burst = await runBurst({ sandbox, cups, queue: QUEUE, count: plan.burst, workDir, log });
     if (only.has('latency')) {
-      const { latency, scan } = await runLatency({ sandbox, cups, queue: QUEUE, samples: plan.latency, scanSamples: plan.scans, workDir, log });
+      const { latency, scan } = await runLatency({
+        sandbox,
+        cups,
+        queue: QUEUE,
+        samples: plan.latency,
+        scanSamples: plan.scans,
+        workDir,
+        log,
+      });
       report.latency = latency;
       report.scan = scan;
     }
-    if (only.has('poll')) report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('poll'))
+      report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: 25, workDir, log });
-    if (only.has('scale')) report.scale = await runScale({ sandbox, cups, queue: QUEUE, workDir, rounds: plan.scaleRounds, idleSeconds: plan.scaleIdleSeconds, log, bundledScript: bundled });
+    if (only.has('scale'))
+      report.scale = await runScale({
+        sandbox,
+        cups,
+        queue: QUEUE,
+        workDir,
+        rounds: plan.scaleRounds,
+        idleSeconds: plan.scaleIdleSeconds,
+        log,
+        bundledScript: bundled,
+      });
   } finally {
     await sandbox.close();
     await cups.stop();

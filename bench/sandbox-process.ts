@@ -32,7 +32,11 @@ export class SandboxProcess {
   }
 
   static async start(apiKey = 'bench-key'): Promise<SandboxProcess> {
-    const child = fork(CHILD, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_API_KEY: apiKey }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(CHILD, [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, BENCH_API_KEY: apiKey },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const ready = await new Promise<{ baseUrl: string; apiKey: string }>((resolve, reject) => {
       child.once('message', (m: { value: { baseUrl: string; apiKey: string } }) => resolve(m.value));
       child.once('exit', (code) => reject(new Error(`sandbox child exited with ${code}`)));

@@ -116,7 +116,16 @@ export async function runScale(ctx: ScaleContext): Promise<ScaleResult> {
         const bookedAt = new Date(Date.now() - (jobs - n) * 1000).toISOString();
         ledger.rememberMessage(randomUUID());
         ledger.upsertShipment({ shipmentId, referenceId: reference, trackingId, carrier: 'postnord', source: 'API', bookedAt, data: {} });
-        const { job } = ledger.createAutoJob({ shipmentId, reference, trackingId, documentType: 'label', layout: 'printer', target: `cups:${ctx.queue}`, trigger: 'webhook', bookedAt });
+        const { job } = ledger.createAutoJob({
+          shipmentId,
+          reference,
+          trackingId,
+          documentType: 'label',
+          layout: 'printer',
+          target: `cups:${ctx.queue}`,
+          trigger: 'webhook',
+          bookedAt,
+        });
         ledger.transition(job.id, 'spooling', { attempts: 1, spoolAttempted: true });
         ledger.transition(job.id, 'spooled', { spoolerJobId: `${ctx.queue}-${n + 1}` });
         ledger.transition(job.id, 'completed', {});
@@ -136,7 +145,6 @@ export async function runScale(ctx: ScaleContext): Promise<ScaleResult> {
   let bytes = 0;
   for (const suffix of ['', '-wal', '-shm']) bytes += (await fs.stat(`${file}${suffix}`).catch(() => ({ size: 0 }))).size;
 
-
   log(`scale: agent on the 100k-job ledger, idle ${ctx.idleSeconds} s…`);
   const idleOn = (bundledScript?: string) =>
     measureIdle({ sandbox, cups: ctx.cups, queue: ctx.queue, seconds: ctx.idleSeconds, dataDir, warmupMs: 3_000, bundledScript });
@@ -145,7 +153,8 @@ export async function runScale(ctx: ScaleContext): Promise<ScaleResult> {
   const after = Ledger.open({ path: file, pruneIntervalMs: 0 });
   const jobsAfter = after.totalJobs();
   after.close();
-  if (jobsAfter !== total) throw new Error(`the agent opened on the 100k ledger created ${jobsAfter - total} jobs: its poll mark was not preset`);
+  if (jobsAfter !== total)
+    throw new Error(`the agent opened on the 100k ledger created ${jobsAfter - total} jobs: its poll mark was not preset`);
 
   return {
     poll_ms_at_1k: polls[1_000]!.ms,

@@ -13,17 +13,29 @@ const f = (n: number | undefined, digits = 1): string => (n === undefined || Num
 
 export function rows(r: BenchReport): Row[] {
   const out: Row[] = [];
-  const add = (metric: string, value: string, target = '', met: boolean | null = null): void => void out.push({ metric, value, target, met });
+  const add = (metric: string, value: string, target = '', met: boolean | null = null): void =>
+    void out.push({ metric, value, target, met });
   if (r.burst) {
     const b = r.burst;
     add(`burst: ${b.shipments} labels, agent`, `${f(b.agent_s)} s (${f(b.agent_labels_per_s)} labels/s)`);
-    add('burst: first label spooled after the first webhook', `${f(b.agent_first_label_s * 1000, 0)} ms`, '≤ 300 ms', b.agent_first_label_s <= 0.3);
+    add(
+      'burst: first label spooled after the first webhook',
+      `${f(b.agent_first_label_s * 1000, 0)} ms`,
+      '≤ 300 ms',
+      b.agent_first_label_s <= 0.3,
+    );
     add('burst: DIY baseline (curl + lp loop)', `${f(b.baseline_s)} s (${f(b.baseline_labels_per_s)} labels/s)`);
     const spool = `IPP in order ${f(b.limit_spool_s)} s; lp in order ${f(b.limit_spool_lp_s)} s, unordered ×4 ${f(b.limit_spool_unordered_s)} s`;
-    add('burst: limit (larger of fetch-only and spool-only)', `${f(b.limit_s)} s (fetch ${f(b.limit_fetch_s)} s at ${b.limit_fetch_concurrency}; ${spool})`);
+    add(
+      'burst: limit (larger of fetch-only and spool-only)',
+      `${f(b.limit_s)} s (fetch ${f(b.limit_fetch_s)} s at ${b.limit_fetch_concurrency}; ${spool})`,
+    );
     add('burst: pages used, agent / DIY', `${b.agent_pages} / ${b.baseline_pages}`);
     if (b.agent_batched_s !== undefined) {
-      add(`burst: agent batched (--batch-max ${b.agent_batch_max})`, `${f(b.agent_batched_s)} s in ${b.agent_batched_jobs} spooler jobs (${b.agent_jobs} alone), ${b.agent_batched_pages} pages; first label ${f(b.agent_batched_first_label_s * 1000, 0)} ms`);
+      add(
+        `burst: agent batched (--batch-max ${b.agent_batch_max})`,
+        `${f(b.agent_batched_s)} s in ${b.agent_batched_jobs} spooler jobs (${b.agent_jobs} alone), ${b.agent_batched_pages} pages; first label ${f(b.agent_batched_first_label_s * 1000, 0)} ms`,
+      );
       add('burst: batched vs baseline', `${f(b.vs_baseline_batched, 2)}×`, '≥ 3×', b.vs_baseline_batched >= 3);
     }
     add('burst: vs baseline (baseline ÷ agent)', `${f(b.vs_baseline, 2)}×`, '≥ 3×', b.vs_baseline >= 3);
@@ -31,11 +43,25 @@ export function rows(r: BenchReport): Row[] {
   }
   if (r.latency) {
     const l = r.latency;
-    add('webhook → spooled p50 / p95 / p99', `${f(l.webhook_to_spooled_p50_ms)} / ${f(l.webhook_to_spooled_p95_ms)} / ${f(l.webhook_to_spooled_p99_ms)} ms`);
-    add('agent overhead p50 / p95 / p99', `${f(l.overhead_p50_ms)} / ${f(l.overhead_p95_ms)} / ${f(l.overhead_p99_ms)} ms`, 'p95 ≤ 15 ms', l.overhead_p95_ms <= 15);
-    add('  overhead without the spool stage p50 / p95 / p99', `${f(l.overhead_excl_spooler_p50_ms)} / ${f(l.overhead_excl_spooler_p95_ms)} / ${f(l.overhead_excl_spooler_p99_ms)} ms`);
+    add(
+      'webhook → spooled p50 / p95 / p99',
+      `${f(l.webhook_to_spooled_p50_ms)} / ${f(l.webhook_to_spooled_p95_ms)} / ${f(l.webhook_to_spooled_p99_ms)} ms`,
+    );
+    add(
+      'agent overhead p50 / p95 / p99',
+      `${f(l.overhead_p50_ms)} / ${f(l.overhead_p95_ms)} / ${f(l.overhead_p99_ms)} ms`,
+      'p95 ≤ 15 ms',
+      l.overhead_p95_ms <= 15,
+    );
+    add(
+      '  overhead without the spool stage p50 / p95 / p99',
+      `${f(l.overhead_excl_spooler_p50_ms)} / ${f(l.overhead_excl_spooler_p95_ms)} / ${f(l.overhead_excl_spooler_p99_ms)} ms`,
+    );
     const s = l.stages_p50_ms;
-    add('  stages p50: ack, ack→queued, queued→fetch, fetch (service), spool', `${f(s.ack)}, ${f(s.ack_to_queued)}, ${f(s.queued_to_fetching)}, ${f(s.fetch_service)}, ${f(s.spool_lp)} ms`);
+    add(
+      '  stages p50: ack, ack→queued, queued→fetch, fetch (service), spool',
+      `${f(s.ack)}, ${f(s.ack_to_queued)}, ${f(s.queued_to_fetching)}, ${f(s.fetch_service)}, ${f(s.spool_lp)} ms`,
+    );
     const alone = l.spooler_alone_p50_ms;
     add('  spooler alone p50: IPP Print-Job, lpstat, lp', `${f(alone.ipp_print_job)}, ${f(alone.lpstat)}, ${f(alone.lp)} ms`);
   }
@@ -43,19 +69,38 @@ export function rows(r: BenchReport): Row[] {
     const w = r.windows;
     const fake = `fake SumatraPDF ${w.sumatra_start_ms} ms a run + ${w.sumatra_page_ms} ms a page`;
     add(`windows: ${w.labels} labels alone (${fake})`, `${f(w.alone_s)} s, ${w.alone_runs} runs, ${f(w.per_label_alone_ms, 0)} ms a label`);
-    add(`windows: batched (--batch-max ${w.batch_max})`, `${f(w.batched_s)} s, ${w.batched_runs} runs, ${f(w.per_label_batched_ms, 0)} ms a label`);
+    add(
+      `windows: batched (--batch-max ${w.batch_max})`,
+      `${f(w.batched_s)} s, ${w.batched_runs} runs, ${f(w.per_label_batched_ms, 0)} ms a label`,
+    );
   }
-  if (r.scan) add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
+  if (r.scan)
+    add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {
-    add(`idle RSS (max over ${f(r.idle.seconds, 0)} s, polling every ${r.idle.poll_interval_s} s)`, `${f(r.idle.rss_mb)} MB`, '≤ 100 MB', r.idle.rss_mb <= 100);
+    add(
+      `idle RSS (max over ${f(r.idle.seconds, 0)} s, polling every ${r.idle.poll_interval_s} s)`,
+      `${f(r.idle.rss_mb)} MB`,
+      '≤ 100 MB',
+      r.idle.rss_mb <= 100,
+    );
     if (r.idle.rss_mb_tsx !== undefined) add('  the same agent through tsx (TypeScript loader)', `${f(r.idle.rss_mb_tsx)} MB`);
-    add('idle CPU (npm run agent / through tsx)', `${f(r.idle.cpu_percent, 2)} / ${f(r.idle.cpu_percent_tsx, 2)} % of one core (${r.idle.polls} polls)`);
+    add(
+      'idle CPU (npm run agent / through tsx)',
+      `${f(r.idle.cpu_percent, 2)} / ${f(r.idle.cpu_percent_tsx, 2)} % of one core (${r.idle.polls} polls)`,
+    );
   }
   if (r.scale) {
     const s = r.scale;
-    const flat = Math.max(s.poll_bytes_at_1k, s.poll_bytes_at_10k, s.poll_bytes_at_100k) <= 1.5 * Math.min(s.poll_bytes_at_1k, s.poll_bytes_at_10k, s.poll_bytes_at_100k);
+    const flat =
+      Math.max(s.poll_bytes_at_1k, s.poll_bytes_at_10k, s.poll_bytes_at_100k) <=
+      1.5 * Math.min(s.poll_bytes_at_1k, s.poll_bytes_at_10k, s.poll_bytes_at_100k);
     add('poll at 1k / 10k / 100k history', `${f(s.poll_ms_at_1k)} / ${f(s.poll_ms_at_10k)} / ${f(s.poll_ms_at_100k)} ms`);
-    add('  bytes read per poll', `${s.poll_bytes_at_1k} / ${s.poll_bytes_at_10k} / ${s.poll_bytes_at_100k} B (${s.poll_requests_at_1k} / ${s.poll_requests_at_10k} / ${s.poll_requests_at_100k} requests)`, 'flat', flat);
+    add(
+      '  bytes read per poll',
+      `${s.poll_bytes_at_1k} / ${s.poll_bytes_at_10k} / ${s.poll_bytes_at_100k} B (${s.poll_requests_at_1k} / ${s.poll_requests_at_10k} / ${s.poll_requests_at_100k} requests)`,
+      'flat',
+      flat,
+    );
     add(`ledger after ${s.ledger_jobs} prints`, `${f(s.ledger_mb)} MB on disk; history search p50 ${f(s.history_search_p50_ms, 2)} ms`);
     add('agent RSS on that ledger (npm run agent)', `${f(s.rss_mb_after_100k)} MB`, '≤ 120 MB', s.rss_mb_after_100k <= 120);
     if (s.rss_mb_after_100k_tsx !== undefined) add('  the same agent through tsx', `${f(s.rss_mb_after_100k_tsx)} MB`);
@@ -79,5 +124,12 @@ export function renderTable(r: BenchReport): string {
     const verdict = x.met === null ? '' : x.met ? 'met' : 'MISSED';
     return `${x.metric.padEnd(w1)}  ${x.value.padEnd(w2)}  ${x.target.padEnd(w3)}  ${verdict}`.trimEnd();
   };
-  return [`Print Station benchmarks, ${r.date}${r.quick ? ' (quick)' : ''}`, r.machine, '', line(header), '-'.repeat(w1 + w2 + w3 + 12), ...all.map(line)].join('\n');
+  return [
+    `Print Station benchmarks, ${r.date}${r.quick ? ' (quick)' : ''}`,
+    r.machine,
+    '',
+    line(header),
+    '-'.repeat(w1 + w2 + w3 + 12),
+    ...all.map(line),
+  ].join('\n');
 }

@@ -80,7 +80,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     settings,
     apiKeys,
     log,
-    webhook: options.webhookPort == null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets ?? [] },
+    webhook:
+      options.webhookPort == null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets ?? [] },
     requireValidKey: options.requireValidKey ?? true,
     demo: options.demo,
     ...options.tuning,

@@ -73,7 +73,11 @@ export class App {
   /** The views, tabs and shell in the current language, on a fresh context (old views drop away). */
   private build(): void {
     const previous = this.ctx;
-    this.ctx = new UiContext(this.api, () => this.focusScan(), (tab) => this.showTab(tab));
+    this.ctx = new UiContext(
+      this.api,
+      () => this.focusScan(),
+      (tab) => this.showTab(tab),
+    );
     if (previous?.settings) this.ctx.setSettings(previous.settings);
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
@@ -179,7 +183,12 @@ export class App {
         const target = document.activeElement;
         // Space selects a rate or presses a button in a flow; it is no scanner character.
         if (event.key === ' ' && inFlow(target)) return;
-        if (target === this.scan.input || target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type !== 'checkbox')) return;
+        if (
+          target === this.scan.input ||
+          target instanceof HTMLTextAreaElement ||
+          (target instanceof HTMLInputElement && target.type !== 'checkbox')
+        )
+          return;
         this.scan.input.focus({ preventScroll: true });
       },
       { capture: true },

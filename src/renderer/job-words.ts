@@ -30,7 +30,8 @@ export function describeJob(job: JobView): string {
   // What "completed" means depends on the printer (its registry's words): only a spooler can say it printed.
   const state = job.state === 'completed' && kind ? PRINTER_KIND_COMPLETED_WORDS[kind] : JOB_STATE_WORDS[job.state];
   const line = t('job.line', { document: documentWords(job.documentType), target: describeTarget(job.target), state });
-  const requestId = job.requestId && job.reason && !job.reason.includes(job.requestId) ? t('job.requestIdSuffix', { id: job.requestId }) : '';
+  const requestId =
+    job.requestId && job.reason && !job.reason.includes(job.requestId) ? t('job.requestIdSuffix', { id: job.requestId }) : '';
   if (job.state === 'failed' && job.reason) return t('job.lineFailed', { line, reason: job.reason }) + requestId;
   // A job waiting for a retry says why it waits ("label not ready yet; retrying in 2 s").
   if (isActive(job.state) && job.reason) return t('job.lineWaiting', { line, reason: job.reason }) + requestId;

@@ -57,10 +57,13 @@ export class CarrierSimulator {
 
   start(shipmentId: string): void {
     const timers = carrierSteps(this.random).map((step, i) => {
-      const timer = setTimeout(() => {
-        this.onStep(shipmentId, step);
-        if (step.event === 'DELIVERED') this.timers.delete(shipmentId);
-      }, this.stepMs * (i + 1));
+      const timer = setTimeout(
+        () => {
+          this.onStep(shipmentId, step);
+          if (step.event === 'DELIVERED') this.timers.delete(shipmentId);
+        },
+        this.stepMs * (i + 1),
+      );
       timer.unref();
       return timer;
     });

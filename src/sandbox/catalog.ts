@@ -6,25 +6,72 @@
 
 /** EU member states (ISO 3166-1 alpha-2). A route leaving this set is "non-EU". */
 export const EU_COUNTRIES: ReadonlySet<string> = new Set([
-  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE',
-  'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
 ]);
 
 /** Countries whose addresses need a province for carriers that require one. */
 export const PROVINCE_COUNTRIES: ReadonlySet<string> = new Set(['US', 'CA', 'AU']);
 
 export type AddonName =
-  | 'insurance' | 'definite_loading' | 'definite_unloading' | 'guaranteed_delivery_time'
-  | 'notification' | 'indoor_delivery' | 'pickup_notification' | 'delivery_notice'
-  | 'green_shipping' | 'tailgate_lift_unloading' | 'tailgate_lift_loading'
-  | 'delivery_without_proof' | 'thermo_heat' | 'without_pickup' | 'collection_at_terminal';
+  | 'insurance'
+  | 'definite_loading'
+  | 'definite_unloading'
+  | 'guaranteed_delivery_time'
+  | 'notification'
+  | 'indoor_delivery'
+  | 'pickup_notification'
+  | 'delivery_notice'
+  | 'green_shipping'
+  | 'tailgate_lift_unloading'
+  | 'tailgate_lift_loading'
+  | 'delivery_without_proof'
+  | 'thermo_heat'
+  | 'without_pickup'
+  | 'collection_at_terminal';
 
 /** Price of each addon in SEK; insurance is computed from the declared value. */
 export const ADDON_PRICES: Readonly<Record<AddonName, number>> = {
-  insurance: 0, definite_loading: 200, definite_unloading: 200, guaranteed_delivery_time: 180,
-  notification: 0, indoor_delivery: 150, pickup_notification: 0, delivery_notice: 10,
-  green_shipping: 5, tailgate_lift_unloading: 250, tailgate_lift_loading: 250,
-  delivery_without_proof: 0, thermo_heat: 300, without_pickup: 0, collection_at_terminal: 0,
+  insurance: 0,
+  definite_loading: 200,
+  definite_unloading: 200,
+  guaranteed_delivery_time: 180,
+  notification: 0,
+  indoor_delivery: 150,
+  pickup_notification: 0,
+  delivery_notice: 10,
+  green_shipping: 5,
+  tailgate_lift_unloading: 250,
+  tailgate_lift_loading: 250,
+  delivery_without_proof: 0,
+  thermo_heat: 300,
+  without_pickup: 0,
+  collection_at_terminal: 0,
 };
 export const LIMITED_QUANTITY_PRICE = 45;
 export const ADR_PRICE = 350;
@@ -73,38 +120,106 @@ export const CARRIERS: readonly Carrier[] = [
 
 const none: ReadonlySet<string> = new Set();
 const base = {
-  limitedQuantity: false, adr: false, adrDeclarationForm: false, adrCertificate: false,
-  servicePoint: false, thirdPartyCustomsPayer: false, manifest: false, nonEuDocuments: [],
-  maxCompanyName: null, maxContactName: null, requiresProvince: false, nonEuCountries: none,
+  limitedQuantity: false,
+  adr: false,
+  adrDeclarationForm: false,
+  adrCertificate: false,
+  servicePoint: false,
+  thirdPartyCustomsPayer: false,
+  manifest: false,
+  nonEuDocuments: [],
+  maxCompanyName: null,
+  maxContactName: null,
+  requiresProvince: false,
+  nonEuCountries: none,
 } as const;
 
 export const PRODUCTS: readonly Product[] = [
   {
-    ...base, carrier: 'postnord', code: 'mypack_collect', name: 'MyPack Collect',
-    basePrice: 79, perKg: 2, daysMin: 1, daysMax: 3, servicePoint: true, limitedQuantity: true,
+    ...base,
+    carrier: 'postnord',
+    code: 'mypack_collect',
+    name: 'MyPack Collect',
+    basePrice: 79,
+    perKg: 2,
+    daysMin: 1,
+    daysMax: 3,
+    servicePoint: true,
+    limitedQuantity: true,
     addons: new Set<AddonName>(['notification', 'without_pickup', 'green_shipping']),
   },
   {
-    ...base, carrier: 'postnord', code: 'mypack_home', name: 'MyPack Home',
-    basePrice: 119, perKg: 3, daysMin: 1, daysMax: 3, limitedQuantity: true,
-    addons: new Set<AddonName>(['notification', 'delivery_notice', 'indoor_delivery', 'green_shipping', 'without_pickup', 'delivery_without_proof']),
+    ...base,
+    carrier: 'postnord',
+    code: 'mypack_home',
+    name: 'MyPack Home',
+    basePrice: 119,
+    perKg: 3,
+    daysMin: 1,
+    daysMax: 3,
+    limitedQuantity: true,
+    addons: new Set<AddonName>([
+      'notification',
+      'delivery_notice',
+      'indoor_delivery',
+      'green_shipping',
+      'without_pickup',
+      'delivery_without_proof',
+    ]),
   },
   {
-    ...base, carrier: 'bring', code: 'business_parcel', name: 'Business Parcel',
-    basePrice: 99, perKg: 2.5, daysMin: 1, daysMax: 4, maxCompanyName: 27, maxContactName: 22,
-    nonEuCountries: new Set(['NO']), nonEuDocuments: ['customsinvoice', 'salesinvoice'],
+    ...base,
+    carrier: 'bring',
+    code: 'business_parcel',
+    name: 'Business Parcel',
+    basePrice: 99,
+    perKg: 2.5,
+    daysMin: 1,
+    daysMax: 4,
+    maxCompanyName: 27,
+    maxContactName: 22,
+    nonEuCountries: new Set(['NO']),
+    nonEuDocuments: ['customsinvoice', 'salesinvoice'],
     addons: new Set<AddonName>(['notification', 'delivery_notice', 'without_pickup', 'insurance']),
   },
   {
-    ...base, carrier: 'dhl_express', code: 'express_worldwide', name: 'Express Worldwide',
-    basePrice: 420, perKg: 9, daysMin: 1, daysMax: 2, nonEuCountries: 'all', limitedQuantity: true,
-    thirdPartyCustomsPayer: true, nonEuDocuments: ['customsinvoice'], requiresProvince: true,
-    addons: new Set<AddonName>(['insurance', 'notification', 'delivery_notice', 'guaranteed_delivery_time', 'pickup_notification', 'delivery_without_proof']),
+    ...base,
+    carrier: 'dhl_express',
+    code: 'express_worldwide',
+    name: 'Express Worldwide',
+    basePrice: 420,
+    perKg: 9,
+    daysMin: 1,
+    daysMax: 2,
+    nonEuCountries: 'all',
+    limitedQuantity: true,
+    thirdPartyCustomsPayer: true,
+    nonEuDocuments: ['customsinvoice'],
+    requiresProvince: true,
+    addons: new Set<AddonName>([
+      'insurance',
+      'notification',
+      'delivery_notice',
+      'guaranteed_delivery_time',
+      'pickup_notification',
+      'delivery_without_proof',
+    ]),
   },
   {
-    ...base, carrier: 'db_schenker', code: 'system', name: 'DB SCHENKERsystem',
-    basePrice: 650, perKg: 1.5, daysMin: 2, daysMax: 5, limitedQuantity: true, adr: true, adrCertificate: true,
-    manifest: true, nonEuCountries: new Set(['NO', 'CH', 'GB']), nonEuDocuments: ['customsinvoice', 'abd'],
+    ...base,
+    carrier: 'db_schenker',
+    code: 'system',
+    name: 'DB SCHENKERsystem',
+    basePrice: 650,
+    perKg: 1.5,
+    daysMin: 2,
+    daysMax: 5,
+    limitedQuantity: true,
+    adr: true,
+    adrCertificate: true,
+    manifest: true,
+    nonEuCountries: new Set(['NO', 'CH', 'GB']),
+    nonEuDocuments: ['customsinvoice', 'abd'],
     addons: new Set<AddonName>([
       'insurance',
       'notification',
@@ -119,8 +234,17 @@ export const PRODUCTS: readonly Product[] = [
     ]),
   },
   {
-    ...base, carrier: 'db_schenker', code: 'system_premium', name: 'DB SCHENKERsystem premium',
-    basePrice: 890, perKg: 1.5, daysMin: 1, daysMax: 3, limitedQuantity: true, adr: true, adrDeclarationForm: true,
+    ...base,
+    carrier: 'db_schenker',
+    code: 'system_premium',
+    name: 'DB SCHENKERsystem premium',
+    basePrice: 890,
+    perKg: 1.5,
+    daysMin: 1,
+    daysMax: 3,
+    limitedQuantity: true,
+    adr: true,
+    adrDeclarationForm: true,
     manifest: true,
     addons: new Set<AddonName>([
       'insurance',
@@ -136,9 +260,12 @@ export const PRODUCTS: readonly Product[] = [
 ];
 
 /** The team's own carrier agreements (include_own_agreements). */
-export const OWN_AGREEMENTS: ReadonlyArray<{ readonly carrier: string; readonly product: string; readonly name: string; readonly discount: number }> = [
-  { carrier: 'dhl_express', product: 'express_worldwide', name: 'DHL account 123456789', discount: 0.8 },
-];
+export const OWN_AGREEMENTS: ReadonlyArray<{
+  readonly carrier: string;
+  readonly product: string;
+  readonly name: string;
+  readonly discount: number;
+}> = [{ carrier: 'dhl_express', product: 'express_worldwide', name: 'DHL account 123456789', discount: 0.8 }];
 
 export function carrierByCode(code: string): Carrier | undefined {
   return CARRIERS.find((c) => c.carrier === code);
@@ -165,18 +292,31 @@ export interface AddressBookEntry {
 
 export const FAVORITE_ADDRESSES: readonly AddressBookEntry[] = [
   {
-    id: '8f1d0c2a-3b4e-4f5a-8b6c-7d8e9f0a1b01', name: 'Acme Warehouse', eori_number: 'SE5566778899', vat_number: 'SE556677889901', voec_number: null,
+    id: '8f1d0c2a-3b4e-4f5a-8b6c-7d8e9f0a1b01',
+    name: 'Acme Warehouse',
+    eori_number: 'SE5566778899',
+    vat_number: 'SE556677889901',
+    voec_number: null,
     contact: { name: 'Wera Warehouse', phone: '+46701234567', email: 'warehouse@acme.example' },
     address: { address_line_1: 'Lagervägen 4', postal_code: '41707', city: 'Göteborg', country_code: 'SE' },
   },
   {
-    id: '8f1d0c2a-3b4e-4f5a-8b6c-7d8e9f0a1b02', name: 'Nordic Retail AB', eori_number: null, vat_number: 'SE556000111201', voec_number: null,
+    id: '8f1d0c2a-3b4e-4f5a-8b6c-7d8e9f0a1b02',
+    name: 'Nordic Retail AB',
+    eori_number: null,
+    vat_number: 'SE556000111201',
+    voec_number: null,
     contact: { name: 'Rita Receiver', phone: '+46709876543', email: 'rita@nordic-retail.example' },
     address: { address_line_1: 'Drottninggatan 10', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
   },
   {
     // No name and no contact: exercises the fallback to the team name and the API user.
-    id: '8f1d0c2a-3b4e-4f5a-8b6c-7d8e9f0a1b03', name: null, contact: null, eori_number: null, vat_number: null, voec_number: null,
+    id: '8f1d0c2a-3b4e-4f5a-8b6c-7d8e9f0a1b03',
+    name: null,
+    contact: null,
+    eori_number: null,
+    vat_number: null,
+    voec_number: null,
     address: { address_line_1: 'Hamngatan 1', postal_code: '21120', city: 'Malmö', country_code: 'SE' },
   },
 ];
@@ -243,16 +383,40 @@ export interface ShippingRule {
 
 export const SHIPPING_RULES: readonly ShippingRule[] = [
   {
-    id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d01', name: 'Warehouse deliveries: no DHL', type: 'exclude', category: 'search', enabled: true,
-    carrier: 'dhl_express', when: { toAddressBookId: FAVORITE_ADDRESSES[0]!.id },
+    id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d01',
+    name: 'Warehouse deliveries: no DHL',
+    type: 'exclude',
+    category: 'search',
+    enabled: true,
+    carrier: 'dhl_express',
+    when: { toAddressBookId: FAVORITE_ADDRESSES[0]!.id },
   },
   {
-    id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d02', name: 'Fragile preset: no DB Schenker', type: 'exclude', category: 'search', enabled: true,
-    carrier: 'db_schenker', when: { favoritePackageId: FAVORITE_PACKAGES[1]!.id },
+    id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d02',
+    name: 'Fragile preset: no DB Schenker',
+    type: 'exclude',
+    category: 'search',
+    enabled: true,
+    carrier: 'db_schenker',
+    when: { favoritePackageId: FAVORITE_PACKAGES[1]!.id },
   },
-  { id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d03', name: 'Prefer PostNord', type: 'prefer', category: 'search', enabled: false, carrier: 'postnord' },
+  {
+    id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d03',
+    name: 'Prefer PostNord',
+    type: 'prefer',
+    category: 'search',
+    enabled: false,
+    carrier: 'postnord',
+  },
   { id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d04', name: 'Never Bring', type: 'exclude', category: 'search', enabled: false, carrier: 'bring' },
-  { id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d05', name: 'Only DB Schenker', type: 'include', category: 'search', enabled: false, carrier: 'db_schenker' },
+  {
+    id: '0e6b4c1d9f2a4b7e8c3d5a6f7b8c9d05',
+    name: 'Only DB Schenker',
+    type: 'include',
+    category: 'search',
+    enabled: false,
+    carrier: 'db_schenker',
+  },
 ];
 
 /** Carriers with service points, and the countries they serve. */
@@ -263,7 +427,12 @@ export const SERVICE_POINT_CARRIERS: ReadonlyArray<{ readonly carrier: string; r
 /** The team behind the sandbox API key. */
 export interface Team {
   readonly name: string;
-  readonly homeAddress: { readonly address_line_1: string; readonly postal_code: string; readonly city: string; readonly country_code: string };
+  readonly homeAddress: {
+    readonly address_line_1: string;
+    readonly postal_code: string;
+    readonly city: string;
+    readonly country_code: string;
+  };
   readonly apiUser: { readonly name: string; readonly phone: string; readonly email: string };
   readonly eori_number: string;
   readonly vat_number: string;

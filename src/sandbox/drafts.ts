@@ -35,8 +35,14 @@ export interface DraftCreated {
 
 const RECEIVERS = {
   domestic: { name: 'Café Lindqvist', line: 'Stortorget 3', postal: '21122', city: 'Malmö', country: 'SE', phone: '+46 40 123 45 67' },
-  eu: { name: 'Berliner Buchladen GmbH', line: 'Friedrichstraße 12', postal: '10117', city: 'Berlin', country: 'DE',
-    phone: '+49 30 1234567' },
+  eu: {
+    name: 'Berliner Buchladen GmbH',
+    line: 'Friedrichstraße 12',
+    postal: '10117',
+    city: 'Berlin',
+    country: 'DE',
+    phone: '+49 30 1234567',
+  },
   non_eu: { name: 'Fjordhytta AS', line: 'Karl Johans gate 5', postal: '0154', city: 'Oslo', country: 'NO', phone: '+47 22 12 34 56' },
 } as const;
 
@@ -71,14 +77,27 @@ export function draftBody(input: AdminDraftInput, serial: number): ShipmentBody 
   };
   if (destination === 'non_eu' && !gaps.has('customs')) {
     body.customs_information = {
-      invoice_type: 'commercial', invoice_number: `INV-${body.reference_id}`, reason_for_export: 'sale', currency: 'SEK',
-      terms_of_sale: 'DAP', signature: 'Sandbox Team',
-      receiver_eori_number: 'NO987654321', receiver_vat_number: 'NO987654321MVA',
+      invoice_type: 'commercial',
+      invoice_number: `INV-${body.reference_id}`,
+      reason_for_export: 'sale',
+      currency: 'SEK',
+      terms_of_sale: 'DAP',
+      signature: 'Sandbox Team',
+      receiver_eori_number: 'NO987654321',
+      receiver_vat_number: 'NO987654321MVA',
       // One item of 1 kg: within the weight of one parcel (1.5 kg), as the service checks.
-      items: [{
-        description: 'Wool sweater', material: 'wool', quantity: 1, unit_type: 'pcs', unit_weight: 1, unit_value: 900,
-        hs_code: '611011', country_of_origin: 'SE',
-      }],
+      items: [
+        {
+          description: 'Wool sweater',
+          material: 'wool',
+          quantity: 1,
+          unit_type: 'pcs',
+          unit_weight: 1,
+          unit_value: 900,
+          hs_code: '611011',
+          country_of_origin: 'SE',
+        },
+      ],
     };
   }
   return body;

@@ -54,7 +54,12 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   const errors: FieldErrors = {};
   for (const issue of result.error.issues) (errors[fieldPath(issue.path)] ??= []).push(issue.message);
   const first = Object.keys(errors)[0] ?? '(body)';
-  throw new HttpError(400, 'invalid_request', `Invalid request: ${first}: ${errors[first]?.[0] ?? 'invalid'}. Fix the named fields and retry.`, errors);
+  throw new HttpError(
+    400,
+    'invalid_request',
+    `Invalid request: ${first}: ${errors[first]?.[0] ?? 'invalid'}. Fix the named fields and retry.`,
+    errors,
+  );
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,17 @@
 /** The rate search: which catalogue products a shipment can take, at what price, with what warnings. */
 import {
-  ADDON_PRICES, ADR_PRICE, CARRIERS, EU_COUNTRIES, LIMITED_QUANTITY_PRICE, OWN_AGREEMENTS, PRODUCTS,
-  PROVINCE_COUNTRIES, SHIPPING_RULES, type AddonName, type Product, type ShippingRule,
+  ADDON_PRICES,
+  ADR_PRICE,
+  CARRIERS,
+  EU_COUNTRIES,
+  LIMITED_QUANTITY_PRICE,
+  OWN_AGREEMENTS,
+  PRODUCTS,
+  PROVINCE_COUNTRIES,
+  SHIPPING_RULES,
+  type AddonName,
+  type Product,
+  type ShippingRule,
 } from './catalog';
 import { HttpError } from './http';
 import type { IssuedRate, SandboxState } from './state';
@@ -46,7 +56,8 @@ function resolveRules(req: RateRequest): ShippingRule[] {
   if (named === null || named === undefined) return SHIPPING_RULES.filter((r) => r.enabled);
   return named.map((id) => {
     const rule = SHIPPING_RULES.find((r) => r.id === id);
-    if (!rule) throw new HttpError(400, 'unknown_shipping_rule', `Shipping rule "${id}" does not exist. Use an id from GET /shipping-rules.`);
+    if (!rule)
+      throw new HttpError(400, 'unknown_shipping_rule', `Shipping rule "${id}" does not exist. Use an id from GET /shipping-rules.`);
     return rule;
   });
 }
@@ -54,13 +65,17 @@ function resolveRules(req: RateRequest): ShippingRule[] {
 function ruleMatches(rule: ShippingRule, body: ShipmentBody): boolean {
   if (!rule.when) return true;
   if (rule.when.toAddressBookId && body.to?.address_book_id !== rule.when.toAddressBookId) return false;
-  if (rule.when.favoritePackageId && !(body.packages ?? []).some((p) => p.favorite_package_id === rule.when!.favoritePackageId)) return false;
+  if (rule.when.favoritePackageId && !(body.packages ?? []).some((p) => p.favorite_package_id === rule.when!.favoritePackageId))
+    return false;
   return true;
 }
 
 function fieldWarnings(product: Product, body: ShipmentBody, routeTo: string): string[] {
   const warnings: string[] = [];
-  for (const [key, label] of [['from', 'Sender'], ['to', 'Receiver']] as const) {
+  for (const [key, label] of [
+    ['from', 'Sender'],
+    ['to', 'Receiver'],
+  ] as const) {
     const party = body[key];
     const name = party?.name ?? '';
     if (product.maxCompanyName !== null && name.length > product.maxCompanyName) {
@@ -80,7 +95,7 @@ function fieldWarnings(product: Product, body: ShipmentBody, routeTo: string): s
 
 function addDays(date: string, businessDays: number): string {
   const d = new Date(`${date}T12:00:00Z`);
-  for (let left = businessDays; left > 0; ) {
+  for (let left = businessDays; left > 0;) {
     d.setUTCDate(d.getUTCDate() + 1);
     if (d.getUTCDay() !== 0 && d.getUTCDay() !== 6) left--;
   }
@@ -111,19 +126,32 @@ export function searchRates(state: SandboxState, shipment: StoredShipment, req: 
     throw new HttpError(409, code, `Shipment ${shipment.id} is ${shipment.status}; rates are only searched for shipments not yet booked.`);
   }
   const missing = bookableErrors(body);
-  if (hasErrors(missing)) throw new HttpError(422, 'validation_failed', 'The shipment is not bookable yet: complete the fields listed in errors.', missing);
+  if (hasErrors(missing))
+    throw new HttpError(422, 'validation_failed', 'The shipment is not bookable yet: complete the fields listed in errors.', missing);
   const addons = req.required_addons ?? null;
   const withoutPickup = addons?.without_pickup === true;
   if (!withoutPickup && !req.requested_pickup_time) {
-    throw new HttpError(422, 'requested_pickup_time_required', 'requested_pickup_time is required unless required_addons.without_pickup is true.');
+    throw new HttpError(
+      422,
+      'requested_pickup_time_required',
+      'requested_pickup_time is required unless required_addons.without_pickup is true.',
+    );
   }
   const ddp = req.incoterms?.toUpperCase() === 'DDP';
   if (ddp && body.third_party_customs_payer) {
-    throw new HttpError(422, 'ddp_with_third_party_customs_payer', 'A third-party customs payer cannot be combined with DDP incoterms. Remove one of them.');
+    throw new HttpError(
+      422,
+      'ddp_with_third_party_customs_payer',
+      'A third-party customs payer cannot be combined with DDP incoterms. Remove one of them.',
+    );
   }
   const dg = dangerousGoodsOf(body, addons);
   if (dg === 'adr' && !state.adrApproved) {
-    throw new HttpError(422, 'adr_not_approved', 'Fully regulated (ADR) dangerous goods need the team\'s ADR approval. Ask the service to approve the team.');
+    throw new HttpError(
+      422,
+      'adr_not_approved',
+      "Fully regulated (ADR) dangerous goods need the team's ADR approval. Ask the service to approve the team.",
+    );
   }
   const rules = resolveRules(req);
   const route = routeOf(body);
@@ -224,11 +252,23 @@ function finish(
     const p = o.c.product;
     const token = state.token();
     const issued: IssuedRate = {
-      token, shipmentId: shipment.id, carrier: p.carrier, product: p.code, ownAgreement: o.c.own !== null,
-      receiverPays, price: o.price, currency: 'SEK', servicePoint: p.servicePoint,
-      thirdPartyCustomsPayer: p.thirdPartyCustomsPayer, requiredDocuments: o.documents, nonEu: route.nonEu,
-      incoterms: req.incoterms ?? null, dangerousGoods: dangerousGoodsSignature(shipment.body),
-      adrApprovedAtIssue: dg === 'adr' && state.adrApproved, issuedAtMs: nowMs, expiresAtMs: nowMs + BOOKING_TOKEN_TTL_MS,
+      token,
+      shipmentId: shipment.id,
+      carrier: p.carrier,
+      product: p.code,
+      ownAgreement: o.c.own !== null,
+      receiverPays,
+      price: o.price,
+      currency: 'SEK',
+      servicePoint: p.servicePoint,
+      thirdPartyCustomsPayer: p.thirdPartyCustomsPayer,
+      requiredDocuments: o.documents,
+      nonEu: route.nonEu,
+      incoterms: req.incoterms ?? null,
+      dangerousGoods: dangerousGoodsSignature(shipment.body),
+      adrApprovedAtIssue: dg === 'adr' && state.adrApproved,
+      issuedAtMs: nowMs,
+      expiresAtMs: nowMs + BOOKING_TOKEN_TTL_MS,
     };
     state.rates.set(token, issued);
     const rate: Record<string, unknown> = {

@@ -86,9 +86,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const API_ROUTES: readonly Route[] = [
-  ...referenceRoutes, ...rateRoutes, ...bookRoutes, ...printRoutes, ...shipmentRoutes, ...uploadRoutes,
-];
+const API_ROUTES: readonly Route[] = [...referenceRoutes, ...rateRoutes, ...bookRoutes, ...printRoutes, ...shipmentRoutes, ...uploadRoutes];
 const MAX_LOG = 100_000;
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
@@ -117,22 +115,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   async function dispatch(req: IncomingMessage, path: string, url: URL, routes: readonly Route[]): Promise<Reply> {
-    if (!authorized(req)) throw new HttpError(401, 'unauthorized', 'Missing or invalid x-api-key header. Use the API key of your team for this environment.');
+    if (!authorized(req))
+      throw new HttpError(401, 'unauthorized', 'Missing or invalid x-api-key header. Use the API key of your team for this environment.');
     const found = match(routes, req.method ?? 'GET', path);
     if (!found) throw new HttpError(404, 'not_found', `No endpoint ${req.method} ${url.pathname}.`);
     if ('allowed' in found) {
-      throw new HttpError(
-        405,
-        'method_not_allowed',
-        `${req.method} is not allowed on ${url.pathname}.`,
-        undefined,
-        { Allow: [...new Set(found.allowed)].join(', ') },
-      );
+      throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${url.pathname}.`, undefined, {
+        Allow: [...new Set(found.allowed)].join(', '),
+      });
     }
     let raw: Promise<Buffer> | null = null;
     const readBody = (): Promise<Buffer> => (raw ??= readRaw(req));
     return found.route.handler({
-      state, services, params: found.params, query: url.searchParams, headers: req.headers,
+      state,
+      services,
+      params: found.params,
+      query: url.searchParams,
+      headers: req.headers,
       raw: readBody,
       json: async () => parseJson(await readBody()),
     });
@@ -154,13 +153,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         if (fault === 'error') throw new HttpError(503, 'service_unavailable', 'The service is temporarily unavailable. Retry later.');
         if (fault === 'rate-limit') {
-          throw new HttpError(
-            429,
-            'rate_limited',
-            'Too many requests. Retry after the time in Retry-After.',
-            undefined,
-            { 'Retry-After': String(state.faults.retryAfterSeconds) },
-          );
+          throw new HttpError(429, 'rate_limited', 'Too many requests. Retry after the time in Retry-After.', undefined, {
+            'Retry-After': String(state.faults.retryAfterSeconds),
+          });
         }
         reply = await dispatch(req, path.slice(API_PREFIX.length) || '/', url, API_ROUTES);
       } else if (path.startsWith('/admin/')) {

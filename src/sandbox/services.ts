@@ -23,7 +23,10 @@ export interface BookingInput {
 export class Services {
   readonly carrierSim: CarrierSimulator | null;
 
-  constructor(private readonly state: SandboxState, options: { simulateCarrier: boolean; carrierStepMs: number }) {
+  constructor(
+    private readonly state: SandboxState,
+    options: { simulateCarrier: boolean; carrierStepMs: number },
+  ) {
     this.carrierSim = options.simulateCarrier
       ? new CarrierSimulator(options.carrierStepMs, state.random, (id, step) => this.carrierEvent(id, step))
       : null;
@@ -73,11 +76,21 @@ export class Services {
     const previous = s.status;
     const trackingId = this.trackingId(carrier.carrier);
     s.booking = {
-      carrier: carrier.carrier, carrierName: carrier.name, product: input.product.code, productName: input.product.name,
-      trackingId, parcelTrackingIds: this.parcelTrackingIds(carrier.carrier, trackingId, s.body),
-      agreement: input.agreement, receiverPays: input.receiverPays,
-      price: input.price, currency: 'SEK', source: input.source, manifest: input.product.manifest, nonEu: input.nonEu,
-      servicePoint: input.servicePoint, pickupInstructions: input.pickupInstructions ?? null,
+      carrier: carrier.carrier,
+      carrierName: carrier.name,
+      product: input.product.code,
+      productName: input.product.name,
+      trackingId,
+      parcelTrackingIds: this.parcelTrackingIds(carrier.carrier, trackingId, s.body),
+      agreement: input.agreement,
+      receiverPays: input.receiverPays,
+      price: input.price,
+      currency: 'SEK',
+      source: input.source,
+      manifest: input.product.manifest,
+      nonEu: input.nonEu,
+      servicePoint: input.servicePoint,
+      pickupInstructions: input.pickupInstructions ?? null,
       deliveryInstructions: input.deliveryInstructions ?? null,
     };
     s.status = 'BOOKED';
@@ -145,7 +158,6 @@ export class Services {
     this.carrierSim?.close();
   }
 }
-
 
 /** The city where a step happens: goods leave from alternative_from (else from) and go to alternative_to (else to). */
 function placeName(body: ShipmentBody, place: CarrierStep['place']): string {

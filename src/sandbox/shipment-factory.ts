@@ -18,14 +18,18 @@ function defaultSender(state: SandboxState): Party {
       address: { ...entry.address },
       contact: entry.contact ? { ...entry.contact } : { ...team.apiUser },
       address_book_id: entry.id,
-      eori_number: entry.eori_number, vat_number: entry.vat_number, voec_number: entry.voec_number,
+      eori_number: entry.eori_number,
+      vat_number: entry.vat_number,
+      voec_number: entry.voec_number,
     };
   }
   return {
     name: team.name,
     address: { ...team.homeAddress },
     contact: { ...team.apiUser },
-    eori_number: team.eori_number, vat_number: team.vat_number, voec_number: team.voec_number,
+    eori_number: team.eori_number,
+    vat_number: team.vat_number,
+    voec_number: team.voec_number,
   };
 }
 
@@ -43,11 +47,19 @@ function defaultReceiver(state: SandboxState): Party | null {
 function defaultPackages(state: SandboxState): ShipmentBody['packages'] {
   const p = FAVORITE_PACKAGES.find((e) => e.id === state.defaults.package);
   if (!p) return undefined;
-  return [{
-    depth_cm: p.depth_cm, height_cm: p.height_cm, width_cm: p.width_cm, weight_kg: p.weight_kg,
-    quantity: 1, description: p.description, type: p.type,
-    dangerous_goods_type: p.dangerous_goods_type, favorite_package_id: p.id,
-  }];
+  return [
+    {
+      depth_cm: p.depth_cm,
+      height_cm: p.height_cm,
+      width_cm: p.width_cm,
+      weight_kg: p.weight_kg,
+      quantity: 1,
+      description: p.description,
+      type: p.type,
+      dangerous_goods_type: p.dangerous_goods_type,
+      favorite_package_id: p.id,
+    },
+  ];
 }
 
 function check(body: ShipmentBody, bookable: boolean): void {
@@ -66,8 +78,18 @@ export function createShipment(state: SandboxState, input: ShipmentBody, id = st
   check(body, body.enable_bookable_validation === true);
   const now = state.nowIso();
   const shipment: StoredShipment = {
-    id, body, status: 'PENDING', createdAt: now, updatedAt: now, bookedAt: null, bookedAtMs: null,
-    booking: null, tracking: [], carrierEventSeen: false, uploads: new Set(), seq: 0,
+    id,
+    body,
+    status: 'PENDING',
+    createdAt: now,
+    updatedAt: now,
+    bookedAt: null,
+    bookedAtMs: null,
+    booking: null,
+    tracking: [],
+    carrierEventSeen: false,
+    uploads: new Set(),
+    seq: 0,
   };
   state.store.insert(shipment);
   return shipment;

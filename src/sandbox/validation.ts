@@ -9,8 +9,13 @@ const str = z.string().nullish();
 const num = z.number().nullish();
 
 export const addressSchema = z.object({
-  address_line_1: str, address_line_2: str, address_line_3: str,
-  postal_code: str, city: str, province: str, country_code: str,
+  address_line_1: str,
+  address_line_2: str,
+  address_line_3: str,
+  postal_code: str,
+  city: str,
+  province: str,
+  country_code: str,
 });
 export const contactSchema = z.object({ name: str, phone: str, email: str });
 export const partySchema = z.object({
@@ -21,25 +26,51 @@ export const partySchema = z.object({
   is_private_individual: z.boolean().nullish(),
   carrier_accounts: z.array(z.object({ carrier: z.string(), account_identifier: z.string() })).nullish(),
   // Filled by the sandbox from the team or the address book (README: sender customs numbers).
-  eori_number: str, vat_number: str, voec_number: str,
+  eori_number: str,
+  vat_number: str,
+  voec_number: str,
 });
 export const packageSchema = z.object({
-  depth_cm: num, height_cm: num, width_cm: num, weight_kg: num,
+  depth_cm: num,
+  height_cm: num,
+  width_cm: num,
+  weight_kg: num,
   quantity: z.number().int().min(1).nullish(),
-  description: str, type: str, stackable: z.boolean().nullish(), loading_meters: num,
+  description: str,
+  type: str,
+  stackable: z.boolean().nullish(),
+  loading_meters: num,
   dangerous_goods_type: z.enum(['limited_quantity', 'adr']).nullish(),
   favorite_package_id: str,
 });
 export const customsItemSchema = z.object({
-  description: str, material: str, quantity: num, unit_type: str, unit_weight: num,
-  unit_value: num, hs_code: str, country_of_origin: str,
+  description: str,
+  material: str,
+  quantity: num,
+  unit_type: str,
+  unit_weight: num,
+  unit_value: num,
+  hs_code: str,
+  country_of_origin: str,
 });
 export const customsSchema = z.object({
-  invoice_type: str, invoice_number: str, reason_for_export: str, currency: str,
-  sender_eori_number: str, sender_vat_number: str, sender_voec_number: str,
-  receiver_eori_number: str, receiver_vat_number: str, terms_of_sale: str,
-  items: z.array(customsItemSchema).nullish(), additional_information: str,
-  insurance_costs: num, shipping_costs: num, other_costs: num, discount: num, signature: str,
+  invoice_type: str,
+  invoice_number: str,
+  reason_for_export: str,
+  currency: str,
+  sender_eori_number: str,
+  sender_vat_number: str,
+  sender_voec_number: str,
+  receiver_eori_number: str,
+  receiver_vat_number: str,
+  terms_of_sale: str,
+  items: z.array(customsItemSchema).nullish(),
+  additional_information: str,
+  insurance_costs: num,
+  shipping_costs: num,
+  other_costs: num,
+  discount: num,
+  signature: str,
 });
 export const payerSchema = z.object({ account_number: str, postal_code: str, country_code: str });
 
@@ -51,8 +82,11 @@ export const shipmentBodySchema = z.object({
   alternative_to: partySchema.nullish(),
   packages: z.array(packageSchema).nullish(),
   enable_bookable_validation: z.boolean().nullish(),
-  invoice_reference: str, sender_reference: str, receiver_reference: str,
-  system: str, system_version: str,
+  invoice_reference: str,
+  sender_reference: str,
+  receiver_reference: str,
+  system: str,
+  system_version: str,
   customs_information: customsSchema.nullish(),
   third_party_customs_payer: payerSchema.nullish(),
 });
@@ -168,12 +202,18 @@ export const addonsSchema = z.looseObject({
   definite_loading: hhmmss.nullish(),
   definite_unloading: dateTime.nullish(),
   guaranteed_delivery_time: hhmmss.nullish(),
-  notification: z.boolean().nullish(), indoor_delivery: z.boolean().nullish(),
-  pickup_notification: z.boolean().nullish(), delivery_notice: z.boolean().nullish(),
-  green_shipping: z.boolean().nullish(), tailgate_lift_unloading: z.boolean().nullish(),
-  tailgate_lift_loading: z.boolean().nullish(), delivery_without_proof: z.boolean().nullish(),
-  thermo_heat: z.boolean().nullish(), without_pickup: z.boolean().nullish(),
-  collection_at_terminal: z.boolean().nullish(), receiver_pays: z.boolean().nullish(),
+  notification: z.boolean().nullish(),
+  indoor_delivery: z.boolean().nullish(),
+  pickup_notification: z.boolean().nullish(),
+  delivery_notice: z.boolean().nullish(),
+  green_shipping: z.boolean().nullish(),
+  tailgate_lift_unloading: z.boolean().nullish(),
+  tailgate_lift_loading: z.boolean().nullish(),
+  delivery_without_proof: z.boolean().nullish(),
+  thermo_heat: z.boolean().nullish(),
+  without_pickup: z.boolean().nullish(),
+  collection_at_terminal: z.boolean().nullish(),
+  receiver_pays: z.boolean().nullish(),
   dangerous_goods_limited_quantity: z.boolean().nullish(),
 });
 export type Addons = z.infer<typeof addonsSchema>;

@@ -121,9 +121,7 @@ export const agentInputs = {
       stationRules: stationRulesSchema.optional(),
     })
     .strict(),
-  testConnection: z
-    .object({ apiUrl: z.string().url().max(512).optional(), apiKey: z.string().min(1).max(512).optional() })
-    .strict(),
+  testConnection: z.object({ apiUrl: z.string().url().max(512).optional(), apiKey: z.string().min(1).max(512).optional() }).strict(),
   setPaused: z.object({ paused: z.boolean(), printer: z.string().min(1).max(512).optional() }).strict(),
   startDemo: z.object({}).strict(),
   saveDiagnostics: z.object({}).strict(),
@@ -152,7 +150,10 @@ export const agentInputs = {
       documentType: z.enum(UPLOAD_DOCUMENT_TYPES),
       fileName: z.string().min(1).max(255),
       /** The PDF, base64. */
-      contentBase64: z.string().min(1).max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4),
+      contentBase64: z
+        .string()
+        .min(1)
+        .max(Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4),
     })
     .strict(),
   packBook: z

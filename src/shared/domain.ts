@@ -134,9 +134,7 @@ export const stationRulesSchema = z.object({
    * Field matches. A pattern is a prefix, or a regular expression when written `/.../`.
    * Several matches on one field: any may match; matches on different fields: all must.
    */
-  matches: z
-    .array(z.object({ field: z.enum(['reference_id', 'sender_reference', 'system']), pattern: z.string().min(1) }))
-    .default([]),
+  matches: z.array(z.object({ field: z.enum(['reference_id', 'sender_reference', 'system']), pattern: z.string().min(1) })).default([]),
 });
 export type StationRules = z.infer<typeof stationRulesSchema>;
 

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
-import { apiError, BOX, COMPLETE_CUSTOMS, createAndBook, createAndRate, domestic, NO_RECEIVER, PICKUP, SE_RECEIVER, useHarness, UNKNOWN_ID } from '../support/contract-harness';
+import {
+  apiError,
+  BOX,
+  COMPLETE_CUSTOMS,
+  createAndBook,
+  createAndRate,
+  domestic,
+  NO_RECEIVER,
+  PICKUP,
+  SE_RECEIVER,
+  useHarness,
+  UNKNOWN_ID,
+} from '../support/contract-harness';
 
 let clockOffsetMs = 0;
 // A clock the test can move forward, to watch booking tokens expire.
@@ -19,7 +31,11 @@ describe('book', () => {
   it('returns {shipment_id, main_tracking_id}; the shipment then shows carrier, product, tracking id and documents', async () => {
     const { id, rates } = await createAndRate(h.client, domestic({ reference_id: 'BOOK-1' }));
     const rate = rates[0]!;
-    const booked = await h.client.book({ booking_token: rate.booking_token, pickup_instructions: 'Door code 1234', delivery_instructions: 'Leave at reception' });
+    const booked = await h.client.book({
+      booking_token: rate.booking_token,
+      pickup_instructions: 'Door code 1234',
+      delivery_instructions: 'Leave at reception',
+    });
     expect(booked.shipment_id).toBe(id);
     expect(booked.main_tracking_id).toMatch(/\S/);
     const stored = await h.client.getShipment(id);
@@ -81,7 +97,12 @@ describe('service point flow', () => {
     const missing = await apiError(h.client.book({ booking_token: rate.booking_token }));
     expect(missing.status).toBe(422);
 
-    const { locations } = await h.client.servicePoints({ address_line: to.address.address_line_1, postal_code: to.address.postal_code, city: to.address.city, country_code: 'SE' });
+    const { locations } = await h.client.servicePoints({
+      address_line: to.address.address_line_1,
+      postal_code: to.address.postal_code,
+      city: to.address.city,
+      country_code: 'SE',
+    });
     const point = locations.find((l) => l.carrier === rate.carrier)!;
     expect(point.service_point_token).toMatch(/\S/);
     const booked = await h.client.book({ booking_token: rate.booking_token, delivery_service_point_token: point.service_point_token });
@@ -104,7 +125,9 @@ describe('required documents', () => {
   });
 
   it('complete customs data means no customsinvoice upload', async () => {
-    const { id, rates } = await createAndRate(h.client, domestic({ to: NO_RECEIVER, customs_information: COMPLETE_CUSTOMS }), { included_non_eu_rates: true });
+    const { id, rates } = await createAndRate(h.client, domestic({ to: NO_RECEIVER, customs_information: COMPLETE_CUSTOMS }), {
+      included_non_eu_rates: true,
+    });
     const rate = rates.find((r) => r.required_documents.length === 0);
     expect(rate, 'a rate needing nothing once customs data is complete').toBeDefined();
     await expect(h.client.book({ booking_token: rate!.booking_token })).resolves.toHaveProperty('shipment_id', id);

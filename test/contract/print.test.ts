@@ -56,7 +56,9 @@ describe('print as file', () => {
     const error = await apiError(h.client.printFile({ shipment_ids: [id], document_type: 'label', label_layout: 'printer' }));
     expect(error.status).toBe(422);
     expect(error.code).toBe('SERVICE_UNPROCESSABLE');
-    expect((await apiError(h.client.printFile({ shipment_ids: [UNKNOWN_ID], document_type: 'label', label_layout: 'printer' }))).status).toBe(404);
+    expect(
+      (await apiError(h.client.printFile({ shipment_ids: [UNKNOWN_ID], document_type: 'label', label_layout: 'printer' }))).status,
+    ).toBe(404);
   });
 });
 
@@ -92,13 +94,20 @@ describe('print to a service printer', () => {
     const { printers } = await h.client.printers();
     const printer = printers[0]!;
     const before = h.sandbox.printerJobs(printer.id).length;
-    const { output_url } = await h.client.printToPrinter({ shipment_ids: [single], document_type: 'label', label_layout: 'printer', printer_id: printer.id });
+    const { output_url } = await h.client.printToPrinter({
+      shipment_ids: [single],
+      document_type: 'label',
+      label_layout: 'printer',
+      printer_id: printer.id,
+    });
     expect(output_url).toMatch(/^http/);
     const jobs = h.sandbox.printerJobs(printer.id);
     expect(jobs).toHaveLength(before + 1);
     expect(jobs.at(-1)!.shipmentIds).toEqual([single]);
 
-    const unknown = await apiError(h.client.printToPrinter({ shipment_ids: [single], document_type: 'label', label_layout: 'printer', printer_id: 'no-such-printer' }));
+    const unknown = await apiError(
+      h.client.printToPrinter({ shipment_ids: [single], document_type: 'label', label_layout: 'printer', printer_id: 'no-such-printer' }),
+    );
     expect(unknown.status).toBe(422);
   });
 });
@@ -110,7 +119,9 @@ describe('label not ready right after booking', () => {
       const { id } = await createAndBook(h.client);
       h.sandbox.clearRequestLog();
       const { printers } = await h.client.printers();
-      const direct = await apiError(h.client.printToPrinter({ shipment_ids: [id], document_type: 'label', label_layout: 'printer', printer_id: printers[0]!.id }));
+      const direct = await apiError(
+        h.client.printToPrinter({ shipment_ids: [id], document_type: 'label', label_layout: 'printer', printer_id: printers[0]!.id }),
+      );
       expect(direct.code).toBe('SERVICE_UNAVAILABLE');
       expect(direct.retryAfterMs).toBe(1_000);
       expect(h.sandbox.requestLog().filter((r) => r.url.endsWith('/shipments/print'))).toHaveLength(1);

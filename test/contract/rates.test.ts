@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Rate } from '../../src/main/api/schemas';
-import { apiError, BOX, COMPLETE_CUSTOMS, createAndRate, domestic, MALFORMED_ID, NO_RECEIVER, PICKUP, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from '../support/contract-harness';
+import {
+  apiError,
+  BOX,
+  COMPLETE_CUSTOMS,
+  createAndRate,
+  domestic,
+  MALFORMED_ID,
+  NO_RECEIVER,
+  PICKUP,
+  SE_RECEIVER,
+  SE_SENDER,
+  useHarness,
+  UNKNOWN_ID,
+} from '../support/contract-harness';
 
 const h = useHarness();
 
@@ -50,7 +63,9 @@ describe('non-EU routes', () => {
     expect(rates.length).toBeGreaterThan(0);
     expect(rates.every((r) => r.required_documents.includes('customsinvoice'))).toBe(true);
 
-    const withCustoms = await createAndRate(h.client, domestic({ to: NO_RECEIVER, customs_information: COMPLETE_CUSTOMS }), { included_non_eu_rates: true });
+    const withCustoms = await createAndRate(h.client, domestic({ to: NO_RECEIVER, customs_information: COMPLETE_CUSTOMS }), {
+      included_non_eu_rates: true,
+    });
     expect(withCustoms.rates.length).toBeGreaterThan(0);
     expect(withCustoms.rates.some((r) => r.required_documents.includes('customsinvoice'))).toBe(false);
   });
@@ -73,7 +88,13 @@ describe('service point rates', () => {
 
 describe('receiver pays', () => {
   it('price is "-" and only carriers holding a to.carrier_accounts entry are offered', async () => {
-    const to = { ...SE_RECEIVER, carrier_accounts: [{ carrier: 'dhl_express', account_identifier: 'DHL-998877' }, { carrier: 'postnord', account_identifier: 'PN-1' }] };
+    const to = {
+      ...SE_RECEIVER,
+      carrier_accounts: [
+        { carrier: 'dhl_express', account_identifier: 'DHL-998877' },
+        { carrier: 'postnord', account_identifier: 'PN-1' },
+      ],
+    };
     const { rates } = await createAndRate(h.client, domestic({ to }), { required_addons: { receiver_pays: true } });
     expect(rates.length).toBeGreaterThan(0);
     // postnord does not support receiver pays; db_schenker does but has no account here.
@@ -128,7 +149,15 @@ describe('dangerous goods', () => {
     h.sandbox.setAdrApproved(true);
     try {
       // Rule 1: one adr package makes the shipment fully regulated.
-      const { rates } = await createAndRate(h.client, domestic({ packages: [{ ...BOX, dangerous_goods_type: 'limited_quantity' }, { ...BOX, dangerous_goods_type: 'adr' }] }));
+      const { rates } = await createAndRate(
+        h.client,
+        domestic({
+          packages: [
+            { ...BOX, dangerous_goods_type: 'limited_quantity' },
+            { ...BOX, dangerous_goods_type: 'adr' },
+          ],
+        }),
+      );
       expect(rates.length).toBeGreaterThan(0);
       for (const r of rates) expect(r.required_documents).toContain('adr_dangerousgoods');
     } finally {
@@ -207,8 +236,12 @@ describe('carrier field-length warnings', () => {
 
 describe('DDP with a third-party customs payer', () => {
   it('is rejected', async () => {
-    const { id } = await h.client.createShipment(domestic({ to: NO_RECEIVER, third_party_customs_payer: { account_number: 'A1', postal_code: '0150', country_code: 'NO' } }));
-    const error = await apiError(h.client.rates({ shipment_id: id, requested_pickup_time: PICKUP(), included_non_eu_rates: true, incoterms: 'DDP' }));
+    const { id } = await h.client.createShipment(
+      domestic({ to: NO_RECEIVER, third_party_customs_payer: { account_number: 'A1', postal_code: '0150', country_code: 'NO' } }),
+    );
+    const error = await apiError(
+      h.client.rates({ shipment_id: id, requested_pickup_time: PICKUP(), included_non_eu_rates: true, incoterms: 'DDP' }),
+    );
     expect(error.status).toBeGreaterThanOrEqual(400);
     expect(error.status).toBeLessThan(500);
   });

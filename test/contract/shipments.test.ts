@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { apiError, BOX, createAndBook, domestic, MALFORMED_ID, SE_RECEIVER, SE_SENDER, useHarness, UNKNOWN_ID } from '../support/contract-harness';
+import {
+  apiError,
+  BOX,
+  createAndBook,
+  domestic,
+  MALFORMED_ID,
+  SE_RECEIVER,
+  SE_SENDER,
+  useHarness,
+  UNKNOWN_ID,
+} from '../support/contract-harness';
 
 const h = useHarness();
 
 describe('create and fetch', () => {
   it('POST /shipments returns {id, reference_id}; GET returns the stored record', async () => {
-    const created = await h.client.createShipment(domestic({ reference_id: 'C-1', sender_reference: 'S-REF', system: 'contract', system_version: '1.0' }));
+    const created = await h.client.createShipment(
+      domestic({ reference_id: 'C-1', sender_reference: 'S-REF', system: 'contract', system_version: '1.0' }),
+    );
     expect(created.reference_id).toBe('C-1');
     const stored = await h.client.getShipment(created.id);
     expect(stored.id).toBe(created.id);
@@ -63,7 +75,11 @@ describe('defaults fill a shipment created without sender, receiver or packages'
     const sender = addresses[0]!;
     const receiver = addresses[1]!;
     const pkg = packages[0]!;
-    await h.client.patchShipmentDefaults({ sender_address: { id: sender.id }, receiver_address: { id: receiver.id }, package: { id: pkg.id } });
+    await h.client.patchShipmentDefaults({
+      sender_address: { id: sender.id },
+      receiver_address: { id: receiver.id },
+      package: { id: pkg.id },
+    });
     try {
       const { id } = await h.client.createShipment({ reference_id: 'DEF-1' });
       const stored = await h.client.getShipment(id);
@@ -80,7 +96,9 @@ describe('update rules', () => {
   const payer = { account_number: 'ACC-1', postal_code: '0150', country_code: 'NO' };
 
   it('each provided sub-resource replaces the stored one; omitted ones are kept', async () => {
-    const { id } = await h.client.createShipment(domestic({ reference_id: 'U-1', alternative_to: { name: 'Alt', address: { city: 'Uppsala', country_code: 'SE' } } }));
+    const { id } = await h.client.createShipment(
+      domestic({ reference_id: 'U-1', alternative_to: { name: 'Alt', address: { city: 'Uppsala', country_code: 'SE' } } }),
+    );
     const newTo = { ...SE_RECEIVER, name: 'Replaced AB', contact: { name: 'New Person', email: 'new@x.example' } };
     const updated = await h.client.updateShipment(id, { to: newTo });
     expect(updated.to?.name).toBe('Replaced AB');
@@ -92,7 +110,12 @@ describe('update rules', () => {
 
   it('a non-empty packages array replaces the packages', async () => {
     const { id } = await h.client.createShipment(domestic());
-    const updated = await h.client.updateShipment(id, { packages: [{ ...BOX, weight_kg: 7 }, { ...BOX, weight_kg: 3 }] });
+    const updated = await h.client.updateShipment(id, {
+      packages: [
+        { ...BOX, weight_kg: 7 },
+        { ...BOX, weight_kg: 3 },
+      ],
+    });
     expect(updated.packages.map((p) => p.weight_kg)).toEqual([7, 3]);
   });
 
@@ -172,7 +195,9 @@ describe('list and filters', () => {
 
   it('a listed shipment carries its customs_information', async () => {
     const ref = `CUSTOMS-${Date.now()}`;
-    await h.client.createShipment(domestic({ reference_id: ref, customs_information: { invoice_type: 'commercial', currency: 'SEK', signature: 'A. S.' } }));
+    await h.client.createShipment(
+      domestic({ reference_id: ref, customs_information: { invoice_type: 'commercial', currency: 'SEK', signature: 'A. S.' } }),
+    );
     const [listed] = await h.client.listShipments({ reference_id: ref });
     expect(listed?.customs_information?.signature).toBe('A. S.');
   });

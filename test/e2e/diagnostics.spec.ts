@@ -2,11 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, stationTest as test } from './fixtures';
 
-test('Settings → Save diagnostics writes the bundle in the data directory and offers it as a download', async ({
-  page,
-  station,
-  snap,
-}) => {
+test('Settings → Save diagnostics writes the bundle in the data directory and offers it as a download', async ({ page, station, snap }) => {
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
   await page.getByRole('button', { name: 'Save diagnostics' }).click();

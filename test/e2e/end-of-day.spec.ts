@@ -85,9 +85,14 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
 
   // Each printer has its own test page (media, layout, ruler).
   const list = page.getByRole('list', { name: 'Configured printers' });
-  await list.getByRole('listitem').filter({ hasText: join(station.dir, 'documents') }).getByRole('button', { name: /Test page/ }).click();
+  await list
+    .getByRole('listitem')
+    .filter({ hasText: join(station.dir, 'documents') })
+    .getByRole('button', { name: /Test page/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Test page sent to' })).toBeVisible();
-  const testPages = async (): Promise<number> => (await pdfsIn(join(station.dir, 'documents'))).filter((f) => f.includes('testpage')).length;
+  const testPages = async (): Promise<number> =>
+    (await pdfsIn(join(station.dir, 'documents'))).filter((f) => f.includes('testpage')).length;
   await expect.poll(testPages, { timeout: 15_000 }).toBe(1);
 });
 

@@ -185,13 +185,22 @@ test('the pack flow fits 800x600: parcels, rates, a service point, a document up
   await client.createShipment({
     reference_id: 'DRAFT-POINT',
     from: sender,
-    to: { name: 'Pia Private', is_private_individual: true, address: { address_line_1: 'Storgatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'Pia Private' } },
+    to: {
+      name: 'Pia Private',
+      is_private_individual: true,
+      address: { address_line_1: 'Storgatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
+      contact: { name: 'Pia Private' },
+    },
     packages: [parcel],
   });
   await client.createShipment({
     reference_id: 'DRAFT-EXPORT',
     from: sender,
-    to: { name: 'Oslo Butikk AS', address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' }, contact: { name: 'Ola' } },
+    to: {
+      name: 'Oslo Butikk AS',
+      address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' },
+      contact: { name: 'Ola' },
+    },
     packages: [parcel],
   });
   await client.close();

@@ -104,7 +104,9 @@ test('a domestic draft is finished, booked and printed once from one scan, by ke
   await expect(scan).toBeFocused();
   await expect.poll(async () => (await labelsOf(station, id)).length).toBe(1);
   // The booking's own webhook reaches the agent too: it must print nothing more.
-  await expect.poll(() => station.sandbox.requestLog().filter((r) => r.method === 'POST' && r.url.endsWith('/shipments/book')).length).toBe(1);
+  await expect
+    .poll(() => station.sandbox.requestLog().filter((r) => r.method === 'POST' && r.url.endsWith('/shipments/book')).length)
+    .toBe(1);
   const polls = (): number => station.sandbox.requestLog().filter((r) => r.method === 'GET' && /\/shipments\?/.test(r.url)).length;
   const pollsAtBooking = polls();
   await expect.poll(polls, { timeout: 15_000 }).toBeGreaterThan(pollsAtBooking + 1);
@@ -116,7 +118,11 @@ test('a domestic draft is finished, booked and printed once from one scan, by ke
 });
 
 test('errors land next to their fields, and a service 422 shows its request id', async ({ page, station, draft, snap }) => {
-  await draft({ reference_id: 'DRAFT-0002', to: { name: 'Nordic Retail AB', contact: { name: 'Rita' } }, packages: [{ quantity: 1, type: 'PACKAGE' }] });
+  await draft({
+    reference_id: 'DRAFT-0002',
+    to: { name: 'Nordic Retail AB', contact: { name: 'Rita' } },
+    packages: [{ quantity: 1, type: 'PACKAGE' }],
+  });
   await page.goto(station.url);
   const scan = page.getByRole('textbox', { name: /Scan/ });
   await scan.fill('DRAFT-0002');
@@ -223,7 +229,11 @@ const PARCEL = { quantity: 1, type: 'PACKAGE', weight_kg: 1, width_cm: 20, heigh
 test('a non-EU draft is booked after its documents are uploaded as PDFs', async ({ page, station, draft, snap }) => {
   const id = await draft({
     reference_id: 'DRAFT-EXPORT',
-    to: { name: 'Oslo Butikk AS', address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' }, contact: { name: 'Ola' } },
+    to: {
+      name: 'Oslo Butikk AS',
+      address: { address_line_1: 'Karl Johans gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' },
+      contact: { name: 'Ola' },
+    },
     packages: [PARCEL],
   });
   await page.goto(station.url);
@@ -250,7 +260,12 @@ test('a non-EU draft is booked after its documents are uploaded as PDFs', async 
 test('a service-point rate books with the nearest point chosen', async ({ page, station, draft }) => {
   const id = await draft({
     reference_id: 'DRAFT-POINT',
-    to: { name: 'Pia Private', is_private_individual: true, address: { address_line_1: 'Storgatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'Pia' } },
+    to: {
+      name: 'Pia Private',
+      is_private_individual: true,
+      address: { address_line_1: 'Storgatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
+      contact: { name: 'Pia' },
+    },
     packages: [PARCEL],
   });
   await page.goto(station.url);

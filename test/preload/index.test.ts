@@ -61,14 +61,20 @@ describe('preload', () => {
 
   it('throws an Error carrying code, message and request id when the result is an error', async () => {
     ipcRenderer.reply = () => ({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is down.', requestId: 'req-42' } });
-    const error = (await (api.reprint!({ shipmentId: 's1' }) as Promise<unknown>).catch((e: unknown) => e)) as Error & { code: string; requestId: string | null };
+    const error = (await (api.reprint!({ shipmentId: 's1' }) as Promise<unknown>).catch((e: unknown) => e)) as Error & {
+      code: string;
+      requestId: string | null;
+    };
     expect(error).toBeInstanceOf(Error);
     expect(error.code).toBe('SERVICE_UNAVAILABLE');
     expect(error.requestId).toBe('req-42');
     // contextBridge keeps only the message, so the request id must be in it too.
     expect(error.message).toBe('The service is down. (request req-42)');
 
-    ipcRenderer.reply = () => ({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'Down (request id req-43)', requestId: 'req-43' } });
+    ipcRenderer.reply = () => ({
+      ok: false,
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'Down (request id req-43)', requestId: 'req-43' },
+    });
     const again = (await (api.reprint!({ shipmentId: 's1' }) as Promise<unknown>).catch((e: unknown) => e)) as Error;
     expect(again.message).toBe('Down (request id req-43)');
   });

@@ -114,7 +114,10 @@ describe.each([
         // Batches print a clump in one go, so progress jumps from clump to clump: the kill is
         // timed from the clump's booking instead, to land while its batch is on its way.
         const clumpEnd = Math.ceil(threshold / CLUMP) * CLUMP;
-        await until(`${clumpEnd} bookings before kill ${k + 1}`, async () => shipments.length >= clumpEnd, { timeoutMs: 120_000, intervalMs: 5 });
+        await until(`${clumpEnd} bookings before kill ${k + 1}`, async () => shipments.length >= clumpEnd, {
+          timeoutMs: 120_000,
+          intervalMs: 5,
+        });
         await sleep(between(20, 250));
       }
       killedAt.push(await labelsOut());
@@ -164,7 +167,10 @@ describe.each([
     }
     // The kills really hit the burst, not an idle agent: every one came while labels were
     // still to print, and they span it (the last one in its final third).
-    expect(killedAt.filter((n) => n >= shipments.length), `kills after the burst was out: ${killedAt.join(', ')}`).toEqual([]);
+    expect(
+      killedAt.filter((n) => n >= shipments.length),
+      `kills after the burst was out: ${killedAt.join(', ')}`,
+    ).toEqual([]);
     expect(killedAt.every((n) => n > 0)).toBe(true);
     expect(Math.max(...killedAt)).toBeGreaterThan(shipments.length * 0.66);
     const spooledLines = parseJobLines(spooledBefore).filter((j) => j.state === 'spooled');

@@ -67,10 +67,14 @@ describe('faults: a flaky service during a burst', () => {
     // Under faults, every label either comes out or is given up on (failed, visibly).
     const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
     const failedJobs = async (): Promise<number> => (await bridgeCall(agent!.uiUrl!, 'listJobs', { state: 'failed', limit: 500 })).length;
-    await until(`${shipments.length} labels out or given up under faults`, async () => (await outputs()).length + (await failedJobs()) >= shipments.length, {
-      timeoutMs: 120_000,
-      intervalMs: 500,
-    });
+    await until(
+      `${shipments.length} labels out or given up under faults`,
+      async () => (await outputs()).length + (await failedJobs()) >= shipments.length,
+      {
+        timeoutMs: 120_000,
+        intervalMs: 500,
+      },
+    );
     const underFaults = (await outputs()).length;
 
     // What the agent gave up on (bounded attempts) is failed, visibly; a person retries it.

@@ -21,7 +21,15 @@ describe('outage: bookings while the agent is down', () => {
   const start = (): Promise<AgentProcess> => {
     const { sandbox, dataDir, webhookPort, cups } = rig();
     return startAgentProcess({
-      args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${QUEUE}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 1 }),
+      args: agentArgs({
+        apiUrl: sandbox.baseUrl,
+        apiKey: sandbox.apiKey,
+        printer: `cups:${QUEUE}`,
+        dataDir,
+        webhookPort,
+        webhookSecret: SECRET,
+        pollIntervalSeconds: 1,
+      }),
       env: cups.env,
     });
   };
@@ -33,7 +41,9 @@ describe('outage: bookings while the agent is down', () => {
     agent = await start();
     const before: string[] = [];
     for (let i = 0; i < 5; i++) before.push((await sandbox.bookShipment({ reference_id: `PRE-${i}` })).shipmentId);
-    await until('the bookings made before the outage to print', async () => (await outputs()).length >= before.length, { timeoutMs: 60_000 });
+    await until('the bookings made before the outage to print', async () => (await outputs()).length >= before.length, {
+      timeoutMs: 60_000,
+    });
     // Let the poller move its mark past them.
     await sleep(2_500);
 

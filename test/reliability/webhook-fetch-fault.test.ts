@@ -24,7 +24,16 @@ describe('webhook booking while GET /shipments/{id} fails', () => {
   const start = async (): Promise<AgentProcess> => {
     const { sandbox, dataDir, webhookPort, cups } = rig();
     return startAgentProcess({
-      args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${QUEUE}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 0, uiPort: 0 }),
+      args: agentArgs({
+        apiUrl: sandbox.baseUrl,
+        apiKey: sandbox.apiKey,
+        printer: `cups:${QUEUE}`,
+        dataDir,
+        webhookPort,
+        webhookSecret: SECRET,
+        pollIntervalSeconds: 0,
+        uiPort: 0,
+      }),
       env: cups.env,
     });
   };
@@ -46,14 +55,18 @@ describe('webhook booking while GET /shipments/{id} fails', () => {
     const refused = (await sandbox.bookShipment({ reference_id: 'FETCH-B', sender_reference: 'OTHER-B' })).shipmentId;
     const WHY = /^Waiting for the shipment's details: .*GET \/shipments\/.* failed .*request id .*Next try at /;
     for (const id of [printed, refused]) {
-      await until(`booking ${id} shown as waiting, with why`, async () => WHY.test((await waiting(id))?.reason ?? ''), { timeoutMs: 30_000 });
+      await until(`booking ${id} shown as waiting, with why`, async () => WHY.test((await waiting(id))?.reason ?? ''), {
+        timeoutMs: 30_000,
+      });
     }
     await sleep(1_500);
     expect(await outputs()).toEqual([]);
 
     sandbox.setFaults({ errorRate: 0 });
     await until('the waiting booking to print', async () => (await outputs()).length >= 1, { timeoutMs: 60_000 });
-    await until('no booking left waiting', async () => (await waiting(printed)) === undefined && (await waiting(refused)) === undefined, { timeoutMs: 30_000 });
+    await until('no booking left waiting', async () => (await waiting(printed)) === undefined && (await waiting(refused)) === undefined, {
+      timeoutMs: 30_000,
+    });
 
     // Again, with the agent killed while the booking waits and a new one started on the same data dir.
     sandbox.setFaults({ errorRate: 1 });

@@ -23,7 +23,14 @@ import { SIZES } from '../support/reliability/sizes';
 import { countByShipment, describeCount, folderOutputs } from '../support/reliability/spool-count';
 import { round, summarize } from '../support/reliability/stats';
 import { sleep, until } from '../support/reliability/wait';
-import { bookedEnvelope, mapConcurrent, trackingEnvelope, WebhookSender, type Booking, type Signing } from '../support/reliability/webhook-sender';
+import {
+  bookedEnvelope,
+  mapConcurrent,
+  trackingEnvelope,
+  WebhookSender,
+  type Booking,
+  type Signing,
+} from '../support/reliability/webhook-sender';
 
 const SECRET = 'whsec-storm';
 const TRACKING = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELAYED', 'DELIVERED', 'ON_HOLD'];
@@ -70,9 +77,19 @@ describe('webhook storm', () => {
     // deliveries can make it print.
     const webhookPort = await freePort();
     agent = await startAgentProcess({
-      args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `folder:${printDir}`, dataDir, webhookPort, webhookSecret: SECRET, pollIntervalSeconds: 0 }),
+      args: agentArgs({
+        apiUrl: sandbox.baseUrl,
+        apiKey: sandbox.apiKey,
+        printer: `folder:${printDir}`,
+        dataDir,
+        webhookPort,
+        webhookSecret: SECRET,
+        pollIntervalSeconds: 0,
+      }),
     });
-    await until('the start-up reconciliation poll', () => sandbox.requestLog().some((r) => r.method === 'GET' && r.url.startsWith('/external/v1/shipments?') && r.status === 200));
+    await until('the start-up reconciliation poll', () =>
+      sandbox.requestLog().some((r) => r.method === 'GET' && r.url.startsWith('/external/v1/shipments?') && r.status === 200),
+    );
     await sleep(500);
 
     const book = async (count: number, tag: string): Promise<Booking[]> => {
@@ -89,10 +106,18 @@ describe('webhook storm', () => {
 
     // In time order: bookings, then tracking events for them, timestamps ascending.
     const t0 = Date.now() - 60_000;
-    const timeline: Delivery[] = good.map((b, i) => ({ kind: 'booked', envelope: bookedEnvelope(b, { bookedAt: new Date(t0 + i * 10) }), signing: 'valid' }));
+    const timeline: Delivery[] = good.map((b, i) => ({
+      kind: 'booked',
+      envelope: bookedEnvelope(b, { bookedAt: new Date(t0 + i * 10) }),
+      signing: 'valid',
+    }));
     for (let i = 0; i < trackingCount; i++) {
       const b = good[i % good.length]!;
-      timeline.push({ kind: 'tracking', envelope: trackingEnvelope(b, TRACKING[i % TRACKING.length]!, new Date(t0 + 30_000 + i * 10)), signing: 'valid' });
+      timeline.push({
+        kind: 'tracking',
+        envelope: trackingEnvelope(b, TRACKING[i % TRACKING.length]!, new Date(t0 + 30_000 + i * 10)),
+        signing: 'valid',
+      });
     }
     // 10 % of all deliveries arrive later than their place in time.
     const reorder = Math.round(total * 0.1);
@@ -129,7 +154,10 @@ describe('webhook storm', () => {
     expect(byKind('forged').every((s) => s === 401)).toBe(true);
     expect(byKind('stale').every((s) => s === 401)).toBe(true);
     for (const kind of ['booked', 'tracking', 'retry', 'second-endpoint'] as const) {
-      expect(byKind(kind).every((s) => s === 200), `${kind} deliveries all acknowledged 200`).toBe(true);
+      expect(
+        byKind(kind).every((s) => s === 200),
+        `${kind} deliveries all acknowledged 200`,
+      ).toBe(true);
     }
 
     const shipmentIds = good.map((b) => b.shipmentId);

@@ -60,7 +60,9 @@ describe('the app in the OS language', () => {
     const root = await start();
     expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut']);
     expect(document.documentElement.lang).toBe('sv-SE');
-    expect(root.querySelector('label[for=scan]')?.textContent).toBe('Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer');
+    expect(root.querySelector('label[for=scan]')?.textContent).toBe(
+      'Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer',
+    );
     expect(root.querySelector('.scan-form button[type=submit]')?.textContent).toBe('Sök');
     expect(root.querySelector('[role=tablist]')?.getAttribute('aria-label')).toBe('Vyer');
     expect(root.querySelector('.status-bar')?.textContent).toContain('Igång');
@@ -76,11 +78,15 @@ describe('the app in the OS language', () => {
 
   it('says "nothing found" in Swedish', async () => {
     sayLanguages('sv-SE');
-    const client = fakeClient({ lookup: async ({ scan }) => ({ kind: 'not_found', scanned: scan, normalized: scan, message: `Nothing found for “${scan}”` }) });
+    const client = fakeClient({
+      lookup: async ({ scan }) => ({ kind: 'not_found', scanned: scan, normalized: scan, message: `Nothing found for “${scan}”` }),
+    });
     const view = new ScanView(context(client));
     document.body.append(view.element);
     await view.lookup('XYZ');
-    expect(document.querySelector('[role=alert]')?.textContent).toBe('Inget hittades för ”XYZ”: kontrollera streckkoden eller sök i historiken.');
+    expect(document.querySelector('[role=alert]')?.textContent).toBe(
+      'Inget hittades för ”XYZ”: kontrollera streckkoden eller sök i historiken.',
+    );
   });
 });
 

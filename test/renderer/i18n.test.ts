@@ -50,7 +50,9 @@ describe('catalogs', () => {
 
   it('translates the words a packer reads (not copies of the English)', () => {
     for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
-      const same = Object.keys(en).filter((key) => CATALOGS[lang][key as keyof typeof en] === en[key as keyof typeof en] && /[a-z]{4}/.test(en[key as keyof typeof en]));
+      const same = Object.keys(en).filter(
+        (key) => CATALOGS[lang][key as keyof typeof en] === en[key as keyof typeof en] && /[a-z]{4}/.test(en[key as keyof typeof en]),
+      );
       // Brand names, "Manifest", "Team", "Support" and the like are the same words in Nordic languages.
       expect(same.length, `${lang}: ${same.join(', ')}`).toBeLessThan(12);
     }
@@ -100,7 +102,9 @@ describe('t', () => {
     expect(t('queue.pager', { from: 1, to: 25, total: 1200, page: 1, pages: 48 })).toBe('Jobs 1–25 of 1,200 · page 1 of 48');
     expect(t('readiness.notReadyDetail')).toBe('not ready: {detail}');
     setLanguage('sv');
-    expect(t('queue.pager', { from: 1, to: 25, total: 1200, page: 1, pages: 48 }).replaceAll(/[\u00a0\u202f]/g, ' ')).toBe('Jobb 1–25 av 1 200 · sida 1 av 48');
+    expect(t('queue.pager', { from: 1, to: 25, total: 1200, page: 1, pages: 48 }).replaceAll(/[\u00a0\u202f]/g, ' ')).toBe(
+      'Jobb 1–25 av 1 200 · sida 1 av 48',
+    );
     expect(t('tab.scan')).toBe('Skanna');
   });
 });
@@ -111,12 +115,20 @@ describe('docs/INTERFACES.md', () => {
     const rows = doc
       .split('\n')
       .filter((line) => line.startsWith('| `'))
-      .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     const languageRows = rows.filter((cells) => cells.length === 1 + LANGUAGES.length && cells[0]!.replaceAll('`', '') in en);
     expect(languageRows.length).toBeGreaterThan(10);
     for (const [key, ...words] of languageRows) {
       const name = key!.replaceAll('`', '') as keyof typeof en;
-      expect(LANGUAGES.map((lang) => CATALOGS[lang][name]), name).toEqual(words);
+      expect(
+        LANGUAGES.map((lang) => CATALOGS[lang][name]),
+        name,
+      ).toEqual(words);
     }
   });
 });

@@ -4,7 +4,14 @@ import type { BookedView, DraftView, PackResult, RateView, RatesView, ShipmentVi
 import { renderShipment } from '../../src/renderer/views/result-view';
 import { context, fakeClient, settings, settle } from '../support/fake-agent-client';
 
-const party = { name: 'Rita', contactName: null, addressLine: 'Drottninggatan 10', postalCode: '11151', city: 'Stockholm', countryCode: 'SE' };
+const party = {
+  name: 'Rita',
+  contactName: null,
+  addressLine: 'Drottninggatan 10',
+  postalCode: '11151',
+  city: 'Stockholm',
+  countryCode: 'SE',
+};
 const DRAFT: ShipmentView = {
   id: 'shp_d',
   referenceId: 'DRAFT-1',
@@ -19,7 +26,14 @@ const DRAFT: ShipmentView = {
   availableDocuments: [],
   tracking: [],
 };
-const BOOKED: ShipmentView = { ...DRAFT, id: 'shp_b', referenceId: 'ORDER-B', status: 'BOOKED', trackingId: '00370000000000000042', availableDocuments: ['label'] };
+const BOOKED: ShipmentView = {
+  ...DRAFT,
+  id: 'shp_b',
+  referenceId: 'ORDER-B',
+  status: 'BOOKED',
+  trackingId: '00370000000000000042',
+  availableDocuments: ['label'],
+};
 
 const draftView = (missing: DraftView['missing'] = []): DraftView => ({
   shipment: DRAFT,
@@ -33,11 +47,33 @@ const draftView = (missing: DraftView['missing'] = []): DraftView => ({
 });
 
 const rate = (n: number, extra: Partial<RateView> = {}): RateView => ({
-  token: `tok-${n}`, priceRank: n, carrier: 'c', carrierName: `Carrier ${n}`, productName: 'Parcel', price: `${n}00.00`, currency: 'SEK',
-  receiverPays: false, daysMin: 1, daysMax: 2, pickupCutoff: '2026-11-24 16:00', needsServicePoint: false, requiredDocuments: [],
-  thirdPartyPayerSupported: false, ownAgreementName: null, expiresAt: null, bookable: true, ...extra,
+  token: `tok-${n}`,
+  priceRank: n,
+  carrier: 'c',
+  carrierName: `Carrier ${n}`,
+  productName: 'Parcel',
+  price: `${n}00.00`,
+  currency: 'SEK',
+  receiverPays: false,
+  daysMin: 1,
+  daysMax: 2,
+  pickupCutoff: '2026-11-24 16:00',
+  needsServicePoint: false,
+  requiredDocuments: [],
+  thirdPartyPayerSupported: false,
+  ownAgreementName: null,
+  expiresAt: null,
+  bookable: true,
+  ...extra,
 });
-const RATES: RatesView = { shipmentId: 'shp_d', rates: [rate(1), rate(2, { price: null, receiverPays: true })], selected: 'tok-1', warnings: [], appliedRules: [], fetchedAt: '' };
+const RATES: RatesView = {
+  shipmentId: 'shp_d',
+  rates: [rate(1), rate(2, { price: null, receiverPays: true })],
+  selected: 'tok-1',
+  warnings: [],
+  appliedRules: [],
+  fetchedAt: '',
+};
 
 const ok = <T>(value: T): PackResult<T> => ({ ok: true, value });
 
@@ -51,7 +87,12 @@ describe('pack view', () => {
       packPresets: async () => [],
       packUpdate: async () => ({
         ok: false,
-        problem: { code: 'SERVICE_UNPROCESSABLE', message: 'The shipment is not valid', requestId: 'req-422', fields: [{ field: 'packages[0].weight_kg', label: 'Weight of parcel 1', message: 'must be greater than 0' }] },
+        problem: {
+          code: 'SERVICE_UNPROCESSABLE',
+          message: 'The shipment is not valid',
+          requestId: 'req-422',
+          fields: [{ field: 'packages[0].weight_kg', label: 'Weight of parcel 1', message: 'must be greater than 0' }],
+        },
       }),
     });
     const ctx = context(client);
@@ -74,7 +115,10 @@ describe('pack view', () => {
     document.querySelector<HTMLFormElement>('form.pack-parcels')!.requestSubmit();
     await settle();
     await settle();
-    expect(client.calls.find((c) => c.op === 'packUpdate')?.input).toMatchObject({ shipmentId: 'shp_d', packages: [{ weightKg: '0,0001', widthCm: '20' }] });
+    expect(client.calls.find((c) => c.op === 'packUpdate')?.input).toMatchObject({
+      shipmentId: 'shp_d',
+      packages: [{ weightKg: '0,0001', widthCm: '20' }],
+    });
     expect(weight.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(weight.getAttribute('aria-describedby')!)?.textContent).toBe('must be greater than 0');
     expect(weight.value).toBe('0,0001');
@@ -126,7 +170,9 @@ describe('pack view', () => {
     expect(confirm.textContent).toContain('ORDER-B');
     expect(confirm.textContent).toContain('00370000000000000042');
     expect(client.calls.some((c) => c.op === 'packCancel')).toBe(false);
-    Array.from(confirm.querySelectorAll('button')).find((b) => b.textContent?.includes('Confirm'))!.click();
+    Array.from(confirm.querySelectorAll('button'))
+      .find((b) => b.textContent?.includes('Confirm'))!
+      .click();
     await settle();
     expect(client.calls.filter((c) => c.op === 'packCancel').map((c) => c.input)).toEqual([{ shipmentId: 'shp_b' }]);
     expect(notes).toEqual(['Canceled ORDER-B: its label is void.']);

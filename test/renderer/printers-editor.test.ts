@@ -20,7 +20,11 @@ describe('printers editor', () => {
     document.body.append(editor.element);
     await editor.refresh();
     const text = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Printers, rules and defaults (JSON)"]')!;
-    expect(JSON.parse(text.value)).toEqual({ printers: PRINTERS, rules: [{ documentTypes: ['label'], carriers: ['dhl'], printer: 'Zebra' }], defaults: {} });
+    expect(JSON.parse(text.value)).toEqual({
+      printers: PRINTERS,
+      rules: [{ documentTypes: ['label'], carriers: ['dhl'], printer: 'Zebra' }],
+      defaults: {},
+    });
 
     const edited = JSON.parse(text.value);
     edited.rules.push({ carriers: ['Bring'], printer: 'Office' });

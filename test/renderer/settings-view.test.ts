@@ -34,11 +34,18 @@ describe('printer picker', () => {
     expect(choices[2]?.querySelector('.printer-detail')?.textContent).toBe('Service printer · media unknown');
   });
 
-  it('describes a printer that gets both labels and A4 documents (the demo\'s one folder) by both media', () => {
+  it("describes a printer that gets both labels and A4 documents (the demo's one folder) by both media", () => {
     const picker = new PrinterPicker({ role: 'document', legend: 'Document printer', uriLabel: 'Document printer URI' });
     document.body.append(picker.element);
     picker.setPrinters([
-      printer({ uri: 'folder:./demo-prints', name: 'folder:./demo-prints', kind: 'folder', media: 'label', roles: ['label', 'document'], ready: true }),
+      printer({
+        uri: 'folder:./demo-prints',
+        name: 'folder:./demo-prints',
+        kind: 'folder',
+        media: 'label',
+        roles: ['label', 'document'],
+        ready: true,
+      }),
       printer({ uri: 'folder:./a4', name: 'folder:./a4', kind: 'folder', media: 'a4', roles: ['document'], ready: true }),
     ]);
     const details = radios(picker.element).map((r) => choiceOf(r).querySelector('.printer-detail')?.textContent);
@@ -104,8 +111,12 @@ describe('settings panel', () => {
     const documents = group('Document printer');
     expect(radios(label).find((r) => r.checked)?.value).toBe('cups:Labels');
     expect(radios(documents).find((r) => r.checked)?.value).toBe('cups:Office');
-    radios(label).find((r) => r.value === 'service:pr_1')!.click();
-    radios(documents).find((r) => r.value === 'cups:Labels')!.click();
+    radios(label)
+      .find((r) => r.value === 'service:pr_1')!
+      .click();
+    radios(documents)
+      .find((r) => r.value === 'cups:Labels')!
+      .click();
     document.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
     await settle();
     expect(saved).toHaveLength(1);

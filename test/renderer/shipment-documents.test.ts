@@ -6,16 +6,35 @@ import { context, fakeClient, job, printer, settle } from '../support/fake-agent
 
 const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
 const SHIPMENT: ShipmentView = {
-  id: 'shp_1', referenceId: 'ORDER-1', status: 'BOOKED', trackingId: '0037', carrierName: 'DB Schenker', productName: null,
-  sender: party, receiver: party, senderReference: null, receiverReference: null,
-  availableDocuments: ['label', 'waybill', 'manifest', 'adr_dangerousgoods'], tracking: [],
+  id: 'shp_1',
+  referenceId: 'ORDER-1',
+  status: 'BOOKED',
+  trackingId: '0037',
+  carrierName: 'DB Schenker',
+  productName: null,
+  sender: party,
+  receiver: party,
+  senderReference: null,
+  receiverReference: null,
+  availableDocuments: ['label', 'waybill', 'manifest', 'adr_dangerousgoods'],
+  tracking: [],
 };
 // 09:14 in the station's time zone, whatever it is.
 const AT = new Date(2026, 10, 24, 9, 14).toISOString();
-const printed = (documentType: string): ShipmentDocumentState =>
-  ({ documentType, state: 'printed', detail: null, printedAt: AT, printer: 'cups:Zebra_bench_2' });
-const notPrinted = (documentType: string): ShipmentDocumentState =>
-  ({ documentType, state: 'not_printed', detail: 'not printed yet', printedAt: null, printer: null });
+const printed = (documentType: string): ShipmentDocumentState => ({
+  documentType,
+  state: 'printed',
+  detail: null,
+  printedAt: AT,
+  printer: 'cups:Zebra_bench_2',
+});
+const notPrinted = (documentType: string): ShipmentDocumentState => ({
+  documentType,
+  state: 'not_printed',
+  detail: 'not printed yet',
+  printedAt: null,
+  printer: null,
+});
 
 afterEach(() => document.body.replaceChildren());
 
@@ -38,7 +57,11 @@ describe('documents of a scanned parcel', () => {
     const notice = element.querySelector('.printed-notice')!.textContent;
     expect(notice).toBe('Label printed 09:14 on Zebra bench 2. Reprint (Alt+R) prints it again.');
     const items = Array.from(element.querySelectorAll('[aria-label="Documents to print"] li')).map((li) => li.textContent);
-    expect(items).toEqual(['Labelprinted09:14 on Zebra bench 2', 'Waybillnot printednot printed yet', 'Manifestnot printednot printed yet']);
+    expect(items).toEqual([
+      'Labelprinted09:14 on Zebra bench 2',
+      'Waybillnot printednot printed yet',
+      'Manifestnot printednot printed yet',
+    ]);
     // An upload the service lists (ADR certificate) is not a document the station can print.
     const asked = client.calls.find((c) => c.op === 'shipmentDocuments')!.input;
     expect(asked).toEqual({ shipmentId: 'shp_1', documentTypes: ['label', 'waybill', 'manifest'] });

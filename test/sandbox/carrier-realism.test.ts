@@ -16,7 +16,12 @@ const MALMO = {
 };
 /** What the shipment's status must read for a given latest tracking event. */
 const STATUS_FOR: Record<string, string> = {
-  ORDERED: 'BOOKED', PICKUP: 'IN_TRANSIT', IN_TRANSIT: 'IN_TRANSIT', DELAYED: 'IN_TRANSIT', OUT_FOR_DELIVERY: 'IN_TRANSIT', DELIVERED: 'DELIVERED',
+  ORDERED: 'BOOKED',
+  PICKUP: 'IN_TRANSIT',
+  IN_TRANSIT: 'IN_TRANSIT',
+  DELAYED: 'IN_TRANSIT',
+  OUT_FOR_DELIVERY: 'IN_TRANSIT',
+  DELIVERED: 'DELIVERED',
 };
 
 async function bookToMalmo(api: Api): Promise<string> {
@@ -27,7 +32,7 @@ async function bookToMalmo(api: Api): Promise<string> {
 }
 
 describe('simulated carrier: a journey a packer would believe', () => {
-  it('events follow the booking minutes apart, in order, from the sender\'s city to the receiver\'s', async () => {
+  it("events follow the booking minutes apart, in order, from the sender's city to the receiver's", async () => {
     const s = await started({ simulateCarrier: true, carrierStepMs: 15, seed: 3 });
     sandbox = s.sandbox;
     const id = await bookToMalmo(s.api);
@@ -79,7 +84,7 @@ describe('simulated carrier: a journey a packer would believe', () => {
 
   it('delays land between the origin terminal and delivery, and simulated time only moves forward', () => {
     let seed = 1;
-    const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let delayed = 0;
     for (let i = 0; i < 300; i++) {
       const steps = carrierSteps(random);

@@ -55,9 +55,15 @@ describe('events', () => {
       type: 'SHIPMENT_BOOKED',
       shipment_id: id,
       data: {
-        carrier: 'postnord', product: 'mypack_home', source: 'API', agreement: 'SERVICE',
-        tracking_id: booked.body.main_tracking_id, reference_id: 'ORD-7', invoice_reference: 'INV-7',
-        customer_reference: 'CUST-7', booked_at: shipment.booked_at,
+        carrier: 'postnord',
+        product: 'mypack_home',
+        source: 'API',
+        agreement: 'SERVICE',
+        tracking_id: booked.body.main_tracking_id,
+        reference_id: 'ORD-7',
+        invoice_reference: 'INV-7',
+        customer_reference: 'CUST-7',
+        booked_at: shipment.booked_at,
       },
     });
   });
@@ -103,7 +109,12 @@ describe('events', () => {
     expect(names.filter((n: string) => n !== 'DELAYED')).toEqual(['PICKUP', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED']);
     for (const t of tracking) {
       expect(t.body.shipment_id).toBe(shipmentId);
-      expect(t.body.data).toMatchObject({ carrier: 'postnord', tracking_id: trackingId, reason: expect.any(String), location: expect.any(String) });
+      expect(t.body.data).toMatchObject({
+        carrier: 'postnord',
+        tracking_id: trackingId,
+        reason: expect.any(String),
+        location: expect.any(String),
+      });
       expect(t.body.data.event_time).toMatch(/\.\d{9}Z$/);
     }
     const events = (await s.api.call('GET', `/shipments/${shipmentId}/tracking`)).body;

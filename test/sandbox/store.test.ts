@@ -3,8 +3,18 @@ import { ShipmentStore, type ShipmentStatus, type StoredShipment } from '../../s
 
 function shipment(id: string, reference?: string): StoredShipment {
   return {
-    id, body: { reference_id: reference }, status: 'PENDING', createdAt: 't', updatedAt: 't', bookedAt: null, bookedAtMs: null,
-    booking: null, tracking: [], carrierEventSeen: false, uploads: new Set(), seq: 0,
+    id,
+    body: { reference_id: reference },
+    status: 'PENDING',
+    createdAt: 't',
+    updatedAt: 't',
+    bookedAt: null,
+    bookedAtMs: null,
+    booking: null,
+    tracking: [],
+    carrierEventSeen: false,
+    uploads: new Set(),
+    seq: 0,
   };
 }
 

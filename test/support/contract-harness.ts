@@ -93,7 +93,9 @@ export const COMPLETE_CUSTOMS = {
   // NO_RECEIVER is a company: a B2B export needs its EORI and VAT numbers.
   receiver_eori_number: 'NO123456789',
   receiver_vat_number: 'NO123456789MVA',
-  items: [{ description: 'Mugs', quantity: 2, unit_type: 'pcs', unit_weight: 0.5, unit_value: 100, hs_code: '691200', country_of_origin: 'SE' }],
+  items: [
+    { description: 'Mugs', quantity: 2, unit_type: 'pcs', unit_weight: 0.5, unit_value: 100, hs_code: '691200', country_of_origin: 'SE' },
+  ],
 };
 
 export const BOX = { weight_kg: 2, depth_cm: 30, height_cm: 20, width_cm: 20, quantity: 1, type: 'PACKAGE', description: 'Box' };
@@ -116,7 +118,11 @@ export async function createAndRate(
 }
 
 /** Create, rate and book the cheapest rate of `carrier` (or the cheapest overall). */
-export async function createAndBook(client: ServiceClient, shipment: ShipmentInput = domestic(), carrier?: string): Promise<{ id: string; trackingId: string | null | undefined; rate: Rate }> {
+export async function createAndBook(
+  client: ServiceClient,
+  shipment: ShipmentInput = domestic(),
+  carrier?: string,
+): Promise<{ id: string; trackingId: string | null | undefined; rate: Rate }> {
   const { id, rates } = await createAndRate(client, shipment);
   const rate = carrier ? rates.find((r) => r.carrier === carrier) : rates[0];
   if (!rate) throw new Error(`no rate${carrier ? ` for ${carrier}` : ''}`);

@@ -230,7 +230,12 @@ export async function startPrivateCups(options: PrivateCupsOptions = {}): Promis
         '</Location>',
         '<Policy default>',
         ...(options.jobPrivacy === 'default'
-          ? ['  JobPrivateAccess default', '  JobPrivateValues default', '  SubscriptionPrivateAccess default', '  SubscriptionPrivateValues default']
+          ? [
+              '  JobPrivateAccess default',
+              '  JobPrivateValues default',
+              '  SubscriptionPrivateAccess default',
+              '  SubscriptionPrivateValues default',
+            ]
           : ['  JobPrivateAccess all', '  JobPrivateValues none', '  SubscriptionPrivateAccess all', '  SubscriptionPrivateValues none']),
         '  <Limit All>',
         '    Order deny,allow',

@@ -33,7 +33,11 @@ export function fakeClient(ops: Partial<AgentClient>): FakeClient {
 }
 
 export function context(client: AgentClient): UiContext {
-  return new UiContext(client, () => undefined, () => undefined);
+  return new UiContext(
+    client,
+    () => undefined,
+    () => undefined,
+  );
 }
 
 let next = 0;

@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeIppResponse, encodeIppRequest, baseAttrs, type IppResponse } from '../../src/main/printing/ipp';
 
-export type IppProxyAction = 'pass' | 'drop-after-forward' | { readonly http: number } | { readonly ipp: number; readonly message?: string };
+export type IppProxyAction =
+  'pass' | 'drop-after-forward' | { readonly http: number } | { readonly ipp: number; readonly message?: string };
 
 export interface IppProxyRequest {
   readonly operation: number;

@@ -27,7 +27,9 @@ export class Poppler {
     const { stdout: summary } = await run('pdfinfo', [file]);
     const pages = Number(/^Pages:\s+(\d+)/m.exec(summary)?.[1]);
     const { stdout } = await run('pdfinfo', ['-f', '1', '-l', String(pages), file]);
-    const sizes = [...stdout.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+    const sizes = [...stdout.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map(
+      (m) => [Number(m[1]), Number(m[2])] as [number, number],
+    );
     return { pages, sizes };
   }
 

@@ -8,7 +8,10 @@ export interface Answer<T = any> {
 
 /** Plain fetch against a started sandbox: the tests hold the sandbox to the spec, not a client. */
 export class Api {
-  constructor(readonly sandbox: Sandbox, private readonly key: string | null = sandbox.apiKey) {}
+  constructor(
+    readonly sandbox: Sandbox,
+    private readonly key: string | null = sandbox.apiKey,
+  ) {}
 
   async call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> {
     const h: Record<string, string> = { ...headers };
@@ -37,11 +40,27 @@ export const PARCEL = { weight_kg: 2, depth_cm: 30, height_cm: 20, width_cm: 20,
 export const PICKUP = '2026-11-23T10:00:00+01:00';
 
 export const COMPLETE_CUSTOMS = {
-  invoice_type: 'commercial', invoice_number: 'INV-1', reason_for_export: 'sale', currency: 'SEK',
-  terms_of_sale: 'DAP', signature: 'Sam Sender',
+  invoice_type: 'commercial',
+  invoice_number: 'INV-1',
+  reason_for_export: 'sale',
+  currency: 'SEK',
+  terms_of_sale: 'DAP',
+  signature: 'Sam Sender',
   // The receivers in these tests are companies: B2B exports need their numbers too.
-  receiver_eori_number: 'NO987654321', receiver_vat_number: 'NO987654321MVA',
-  items: [{ description: 'Shoes', material: 'leather', quantity: 1, unit_type: 'pcs', unit_weight: 1, unit_value: 500, hs_code: '640399', country_of_origin: 'SE' }],
+  receiver_eori_number: 'NO987654321',
+  receiver_vat_number: 'NO987654321MVA',
+  items: [
+    {
+      description: 'Shoes',
+      material: 'leather',
+      quantity: 1,
+      unit_type: 'pcs',
+      unit_weight: 1,
+      unit_value: 500,
+      hs_code: '640399',
+      country_of_origin: 'SE',
+    },
+  ],
 };
 
 export async function started(options: SandboxOptions = {}): Promise<{ sandbox: Sandbox; api: Api }> {
@@ -60,7 +79,12 @@ export async function rates(api: Api, shipmentId: string, extra: Record<string, 
 }
 
 /** Rates, then books the cheapest rate matching `pick` (default: the first). */
-export async function book(api: Api, shipmentId: string, extra: Record<string, unknown> = {}, pick: (r: any) => boolean = () => true): Promise<Answer> {
+export async function book(
+  api: Api,
+  shipmentId: string,
+  extra: Record<string, unknown> = {},
+  pick: (r: any) => boolean = () => true,
+): Promise<Answer> {
   const found = await rates(api, shipmentId, extra);
   const rate = (found.body.rates as any[]).find(pick);
   if (!rate) throw new Error(`no matching rate: ${JSON.stringify(found.body)}`);

@@ -126,8 +126,13 @@ export class AgentService implements AgentApi {
       shipmentsWithoutParcels: (limit) => ledger.shipmentsWithoutParcels(limit),
       indexShipment: (s) =>
         ledger.upsertShipment({
-          shipmentId: s.id, referenceId: s.reference_id ?? null, trackingId: s.tracking_id ?? null,
-          carrier: s.carrier_name ?? null, source: null, bookedAt: null, data: s,
+          shipmentId: s.id,
+          referenceId: s.reference_id ?? null,
+          trackingId: s.tracking_id ?? null,
+          carrier: s.carrier_name ?? null,
+          source: null,
+          bookedAt: null,
+          data: s,
         }),
     });
     if (result.kind === 'found') {
@@ -236,7 +241,13 @@ export class AgentService implements AgentApi {
     // A test page shows how labels come out on this printer: its media, and its sheet layout on sheets.
     const entry = findPrinter(routing, printer);
     const layout = layoutOn(entry, 'label');
-    const [job] = this.deps.pipeline.reprint({ shipmentId: TEST_PAGE_SHIPMENT, documentType: TEST_PAGE_TYPE, layout, printer, trigger: 'manual' });
+    const [job] = this.deps.pipeline.reprint({
+      shipmentId: TEST_PAGE_SHIPMENT,
+      documentType: TEST_PAGE_TYPE,
+      layout,
+      printer,
+      trigger: 'manual',
+    });
     if (!job) throw new CodedError(AGENT_ERROR_CODES.INTERNAL, 'the test page was not queued');
     this.deps.log.info(`test page queued for ${printer} (${mediaOn(entry, layout)})`);
     return job;
@@ -260,8 +271,7 @@ export class AgentService implements AgentApi {
     if (!this.deps.session.active && this.deps.connection.reconfigure(after.apiUrl, this.deps.apiKeys.read())) {
       await this.checkConnection(false);
       if (connectionChanged) await this.deps.onIntakeChanged();
-    }
-    else if (JSON.stringify(before.intake) !== JSON.stringify(after.intake)) await this.deps.onIntakeChanged();
+    } else if (JSON.stringify(before.intake) !== JSON.stringify(after.intake)) await this.deps.onIntakeChanged();
     this.deps.emitStatus();
     return view;
   }
@@ -342,7 +352,6 @@ export class AgentService implements AgentApi {
   async listShippingRules(_input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]> {
     return this.pack.shippingRules();
   }
-
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {
     const { ledger, connection, status, apiKeys, log } = this.deps;

@@ -197,7 +197,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     routing,
     intervalMs: options.fallbackIntervalMs,
     onOffer: (offer) => {
-      log.warn(`label printer ${offer.printer} stopped (${offer.advice}); its waiting labels can go to ${offer.fallback ?? 'an A4 printer'} as sheets`);
+      log.warn(
+        `label printer ${offer.printer} stopped (${offer.advice}); its waiting labels can go to ${offer.fallback ?? 'an A4 printer'} as sheets`,
+      );
       hub.emit({ type: 'fallback', ...offer });
     },
     onMoved: (printer, to, jobs) => {
@@ -257,7 +259,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           shipments,
           logger: intakeLogger,
           onTracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
-          onAlert: (alert) => hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
+          onAlert: (alert) =>
+            hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
         });
       }
       startPoller();

@@ -26,7 +26,14 @@ export async function renderTestPage(layout: LabelLayout, printer: string, at: D
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const margin = 14;
   // A border at the margin shows at a glance whether the printer scales or clips.
-  page.drawRectangle({ x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin, borderColor: rgb(0, 0, 0), borderWidth: 2 });
+  page.drawRectangle({
+    x: margin,
+    y: margin,
+    width: width - 2 * margin,
+    height: height - 2 * margin,
+    borderColor: rgb(0, 0, 0),
+    borderWidth: 2,
+  });
   page.drawText('Print Station', { x: margin + 10, y: height - margin - 34, size: 22, font });
   page.drawText('Test page', { x: margin + 10, y: height - margin - 58, size: 16, font: regular });
   const lines = [
@@ -37,10 +44,9 @@ export async function renderTestPage(layout: LabelLayout, printer: string, at: D
     `Printed: ${at.toISOString()}`,
     'Ruler: every tick 1 mm, numbered every 10 mm. The 50 mm mark must measure 50 mm.',
   ];
-  lines.forEach((line, i) => page.drawText(
-    line,
-    { x: margin + 10, y: height - margin - 90 - i * 16, size: 10, font: regular, maxWidth: width - 2 * margin - 20 },
-  ));
+  lines.forEach((line, i) =>
+    page.drawText(line, { x: margin + 10, y: height - margin - 90 - i * 16, size: 10, font: regular, maxWidth: width - 2 * margin - 20 }),
+  );
   drawRuler(page, regular, width, margin);
   return doc.save();
 }

@@ -65,7 +65,6 @@ import { checkServiceAddress, invalidSegmentReason } from './service-address';
 import { Transport, type CallSpec, type RawResponse, type ResponseListener } from './transport';
 import { CLIENT_VERSION } from './version';
 
-
 /**
  * A misbehaving service or proxy must not exhaust memory with an endless body. A label PDF
  * is tens of kilobytes; a print of a few hundred shipments stays well below this.
@@ -162,11 +161,13 @@ export class ServiceClient {
     this.retryMaxMs = options.retryMaxMs ?? 10_000;
     this.userAgent = options.userAgent ?? `print-station/${CLIENT_VERSION}`;
     this.#apiKey = options.apiKey;
-    this.#ownedAgent = options.dispatcher ? null : new Agent({
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 60_000,
-      maxResponseSize: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
-    });
+    this.#ownedAgent = options.dispatcher
+      ? null
+      : new Agent({
+          keepAliveTimeout: 30_000,
+          keepAliveMaxTimeout: 60_000,
+          maxResponseSize: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+        });
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,

@@ -30,8 +30,7 @@ export function codeForStatus(status: number): ApiErrorCode {
   return API_ERROR_CODES.REJECTED;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The spec does not name the error message field: accept the usual spellings
@@ -143,7 +142,10 @@ export function timeoutError(ctx: FailureContext, timeoutMs: number, cause?: unk
 }
 
 export function networkError(ctx: FailureContext, origin: string, cause: unknown): ApiError {
-  const reason = cause instanceof Error ? redact(('code' in cause && typeof cause.code === 'string' ? cause.code : cause.message), ctx.secret) : 'unknown error';
+  const reason =
+    cause instanceof Error
+      ? redact('code' in cause && typeof cause.code === 'string' ? cause.code : cause.message, ctx.secret)
+      : 'unknown error';
   return new ApiError(
     API_ERROR_CODES.NETWORK,
     `Could not reach the service at ${origin} (${reason}): check the network connection and the service address in Settings → Connection`,
@@ -152,13 +154,25 @@ export function networkError(ctx: FailureContext, origin: string, cause: unknown
 }
 
 export function closedError(ctx: FailureContext): ApiError {
-  return new ApiError(API_ERROR_CODES.NETWORK, `The service client was closed during ${ctx.method} ${ctx.path}: the agent is shutting down`, emptyDetails(ctx));
+  return new ApiError(
+    API_ERROR_CODES.NETWORK,
+    `The service client was closed during ${ctx.method} ${ctx.path}: the agent is shutting down`,
+    emptyDetails(ctx),
+  );
 }
 
-export function invalidResponseError(ctx: FailureContext, problem: string, fieldErrors: Record<string, string[]> = {}, cause?: unknown): ApiError {
+export function invalidResponseError(
+  ctx: FailureContext,
+  problem: string,
+  fieldErrors: Record<string, string[]> = {},
+  cause?: unknown,
+): ApiError {
   return new ApiError(
     API_ERROR_CODES.INVALID_RESPONSE,
-    redact(`The service sent an unexpected answer to ${ctx.method} ${ctx.path}: ${problem}. Report this to support with the request id`, ctx.secret),
+    redact(
+      `The service sent an unexpected answer to ${ctx.method} ${ctx.path}: ${problem}. Report this to support with the request id`,
+      ctx.secret,
+    ),
     { ...emptyDetails(ctx), fieldErrors, cause },
   );
 }
@@ -166,7 +180,10 @@ export function invalidResponseError(ctx: FailureContext, problem: string, field
 export function invalidRequestError(ctx: FailureContext, fieldErrors: Record<string, string[]>, cause?: unknown): ApiError {
   return new ApiError(
     API_ERROR_CODES.INVALID_REQUEST,
-    redact(`Not sent: the request for ${ctx.method} ${ctx.path} is malformed (${summariseFieldErrors(fieldErrors)}). Correct it and try again`, ctx.secret),
+    redact(
+      `Not sent: the request for ${ctx.method} ${ctx.path} is malformed (${summariseFieldErrors(fieldErrors)}). Correct it and try again`,
+      ctx.secret,
+    ),
     { ...emptyDetails(ctx), fieldErrors, cause },
   );
 }

@@ -119,7 +119,8 @@ export class Transport {
       'user-agent': userAgent,
     };
     let body: string | FormData | undefined;
-    if (spec.form !== undefined) body = spec.form; // undici sets the multipart boundary
+    if (spec.form !== undefined)
+      body = spec.form; // undici sets the multipart boundary
     else if (spec.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(spec.json);

@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
   if (!options.apiKey) throw new OptionsError('an API key is required: --api-key K or env PRINT_STATION_API_KEY');
   if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
-    throw new OptionsError('--webhook-port needs a webhook secret (the endpoint secret from the API settings): PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret');
+    throw new OptionsError(
+      '--webhook-port needs a webhook secret (the endpoint secret from the API settings): PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
+    );
   }
   const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);

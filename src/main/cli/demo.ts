@@ -69,7 +69,6 @@ async function main(): Promise<void> {
   if (traffic) {
     process.stdout.write('demo: every third shipment is left as a draft (DRAFT-0003, DRAFT-0006, ...) to pack and ship from a scan\n');
   }
-
 }
 
 main().catch(fail);

@@ -97,7 +97,9 @@ export function installServiceText(argv: readonly string[], context: InstallServ
   }
   if (values.help) return `${INSTALL_SERVICE_USAGE}\n`;
   if (!values.print) {
-    throw new OptionsError('install-service only prints the definition: add --print, review it, then install it as docs/OPERATIONS.md says');
+    throw new OptionsError(
+      'install-service only prints the definition: add --print, review it, then install it as docs/OPERATIONS.md says',
+    );
   }
   const here = osOf(context.platform);
   const os = (values.os ?? here) as ServiceOs;

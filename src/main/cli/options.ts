@@ -130,7 +130,10 @@ export const WEBHOOK_SECRET_FLAG_WARNING =
 
 /** `a,b` → ['a', 'b']; blanks dropped; undefined or empty → null. */
 function envSecrets(raw: string | undefined): string[] | null {
-  const secrets = (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const secrets = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return secrets.length > 0 ? secrets : null;
 }
 

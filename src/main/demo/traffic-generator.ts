@@ -104,15 +104,17 @@ export class TrafficGenerator {
         address: { ...receiver, country_code: 'SE' },
         contact: { name: 'Receiving desk', phone: '+46 31 123 45 67', email: 'goods@example.com' },
       },
-      packages: [{
-        weight_kg: 1.2 + (this.count % 5),
-        depth_cm: 30,
-        width_cm: 20,
-        height_cm: 15,
-        quantity: 1 + (this.count % 3),
-        type: 'PACKAGE',
-        description: 'Demo goods',
-      }],
+      packages: [
+        {
+          weight_kg: 1.2 + (this.count % 5),
+          depth_cm: 30,
+          width_cm: 20,
+          height_cm: 15,
+          quantity: 1 + (this.count % 3),
+          type: 'PACKAGE',
+          description: 'Demo goods',
+        },
+      ],
     });
     const { rates } = await client.rates({ shipment_id: created.id, required_addons: { without_pickup: true } });
     const rate = rates.find((r) => !r.require_delivery_service_point && (r.required_documents ?? []).length === 0);

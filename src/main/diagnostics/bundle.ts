@@ -98,7 +98,10 @@ export function scrubSecrets(text: string, secrets: readonly (string | null | un
 
 /** `print-station-diagnostics-2026-11-24T05-40-00Z.json` */
 export function bundleFileName(at: Date): string {
-  return `${BUNDLE_KIND}-${at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}.json`;
+  return `${BUNDLE_KIND}-${at
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-')}.json`;
 }
 
 export interface WrittenBundle {

@@ -120,7 +120,10 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
   const ipc = registerAgentIpc({
     ipcMain,
     api: agent.api,
-    isTrustedSender: trustedSenderCheck({ knownWebContentsIds: () => (window && !window.isDestroyed() ? [window.webContents.id] : []), policy }),
+    isTrustedSender: trustedSenderCheck({
+      knownWebContentsIds: () => (window && !window.isDestroyed() ? [window.webContents.id] : []),
+      policy,
+    }),
     logger,
   });
   const stopForwarding = forwardAgentEvents({
@@ -135,7 +138,10 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     icons: trayIcons(app.isPackaged ? join(process.resourcesPath, 'tray') : join(appPath, 'build', 'tray')),
     actions: {
       setPaused: (paused) => {
-        agent.api.setPaused({ paused }).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
+        agent.api.setPaused({ paused }).then(
+          (status) => tray.render(status),
+          (error: unknown) => logger.error(`tray: ${message(error)}`),
+        );
       },
       setPrinterPaused: (printer, paused) => {
         agent.api
@@ -146,12 +152,14 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
       openWindow: () => showWindow(),
       printTestLabel: () => {
         const printer = settings.get().routing.labelPrinter;
-        agent.api.testPrint({ printer }).catch((error: unknown) => notifier.handle({
-          type: 'alert',
-          shipmentId: '',
-          title: 'Test print failed',
-          message: message(error),
-        }));
+        agent.api.testPrint({ printer }).catch((error: unknown) =>
+          notifier.handle({
+            type: 'alert',
+            shipmentId: '',
+            title: 'Test print failed',
+            message: message(error),
+          }),
+        );
       },
       quit: () => {
         quitting = true;
@@ -182,7 +190,10 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     }
   });
   const refreshTray = (): void => {
-    agent.api.getStatus({}).then((status) => tray.render(status), (error: unknown) => logger.error(`tray: ${message(error)}`));
+    agent.api.getStatus({}).then(
+      (status) => tray.render(status),
+      (error: unknown) => logger.error(`tray: ${message(error)}`),
+    );
   };
   const refreshTrayPrinters = (): void => {
     agent.api

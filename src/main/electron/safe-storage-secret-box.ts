@@ -44,7 +44,8 @@ export class SafeStorageSecretBox implements SecretBox {
     if (!this.#safeStorage.isEncryptionAvailable()) return 'the operating system offers no encryption for this user right now';
     if (this.#platform === 'linux') {
       const backend = this.#safeStorage.getSelectedStorageBackend?.();
-      if (backend === 'basic_text') return 'no system keyring (GNOME Keyring or KWallet) is available, so the key would be stored as plain text';
+      if (backend === 'basic_text')
+        return 'no system keyring (GNOME Keyring or KWallet) is available, so the key would be stored as plain text';
     }
     return null;
   }

@@ -113,7 +113,10 @@ export class TrayController {
     if (previous && previous.icon !== next.icon) tray.setImage(next.icon);
     if (!previous || previous.toolTip !== next.toolTip) tray.setToolTip(next.toolTip);
     const menuChanged =
-      !previous || previous.statusLine !== next.statusLine || previous.paused !== next.paused || previous.startAtLogin !== next.startAtLogin;
+      !previous ||
+      previous.statusLine !== next.statusLine ||
+      previous.paused !== next.paused ||
+      previous.startAtLogin !== next.startAtLogin;
     if (menuChanged || !samePrinters(previous, next)) {
       tray.setContextMenu(this.#options.buildMenu(this.#menu(next)));
     }

@@ -19,7 +19,7 @@ export interface AppUrlPolicy {
 
 export function createAppUrlPolicy(options: AppUrlPolicyOptions): AppUrlPolicy {
   const base = pathToFileURL(options.rendererDir).href.replace(/\/?$/, '/');
-  const devOrigin = options.devServerUrl ? safeUrl(options.devServerUrl)?.origin ?? null : null;
+  const devOrigin = options.devServerUrl ? (safeUrl(options.devServerUrl)?.origin ?? null) : null;
   return {
     isAppUrl(url) {
       const parsed = safeUrl(url);

@@ -85,7 +85,9 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   });
 
   const loading = 'url' in options.load ? window.loadURL(options.load.url) : window.loadFile(options.load.file);
-  loading.catch((error: unknown) => options.logger.error(`window: cannot load the UI: ${error instanceof Error ? error.message : String(error)}`));
+  loading.catch((error: unknown) =>
+    options.logger.error(`window: cannot load the UI: ${error instanceof Error ? error.message : String(error)}`),
+  );
   return window;
 }
 
@@ -116,7 +118,9 @@ export function openExternalSafely(url: string, logger: Logger): boolean {
     logger.warn(`window: refused to open ${describeUrl(url)} outside the app`);
     return false;
   }
-  shell.openExternal(url).catch((error: unknown) => logger.warn(`window: cannot open a link: ${error instanceof Error ? error.message : String(error)}`));
+  shell
+    .openExternal(url)
+    .catch((error: unknown) => logger.warn(`window: cannot open a link: ${error instanceof Error ? error.message : String(error)}`));
   return true;
 }
 

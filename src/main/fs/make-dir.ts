@@ -68,7 +68,14 @@ export async function makeDir(dir: string, options: MakeDirOptions = {}, fs: Mak
       await fs.mkdir(level, { mode: options.mode });
     } catch (error) {
       // Someone else created it meanwhile: fine when it is a folder.
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await fs.stat(level).then((s) => s.isDirectory(), () => false))) continue;
+      if (
+        (error as NodeJS.ErrnoException).code === 'EEXIST' &&
+        (await fs.stat(level).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      )
+        continue;
       throw toMakeDirError(error, target, level);
     }
   }
@@ -110,7 +117,12 @@ function isDirSync(file: string): boolean {
 
 function notADirectory(target: string, at: string): MakeDirError {
   const where = at === target ? `${at} is a file` : `${at} (on the way to ${target}) is a file`;
-  return new MakeDirError(MAKE_DIR_ERROR_CODES.NOT_A_DIRECTORY, `Cannot create the folder ${target}: ${where}, not a folder. Move it or choose another folder.`, target, 'ENOTDIR');
+  return new MakeDirError(
+    MAKE_DIR_ERROR_CODES.NOT_A_DIRECTORY,
+    `Cannot create the folder ${target}: ${where}, not a folder. Move it or choose another folder.`,
+    target,
+    'ENOTDIR',
+  );
 }
 
 function toMakeDirError(error: unknown, target: string, at: string): MakeDirError {
@@ -122,7 +134,13 @@ function toMakeDirError(error: unknown, target: string, at: string): MakeDirErro
   }
   if (code === 'ENOTDIR' || code === 'EEXIST') return notADirectory(target, at);
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new MakeDirError(MAKE_DIR_ERROR_CODES.DISK_FULL, `${head}: the disk is full. Free some space or choose another folder.`, target, code, { cause: error });
+    return new MakeDirError(
+      MAKE_DIR_ERROR_CODES.DISK_FULL,
+      `${head}: the disk is full. Free some space or choose another folder.`,
+      target,
+      code,
+      { cause: error },
+    );
   }
   const why = code ? ` (${code})` : '';
   const message = `${head}: ${path.dirname(at)} does not take new folders${why}. Choose a folder on an ordinary disk.`;

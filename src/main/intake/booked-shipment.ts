@@ -21,9 +21,9 @@ export function isBooked(shipment: ShipmentRecord): boolean {
   if ((shipment.status ?? '').toUpperCase() === 'CANCELED') return false;
   return Boolean(
     shipment.tracking_id ||
-      shipment.carrier_name ||
-      shipment.booked_at ||
-      (shipment.available_documents_types ?? []).some((d) => d.toLowerCase() === 'label'),
+    shipment.carrier_name ||
+    shipment.booked_at ||
+    (shipment.available_documents_types ?? []).some((d) => d.toLowerCase() === 'label'),
   );
 }
 

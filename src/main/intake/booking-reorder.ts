@@ -55,11 +55,14 @@ export class ReorderBuffer<T> {
   private schedule(): void {
     if (this.timer || this.held.length === 0) return;
     const next = Math.min(...this.held.map((h) => h.dueAt));
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.releaseDue(Date.now());
-      this.schedule();
-    }, Math.max(0, next - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.releaseDue(Date.now());
+        this.schedule();
+      },
+      Math.max(0, next - Date.now()),
+    );
     this.timer.unref?.();
   }
 

@@ -78,15 +78,11 @@ export class IntakeStore {
           data = COALESCE(excluded.data, data),
           updated_at = excluded.updated_at`),
       shipmentById: db.prepare('SELECT * FROM shipments_seen WHERE shipment_id = ?'),
-      shipmentByIdNocase: db.prepare(
-        'SELECT * FROM shipments_seen WHERE shipment_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
-      ),
+      shipmentByIdNocase: db.prepare('SELECT * FROM shipments_seen WHERE shipment_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1'),
       shipmentByReference: db.prepare(
         'SELECT * FROM shipments_seen WHERE reference_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
       ),
-      shipmentByTracking: db.prepare(
-        'SELECT * FROM shipments_seen WHERE tracking_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1',
-      ),
+      shipmentByTracking: db.prepare('SELECT * FROM shipments_seen WHERE tracking_id = ? COLLATE NOCASE ORDER BY updated_at DESC LIMIT 1'),
       addParcel: db.prepare('INSERT OR IGNORE INTO shipment_parcels (tracking_id, shipment_id) VALUES (?, ?)'),
       parcelsKnown: db.prepare('UPDATE shipments_seen SET parcels_known = 1 WHERE shipment_id = ?'),
       shipmentByParcel: db.prepare(`
@@ -100,13 +96,9 @@ export class IntakeStore {
         INSERT OR IGNORE INTO tracking_events
           (shipment_id, event_key, status, description, location, occurred_at, occurred_ms, data, recorded_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      trackingFor: db.prepare(
-        'SELECT data FROM tracking_events WHERE shipment_id = ? ORDER BY occurred_ms DESC, rowid DESC',
-      ),
+      trackingFor: db.prepare('SELECT data FROM tracking_events WHERE shipment_id = ? ORDER BY occurred_ms DESC, rowid DESC'),
       getCursor: db.prepare('SELECT value FROM cursors WHERE name = ?'),
-      setCursor: db.prepare(
-        'INSERT INTO cursors (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
-      ),
+      setCursor: db.prepare('INSERT INTO cursors (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value'),
       addPending: db.prepare(`
         INSERT OR IGNORE INTO intake_pending (shipment_id, notice, data, received_at, attempts, next_attempt_at, reason)
         VALUES (?, ?, ?, ?, 0, ?, NULL)`),

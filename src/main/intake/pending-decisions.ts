@@ -99,10 +99,13 @@ export class PendingDecisions {
 
   private schedule(notice: BookingNotice, data: unknown, delayMs: number): void {
     this.clear(notice.shipmentId);
-    const timer = setTimeout(() => {
-      this.timers.delete(notice.shipmentId);
-      if (!this.closed) this.options.redispatch(notice, data);
-    }, Math.max(0, delayMs));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(notice.shipmentId);
+        if (!this.closed) this.options.redispatch(notice, data);
+      },
+      Math.max(0, delayMs),
+    );
     this.timers.set(notice.shipmentId, timer);
   }
 

@@ -45,7 +45,6 @@ import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '.
  * booking-time-resolver.ts, and the persisted mark is poll-cursor.ts.
  */
 
-
 /** Parked shipments kept at most; beyond, the oldest is given up on (logged: a scan prints it). */
 const MAX_PARKED = 100;
 /** How far ahead of the station's clock a service timestamp may be and still move the mark. */
@@ -228,7 +227,10 @@ export class Poller {
     const reconciled = this.needsReconcile;
     try {
       const result = await this.read(reconciled);
-      if (this.failures > 0) this.logger.info(`poller: service reachable again after ${this.failures} failed poll(s); reconciled ${result.bookingsFound} booking(s)`);
+      if (this.failures > 0)
+        this.logger.info(
+          `poller: service reachable again after ${this.failures} failed poll(s); reconciled ${result.bookingsFound} booking(s)`,
+        );
       this.failures = 0;
       this.lastErrorValue = null;
       this.needsReconcile = false;
@@ -237,8 +239,20 @@ export class Poller {
       this.failures++;
       this.needsReconcile = true;
       this.lastErrorValue = error;
-      this.logger.warn(`poller: poll failed (${this.failures} in a row), backing off: ${error instanceof Error ? error.message : String(error)}`);
-      return { ok: false, reconciled, pagesRead: 0, shipmentsRead: 0, bookingsFound: 0, submitted: 0, skipped: 0, mark: this.cursor.safeMark(), error };
+      this.logger.warn(
+        `poller: poll failed (${this.failures} in a row), backing off: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return {
+        ok: false,
+        reconciled,
+        pagesRead: 0,
+        shipmentsRead: 0,
+        bookingsFound: 0,
+        submitted: 0,
+        skipped: 0,
+        mark: this.cursor.safeMark(),
+        error,
+      };
     }
   }
 
@@ -337,16 +351,32 @@ export class Poller {
       }
     }
 
-    if (future > 0) this.logger.warn(`poller: ${future} shipment(s) carry a change time more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of this station's clock; the poll mark ignores them (check the station's clock)`);
+    if (future > 0)
+      this.logger.warn(
+        `poller: ${future} shipment(s) carry a change time more than ${MAX_CLOCK_SKEW_MS / 60_000} minutes ahead of this station's clock; the poll mark ignores them (check the station's clock)`,
+      );
     const nextWindow = newMark - overlapNs;
     const seen = new Set([...read.values()].filter((r) => r.changed >= nextWindow).map((r) => r.shipment.id));
     if (newMark === markNs) for (const id of seenAtMark) seen.add(id);
     const nextMark = newMarkText;
     // A failed submission keeps the old mark: the next poll tries again (the ledger dedupes).
     if (failed === null) this.cursor.save({ mark: nextMark, seen: [...seen], parked: this.boundParked([...parked.values()]) });
-    if (reconciled) this.logger.info(`poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`);
+    if (reconciled)
+      this.logger.info(
+        `poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`,
+      );
     if (failed !== null) throw failed;
-    return { ok: true, reconciled, pagesRead, shipmentsRead: read.size, bookingsFound: bookings.length, submitted, skipped, mark: nextMark, error: null };
+    return {
+      ok: true,
+      reconciled,
+      pagesRead,
+      shipmentsRead: read.size,
+      bookingsFound: bookings.length,
+      submitted,
+      skipped,
+      mark: nextMark,
+      error: null,
+    };
   }
 
   /** Asks again about a parked shipment; the booking to submit once its time is known and new. */
@@ -380,7 +410,9 @@ export class Poller {
     if (entries.length <= MAX_PARKED) return entries;
     const dropped = entries.slice(0, entries.length - MAX_PARKED);
     const ids = dropped.map((e) => e.shipment.id).join(', ');
-    this.logger.error(`poller: more than ${MAX_PARKED} shipments parked; given up on ${ids}: not printed automatically (a scan and Reprint prints them)`);
+    this.logger.error(
+      `poller: more than ${MAX_PARKED} shipments parked; given up on ${ids}: not printed automatically (a scan and Reprint prints them)`,
+    );
     return entries.slice(-MAX_PARKED);
   }
 

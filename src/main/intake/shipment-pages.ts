@@ -46,7 +46,9 @@ export class ShipmentPages {
     } catch (error) {
       if (this.pagingRejected || !isBadRequest(error)) throw error;
       this.pagingRejected = true;
-      this.options.logger.warn(`poller: the service rejects limit/offset on GET /shipments (${errorText(error)}); from now on each poll reads the whole list in one request`);
+      this.options.logger.warn(
+        `poller: the service rejects limit/offset on GET /shipments (${errorText(error)}); from now on each poll reads the whole list in one request`,
+      );
       return this.listPages(windowStart);
     }
   }
@@ -54,7 +56,10 @@ export class ShipmentPages {
   /** Says what a listing left out (undated rows) and, once, that this service's order makes every poll read everything. */
   warnAbout({ read, pagesRead, ordered, undated }: Listing): void {
     const logger = this.options.logger;
-    if (undated > 0) logger.warn(`poller: ${undated} shipment(s) carry no timestamp the poller can follow (updated_at, tracking_status, booked_at, created_at); they are left to webhooks`);
+    if (undated > 0)
+      logger.warn(
+        `poller: ${undated} shipment(s) carry no timestamp the poller can follow (updated_at, tracking_status, booked_at, created_at); they are left to webhooks`,
+      );
     if (!ordered && read.size > 0 && !this.warnedUnordered) {
       this.warnedUnordered = true;
       logger.warn(
@@ -75,7 +80,7 @@ export class ShipmentPages {
     let ordered = !this.seenUnordered;
     let previous: bigint | null = null;
     let undated = 0;
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const page = await this.options.shipments.listShipments(this.pagingRejected ? {} : { limit, offset });
       pagesRead++;
       let fresh = 0;
@@ -99,7 +104,9 @@ export class ShipmentPages {
       if (fresh === 0) break; // offset ignored: the same page again
       if (ordered && previous !== null && previous < windowStart) break; // reached what is known
       if (pagesRead >= this.options.maxPages) {
-        this.options.logger.warn(`poller: stopped after ${pagesRead} pages (maxPages); the service may not honour limit/offset, and later pages were not read`);
+        this.options.logger.warn(
+          `poller: stopped after ${pagesRead} pages (maxPages); the service may not honour limit/offset, and later pages were not read`,
+        );
         break;
       }
       offset += page.length;

@@ -20,7 +20,8 @@ export interface VerifySignatureInput {
 }
 
 export type SignatureFailure = 'missing' | 'malformed' | 'stale' | 'mismatch';
-export type VerifySignatureResult = { readonly ok: true; readonly secretIndex: number } | { readonly ok: false; readonly reason: SignatureFailure };
+export type VerifySignatureResult =
+  { readonly ok: true; readonly secretIndex: number } | { readonly ok: false; readonly reason: SignatureFailure };
 
 interface ParsedHeader {
   readonly timestamp: string;
@@ -58,7 +59,10 @@ export function verifySignature(input: VerifySignatureInput): VerifySignatureRes
   if (Math.abs(now / 1000 - Number(parsed.timestamp)) > toleranceSeconds) return { ok: false, reason: 'stale' };
   const signedPrefix = Buffer.from(`${parsed.timestamp}.`, 'utf8');
   for (let i = 0; i < secrets.length; i++) {
-    const expected = createHmac('sha256', secrets[i] as string).update(signedPrefix).update(rawBody).digest();
+    const expected = createHmac('sha256', secrets[i] as string)
+      .update(signedPrefix)
+      .update(rawBody)
+      .digest();
     // Every candidate is compared (no early exit per signature) and all are 32 bytes long,
     // as timingSafeEqual requires.
     let match = false;
@@ -69,4 +73,3 @@ export function verifySignature(input: VerifySignatureInput): VerifySignatureRes
   }
   return { ok: false, reason: 'mismatch' };
 }
-

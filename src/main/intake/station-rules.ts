@@ -31,7 +31,10 @@ export function parseStationRules(input: unknown): StationRules {
   const parsed = stationRulesSchema.safeParse(input);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(rules)'}: ${i.message}`).join('; ');
-    throw new IntakeConfigError(INTAKE_ERROR_CODES.INVALID_STATION_RULES, `Station rules are invalid (${detail}). Fix them in the settings.`);
+    throw new IntakeConfigError(
+      INTAKE_ERROR_CODES.INVALID_STATION_RULES,
+      `Station rules are invalid (${detail}). Fix them in the settings.`,
+    );
   }
   for (const [index, match] of parsed.data.matches.entries()) {
     const result = compilePattern(match.pattern);

@@ -118,7 +118,8 @@ export class JobRepository {
       layout: patch.layout ?? job.layout,
       updatedAt: this.now().toISOString(),
     };
-    next.batchId = patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : (job.batchId ?? null);
+    next.batchId =
+      patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : (job.batchId ?? null);
     this.s.update.run(next);
     return { ...job, ...next, held: next.held === 1, spoolAttempted: next.spoolAttempted === 1 };
   }

@@ -31,7 +31,10 @@ export function damagedLedger(file: string, detail: string, cause?: unknown): Jo
 
 /** SQLite's report without its `*** in database main ***` banner, on one line. */
 function plainDetail(detail: string): string {
-  const text = detail.replace(/\*{3}\s*in database \S+\s*\*{3}/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = detail
+    .replace(/\*{3}\s*in database \S+\s*\*{3}/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (text || 'quick_check found a problem').slice(0, 200);
 }
 

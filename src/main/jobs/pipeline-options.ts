@@ -1,6 +1,13 @@
 import type { JobView, LabelLayout, PrinterMedia } from '../../shared/domain';
 import type { JobError } from './errors';
-import { mediaForLayout, type PdfFetcher, type PipelineLedger, type PipelineObserver, type PipelineTarget, type RouteDecision } from './ports';
+import {
+  mediaForLayout,
+  type PdfFetcher,
+  type PipelineLedger,
+  type PipelineObserver,
+  type PipelineTarget,
+  type RouteDecision,
+} from './ports';
 
 /*
  * What a PrintPipeline is configured with, and the defaults it fills in: kept apart from the
@@ -81,7 +88,9 @@ export interface ReprintRequest {
 }
 
 /** The tunables with their defaults filled in (the ports and listeners are used as given). */
-export type PipelineSettings = Required<Omit<PrintPipelineOptions, 'onJobChange' | 'onError' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>>;
+export type PipelineSettings = Required<
+  Omit<PrintPipelineOptions, 'onJobChange' | 'onError' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>
+>;
 
 export function resolveSettings(options: PrintPipelineOptions): PipelineSettings {
   return {

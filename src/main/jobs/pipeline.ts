@@ -184,7 +184,13 @@ export class PrintPipeline {
     }
     // The old spooler id goes: findSpooled (spoolAttempted) will tell an aborted copy,
     // which may be sent again, from one that is still at the spooler.
-    const queued = this.guard.write(jobId, 'queued', { reason: null, requestId: null, nextAttemptAt: null, held: false, spoolerJobId: null });
+    const queued = this.guard.write(jobId, 'queued', {
+      reason: null,
+      requestId: null,
+      nextAttemptAt: null,
+      held: false,
+      spoolerJobId: null,
+    });
     this.enqueue(queued);
     return toJobView(queued);
   }
@@ -195,10 +201,16 @@ export class PrintPipeline {
     const entry = this.entries.get(jobId);
     if (job.state === 'canceled') return toJobView(job);
     if (entry?.phase === 'spooling' || job.state === 'spooling') {
-      throw new JobError(JOB_ERROR_CODES.BUSY, `Job ${jobId} is being sent to the printer right now; cancel it at the printer if needed.`, { jobId });
+      throw new JobError(JOB_ERROR_CODES.BUSY, `Job ${jobId} is being sent to the printer right now; cancel it at the printer if needed.`, {
+        jobId,
+      });
     }
     if (job.state === 'spooled' || job.state === 'completed') {
-      throw new JobError(JOB_ERROR_CODES.INVALID_STATE, `Job ${jobId} is already at the printer (${job.state}); cancel it at the printer.`, { jobId });
+      throw new JobError(
+        JOB_ERROR_CODES.INVALID_STATE,
+        `Job ${jobId} is already at the printer (${job.state}); cancel it at the printer.`,
+        { jobId },
+      );
     }
     if (entry) this.drop(entry);
     const canceled = this.guard.write(jobId, 'canceled', { reason: 'canceled by hand', nextAttemptAt: null });
@@ -284,7 +296,15 @@ export class PrintPipeline {
       if (entry) this.drop(entry);
       let next: JobRecord;
       try {
-        next = this.guard.write(job.id, 'queued', { target: to, layout, reason: null, requestId: null, nextAttemptAt: null, spoolAttempted: false, spoolerJobId: null });
+        next = this.guard.write(job.id, 'queued', {
+          target: to,
+          layout,
+          reason: null,
+          requestId: null,
+          nextAttemptAt: null,
+          spoolAttempted: false,
+          spoolerJobId: null,
+        });
       } catch (error) {
         if (entry) this.enqueue(job); // the row is unchanged: back in its own line
         throw error;
@@ -469,11 +489,14 @@ export class PrintPipeline {
     if (next === Infinity || next >= this.wakeAt) return;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.wakeAt = next;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null;
-      this.wakeAt = Infinity;
-      this.pump();
-    }, Math.max(0, next - now));
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = null;
+        this.wakeAt = Infinity;
+        this.pump();
+      },
+      Math.max(0, next - now),
+    );
   }
 
   // ---- helpers ---------------------------------------------------------------------------

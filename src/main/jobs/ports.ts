@@ -64,7 +64,9 @@ export interface PauseStore {
 
 /** The local shipment index (intake's): a reprint takes its reference and tracking id from it. */
 export interface ShipmentLookup {
-  getShipment(shipmentId: string): { readonly referenceId: string | null; readonly trackingId: string | null; readonly carrier?: string | null } | null;
+  getShipment(
+    shipmentId: string,
+  ): { readonly referenceId: string | null; readonly trackingId: string | null; readonly carrier?: string | null } | null;
 }
 
 /**

@@ -21,7 +21,8 @@ export interface RecoveryContext extends Pick<PipelineContext, 'queue' | 'guard'
 export async function settleAfterCrash(open: readonly JobRecord[], settleMs: number, nowMs: () => number): Promise<void> {
   let latest = 0;
   for (const job of open) {
-    if ((job.state === 'spooling' || job.state === 'spooled') && !job.spoolerJobId) latest = Math.max(latest, Date.parse(job.updatedAt) || 0);
+    if ((job.state === 'spooling' || job.state === 'spooled') && !job.spoolerJobId)
+      latest = Math.max(latest, Date.parse(job.updatedAt) || 0);
   }
   const wait = latest + settleMs - nowMs();
   if (latest > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, settleMs)));

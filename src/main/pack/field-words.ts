@@ -52,7 +52,10 @@ export function fieldLabel(path: string): string {
     const tail = rest.join('.');
     return `${party}'s ${PARTY_FIELD[tail] ?? tail.replace(/[._]/g, ' ')}`;
   }
-  const words = path.replace(/\[(\d+)\]/g, (_, i: string) => ` ${Number(i) + 1}`).replace(/[._]/g, ' ').trim();
+  const words = path
+    .replace(/\[(\d+)\]/g, (_, i: string) => ` ${Number(i) + 1}`)
+    .replace(/[._]/g, ' ')
+    .trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

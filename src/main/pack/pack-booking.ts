@@ -54,11 +54,22 @@ export class PackBooking {
 
   private async bookOnce(input: AgentInput<'packBook'>): Promise<BookedView> {
     const stored = await this.client.getShipment(input.shipmentId);
-    const stage = shipmentStage({ status: stored.status, trackingId: stored.tracking_id ?? null, availableDocuments: stored.available_documents_types });
-    if (stage === 'canceled') throw new PackError('PACK_CANCELED', `Shipment ${stored.reference_id ?? stored.id} is canceled: it cannot be booked again.`);
+    const stage = shipmentStage({
+      status: stored.status,
+      trackingId: stored.tracking_id ?? null,
+      availableDocuments: stored.available_documents_types,
+    });
+    if (stage === 'canceled')
+      throw new PackError('PACK_CANCELED', `Shipment ${stored.reference_id ?? stored.id} is canceled: it cannot be booked again.`);
     if (stage === 'booked') {
       // Booked by an earlier call (or elsewhere): print what was not printed yet, book nothing.
-      return { shipmentId: stored.id, trackingId: stored.tracking_id ?? null, jobs: this.print(stored), alreadyBooked: true, refreshedToken: false };
+      return {
+        shipmentId: stored.id,
+        trackingId: stored.tracking_id ?? null,
+        jobs: this.print(stored),
+        alreadyBooked: true,
+        refreshedToken: false,
+      };
     }
     let token = input.token;
     let refreshed = false;
@@ -137,7 +148,10 @@ export class PackBooking {
     const again = await this.deps.rates.search(s);
     const same = again.view.rates.find((r) => sameOffer(r, wanted));
     if (!same) {
-      throw new PackError('PACK_RATE_GONE', `The ${wanted.carrierName} ${wanted.productName} rate expired and is no longer offered: pick another rate.`);
+      throw new PackError(
+        'PACK_RATE_GONE',
+        `The ${wanted.carrierName} ${wanted.productName} rate expired and is no longer offered: pick another rate.`,
+      );
     }
     this.deps.log.info(`pack: ${s.id} booking token expired; fetched the ${wanted.carrierName} rate anew`);
     return same.token;
@@ -145,7 +159,9 @@ export class PackBooking {
 }
 
 function isExpiredToken(error: unknown): boolean {
-  return error instanceof ApiError && error.code === API_ERROR_CODES.UNPROCESSABLE && /expired/i.test(error.serviceMessage ?? error.message);
+  return (
+    error instanceof ApiError && error.code === API_ERROR_CODES.UNPROCESSABLE && /expired/i.test(error.serviceMessage ?? error.message)
+  );
 }
 
 function expiresSoon(rate: RateView, now: Date): boolean {

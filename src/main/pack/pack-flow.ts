@@ -96,10 +96,9 @@ export class PackFlow {
         const before = stored.packages[i] ?? stored.packages[0];
         const preset = p.presetId ? presets.find((f) => f.id === p.presetId) : undefined;
         if (p.presetId && !preset) {
-          throw invalid(
-            'That box is no longer a favorite package: pick another.',
-            [{ field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' }],
-          );
+          throw invalid('That box is no longer a favorite package: pick another.', [
+            { field: `packages[${i}].favorite_package_id`, label: `Box of parcel ${i + 1}`, message: 'is not a favorite package any more' },
+          ]);
         }
         const pkg: Record<string, unknown> = {
           ...(before ? carried(before) : {}),
@@ -176,13 +175,14 @@ export class PackFlow {
       const field = `documents.${input.documentType}`;
       const label = 'Document';
       if (pdf.length > MAX_UPLOAD_BYTES) {
-        throw invalid(
-          `The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`,
-          [{ field, label, message: 'is too large' }],
-        );
+        throw invalid(`The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`, [
+          { field, label, message: 'is too large' },
+        ]);
       }
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
-        throw invalid(`“${input.fileName}” is not a PDF: only PDF files can be uploaded.`, [{ field, label, message: 'must be a PDF file' }]);
+        throw invalid(`“${input.fileName}” is not a PDF: only PDF files can be uploaded.`, [
+          { field, label, message: 'must be a PDF file' },
+        ]);
       }
       await this.client.uploadDocument(input.shipmentId, input.documentType, pdf, input.fileName);
       this.deps.log.info(`pack: ${input.shipmentId} ${input.documentType} uploaded (${pdf.length} bytes)`);
@@ -200,7 +200,8 @@ export class PackFlow {
       const s = await this.client.getShipment(shipmentId);
       const stage = shipmentStage({ status: s.status, trackingId: s.tracking_id ?? null, availableDocuments: s.available_documents_types });
       if (stage === 'canceled') return this.view(s);
-      if (stage !== 'booked') throw new PackError('PACK_NOT_BOOKED', `Shipment ${s.reference_id ?? s.id} is not booked: there is nothing to cancel.`);
+      if (stage !== 'booked')
+        throw new PackError('PACK_NOT_BOOKED', `Shipment ${s.reference_id ?? s.id} is not booked: there is nothing to cancel.`);
       await this.client.cancel({ shipment_id: shipmentId });
       this.deps.ledger.recordTracking(shipmentId, {
         id: null,
@@ -265,7 +266,8 @@ export class PackFlow {
 
   private requireDraft(s: Shipment, verb: string): void {
     const stage = shipmentStage({ status: s.status, trackingId: s.tracking_id ?? null, availableDocuments: s.available_documents_types });
-    if (stage !== 'draft') throw new PackError('PACK_NOT_DRAFT', `Shipment ${s.reference_id ?? s.id} is ${stage}: it can no longer be ${verb}.`);
+    if (stage !== 'draft')
+      throw new PackError('PACK_NOT_DRAFT', `Shipment ${s.reference_id ?? s.id} is ${stage}: it can no longer be ${verb}.`);
   }
 
   private async favorites(refresh: boolean): Promise<readonly FavoritePackage[]> {

@@ -52,7 +52,12 @@ export function toRatesView(shipmentId: string, response: RateResponse, thirdPar
 
 /** The same offer in a newer search: carrier, product and agreement match. */
 export function sameOffer(a: RateView, b: RateView): boolean {
-  return a.carrierName === b.carrierName && a.productName === b.productName && a.ownAgreementName === b.ownAgreementName && a.receiverPays === b.receiverPays;
+  return (
+    a.carrierName === b.carrierName &&
+    a.productName === b.productName &&
+    a.ownAgreementName === b.ownAgreementName &&
+    a.receiverPays === b.receiverPays
+  );
 }
 
 /**

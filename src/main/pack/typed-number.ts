@@ -3,9 +3,7 @@
  * keyboards type a comma). Anything else is refused with the field named, before the
  * service sees it.
  */
-export type TypedNumber =
-  | { readonly ok: true; readonly value: number }
-  | { readonly ok: false; readonly message: string };
+export type TypedNumber = { readonly ok: true; readonly value: number } | { readonly ok: false; readonly message: string };
 
 const NUMBER = /^\d{1,6}(?:[.,]\d{1,3})?$/;
 

@@ -165,10 +165,10 @@ export class CupsTarget implements PrinterTarget {
           { cause: error, target: this.uri, retryable: false, printerDown: false },
         );
       }
-      throw new PrintError(
-        PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
-        `${file} failed for ${this.uri}: ${(error as Error).message}`, { cause: error, target: this.uri },
-      );
+      throw new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${file} failed for ${this.uri}: ${(error as Error).message}`, {
+        cause: error,
+        target: this.uri,
+      });
     }
   }
 
@@ -226,7 +226,10 @@ export class CupsTarget implements PrinterTarget {
   async knownQueues(): Promise<string[]> {
     const result = await this.run(this.lpstat, ['-e']);
     if (result.code !== 0) return [];
-    return result.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    return result.stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
   }
 
   /**
@@ -297,7 +300,10 @@ export class CupsTarget implements PrinterTarget {
   private cannotAsk(error: unknown, what: string): PrintError {
     if (error instanceof PrintError) return error;
     if (typeof (error as NodeJS.ErrnoException).code === 'string') return this.unreachable(error);
-    return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${what}: ${(error as Error).message}`, { cause: error, target: this.uri });
+    return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${what}: ${(error as Error).message}`, {
+      cause: error,
+      target: this.uri,
+    });
   }
 
   private unreachable(cause?: unknown): PrintError {
@@ -407,11 +413,17 @@ export class CupsTarget implements PrinterTarget {
       );
     }
     if (/Forbidden|not authorized|Unauthorized/i.test(message)) {
-      throw new PrintError(PRINT_ERROR_CODES.PERMISSION_DENIED, `CUPS refused the job for "${queue}" (${message}): allow this user to print to the queue.`, {
-        target: this.uri,
-      });
+      throw new PrintError(
+        PRINT_ERROR_CODES.PERMISSION_DENIED,
+        `CUPS refused the job for "${queue}" (${message}): allow this user to print to the queue.`,
+        {
+          target: this.uri,
+        },
+      );
     }
-    throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `lp could not print to "${queue}": ${message || `exit code ${result.code}`}.`, { target: this.uri });
+    throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `lp could not print to "${queue}": ${message || `exit code ${result.code}`}.`, {
+      target: this.uri,
+    });
   }
 
   /** The scheduler the CUPS tools would use; asked once per target, then remembered. */

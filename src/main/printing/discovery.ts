@@ -23,7 +23,8 @@ export interface DiscoveryDeps {
   readonly onError?: (source: 'cups' | 'windows' | 'service', error: unknown) => void;
 }
 
-const LABEL_HINTS = /label|zebra|\b4 ?x ?6\b|\b4x6|\bZ[DTQ]\d{2,}|\bG[KX]\d{3}|\bLP ?2844|\bTLP|dymo|rollo|thermal|\bQL-?\d|citizen cl|tsc t[ad]|godex/i;
+const LABEL_HINTS =
+  /label|zebra|\b4 ?x ?6\b|\b4x6|\bZ[DTQ]\d{2,}|\bG[KX]\d{3}|\bLP ?2844|\bTLP|dymo|rollo|thermal|\bQL-?\d|citizen cl|tsc t[ad]|godex/i;
 const A4_HINTS = /\bA4\b/i;
 
 /** Guesses the media from a printer's name and description: label printers often say so. */
@@ -47,7 +48,8 @@ async function cupsPrinters(deps: DiscoveryDeps): Promise<PrinterInfo[]> {
     const acc = acceptingByName.get(queue.name);
     const isAccepting = acc?.accepting ?? true;
     let detail: string | null = null;
-    if (!queue.enabled) detail = `Disabled${queue.reason && queue.reason !== 'Paused' ? ` (${queue.reason})` : ''}: run \`cupsenable '${queue.name}'\`.`;
+    if (!queue.enabled)
+      detail = `Disabled${queue.reason && queue.reason !== 'Paused' ? ` (${queue.reason})` : ''}: run \`cupsenable '${queue.name}'\`.`;
     else if (!isAccepting) detail = `Not accepting jobs${acc?.reason ? ` (${acc.reason})` : ''}: run \`cupsaccept '${queue.name}'\`.`;
     return {
       uri: `cups:${queue.name}`,
@@ -67,7 +69,10 @@ async function windowsPrinters(deps: DiscoveryDeps): Promise<PrinterInfo[]> {
     uri: `windows:${p.name}`,
     name: p.name,
     kind: 'windows' as const,
-    media: guessMedia(p.name, ...(p.paperSizes?.length && p.paperSizes.every((s) => LABEL_HINTS.test(s) || /\b4(\.0+)?\s*x\s*6/i.test(s)) ? ['4x6'] : [])),
+    media: guessMedia(
+      p.name,
+      ...(p.paperSizes?.length && p.paperSizes.every((s) => LABEL_HINTS.test(s) || /\b4(\.0+)?\s*x\s*6/i.test(s)) ? ['4x6'] : []),
+    ),
     // pdf-to-printer lists printers but not whether they are paused or offline.
     ready: true,
     detail: null,

@@ -36,7 +36,13 @@ export const runExecFile: ExecFileRunner = (file, args, options = {}) =>
     const child = execFile(
       file,
       [...args],
-      { env: options.env ?? process.env, timeout: options.timeoutMs ?? 30_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8', shell: false },
+      {
+        env: options.env ?? process.env,
+        timeout: options.timeoutMs ?? 30_000,
+        maxBuffer: 16 * 1024 * 1024,
+        encoding: 'utf8',
+        shell: false,
+      },
       (error, stdout, stderr) => {
         const err = error as (NodeJS.ErrnoException & { code?: string | number; killed?: boolean }) | null;
         if (err && typeof err.code === 'string') {

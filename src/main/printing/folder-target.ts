@@ -44,7 +44,9 @@ export class FolderTarget implements PrinterTarget {
 
   async spool(request: SpoolRequest): Promise<SpoolResult> {
     if (!request.pdf) {
-      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} saves PDFs: fetch the document with output_format file first.`, { target: this.uri });
+      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} saves PDFs: fetch the document with output_format file first.`, {
+        target: this.uri,
+      });
     }
     const finalPath = path.join(this.dir, folderFileName(request));
     const tempPath = path.join(this.dir, `.${path.basename(finalPath)}.${randomBytes(4).toString('hex')}.tmp`);

@@ -60,7 +60,9 @@ function clientFor(server: string): Client {
   if (!client) {
     const { origin, socketPath } = address(server);
     if (!URL.canParse(origin)) {
-      throw Object.assign(new Error(`"${server}" is not a CUPS server address (HOST, HOST:PORT or a socket path)`), { code: 'EBADADDRESS' });
+      throw Object.assign(new Error(`"${server}" is not a CUPS server address (HOST, HOST:PORT or a socket path)`), {
+        code: 'EBADADDRESS',
+      });
     }
     // keepAliveTimeout stays well below cupsd's own idle timeout (30 s by default) so the
     // agent never writes a request onto a connection the scheduler is closing.

@@ -32,7 +32,8 @@ const OP_GET_JOBS = 0x000a;
 const OP_GET_PRINTER_ATTRIBUTES = 0x000b;
 const STATUS_NOT_FOUND = 0x0406;
 
-export type IppJobState = 'pending' | 'pending-held' | 'processing' | 'processing-stopped' | 'canceled' | 'aborted' | 'completed' | 'unknown';
+export type IppJobState =
+  'pending' | 'pending-held' | 'processing' | 'processing-stopped' | 'canceled' | 'aborted' | 'completed' | 'unknown';
 const JOB_STATES: Record<number, IppJobState> = {
   3: 'pending',
   4: 'pending-held',
@@ -193,7 +194,11 @@ export function nextRequestId(): number {
 }
 
 /** Get-Jobs on one queue: every job the scheduler still remembers (`which-jobs` all). */
-export async function ippGetJobs(options: IppClientOptions, queue: string, which: 'all' | 'not-completed' | 'completed' = 'all'): Promise<IppJob[]> {
+export async function ippGetJobs(
+  options: IppClientOptions,
+  queue: string,
+  which: 'all' | 'not-completed' | 'completed' = 'all',
+): Promise<IppJob[]> {
   const printerUri = `ipp://localhost/printers/${encodeURIComponent(queue)}`;
   const body = encodeIppRequest(OP_GET_JOBS, nextRequestId(), [
     ...baseAttrs(),

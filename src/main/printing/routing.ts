@@ -29,7 +29,12 @@ export function printersOf(routing: Routing): PrinterEntry[] {
   const has = (uri: string): boolean => list.some((p) => p.uri === uri);
   if (!has(routing.labelPrinter)) {
     const sheet = routing.labelPrinterMedia === 'a4';
-    list.push({ name: 'Label printer', uri: routing.labelPrinter, media: sheet ? 'a4' : 'label', ...(sheet ? { layout: routing.sheetLayout } : {}) });
+    list.push({
+      name: 'Label printer',
+      uri: routing.labelPrinter,
+      media: sheet ? 'a4' : 'label',
+      ...(sheet ? { layout: routing.sheetLayout } : {}),
+    });
   }
   if (!has(routing.documentPrinter)) list.push({ name: 'Document printer', uri: routing.documentPrinter, media: 'a4' });
   return list;

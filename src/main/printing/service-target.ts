@@ -81,7 +81,11 @@ export class ServiceTarget implements PrinterTarget {
         options,
       );
     }
-    return new PrintError(PRINT_ERROR_CODES.MAY_HAVE_PRINTED, `${detail}; it may have printed: check the printer, then retry by hand`, options);
+    return new PrintError(
+      PRINT_ERROR_CODES.MAY_HAVE_PRINTED,
+      `${detail}; it may have printed: check the printer, then retry by hand`,
+      options,
+    );
   }
 
   async jobState(_spoolerJobId: string): Promise<SpoolerJobState> {

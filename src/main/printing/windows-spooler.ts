@@ -32,9 +32,32 @@ export const POWERSHELL_ARGS = ['-NoProfile', '-NonInteractive', '-Command'] as 
 
 /** MSFT_Printer.PrinterStatus (Microsoft's documented values). */
 export const PRINTER_STATUS = [
-  'Normal', 'Paused', 'Error', 'PendingDeletion', 'PaperJam', 'PaperOut', 'ManualFeed', 'PaperProblem', 'Offline', 'IOActive',
-  'Busy', 'Printing', 'OutputBinFull', 'NotAvailable', 'Waiting', 'Processing', 'Initializing', 'WarmingUp', 'TonerLow', 'NoToner',
-  'PagePunt', 'UserIntervention', 'OutOfMemory', 'DoorOpen', 'ServerUnknown', 'PowerSave',
+  'Normal',
+  'Paused',
+  'Error',
+  'PendingDeletion',
+  'PaperJam',
+  'PaperOut',
+  'ManualFeed',
+  'PaperProblem',
+  'Offline',
+  'IOActive',
+  'Busy',
+  'Printing',
+  'OutputBinFull',
+  'NotAvailable',
+  'Waiting',
+  'Processing',
+  'Initializing',
+  'WarmingUp',
+  'TonerLow',
+  'NoToner',
+  'PagePunt',
+  'UserIntervention',
+  'OutOfMemory',
+  'DoorOpen',
+  'ServerUnknown',
+  'PowerSave',
 ] as const;
 export type PrinterStatusName = (typeof PRINTER_STATUS)[number] | 'Unknown';
 
@@ -188,7 +211,10 @@ export class WindowsSpooler {
 
   private async run(script: string, printer: string, what: string): Promise<string> {
     const unavailable = (detail: string, cause?: unknown): PrintError =>
-      new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot ${what} through PowerShell: ${detail}`, { cause, target: `windows:${printer}` });
+      new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot ${what} through PowerShell: ${detail}`, {
+        cause,
+        target: `windows:${printer}`,
+      });
     let result;
     try {
       result = await this.exec(this.powershell, [...POWERSHELL_ARGS, script], {
@@ -197,7 +223,8 @@ export class WindowsSpooler {
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') throw unavailable(`${this.powershell} was not found (Windows PowerShell 5.1 ships with Windows 10 and 11)`, error);
+      if (code === 'ENOENT')
+        throw unavailable(`${this.powershell} was not found (Windows PowerShell 5.1 ships with Windows 10 and 11)`, error);
       throw unavailable((error as Error).message, error);
     }
     if (result.code !== 0) {

@@ -10,7 +10,8 @@ import { JOB_STATUS, type PrinterStatusName, type WindowsPrinterInfo } from './w
 
 /** Printer states in which a label sent now would wait in the queue or be lost. */
 const NOT_READY: Partial<Record<PrinterStatusName, string>> = {
-  Paused: 'is paused: resume it in Windows (Settings > Printers & scanners > the printer > Open print queue > Printer > untick Pause Printing)',
+  Paused:
+    'is paused: resume it in Windows (Settings > Printers & scanners > the printer > Open print queue > Printer > untick Pause Printing)',
   Error: 'reports an error: check the printer (display, lights) and its print queue in Windows',
   PendingDeletion: 'is being removed from Windows: choose another printer in settings',
   PaperJam: 'has a paper jam: clear it, then printing continues',
@@ -53,7 +54,8 @@ export function jobStateOf(flags: number): SpoolerJobState {
   if (flags & (JOB_STATUS.Printed | JOB_STATUS.Complete)) return 'completed';
   if (flags & (JOB_STATUS.Deleted | JOB_STATUS.Deleting)) return 'canceled';
   if (flags & (JOB_STATUS.Printing | JOB_STATUS.Spooling)) return 'printing';
-  if (flags & (JOB_STATUS.Error | JOB_STATUS.Offline | JOB_STATUS.PaperOut | JOB_STATUS.Blocked | JOB_STATUS.UserIntervention)) return 'printing';
+  if (flags & (JOB_STATUS.Error | JOB_STATUS.Offline | JOB_STATUS.PaperOut | JOB_STATUS.Blocked | JOB_STATUS.UserIntervention))
+    return 'printing';
   return 'pending';
 }
 

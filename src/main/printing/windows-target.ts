@@ -169,7 +169,10 @@ export class WindowsTarget implements PrinterTarget {
   private mine(jobs: readonly WindowsPrintJob[], jobId: string): WindowsPrintJob[] {
     const listed = jobs.filter((job) => job.documentName.includes(jobId)).sort((a, b) => b.id - a.id);
     // Prefer a job that printed or will print over a deleted attempt.
-    return [...listed.filter((job) => jobStateOf(job.status) !== 'canceled'), ...listed.filter((job) => jobStateOf(job.status) === 'canceled')];
+    return [
+      ...listed.filter((job) => jobStateOf(job.status) !== 'canceled'),
+      ...listed.filter((job) => jobStateOf(job.status) === 'canceled'),
+    ];
   }
 
   /** Refuses a job the printer cannot print now; a spooler that cannot be asked does not stop printing. */
@@ -200,7 +203,9 @@ export class WindowsTarget implements PrinterTarget {
 
   async spool(request: SpoolRequest): Promise<SpoolResult> {
     if (!request.pdf) {
-      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} prints PDFs: fetch the document with output_format file first.`, { target: this.uri });
+      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} prints PDFs: fetch the document with output_format file first.`, {
+        target: this.uri,
+      });
     }
     await this.assertReady(request.jobId);
     this.notSent.delete(request.jobId);
@@ -213,7 +218,10 @@ export class WindowsTarget implements PrinterTarget {
     }
     const printing = this.module.print(
       file,
-      windowsPrintOptions(this.name, request.media, request.copies, { labelPaperSize: this.labelPaperSize, sumatraPdfPath: this.sumatraPdfPath }),
+      windowsPrintOptions(this.name, request.media, request.copies, {
+        labelPaperSize: this.labelPaperSize,
+        sumatraPdfPath: this.sumatraPdfPath,
+      }),
     );
     // The file goes once SumatraPDF is done with it, even if that is after a timeout.
     const removed = printing.then(
@@ -239,10 +247,14 @@ export class WindowsTarget implements PrinterTarget {
       await removed;
       await this.noteNotSent(request.jobId);
       const detail = error instanceof Error ? error.message : String(error);
-      throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `Windows could not print to "${this.name}": ${detail}. Check the printer in Windows settings.`, {
-        cause: error,
-        target: this.uri,
-      });
+      throw new PrintError(
+        PRINT_ERROR_CODES.SPOOL_FAILED,
+        `Windows could not print to "${this.name}": ${detail}. Check the printer in Windows settings.`,
+        {
+          cause: error,
+          target: this.uri,
+        },
+      );
     } finally {
       clearTimeout(timer);
     }

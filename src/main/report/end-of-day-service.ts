@@ -56,7 +56,7 @@ export async function endOfDayReport(day: string, deps: EndOfDayDeps): Promise<E
       );
     }
   } else {
-    const message = 'No service account connected: the report shows the station\'s ledger only.';
+    const message = "No service account connected: the report shows the station's ledger only.";
     serviceError = { code: 'NOT_CONNECTED', message, requestId: null };
   }
   const jobs = deps.ledger.jobsCreatedSince(new Date(window.start.getTime() - JOBS_BEFORE_DAY_MS).toISOString());

@@ -13,13 +13,7 @@ import type { TrackingEventView } from '../../shared/domain';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
 import { parcelTrackingIds } from '../intake/parcel-tracking-ids';
 import { normalizeScan } from './normalize-scan';
-import {
-  mergeTracking,
-  toShipmentView,
-  toTrackingEventView,
-  type ServiceShipment,
-  type ServiceTrackingEvent,
-} from './shipment-view';
+import { mergeTracking, toShipmentView, toTrackingEventView, type ServiceShipment, type ServiceTrackingEvent } from './shipment-view';
 
 /** The ports lookup needs: the API client's calls and the ledger's index. */
 export interface LookupDeps {
@@ -48,9 +42,13 @@ export async function lookupScan(scan: string, deps: LookupDeps): Promise<Lookup
   if (!reading.ok) return { kind: 'not_found', scanned, normalized: '', message: reading.message };
 
   const found = (matchedBy: 'reference' | 'shipment_id' | 'tracking_id', shipment: ServiceShipment) =>
-    withTracking(shipment, deps).then(
-      (view): LookupResult => ({ kind: 'found', scanned, normalized: reading.value, matchedBy, shipment: view }),
-    );
+    withTracking(shipment, deps).then((view): LookupResult => ({
+      kind: 'found',
+      scanned,
+      normalized: reading.value,
+      matchedBy,
+      shipment: view,
+    }));
 
   if (reading.kind === 'uuid') {
     const shipment = await getOrNull(deps, reading.value);

@@ -45,7 +45,9 @@ export class EncryptedApiKeyStore implements ApiKeyStore {
       this.#logger.redact(plain);
       return plain;
     } catch (error) {
-      this.#logger.warn(`settings: the stored API key cannot be decrypted (${error instanceof Error ? error.message : 'unknown error'}); enter it again in Settings`);
+      this.#logger.warn(
+        `settings: the stored API key cannot be decrypted (${error instanceof Error ? error.message : 'unknown error'}); enter it again in Settings`,
+      );
       return null;
     }
   }
@@ -56,7 +58,9 @@ export class EncryptedApiKeyStore implements ApiKeyStore {
       // The new key replaces any stored one, which must not come back after a restart.
       if (this.#settings.get().encryptedApiKey !== undefined) this.#settings.update({ encryptedApiKey: null });
       this.#sessionKey = plain;
-      this.#logger.warn('settings: no secure storage for the API key (no system keyring): it is kept in memory for this session only; enter it again after a restart');
+      this.#logger.warn(
+        'settings: no secure storage for the API key (no system keyring): it is kept in memory for this session only; enter it again after a restart',
+      );
       return;
     }
     const cipher = this.#box.encrypt(plain);

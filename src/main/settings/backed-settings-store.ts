@@ -35,7 +35,9 @@ export class BackedSettingsStore implements SettingsStore {
       raw = this.#backing.store;
     } catch (error) {
       // conf throws on unreadable files (permissions, encryption); settings must never crash the agent.
-      this.#logger.warn(`settings: cannot read the settings file (${error instanceof Error ? error.message : String(error)}); using defaults`);
+      this.#logger.warn(
+        `settings: cannot read the settings file (${error instanceof Error ? error.message : String(error)}); using defaults`,
+      );
       return this.#defaults;
     }
     return readStoredSettings(raw, this.#defaults, this.#logger);

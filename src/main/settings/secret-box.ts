@@ -24,6 +24,10 @@ export class SecretStorageUnavailableError extends CodedError {
 
 export class SecretDecryptError extends CodedError {
   constructor(options?: { cause?: unknown }) {
-    super('SECRET_UNREADABLE', 'The stored API key cannot be decrypted on this computer or user account. Enter the API key again in Settings.', options);
+    super(
+      'SECRET_UNREADABLE',
+      'The stored API key cannot be decrypted on this computer or user account. Enter the API key again in Settings.',
+      options,
+    );
   }
 }

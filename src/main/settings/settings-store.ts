@@ -156,7 +156,10 @@ function checkRoutingTargets(routing: StoredSettings['routing']): void {
     named(`routing.printers.${i}.fallback.printer`, printer.fallback.printer);
     const target = printers.find((p) => p.name === printer.fallback!.printer || p.uri === printer.fallback!.printer);
     if (target && target.media !== 'a4' && target.media !== 'letter') {
-      throw new InvalidSettingsError(`routing.printers.${i}.fallback.printer`, `"${target.name}" holds label stock; choose an A4 or Letter printer`);
+      throw new InvalidSettingsError(
+        `routing.printers.${i}.fallback.printer`,
+        `"${target.name}" holds label stock; choose an A4 or Letter printer`,
+      );
     }
   });
 }

@@ -12,7 +12,12 @@ export type Subscribe = (listener: (event: AgentEvent) => void) => () => void;
 /** Bytes an SSE client may leave unread before its stream is closed. */
 export const MAX_BUFFERED_EVENT_BYTES = 1024 * 1024;
 
-export function openEventStream(res: ServerResponse, subscribe: Subscribe, heartbeatMs: number, maxBufferedBytes = MAX_BUFFERED_EVENT_BYTES): () => void {
+export function openEventStream(
+  res: ServerResponse,
+  subscribe: Subscribe,
+  heartbeatMs: number,
+  maxBufferedBytes = MAX_BUFFERED_EVENT_BYTES,
+): () => void {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',

@@ -66,7 +66,12 @@ export interface UiServerOptions {
 }
 
 /** One browser keeps an event stream and a few requests open; 64 leaves room for several tabs. */
-export const UI_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 15_000, idleTimeoutMs: 30_000, maxConnections: 64 };
+export const UI_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  idleTimeoutMs: 30_000,
+  maxConnections: 64,
+};
 
 export interface UiServer {
   /** The full URL to open, including `?token=`. */
@@ -104,7 +109,10 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
       sendResult(
         res,
         403,
-        agentFailure(AGENT_ERROR_CODES.UI_FORBIDDEN_HOST, 'This address is not allowed: open the UI through the ui: URL the agent printed.'),
+        agentFailure(
+          AGENT_ERROR_CODES.UI_FORBIDDEN_HOST,
+          'This address is not allowed: open the UI through the ui: URL the agent printed.',
+        ),
       );
       return;
     }
@@ -189,7 +197,10 @@ function unauthorized(res: ServerResponse): void {
   sendResult(
     res,
     401,
-    agentFailure(AGENT_ERROR_CODES.UI_UNAUTHORIZED, 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.'),
+    agentFailure(
+      AGENT_ERROR_CODES.UI_UNAUTHORIZED,
+      'The access token is missing or wrong: open the UI through the ui: URL the agent printed.',
+    ),
   );
 }
 

@@ -40,7 +40,11 @@ export function createHttpAgentClient(options: HttpClientOptions): AgentClient {
     try {
       result = (await response.json()) as AgentResult<unknown>;
     } catch {
-      throw new AgentCallError({ code: AGENT_ERROR_CODES.AGENT_BAD_RESPONSE, message: t('agent.badResponse', { status: String(response.status) }), requestId: null });
+      throw new AgentCallError({
+        code: AGENT_ERROR_CODES.AGENT_BAD_RESPONSE,
+        message: t('agent.badResponse', { status: String(response.status) }),
+        requestId: null,
+      });
     }
     if (!result.ok) throw new AgentCallError(result.error);
     return result.value;

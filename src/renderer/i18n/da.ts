@@ -263,7 +263,8 @@ export const da: Catalog = {
   'settings.matches': 'Feltmatch',
   'settings.matchesHint': 'Én pr. linje: felt (reference_id, sender_reference, system) og derefter et præfiks eller /regex/',
   'settings.save': 'Gem indstillinger',
-  'settings.keySessionOnly': 'Nøglen gælder kun denne session: computeren har ingen systemnøglering til at gemme den sikkert, så indtast den igen efter en genstart',
+  'settings.keySessionOnly':
+    'Nøglen gælder kun denne session: computeren har ingen systemnøglering til at gemme den sikkert, så indtast den igen efter en genstart',
   'settings.keySet': 'Nøgle angivet',
   'settings.noKey': 'Ingen nøgle angivet',
   'settings.keyReplace': 'Nøgle angivet: skriv en ny for at erstatte den',

@@ -264,7 +264,8 @@ export const en = {
   'settings.matches': 'Field matches',
   'settings.matchesHint': 'One per line: field (reference_id, sender_reference, system) then a prefix or /regex/',
   'settings.save': 'Save settings',
-  'settings.keySessionOnly': 'Key set for this session only: this computer has no system keyring to keep it safely, so enter it again after a restart',
+  'settings.keySessionOnly':
+    'Key set for this session only: this computer has no system keyring to keep it safely, so enter it again after a restart',
   'settings.keySet': 'Key set',
   'settings.noKey': 'No key set',
   'settings.keyReplace': 'Key set: type a new one to replace it',

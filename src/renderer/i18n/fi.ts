@@ -263,7 +263,8 @@ export const fi: Catalog = {
   'settings.matches': 'Kenttäehdot',
   'settings.matchesHint': 'Yksi riviä kohden: kenttä (reference_id, sender_reference, system) ja sitten etuliite tai /regex/',
   'settings.save': 'Tallenna asetukset',
-  'settings.keySessionOnly': 'Avain on asetettu vain tälle istunnolle: tietokoneessa ei ole järjestelmän avainnippua sen turvalliseen säilyttämiseen, joten anna se uudelleen uudelleenkäynnistyksen jälkeen',
+  'settings.keySessionOnly':
+    'Avain on asetettu vain tälle istunnolle: tietokoneessa ei ole järjestelmän avainnippua sen turvalliseen säilyttämiseen, joten anna se uudelleen uudelleenkäynnistyksen jälkeen',
   'settings.keySet': 'Avain asetettu',
   'settings.noKey': 'Avainta ei ole asetettu',
   'settings.keyReplace': 'Avain asetettu: kirjoita uusi korvataksesi sen',

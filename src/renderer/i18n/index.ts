@@ -37,7 +37,8 @@ let cached: { language: Language; locale: string } | null = null;
 let session: Language | null = null;
 const listeners = new Set<(language: Language) => void>();
 
-export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+export const isLanguage = (value: unknown): value is Language =>
+  typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 
 /** The language a BCP 47 tag asks for: `sv-SE` → sv; Norwegian (`no`, `nn`) reads bokmål. */
 export function languageOf(tag: string): Language | null {
@@ -84,7 +85,6 @@ export function setLanguage(choice: Language | null): void {
   }
   refreshLanguage();
 }
-
 
 /** Read the choice and the OS languages again; notifies when the language changed. */
 export function refreshLanguage(): void {

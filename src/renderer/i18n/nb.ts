@@ -263,7 +263,8 @@ export const nb: Catalog = {
   'settings.matches': 'Feltsamsvar',
   'settings.matchesHint': 'Én per linje: felt (reference_id, sender_reference, system) og deretter et prefiks eller /regex/',
   'settings.save': 'Lagre innstillinger',
-  'settings.keySessionOnly': 'Nøkkelen gjelder bare denne økten: datamaskinen har ingen systemnøkkelring som kan lagre den trygt, så skriv den inn på nytt etter en omstart',
+  'settings.keySessionOnly':
+    'Nøkkelen gjelder bare denne økten: datamaskinen har ingen systemnøkkelring som kan lagre den trygt, så skriv den inn på nytt etter en omstart',
   'settings.keySet': 'Nøkkel angitt',
   'settings.noKey': 'Ingen nøkkel angitt',
   'settings.keyReplace': 'Nøkkel angitt: skriv inn en ny for å erstatte den',

@@ -263,7 +263,8 @@ export const sv: Catalog = {
   'settings.matches': 'Fältmatchningar',
   'settings.matchesHint': 'En per rad: fält (reference_id, sender_reference, system) och sedan ett prefix eller /regex/',
   'settings.save': 'Spara inställningar',
-  'settings.keySessionOnly': 'Nyckeln gäller bara den här sessionen: datorn saknar systemnyckelring för att spara den säkert, så ange den igen efter en omstart',
+  'settings.keySessionOnly':
+    'Nyckeln gäller bara den här sessionen: datorn saknar systemnyckelring för att spara den säkert, så ange den igen efter en omstart',
   'settings.keySet': 'Nyckel angiven',
   'settings.noKey': 'Ingen nyckel angiven',
   'settings.keyReplace': 'Nyckel angiven: skriv en ny för att byta ut den',

@@ -27,7 +27,13 @@ export function createLanguagePicker(): HTMLElement {
       'fieldset',
       {},
       h('legend', {}, t('language.legend')),
-      h('div', { class: 'field' }, h('label', { for: LANGUAGE_SELECT_ID }, t('language.label')), select, h('span', { class: 'hint' }, t('language.hint'))),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: LANGUAGE_SELECT_ID }, t('language.label')),
+        select,
+        h('span', { class: 'hint' }, t('language.hint')),
+      ),
     ),
   );
 }

@@ -39,9 +39,22 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   let parcels: ParcelsForm | null = null;
   const uploaded = new Set<string>();
   const needs = h('div', { class: 'pack-needs' });
-  const rates = new RateList((rate) => showNeeds(rate), () => void book());
-  const pickupNote = h('input', { type: 'text', maxlength: 500, 'aria-label': 'Pickup instructions for the driver', placeholder: 'Pickup instructions (door code…)' });
-  const deliveryNote = h('input', { type: 'text', maxlength: 500, 'aria-label': 'Delivery instructions for the driver', placeholder: 'Delivery instructions' });
+  const rates = new RateList(
+    (rate) => showNeeds(rate),
+    () => void book(),
+  );
+  const pickupNote = h('input', {
+    type: 'text',
+    maxlength: 500,
+    'aria-label': 'Pickup instructions for the driver',
+    placeholder: 'Pickup instructions (door code…)',
+  });
+  const deliveryNote = h('input', {
+    type: 'text',
+    maxlength: 500,
+    'aria-label': 'Delivery instructions for the driver',
+    placeholder: 'Delivery instructions',
+  });
   const bookButton = h('button', { type: 'button', class: 'primary book' }, 'Book and print');
   const bookStatus = h('p', { class: 'pack-status', role: 'status' });
   let pointSelect: HTMLSelectElement | null = null;
@@ -73,8 +86,20 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
       ['Sender', partyLine(d.shipment.sender)],
       ['Receiver', partyLine(d.shipment.receiver)],
       ['Parcels', d.packages.length > 0 ? d.packages.map(packageLine).join('; ') : null],
-      ['References', [d.shipment.referenceId, d.shipment.senderReference, d.shipment.receiverReference].filter(Boolean).join(' · ') || null],
-      ['Customs', d.customs ? d.customs.items.map((i) => `${i.quantity ?? '?'} × ${i.description ?? 'item'}, ${i.unitWeightKg ?? '?'} kg, ${i.unitValue ?? '?'} ${d.customs?.currency ?? ''}`.trim()).join('; ') || 'no items' : null],
+      [
+        'References',
+        [d.shipment.referenceId, d.shipment.senderReference, d.shipment.receiverReference].filter(Boolean).join(' · ') || null,
+      ],
+      [
+        'Customs',
+        d.customs
+          ? d.customs.items
+              .map((i) =>
+                `${i.quantity ?? '?'} × ${i.description ?? 'item'}, ${i.unitWeightKg ?? '?'} kg, ${i.unitValue ?? '?'} ${d.customs?.currency ?? ''}`.trim(),
+              )
+              .join('; ') || 'no items'
+          : null,
+      ],
     ];
     replaceChildren(
       info,
@@ -120,7 +145,10 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     // What the service says is missing on a parcel sits next to that parcel's field.
     parcels.showProblems(draft.missing);
     parcels.focus();
-    void api.packPresets({}).then((p) => parcels?.setPresets(p), () => undefined);
+    void api.packPresets({}).then(
+      (p) => parcels?.setPresets(p),
+      () => undefined,
+    );
     if (draft.missing.length === 0 && draft.packages.every((p) => p.weightKg !== null)) void fetchRates(false);
   };
 
@@ -135,7 +163,13 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     }
     renderInfo(result.value);
     if (result.value.missing.length === 0) await fetchRates(true);
-    else showProblem({ code: 'PACK_MISSING', message: 'Saved. Booking still needs the details below (fix them in the order system).', requestId: null, fields: result.value.missing });
+    else
+      showProblem({
+        code: 'PACK_MISSING',
+        message: 'Saved. Booking still needs the details below (fix them in the order system).',
+        requestId: null,
+        fields: result.value.missing,
+      });
   };
 
   const fetchRates = async (focus: boolean): Promise<void> => {
@@ -166,12 +200,23 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
       });
     }
     for (const documentType of rate.requiredDocuments) {
-      const status = h('span', { class: uploaded.has(documentType) ? 'ok' : 'muted' }, uploaded.has(documentType) ? 'uploaded' : 'required before booking');
+      const status = h(
+        'span',
+        { class: uploaded.has(documentType) ? 'ok' : 'muted' },
+        uploaded.has(documentType) ? 'uploaded' : 'required before booking',
+      );
       const picker = documentPicker(
         documentType,
         (file) => {
           status.textContent = `uploading ${size(file.bytes)}…`;
-          void run(() => api.packUpload({ shipmentId: shipment.id, documentType: documentType as 'customsinvoice', fileName: file.name, contentBase64: file.base64 })).then((r) => {
+          void run(() =>
+            api.packUpload({
+              shipmentId: shipment.id,
+              documentType: documentType as 'customsinvoice',
+              fileName: file.name,
+              contentBase64: file.base64,
+            }),
+          ).then((r) => {
             if (!r.ok) {
               status.textContent = 'not uploaded';
               return showProblem(r.problem);
@@ -191,14 +236,26 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   const book = async (): Promise<void> => {
     const rate = rates.selected;
     if (booking || !rate) return;
-    if (!rate.bookable) return showProblem({ code: 'PACK_RATE', message: 'This rate does not support the third-party customs payer: pick another rate.', requestId: null, fields: [] });
+    if (!rate.bookable)
+      return showProblem({
+        code: 'PACK_RATE',
+        message: 'This rate does not support the third-party customs payer: pick another rate.',
+        requestId: null,
+        fields: [],
+      });
     const missingDocs = rate.requiredDocuments.filter((d) => !uploaded.has(d));
     if (missingDocs.length > 0) {
-      showProblem({ code: 'PACK_DOCUMENTS', message: `Upload first: ${missingDocs.map(documentWords).join(', ')}.`, requestId: null, fields: [] });
+      showProblem({
+        code: 'PACK_DOCUMENTS',
+        message: `Upload first: ${missingDocs.map(documentWords).join(', ')}.`,
+        requestId: null,
+        fields: [],
+      });
       needs.querySelector<HTMLInputElement>('input[type=file]')?.focus();
       return;
     }
-    if (rate.needsServicePoint && !pointSelect?.value) return showProblem({ code: 'PACK_POINT', message: 'Pick a service point first.', requestId: null, fields: [] });
+    if (rate.needsServicePoint && !pointSelect?.value)
+      return showProblem({ code: 'PACK_POINT', message: 'Pick a service point first.', requestId: null, fields: [] });
     booking = true;
     bookButton.disabled = true;
     bookStatus.textContent = 'Booking…';
@@ -234,7 +291,12 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
 
 function partyLine(p: ShipmentView['receiver']): string | null {
   const place = [p.postalCode, p.city].filter(Boolean).join(' ');
-  const text = [p.name, p.contactName && p.contactName !== p.name ? p.contactName : null, p.addressLine, [place, p.countryCode].filter(Boolean).join(', ')]
+  const text = [
+    p.name,
+    p.contactName && p.contactName !== p.name ? p.contactName : null,
+    p.addressLine,
+    [place, p.countryCode].filter(Boolean).join(', '),
+  ]
     .filter((x): x is string => !!x)
     .join(', ');
   return text || null;

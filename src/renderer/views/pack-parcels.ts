@@ -147,7 +147,13 @@ export class ParcelsForm {
       if (inputs.weightKg.value.trim() === '') inputs.weightKg.value = text(preset.weightKg);
     });
     if (p?.favoritePackageId) box.value = p.favoritePackageId;
-    const element = h('fieldset', { class: 'parcel-line' }, h('legend', {}, `Parcel line ${n}`), h('label', { class: 'field field-box' }, h('span', {}, 'Box'), box), ...cells);
+    const element = h(
+      'fieldset',
+      { class: 'parcel-line' },
+      h('legend', {}, `Parcel line ${n}`),
+      h('label', { class: 'field field-box' }, h('span', {}, 'Box'), box),
+      ...cells,
+    );
     const line: Line = { element, box, inputs, errors };
     this.lines.push(line);
     this.list.append(element);

@@ -24,17 +24,32 @@ export class PrintersEditor {
   private readonly result: HTMLElement;
 
   constructor(private readonly ctx: UiContext) {
-    this.text = h('textarea', { id: 'printers-json', rows: '12', spellcheck: 'false', 'aria-label': 'Printers, rules and defaults (JSON)' });
+    this.text = h('textarea', {
+      id: 'printers-json',
+      rows: '12',
+      spellcheck: 'false',
+      'aria-label': 'Printers, rules and defaults (JSON)',
+    });
     const save = h('button', { type: 'button', class: 'printers-save' }, 'Save printers and rules');
     save.addEventListener('click', () => void this.save());
     this.result = h('p', { class: 'inline-result', role: 'status' });
-    this.element = h('div', { class: 'printers-editor' }, h('h3', {}, 'Printers and routing rules'), this.text, h('div', { class: 'row' }, save, this.result));
+    this.element = h(
+      'div',
+      { class: 'printers-editor' },
+      h('h3', {}, 'Printers and routing rules'),
+      this.text,
+      h('div', { class: 'row' }, save, this.result),
+    );
   }
 
   async refresh(): Promise<void> {
     try {
       const { routing } = await this.ctx.api.getSettings({});
-      this.text.value = JSON.stringify({ printers: routing.printers ?? [], rules: routing.rules ?? [], defaults: routing.defaults ?? {} }, null, 2);
+      this.text.value = JSON.stringify(
+        { printers: routing.printers ?? [], rules: routing.rules ?? [], defaults: routing.defaults ?? {} },
+        null,
+        2,
+      );
     } catch (error) {
       this.say('fail', `Printers could not be read: ${describeError(error)}`);
     }

@@ -42,7 +42,12 @@ export class QueueView {
       spellcheck: 'false',
       placeholder: t('queue.searchPlaceholder'),
     });
-    this.stateFilter = h('select', { id: 'job-state' }, option('', t('queue.allStates')), ...JOB_STATES.map((s) => option(s, JOB_BADGE_WORDS[s])));
+    this.stateFilter = h(
+      'select',
+      { id: 'job-state' },
+      option('', t('queue.allStates')),
+      ...JOB_STATES.map((s) => option(s, JOB_BADGE_WORDS[s])),
+    );
     this.body = h('tbody');
     this.message = h('div', { class: 'queue-message' });
     this.previous = h('button', { type: 'button', class: 'previous' }, t('queue.previous'));
@@ -66,11 +71,7 @@ export class QueueView {
       h(
         'table',
         { class: 'jobs', 'aria-label': t('queue.tableAria') },
-        h(
-          'thead',
-          {},
-          h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, column(c)))),
-        ),
+        h('thead', {}, h('tr', {}, ...COLUMNS.map((c) => h('th', { scope: 'col' }, column(c))))),
         this.body,
       ),
       this.pager,
@@ -200,7 +201,10 @@ export class QueueView {
   }
 
   private action(kind: 'retry' | 'cancel', job: JobView, run: () => Promise<JobView>): HTMLButtonElement {
-    const name = t(`queue.${kind}Name` as MessageKey, { shipment: job.reference ?? job.shipmentId, document: documentWords(job.documentType).toLowerCase() });
+    const name = t(`queue.${kind}Name` as MessageKey, {
+      shipment: job.reference ?? job.shipmentId,
+      document: documentWords(job.documentType).toLowerCase(),
+    });
     const button = h('button', { type: 'button', 'aria-label': name }, t(`queue.${kind}`));
     button.addEventListener('click', async () => {
       button.disabled = true;
@@ -208,7 +212,10 @@ export class QueueView {
         this.onJob(await run());
         replaceChildren(this.message);
       } catch (error) {
-        replaceChildren(this.message, h('p', { role: 'alert', class: 'fail' }, t(`queue.${kind}Failed` as MessageKey, { error: describeError(error) })));
+        replaceChildren(
+          this.message,
+          h('p', { role: 'alert', class: 'fail' }, t(`queue.${kind}Failed` as MessageKey, { error: describeError(error) })),
+        );
         button.disabled = false;
       }
     });

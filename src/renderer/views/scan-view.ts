@@ -11,7 +11,6 @@ import { language, t } from '../i18n';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
 
-
 export class ScanView {
   readonly element: HTMLElement;
   readonly input: HTMLInputElement;
@@ -43,7 +42,13 @@ export class ScanView {
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });
-    this.element = h('section', { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' }, this.form, this.feedback, this.result);
+    this.element = h(
+      'section',
+      { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' },
+      this.form,
+      this.feedback,
+      this.result,
+    );
 
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();

@@ -15,7 +15,8 @@ export class StatusBar {
   readonly element = h('footer', { class: 'status-bar', 'aria-label': t('status.aria') });
 
   show(status: AgentStatus): void {
-    const item = (label: string, value: string, cls = '') => h('span', { class: `status-item ${cls}` }, h('span', { class: 'status-label' }, label), value);
+    const item = (label: string, value: string, cls = '') =>
+      h('span', { class: `status-item ${cls}` }, h('span', { class: 'status-label' }, label), value);
     replaceChildren(
       this.element,
       item(t('status.state'), STATE_WORDS[status.state] ? t(STATE_WORDS[status.state]) : status.state, `state state-${status.state}`),
@@ -25,13 +26,27 @@ export class StatusBar {
       status.queued > 0 ? item(t('status.queued'), localNumber(status.queued)) : null,
       status.failed > 0 ? item(t('status.failed'), localNumber(status.failed), 'warn') : null,
       status.lastError
-        ? h('span', { class: 'status-item error', title: status.lastError.message }, h('span', { class: 'status-label' }, t('status.lastError')), lastError(status))
+        ? h(
+            'span',
+            { class: 'status-item error', title: status.lastError.message },
+            h('span', { class: 'status-label' }, t('status.lastError')),
+            lastError(status),
+          )
         : null,
     );
   }
 
   offline(message: string): void {
-    replaceChildren(this.element, h('span', { class: 'status-item state state-offline' }, h('span', { class: 'status-label' }, t('status.state')), t('status.state.offline')), h('span', { class: 'status-item error' }, message));
+    replaceChildren(
+      this.element,
+      h(
+        'span',
+        { class: 'status-item state state-offline' },
+        h('span', { class: 'status-label' }, t('status.state')),
+        t('status.state.offline'),
+      ),
+      h('span', { class: 'status-item error' }, message),
+    );
   }
 }
 

@@ -45,7 +45,12 @@ const amount = (value: number | null): string => (value == null ? '-' : formatCe
  * when `alternative_to` is set, the item table, totals, additional information and the
  * signature. The item table continues on further A4 pages, its header repeated.
  */
-export function drawCustomsInvoice(document: PDFDocument, fonts: DocumentFonts, shipment: DocumentShipment, customs: DocumentCustoms): void {
+export function drawCustomsInvoice(
+  document: PDFDocument,
+  fonts: DocumentFonts,
+  shipment: DocumentShipment,
+  customs: DocumentCustoms,
+): void {
   const { regular, bold } = fonts;
   const currency = customs.currency ?? '';
   const invoiceLabel = customs.invoiceNumber ? `Customs invoice ${customs.invoiceNumber}` : 'Customs invoice';

@@ -20,8 +20,12 @@ export function lineCents(item: DocumentCustomsItem): number | null {
 export function customsTotals(customs: DocumentCustoms): CustomsTotals {
   const lines = customs.items.map(lineCents);
   const goodsCents = lines.reduce<number>((sum, line) => sum + (line ?? 0), 0);
-  const totalCents = goodsCents + cents(customs.insuranceCosts) + cents(customs.shippingCosts) + cents(customs.otherCosts) - cents(customs.discount);
-  const grams = customs.items.reduce((sum, i) => sum + (i.quantity == null || i.unitWeightKg == null ? 0 : Math.round(i.quantity * i.unitWeightKg * 1000)), 0);
+  const totalCents =
+    goodsCents + cents(customs.insuranceCosts) + cents(customs.shippingCosts) + cents(customs.otherCosts) - cents(customs.discount);
+  const grams = customs.items.reduce(
+    (sum, i) => sum + (i.quantity == null || i.unitWeightKg == null ? 0 : Math.round(i.quantity * i.unitWeightKg * 1000)),
+    0,
+  );
   return { lineCents: lines, goodsCents, totalCents, netWeightKg: grams / 1000 };
 }
 

@@ -25,13 +25,14 @@ export interface SheetGeometry {
  * `3x1` puts three side by side, `2x2` uses the quarters. The spec only names the count a
  * page; the order is the sandbox's choice (src/sandbox/README.md).
  */
-const GRIDS: Readonly<Record<LabelLayout, { readonly page: readonly [number, number]; readonly columns: number; readonly rows: number }>> = {
-  printer: { page: [LABEL_WIDTH, LABEL_HEIGHT], columns: 1, rows: 1 },
-  a4: { page: PageSizes.A4, columns: 1, rows: 1 },
-  '1x2': { page: PageSizes.A4, columns: 1, rows: 2 },
-  '3x1': { page: PageSizes.A4, columns: 3, rows: 1 },
-  '2x2': { page: PageSizes.A4, columns: 2, rows: 2 },
-};
+const GRIDS: Readonly<Record<LabelLayout, { readonly page: readonly [number, number]; readonly columns: number; readonly rows: number }>> =
+  {
+    printer: { page: [LABEL_WIDTH, LABEL_HEIGHT], columns: 1, rows: 1 },
+    a4: { page: PageSizes.A4, columns: 1, rows: 1 },
+    '1x2': { page: PageSizes.A4, columns: 1, rows: 2 },
+    '3x1': { page: PageSizes.A4, columns: 3, rows: 1 },
+    '2x2': { page: PageSizes.A4, columns: 2, rows: 2 },
+  };
 
 const cache = new Map<LabelLayout, SheetGeometry>();
 

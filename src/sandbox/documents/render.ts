@@ -24,7 +24,10 @@ export async function renderDocument(request: RenderRequest): Promise<Uint8Array
 
   if (request.documentType === 'label') {
     const labels = labelContents(request.shipments);
-    const barcodes = await embedBarcodes(document, labels.map((label) => label.trackingId));
+    const barcodes = await embedBarcodes(
+      document,
+      labels.map((label) => label.trackingId),
+    );
     const { pageSize, slots } = sheetGeometry(request.layout);
     labels.forEach((label, index) => {
       const slotIndex = index % slots.length;

@@ -46,28 +46,47 @@ function shipmentFor(input: AdminBookInput, index: number): ShipmentBody {
       contact: { name: r.contact, email: 'receiver@example.com', phone: '+46700000000' },
     },
     packages: Array.from({ length: input.packages ?? 1 }, (_v, i) => ({
-      depth_cm: 30, height_cm: 20, width_cm: 20, weight_kg: 1 + i, quantity: 1, description: `Parcel ${i + 1}`, type: 'PACKAGE',
+      depth_cm: 30,
+      height_cm: 20,
+      width_cm: 20,
+      weight_kg: 1 + i,
+      quantity: 1,
+      description: `Parcel ${i + 1}`,
+      type: 'PACKAGE',
     })),
   };
 }
 
 /** Create and book in one step, as the web application (APP) or an integration (API) would. */
-export function bookDirect(state: SandboxState, services: Services, input: AdminBookInput): { shipmentId: string; trackingId: string; referenceId: string } {
+export function bookDirect(
+  state: SandboxState,
+  services: Services,
+  input: AdminBookInput,
+): { shipmentId: string; trackingId: string; referenceId: string } {
   const carrier = input.carrier ?? 'postnord';
   const product = PRODUCTS.find((p) => p.carrier === carrier && !p.servicePoint);
   if (!product) throw new HttpError(400, 'unknown_carrier', `Unknown carrier "${carrier}". Use a carrier from GET /carriers.`);
   const shipment = createShipment(state, shipmentFor(input, ++serial));
   const weight = (shipment.body.packages ?? []).reduce((s, p) => s + (p.weight_kg ?? 0), 0);
   services.confirm(shipment, {
-    product, agreement: 'SERVICE', receiverPays: false, price: Math.round((product.basePrice + product.perKg * weight) * 100) / 100,
-    nonEu: false, source: input.source ?? 'APP', servicePoint: null,
+    product,
+    agreement: 'SERVICE',
+    receiverPays: false,
+    price: Math.round((product.basePrice + product.perKg * weight) * 100) / 100,
+    nonEu: false,
+    source: input.source ?? 'APP',
+    servicePoint: null,
   });
   return { shipmentId: shipment.id, trackingId: shipment.booking!.trackingId, referenceId: shipment.body.reference_id ?? '' };
 }
 
 const faultsSchema = z.object({
-  latencyMs: z.number().optional(), errorRate: z.number().optional(), rateLimitRate: z.number().optional(),
-  retryAfterSeconds: z.number().optional(), dropRate: z.number().optional(), labelDelayMs: z.number().optional(),
+  latencyMs: z.number().optional(),
+  errorRate: z.number().optional(),
+  rateLimitRate: z.number().optional(),
+  retryAfterSeconds: z.number().optional(),
+  dropRate: z.number().optional(),
+  labelDelayMs: z.number().optional(),
 });
 const webhooksSchema = z.array(z.object({ url: z.url(), secret: z.string().min(1), subscriptions: z.array(z.string()).optional() })).max(5);
 

@@ -8,7 +8,12 @@ import { bookRequestSchema, cancelRequestSchema, customsMissing } from '../valid
 
 function issuedRate(state: SandboxState, token: string): IssuedRate {
   const issued = state.rates.get(token);
-  if (!issued) throw new HttpError(422, 'booking_token_invalid', 'Unknown booking_token. Request rates again and book with a token from the response.');
+  if (!issued)
+    throw new HttpError(
+      422,
+      'booking_token_invalid',
+      'Unknown booking_token. Request rates again and book with a token from the response.',
+    );
   if (state.nowMs() >= issued.expiresAtMs) {
     throw new HttpError(422, 'booking_token_expired', 'The booking_token has expired (tokens are valid 30 minutes). Request rates again.');
   }
@@ -23,14 +28,14 @@ function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate,
     throw new HttpError(
       422,
       'dangerous_goods_changed',
-      'A package\'s dangerous_goods_type changed after the rates were fetched. Fetch new rates and book with the new token.',
+      "A package's dangerous_goods_type changed after the rates were fetched. Fetch new rates and book with the new token.",
     );
   }
   if (dangerousGoodsOf(s.body) === 'adr' && !state.adrApproved) {
     throw new HttpError(
       422,
       'adr_approval_withdrawn',
-      'The team\'s ADR approval was withdrawn since the rates were fetched. ADR shipments cannot be booked without it.',
+      "The team's ADR approval was withdrawn since the rates were fetched. ADR shipments cannot be booked without it.",
     );
   }
   const payer = s.body.third_party_customs_payer;
@@ -77,7 +82,11 @@ function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate,
   }
   const notUploaded = rate.requiredDocuments.filter((d) => !s.uploads.has(d));
   if (notUploaded.length > 0) {
-    throw new HttpError(422, 'documents_missing', `Upload the required documents first: ${notUploaded.join(', ')} (POST /shipments/${s.id}/{document_type}).`);
+    throw new HttpError(
+      422,
+      'documents_missing',
+      `Upload the required documents first: ${notUploaded.join(', ')} (POST /shipments/${s.id}/{document_type}).`,
+    );
   }
 }
 
@@ -119,7 +128,11 @@ export const bookRoutes: readonly Route[] = [
     const req = parseBody(cancelRequestSchema, await body());
     const shipment = state.shipment(req.shipment_id);
     if (!isBooked(shipment)) {
-      throw new HttpError(409, 'shipment_not_booked', `Only booked shipments can be canceled; shipment ${shipment.id} is ${shipment.status}.`);
+      throw new HttpError(
+        409,
+        'shipment_not_booked',
+        `Only booked shipments can be canceled; shipment ${shipment.id} is ${shipment.status}.`,
+      );
     }
     services.cancel(shipment);
     return json(200, { shipment_id: shipment.id, status: shipment.status });

@@ -101,7 +101,11 @@ export const printRoutes: readonly Route[] = [
     const shipments = req.shipment_ids.map((id) => state.shipment(id));
     for (const s of shipments) {
       if (!isBooked(s)) {
-        throw new HttpError(422, 'shipment_not_booked', `Shipment ${s.id} is ${s.status}: documents can only be printed for booked shipments.`);
+        throw new HttpError(
+          422,
+          'shipment_not_booked',
+          `Shipment ${s.id} is ${s.status}: documents can only be printed for booked shipments.`,
+        );
       }
       if (!availableDocuments(s).includes(req.document_type)) {
         throw new HttpError(
@@ -129,7 +133,13 @@ export const printRoutes: readonly Route[] = [
     if (format === 'file') return { status: 200, bytes, contentType: 'application/pdf' };
     const outputUrl = publish(state, bytes);
     if (printer) {
-      state.printerJobs.push({ printerId: printer.id, shipmentIds: shipments.map((s) => s.id), documentType: req.document_type, layout, at: state.nowIso() });
+      state.printerJobs.push({
+        printerId: printer.id,
+        shipmentIds: shipments.map((s) => s.id),
+        documentType: req.document_type,
+        layout,
+        at: state.nowIso(),
+      });
     }
     return json(200, { output_url: outputUrl });
   }),

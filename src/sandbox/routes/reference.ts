@@ -1,8 +1,6 @@
 /** Reference data: status, carriers, printers, service points, favorites, rules, defaults. */
 import { z } from 'zod';
-import {
-  CARRIERS, FAVORITE_ADDRESSES, FAVORITE_PACKAGES, PRINTERS, SERVICE_POINT_CARRIERS, SHIPPING_RULES,
-} from '../catalog';
+import { CARRIERS, FAVORITE_ADDRESSES, FAVORITE_PACKAGES, PRINTERS, SERVICE_POINT_CARRIERS, SHIPPING_RULES } from '../catalog';
 import { HttpError, json, parseBody, type FieldErrors } from '../http';
 import { route, type Route } from '../router';
 import type { SandboxState } from '../state';
@@ -30,24 +28,25 @@ export const referenceRoutes: readonly Route[] = [
   route('POST', '/locations/servicepoints', async ({ state, json: body }) => {
     const req = parseBody(servicePointRequestSchema, await body());
     const country = req.country_code.toUpperCase();
-    const locations = SERVICE_POINT_CARRIERS
-      .filter((c) => c.countries.has(country) && (!req.carrier || req.carrier === c.carrier))
-      .flatMap((c) => POINT_NAMES.map((name, i) => {
-        const token = state.token();
-        const pointName = `${name} ${req.city ?? ''}`.trim();
-        state.servicePoints.set(token, { carrier: c.carrier, name: pointName, countryCode: country });
-        return {
-          carrier: c.carrier,
-          service_point_token: token,
-          service_point_name: pointName,
-          address_line: `Servicegatan ${i + 1}`,
-          postal_code: req.postal_code,
-          city: req.city ?? '',
-          country_code: country,
-          distance_by_road: String(400 * (i + 1)),
-          distance_great_circle: String(300 * (i + 1)),
-        };
-      }));
+    const locations = SERVICE_POINT_CARRIERS.filter((c) => c.countries.has(country) && (!req.carrier || req.carrier === c.carrier)).flatMap(
+      (c) =>
+        POINT_NAMES.map((name, i) => {
+          const token = state.token();
+          const pointName = `${name} ${req.city ?? ''}`.trim();
+          state.servicePoints.set(token, { carrier: c.carrier, name: pointName, countryCode: country });
+          return {
+            carrier: c.carrier,
+            service_point_token: token,
+            service_point_name: pointName,
+            address_line: `Servicegatan ${i + 1}`,
+            postal_code: req.postal_code,
+            city: req.city ?? '',
+            country_code: country,
+            distance_by_road: String(400 * (i + 1)),
+            distance_great_circle: String(300 * (i + 1)),
+          };
+        }),
+    );
     return json(200, { locations });
   }),
 
@@ -63,9 +62,18 @@ export const referenceRoutes: readonly Route[] = [
 
   route('GET', '/favorites/packages', () => json(200, { packages: FAVORITE_PACKAGES })),
 
-  route('GET', '/shipping-rules', () => json(200, {
-    shipping_rules: SHIPPING_RULES.map((r) => ({ id: r.id, hash: r.id, name: r.name, type: r.type, category: r.category, enabled: r.enabled })),
-  })),
+  route('GET', '/shipping-rules', () =>
+    json(200, {
+      shipping_rules: SHIPPING_RULES.map((r) => ({
+        id: r.id,
+        hash: r.id,
+        name: r.name,
+        type: r.type,
+        category: r.category,
+        enabled: r.enabled,
+      })),
+    }),
+  ),
 
   route('GET', '/shipment-defaults', ({ state }) => json(200, defaultsView(state))),
 
@@ -75,7 +83,8 @@ export const referenceRoutes: readonly Route[] = [
     const addressOk = (id: string): boolean => FAVORITE_ADDRESSES.some((e) => e.id === id);
     const packageOk = (id: string): boolean => FAVORITE_PACKAGES.some((e) => e.id === id);
     if (req.sender_address && !addressOk(req.sender_address.id)) errors['sender_address.id'] = ['is not one of your address book entries'];
-    if (req.receiver_address && !addressOk(req.receiver_address.id)) errors['receiver_address.id'] = ['is not one of your address book entries'];
+    if (req.receiver_address && !addressOk(req.receiver_address.id))
+      errors['receiver_address.id'] = ['is not one of your address book entries'];
     if (req.package && !packageOk(req.package.id)) errors['package.id'] = ['is not one of your favorite packages'];
     if (Object.keys(errors).length > 0) {
       throw new HttpError(

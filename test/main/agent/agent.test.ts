@@ -175,12 +175,19 @@ describe('agent demo mode (first run: "Try the demo")', () => {
     const status = await agent.api.startDemo({});
     expect(status).toMatchObject({ environment: 'sandbox', team: 'Sandbox Team' });
     // The demo's first booking happens at once; the in-app demo polls every 2 s.
-    await waitFor(async () => (await agent.api.listJobs({ search: 'DEMO-0001' })).some((j) => j.state === 'completed'), 'the first demo label', 20_000);
+    await waitFor(
+      async () => (await agent.api.listJobs({ search: 'DEMO-0001' })).some((j) => j.state === 'completed'),
+      'the first demo label',
+      20_000,
+    );
   });
 
   it('refuses "Try the demo" with a clear error when its entry point offers no demo', async () => {
     const { agent } = await station.start();
-    await expect(agent.api.startDemo({})).rejects.toMatchObject({ code: 'DEMO_UNAVAILABLE', message: expect.stringContaining('npm run demo') });
+    await expect(agent.api.startDemo({})).rejects.toMatchObject({
+      code: 'DEMO_UNAVAILABLE',
+      message: expect.stringContaining('npm run demo'),
+    });
     expect(await agent.api.getStatus({})).toMatchObject({ team: 'Sandbox Team', state: 'ok' }); // still connected as before
   });
 });

@@ -23,7 +23,12 @@ describe('fallback with real CUPS', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, retries: 0 });
-    cups = await startPrivateCups({ queues: [{ name: 'zebra', kind: 'sink' }, { name: 'office', kind: 'sink' }] });
+    cups = await startPrivateCups({
+      queues: [
+        { name: 'zebra', kind: 'sink' },
+        { name: 'office', kind: 'sink' },
+      ],
+    });
     tmp = tempDir('ps-fallback-cups-');
   });
   afterAll(async () => {
@@ -33,72 +38,76 @@ describe('fallback with real CUPS', () => {
     tmp?.cleanup();
   });
 
-  it('cupsdisable the label queue: the waiting labels print once on the A4 queue as a4 sheets; re-enabled, nothing more', { timeout: 120_000 }, async () => {
-    const routing = routingSchema.parse({
-      labelPrinter: 'cups:zebra',
-      documentPrinter: 'cups:office',
-      printers: [
-        { name: 'Zebra', uri: 'cups:zebra', media: '4x6in', fallback: { printer: 'Office', auto: true } },
-        { name: 'Office', uri: 'cups:office', media: 'a4' },
-      ],
-    });
-    const ledger = Ledger.open({ path: path.join(tmp.dir, 'ledger.sqlite') });
-    const targets = new Map<string, PrinterTarget>();
-    const pipeline = new PrintPipeline({
-      ledger,
-      fetcher: client,
-      targetFor: (uri) => {
-        let t = targets.get(uri);
-        if (!t) targets.set(uri, (t = createTarget(uri, { env: cups.env })));
-        return t;
-      },
-      route: (type, carrier) => routeFor(routing, type, carrier),
-      mediaFor: (target, layout) => mediaOn(findPrinter(routing, target), layout),
-      retryBaseMs: 50,
-      retryMaxMs: 200,
-      followIntervalMs: 100,
-    });
-    const moves: Array<{ printer: string; to: string; jobs: readonly JobView[] }> = [];
-    const offers: unknown[] = [];
-    const errors: Error[] = [];
-    const watcher = new FallbackWatcher({
-      pipeline,
-      routing: () => routing,
-      intervalMs: 100,
-      onOffer: (o) => offers.push(o),
-      onMoved: (printer, to, jobs) => moves.push({ printer, to, jobs }),
-      onError: (e) => errors.push(e),
-    });
+  it(
+    'cupsdisable the label queue: the waiting labels print once on the A4 queue as a4 sheets; re-enabled, nothing more',
+    { timeout: 120_000 },
+    async () => {
+      const routing = routingSchema.parse({
+        labelPrinter: 'cups:zebra',
+        documentPrinter: 'cups:office',
+        printers: [
+          { name: 'Zebra', uri: 'cups:zebra', media: '4x6in', fallback: { printer: 'Office', auto: true } },
+          { name: 'Office', uri: 'cups:office', media: 'a4' },
+        ],
+      });
+      const ledger = Ledger.open({ path: path.join(tmp.dir, 'ledger.sqlite') });
+      const targets = new Map<string, PrinterTarget>();
+      const pipeline = new PrintPipeline({
+        ledger,
+        fetcher: client,
+        targetFor: (uri) => {
+          let t = targets.get(uri);
+          if (!t) targets.set(uri, (t = createTarget(uri, { env: cups.env })));
+          return t;
+        },
+        route: (type, carrier) => routeFor(routing, type, carrier),
+        mediaFor: (target, layout) => mediaOn(findPrinter(routing, target), layout),
+        retryBaseMs: 50,
+        retryMaxMs: 200,
+        followIntervalMs: 100,
+      });
+      const moves: Array<{ printer: string; to: string; jobs: readonly JobView[] }> = [];
+      const offers: unknown[] = [];
+      const errors: Error[] = [];
+      const watcher = new FallbackWatcher({
+        pipeline,
+        routing: () => routing,
+        intervalMs: 100,
+        onOffer: (o) => offers.push(o),
+        onMoved: (printer, to, jobs) => moves.push({ printer, to, jobs }),
+        onError: (e) => errors.push(e),
+      });
 
-    await cups.disable('zebra', 'media-empty');
-    await pipeline.start();
-    watcher.start();
-    const booked = [await sandbox.bookShipment(), await sandbox.bookShipment(), await sandbox.bookShipment()];
-    const ids = booked.map((b) => b.shipmentId);
-    for (const id of ids) pipeline.submitBooking(notice(id));
+      await cups.disable('zebra', 'media-empty');
+      await pipeline.start();
+      watcher.start();
+      const booked = [await sandbox.bookShipment(), await sandbox.bookShipment(), await sandbox.bookShipment()];
+      const ids = booked.map((b) => b.shipmentId);
+      for (const id of ids) pipeline.submitBooking(notice(id));
 
-    const outputs = await cups.waitForOutputs('office', 3, 60_000);
-    await expect.poll(() => ledger.counts().completed, { timeout: 30_000 }).toBe(3);
-    expect(moves.flatMap((m) => m.jobs.map((j) => j.shipmentId)).sort()).toEqual([...ids].sort());
-    for (const m of moves) expect([m.printer, m.to]).toEqual(['cups:zebra', 'cups:office']);
-    for (const file of outputs) {
-      const [page] = await pdfPageSizes(file);
-      expect([Math.round(page!.width), Math.round(page!.height)]).toEqual([595, 842]);
-    }
-    for (const job of ledger.open()) expect(job.target).not.toBe('cups:zebra');
+      const outputs = await cups.waitForOutputs('office', 3, 60_000);
+      await expect.poll(() => ledger.counts().completed, { timeout: 30_000 }).toBe(3);
+      expect(moves.flatMap((m) => m.jobs.map((j) => j.shipmentId)).sort()).toEqual([...ids].sort());
+      for (const m of moves) expect([m.printer, m.to]).toEqual(['cups:zebra', 'cups:office']);
+      for (const file of outputs) {
+        const [page] = await pdfPageSizes(file);
+        expect([Math.round(page!.width), Math.round(page!.height)]).toEqual([595, 842]);
+      }
+      for (const job of ledger.open()) expect(job.target).not.toBe('cups:zebra');
 
-    await cups.enable('zebra');
-    // The label line comes back and has nothing; the poll sees the same bookings again.
-    for (const id of ids) pipeline.submitBooking(notice(id, 'poll'));
-    await new Promise((r) => setTimeout(r, 1500));
-    await pipeline.idle();
-    await cups.waitForJobs();
-    expect(await cups.outputs('zebra')).toEqual([]);
-    expect(await cups.outputs('office')).toHaveLength(3);
-    expect(offers).toEqual([]);
-    expect(errors).toEqual([]);
-    await watcher.stop();
-    await pipeline.stop();
-    ledger.close();
-  });
+      await cups.enable('zebra');
+      // The label line comes back and has nothing; the poll sees the same bookings again.
+      for (const id of ids) pipeline.submitBooking(notice(id, 'poll'));
+      await new Promise((r) => setTimeout(r, 1500));
+      await pipeline.idle();
+      await cups.waitForJobs();
+      expect(await cups.outputs('zebra')).toEqual([]);
+      expect(await cups.outputs('office')).toHaveLength(3);
+      expect(offers).toEqual([]);
+      expect(errors).toEqual([]);
+      await watcher.stop();
+      await pipeline.stop();
+      ledger.close();
+    },
+  );
 });

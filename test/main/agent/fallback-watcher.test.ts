@@ -27,7 +27,7 @@ const routing = routingSchema.parse({
 });
 
 describe('FallbackWatcher', () => {
-  it('offers the move once per outage without auto, and moves by itself with auto, in the A4 printer\'s layout', async () => {
+  it("offers the move once per outage without auto, and moves by itself with auto, in the A4 printer's layout", async () => {
     const pipeline = fakePipeline([
       { target: 'cups:zebra1', advice: 'queue disabled' },
       { target: 'cups:zebra2', advice: 'media empty' },
@@ -35,7 +35,15 @@ describe('FallbackWatcher', () => {
     ]);
     const offers: FallbackOffer[] = [];
     const moved: string[] = [];
-    const watcher = new FallbackWatcher({ pipeline, routing: () => routing, onOffer: (o) => offers.push(o), onMoved: (p, to) => moved.push(`${p}>${to}`), onError: (e) => { throw e; } });
+    const watcher = new FallbackWatcher({
+      pipeline,
+      routing: () => routing,
+      onOffer: (o) => offers.push(o),
+      onMoved: (p, to) => moved.push(`${p}>${to}`),
+      onError: (e) => {
+        throw e;
+      },
+    });
     await watcher.check();
     await watcher.check();
     expect(offers).toEqual([{ printer: 'cups:zebra1', advice: 'queue disabled', fallback: 'cups:office' }]);

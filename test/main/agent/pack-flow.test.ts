@@ -42,7 +42,11 @@ const count = (method: string, path: RegExp): number =>
 describe('pack and ship', () => {
   it('shows a draft as not booked, with what booking still needs in packer words', async () => {
     const api = await start();
-    const id = await draft({ reference_id: 'DRAFT-1', to: { name: 'Rita Receiver' }, packages: [{ quantity: 1, type: 'PACKAGE', description: 'Mugs' }] });
+    const id = await draft({
+      reference_id: 'DRAFT-1',
+      to: { name: 'Rita Receiver' },
+      packages: [{ quantity: 1, type: 'PACKAGE', description: 'Mugs' }],
+    });
     const found = await api.lookup({ scan: 'DRAFT-1' });
     expect(found).toMatchObject({ kind: 'found', shipment: { id, status: 'PENDING', trackingId: null } });
     const view = value(await api.packDraft({ shipmentId: id }));
@@ -63,13 +67,21 @@ describe('pack and ship', () => {
     const payer = { account_number: 'ACC-1', postal_code: '0154', country_code: 'NO' };
     const id = await draft({
       to: NO_RECEIVER,
-      packages: [{ quantity: 1, type: 'PACKAGE', description: 'Mugs' }, { quantity: 1, description: 'Spare' }],
+      packages: [
+        { quantity: 1, type: 'PACKAGE', description: 'Mugs' },
+        { quantity: 1, description: 'Spare' },
+      ],
       customs_information: COMPLETE_CUSTOMS,
       third_party_customs_payer: payer,
     });
     const [preset] = await api.packPresets({});
     expect(preset).toMatchObject({ name: 'Small box', widthCm: 20, heightCm: 20, depthCm: 30 });
-    const saved = value(await api.packUpdate({ shipmentId: id, packages: [{ presetId: preset!.id, widthCm: '20', heightCm: '20', depthCm: '30', weightKg: '1,5', quantity: 2 }] }));
+    const saved = value(
+      await api.packUpdate({
+        shipmentId: id,
+        packages: [{ presetId: preset!.id, widthCm: '20', heightCm: '20', depthCm: '30', weightKg: '1,5', quantity: 2 }],
+      }),
+    );
     expect(saved.packages).toEqual([expect.objectContaining({ weightKg: 1.5, quantity: 2, widthCm: 20, favoritePackageId: preset!.id })]);
     expect(saved.missing).toEqual([]);
     const stored = await client.getShipment(id);
@@ -98,13 +110,18 @@ describe('pack and ship', () => {
 
   it('returns a 422 field map with its request id, next to the fields', async () => {
     const api = await start();
-    const id = await draft({ to: { name: 'No Address AB', contact: { name: 'X' } }, packages: [{ quantity: 1, weight_kg: 1, width_cm: 1, height_cm: 1, depth_cm: 1 }] });
+    const id = await draft({
+      to: { name: 'No Address AB', contact: { name: 'X' } },
+      packages: [{ quantity: 1, weight_kg: 1, width_cm: 1, height_cm: 1, depth_cm: 1 }],
+    });
     const rates = await api.packRates({ shipmentId: id });
     expect(rates.ok).toBe(false);
     if (rates.ok) return;
     expect(rates.problem.code).toBe('SERVICE_UNPROCESSABLE');
     expect(rates.problem.requestId).toMatch(/\S+/);
-    expect(rates.problem.fields).toEqual(expect.arrayContaining([{ field: 'to.address.city', label: "Receiver's city", message: 'is missing' }]));
+    expect(rates.problem.fields).toEqual(
+      expect.arrayContaining([{ field: 'to.address.city', label: "Receiver's city", message: 'is missing' }]),
+    );
   });
 
   it('rates with the station settings, selects the cheapest, books and prints the label once', async () => {
@@ -170,20 +187,39 @@ describe('pack and ship', () => {
     const refused = await api.packBook({ shipmentId: id, token: needing!.token });
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.problem.message).toMatch(/Upload the required documents/);
-    const notPdf = await api.packUpload({ shipmentId: id, documentType: 'customsinvoice', fileName: 'x.txt', contentBase64: Buffer.from('hello').toString('base64') });
+    const notPdf = await api.packUpload({
+      shipmentId: id,
+      documentType: 'customsinvoice',
+      fileName: 'x.txt',
+      contentBase64: Buffer.from('hello').toString('base64'),
+    });
     expect(notPdf.ok).toBe(false);
     if (!notPdf.ok) expect(notPdf.problem.message).toMatch(/not a PDF/);
     const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
     for (const documentType of needing!.requiredDocuments) {
-      expect(value(await api.packUpload({ shipmentId: id, documentType: documentType as 'customsinvoice', fileName: `${documentType}.pdf`, contentBase64: pdf.toString('base64') }))).toEqual({ documentType, bytes: pdf.length });
+      expect(
+        value(
+          await api.packUpload({
+            shipmentId: id,
+            documentType: documentType as 'customsinvoice',
+            fileName: `${documentType}.pdf`,
+            contentBase64: pdf.toString('base64'),
+          }),
+        ),
+      ).toEqual({ documentType, bytes: pdf.length });
     }
-    const again = value(await api.packRates({ shipmentId: id })).rates.find((r) => r.productName === needing!.productName && r.carrierName === needing!.carrierName)!;
+    const again = value(await api.packRates({ shipmentId: id })).rates.find(
+      (r) => r.productName === needing!.productName && r.carrierName === needing!.carrierName,
+    )!;
     expect(value(await api.packBook({ shipmentId: id, token: again.token })).shipmentId).toBe(id);
   });
 
   it('books a service-point rate with the nearest point', async () => {
     const api = await start();
-    const id = await draft({ to: { ...SE_RECEIVER, is_private_individual: true }, packages: [{ quantity: 1, weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 }] });
+    const id = await draft({
+      to: { ...SE_RECEIVER, is_private_individual: true },
+      packages: [{ quantity: 1, weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 }],
+    });
     const rates = value(await api.packRates({ shipmentId: id }));
     const pointRate = rates.rates.find((r) => r.needsServicePoint);
     expect(pointRate, 'private receivers get service-point rates').toBeTruthy();
@@ -211,7 +247,11 @@ describe('pack and ship', () => {
 
   it('voids a booked shipment; its label cannot be reprinted afterwards', async () => {
     const api = await start();
-    const id = await draft({ reference_id: 'DRAFT-9', to: SE_RECEIVER, packages: [{ quantity: 1, weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 }] });
+    const id = await draft({
+      reference_id: 'DRAFT-9',
+      to: SE_RECEIVER,
+      packages: [{ quantity: 1, weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 }],
+    });
     const [rate] = value(await api.packRates({ shipmentId: id })).rates;
     value(await api.packBook({ shipmentId: id, token: rate!.token }));
     const canceled = value(await api.packCancel({ shipmentId: id }));

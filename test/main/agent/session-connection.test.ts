@@ -42,7 +42,10 @@ describe('ProvidedSession (the agent\'s side of "Try the demo")', () => {
 
   it('without a provider refuses with DEMO_UNAVAILABLE and says what to do', async () => {
     const session = new ProvidedSession(undefined);
-    await expect(session.start()).rejects.toMatchObject({ code: 'DEMO_UNAVAILABLE', message: expect.stringContaining('connect your account') });
+    await expect(session.start()).rejects.toMatchObject({
+      code: 'DEMO_UNAVAILABLE',
+      message: expect.stringContaining('connect your account'),
+    });
     await session.stop();
   });
 });

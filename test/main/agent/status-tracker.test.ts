@@ -7,26 +7,53 @@ const zero = (): Record<JobState, number> => ({ queued: 0, fetching: 0, spooling
 
 function job(id: string, state: JobState, reason: string | null = null): JobView {
   return {
-    id, shipmentId: 's', reference: null, trackingId: null, documentType: 'label', layout: 'printer', target: 'folder:/x',
-    copies: 1, trigger: 'webhook', state, reason, requestId: reason ? 'req-1' : null, attempts: 1, spoolerJobId: null,
-    createdAt: '2026-11-22T00:00:00Z', updatedAt: '2026-11-22T00:00:01Z',
+    id,
+    shipmentId: 's',
+    reference: null,
+    trackingId: null,
+    documentType: 'label',
+    layout: 'printer',
+    target: 'folder:/x',
+    copies: 1,
+    trigger: 'webhook',
+    state,
+    reason,
+    requestId: reason ? 'req-1' : null,
+    attempts: 1,
+    spoolerJobId: null,
+    createdAt: '2026-11-22T00:00:00Z',
+    updatedAt: '2026-11-22T00:00:01Z',
   };
 }
 
 const networkError = () =>
   new ApiError(API_ERROR_CODES.NETWORK, 'The service cannot be reached', {
-    status: null, requestId: null, serviceMessage: null, fieldErrors: {}, retryAfterMs: null, method: 'POST', path: '/shipments/print',
+    status: null,
+    requestId: null,
+    serviceMessage: null,
+    fieldErrors: {},
+    retryAfterMs: null,
+    method: 'POST',
+    path: '/shipments/print',
   });
 
 describe('StatusTracker', () => {
   it('shows a failed job as an error until that job is retried and prints', () => {
     const counts = zero();
     let paused = false;
-    const tracker = new StatusTracker(() => counts, () => 'sandbox', () => paused);
+    const tracker = new StatusTracker(
+      () => counts,
+      () => 'sandbox',
+      () => paused,
+    );
     tracker.connected('Team A');
     counts.failed = 1;
     tracker.job(job('j1', 'failed', 'queue disabled'));
-    expect(tracker.snapshot()).toMatchObject({ state: 'error', failed: 1, lastError: { code: 'JOB_FAILED', message: 'queue disabled', requestId: 'req-1' } });
+    expect(tracker.snapshot()).toMatchObject({
+      state: 'error',
+      failed: 1,
+      lastError: { code: 'JOB_FAILED', message: 'queue disabled', requestId: 'req-1' },
+    });
     counts.failed = 0;
     tracker.job(job('j2', 'completed'));
     expect(tracker.snapshot().lastError).not.toBeNull(); // another job's success does not hide j1's failure
@@ -37,7 +64,11 @@ describe('StatusTracker', () => {
   });
 
   it('is offline while the service cannot be reached, and recovers when it answers', () => {
-    const tracker = new StatusTracker(zero, () => 'production', () => false);
+    const tracker = new StatusTracker(
+      zero,
+      () => 'production',
+      () => false,
+    );
     tracker.serviceFailed(networkError());
     expect(tracker.snapshot()).toMatchObject({ state: 'offline', lastError: { code: 'SERVICE_UNREACHABLE' } });
     tracker.serviceReached();
@@ -47,7 +78,12 @@ describe('StatusTracker', () => {
   it('shows error for a recent failure only: an old failed job stays in history and in the count, not in the tray state', () => {
     const counts = zero();
     let now = Date.parse('2026-11-22T08:00:00Z');
-    const tracker = new StatusTracker(() => counts, () => 'production', () => false, { errorWindowMs: 30 * 60_000, now: () => now });
+    const tracker = new StatusTracker(
+      () => counts,
+      () => 'production',
+      () => false,
+      { errorWindowMs: 30 * 60_000, now: () => now },
+    );
     tracker.connected('Team A');
     counts.failed = 1;
     tracker.job(job('j1', 'failed', 'queue disabled'));
@@ -65,7 +101,11 @@ describe('StatusTracker', () => {
   it('a failed job from history (not failed while this agent ran) is not an error', () => {
     const counts = zero();
     counts.failed = 12;
-    const tracker = new StatusTracker(() => counts, () => 'production', () => false);
+    const tracker = new StatusTracker(
+      () => counts,
+      () => 'production',
+      () => false,
+    );
     tracker.connected('Team A');
     expect(tracker.snapshot()).toMatchObject({ state: 'ok', failed: 12 });
   });

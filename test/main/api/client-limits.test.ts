@@ -14,7 +14,13 @@ describe('ServiceClient response size limit', () => {
       res.writeHead(200, { 'content-type': 'application/pdf', 'x-service-request-id': 'req-big' });
       res.end(Buffer.alloc(256 * 1024, 0x25));
     });
-    client = new ServiceClient({ baseUrl: server.baseUrl, apiKey: 'key-limits-123', maxResponseBytes: 64 * 1024, retries: 2, retryBaseMs: 1 });
+    client = new ServiceClient({
+      baseUrl: server.baseUrl,
+      apiKey: 'key-limits-123',
+      maxResponseBytes: 64 * 1024,
+      retries: 2,
+      retryBaseMs: 1,
+    });
     const before = server.requests.length;
     await expect(client.printFile({ shipment_ids: ['a'], document_type: 'label', label_layout: 'printer' })).rejects.toMatchObject({
       code: 'SERVICE_INVALID_RESPONSE',

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { errorFromResponse, notFoundAdvice } from '../../../src/main/api/error-mapping';
 
-const ctx = (method: string, path: string) => ({ method, path, status: 404, requestId: 'rq-404', retryAfterMs: null, secret: 'the-secret-key' });
+const ctx = (method: string, path: string) => ({
+  method,
+  path,
+  status: 404,
+  requestId: 'rq-404',
+  retryAfterMs: null,
+  secret: 'the-secret-key',
+});
 
 describe('404 advice depends on the route', () => {
   it('a route without an id (GET /status) points at the service address, with no doubled period', () => {

@@ -12,7 +12,14 @@ import {
   trackingEvents,
 } from '../../../src/main/api/schemas';
 
-const event = { id: 'e1', status: 'ORDERED', created_at: '2026-10-01T09:17:29.754885247Z', url: 'https://t', description: 'Ordered', location_name: '' };
+const event = {
+  id: 'e1',
+  status: 'ORDERED',
+  created_at: '2026-10-01T09:17:29.754885247Z',
+  url: 'https://t',
+  description: 'Ordered',
+  location_name: '',
+};
 
 describe('timestamp', () => {
   it.each([
@@ -25,9 +32,12 @@ describe('timestamp', () => {
     expect(timestamp.safeParse(value).success).toBe(true);
   });
 
-  it.each(['2026-10-01T09:17:29', '2026-10-01', 'yesterday', '2026-13-01T09:17:29Z'])('rejects %s (no zone or not a date-time)', (value) => {
-    expect(timestamp.safeParse(value).success).toBe(false);
-  });
+  it.each(['2026-10-01T09:17:29', '2026-10-01', 'yesterday', '2026-13-01T09:17:29Z'])(
+    'rejects %s (no zone or not a date-time)',
+    (value) => {
+      expect(timestamp.safeParse(value).success).toBe(false);
+    },
+  );
 });
 
 describe('tracking events', () => {
@@ -60,7 +70,12 @@ describe('shipment', () => {
     id: 'a1b2',
     status: 'BOOKED',
     reference_id: 'ORDER-1',
-    to: { name: 'R', address: { city: 'Oslo', country_code: 'NO' }, is_private_individual: true, carrier_accounts: [{ carrier: 'dhl', account_identifier: '1' }] },
+    to: {
+      name: 'R',
+      address: { city: 'Oslo', country_code: 'NO' },
+      is_private_individual: true,
+      carrier_accounts: [{ carrier: 'dhl', account_identifier: '1' }],
+    },
     packages: [{ weight_kg: 1.5, quantity: 2, type: 'PALLET_XXL', dangerous_goods_type: 'lithium' }],
     tracking_status: event,
     tracking_id: null,
@@ -96,7 +111,9 @@ describe('shipment', () => {
 
   it('the request body accepts `{}` to remove a third-party payer but not a half payer', () => {
     expect(shipmentInput.safeParse({ third_party_customs_payer: {} }).success).toBe(true);
-    expect(shipmentInput.safeParse({ third_party_customs_payer: { account_number: '1', postal_code: '2', country_code: 'SE' } }).success).toBe(true);
+    expect(
+      shipmentInput.safeParse({ third_party_customs_payer: { account_number: '1', postal_code: '2', country_code: 'SE' } }).success,
+    ).toBe(true);
     expect(shipmentInput.safeParse({ third_party_customs_payer: { account_number: '1' } }).success).toBe(false);
   });
 });
@@ -145,8 +162,12 @@ describe('other responses', () => {
 });
 
 describe('shipment packages', () => {
-  it('exposes each parcel\'s tracking_ids (an extra response field) and tolerates its absence', () => {
-    const parsed = shipment.parse({ id: 's1', status: 'BOOKED', packages: [{ weight_kg: 1, tracking_ids: ['T1', 'T2'] }, { weight_kg: 2 }] });
+  it("exposes each parcel's tracking_ids (an extra response field) and tolerates its absence", () => {
+    const parsed = shipment.parse({
+      id: 's1',
+      status: 'BOOKED',
+      packages: [{ weight_kg: 1, tracking_ids: ['T1', 'T2'] }, { weight_kg: 2 }],
+    });
     const ids: readonly string[] | null | undefined = parsed.packages[0]!.tracking_ids;
     expect(ids).toEqual(['T1', 'T2']);
     expect(parsed.packages[1]!.tracking_ids).toBeUndefined();

@@ -12,15 +12,18 @@ afterEach(async () => {
 });
 
 describe('ids in a path', () => {
-  it.each(['..', '.', 'a\nb', 'x'.repeat(201)])('refuses %j before any request is sent, with a coded error saying the id is invalid', async (id) => {
-    server.handle((_r, res) => json(res, 200, { id: 's1' }));
-    client = new ServiceClient({ baseUrl: server.baseUrl, apiKey: 'k-123456', retries: 0 });
-    const error = await client.getShipment(id).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SERVICE_INVALID_REQUEST' });
-    expect((error as Error).message).toMatch(/not a valid id/);
-    await expect(client.tracking(id)).rejects.toMatchObject({ code: 'SERVICE_INVALID_REQUEST' });
-    expect(server.requests).toHaveLength(0);
-  });
+  it.each(['..', '.', 'a\nb', 'x'.repeat(201)])(
+    'refuses %j before any request is sent, with a coded error saying the id is invalid',
+    async (id) => {
+      server.handle((_r, res) => json(res, 200, { id: 's1' }));
+      client = new ServiceClient({ baseUrl: server.baseUrl, apiKey: 'k-123456', retries: 0 });
+      const error = await client.getShipment(id).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'SERVICE_INVALID_REQUEST' });
+      expect((error as Error).message).toMatch(/not a valid id/);
+      await expect(client.tracking(id)).rejects.toMatchObject({ code: 'SERVICE_INVALID_REQUEST' });
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 
   it('still escapes an ordinary id with a slash into one segment', async () => {
     server.handle((_r, res) => json(res, 200, { id: 'a/b', status: 'PENDING' }));
@@ -32,7 +35,17 @@ describe('ids in a path', () => {
 
 describe('plain http service address', () => {
   it('is accepted on loopback and private hosts', () => {
-    for (const host of ['127.0.0.1', 'localhost', '[::1]', '10.1.2.3', '172.20.0.1', '192.168.1.10', '169.254.1.1', '[fd00::1]', 'app.localhost']) {
+    for (const host of [
+      '127.0.0.1',
+      'localhost',
+      '[::1]',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.10',
+      '169.254.1.1',
+      '[fd00::1]',
+      'app.localhost',
+    ]) {
       expect(() => checkServiceAddress(`http://${host}:8080/external/v1`, false)).not.toThrow();
     }
     expect(isLocalHost('172.32.0.1')).toBe(false);

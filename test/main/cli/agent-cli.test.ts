@@ -28,7 +28,20 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = {}, until?: RegExp): Pr
 describe('npm run agent', () => {
   it('prints the ready lines, checks the key, never prints it, and stops cleanly on SIGTERM', async () => {
     const run = await runCli(
-      ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'prints')}`, '--webhook-port', '0', '--webhook-secret', 'whsec_cli', '--poll-interval', '0', '--data-dir', join(dir, 'a')],
+      [
+        '--api-url',
+        sandbox.baseUrl,
+        '--printer',
+        `folder:${join(dir, 'prints')}`,
+        '--webhook-port',
+        '0',
+        '--webhook-secret',
+        'whsec_cli',
+        '--poll-interval',
+        '0',
+        '--data-dir',
+        join(dir, 'a'),
+      ],
       { PRINT_STATION_API_KEY: KEY },
       /^printer: /m,
     );
@@ -42,10 +55,24 @@ describe('npm run agent', () => {
   });
 
   it('keeps running as a service with polling off and no servers, until it is told to stop', async () => {
-    const child = spawn(TSX, [CLI, '--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'quiet')}`, '--poll-interval', '0', '--data-dir', join(dir, 'q')], {
-      env: { ...process.env, PRINT_STATION_API_KEY: KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      TSX,
+      [
+        CLI,
+        '--api-url',
+        sandbox.baseUrl,
+        '--printer',
+        `folder:${join(dir, 'quiet')}`,
+        '--poll-interval',
+        '0',
+        '--data-dir',
+        join(dir, 'q'),
+      ],
+      {
+        env: { ...process.env, PRINT_STATION_API_KEY: KEY },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let exitedEarly = false;
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     void exited.then(() => (exitedEarly = true));

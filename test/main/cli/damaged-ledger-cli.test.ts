@@ -28,8 +28,25 @@ describe('npm run agent on a damaged ledger', () => {
     fillLedger(file, 3000);
     damageMiddle(file);
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(TSX, [CLI, '--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'prints')}`, '--webhook-port', '0',
-        '--webhook-secret', 'whsec_cli', '--poll-interval', '0', '--data-dir', dataDir], { env: { ...process.env, PRINT_STATION_API_KEY: KEY } });
+      const child = spawn(
+        TSX,
+        [
+          CLI,
+          '--api-url',
+          sandbox.baseUrl,
+          '--printer',
+          `folder:${join(dir, 'prints')}`,
+          '--webhook-port',
+          '0',
+          '--webhook-secret',
+          'whsec_cli',
+          '--poll-interval',
+          '0',
+          '--data-dir',
+          dataDir,
+        ],
+        { env: { ...process.env, PRINT_STATION_API_KEY: KEY } },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

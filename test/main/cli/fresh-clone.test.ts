@@ -79,34 +79,53 @@ async function expectUiServed(stdout: string): Promise<void> {
 }
 
 describe('a fresh clone (no build output)', () => {
-  it('npm run demo: the printed ui: address serves the app on the first request', async () => {
-    expect(existsSync(join(clone, 'out'))).toBe(false);
-    const demo = await startInClone(TSX, ['src/main/cli/demo.ts', '--data-dir', join(work, 'demo-data')]);
-    let code: number | null;
-    try {
-      await expectUiServed(demo.stdout);
-    } finally {
-      code = await demo.stop();
-    }
-    expect(code).toBe(0);
-  }, SLOW);
+  it(
+    'npm run demo: the printed ui: address serves the app on the first request',
+    async () => {
+      expect(existsSync(join(clone, 'out'))).toBe(false);
+      const demo = await startInClone(TSX, ['src/main/cli/demo.ts', '--data-dir', join(work, 'demo-data')]);
+      let code: number | null;
+      try {
+        await expectUiServed(demo.stdout);
+      } finally {
+        code = await demo.stop();
+      }
+      expect(code).toBe(0);
+    },
+    SLOW,
+  );
 
-  it('npm run agent -- --ui-port 0: the bundled agent in out/agent builds and serves the UI too', async () => {
-    await rm(join(clone, 'out'), { recursive: true, force: true });
-    execFileSync(TSX, ['scripts/bundle-agent.ts'], { cwd: clone });
-    expect(existsSync(join(clone, 'out', 'renderer'))).toBe(false);
-    const agent = await startInClone(
-      process.execPath,
-      ['out/agent/agent.mjs', '--api-url', sandbox.baseUrl, '--printer', `folder:${join(work, 'prints')}`, '--poll-interval', '0',
-        '--data-dir', join(work, 'agent-data'), '--ui-port', '0'],
-      { PRINT_STATION_API_KEY: KEY },
-    );
-    let code: number | null;
-    try {
-      await expectUiServed(agent.stdout);
-    } finally {
-      code = await agent.stop();
-    }
-    expect(code).toBe(0);
-  }, SLOW);
+  it(
+    'npm run agent -- --ui-port 0: the bundled agent in out/agent builds and serves the UI too',
+    async () => {
+      await rm(join(clone, 'out'), { recursive: true, force: true });
+      execFileSync(TSX, ['scripts/bundle-agent.ts'], { cwd: clone });
+      expect(existsSync(join(clone, 'out', 'renderer'))).toBe(false);
+      const agent = await startInClone(
+        process.execPath,
+        [
+          'out/agent/agent.mjs',
+          '--api-url',
+          sandbox.baseUrl,
+          '--printer',
+          `folder:${join(work, 'prints')}`,
+          '--poll-interval',
+          '0',
+          '--data-dir',
+          join(work, 'agent-data'),
+          '--ui-port',
+          '0',
+        ],
+        { PRINT_STATION_API_KEY: KEY },
+      );
+      let code: number | null;
+      try {
+        await expectUiServed(agent.stdout);
+      } finally {
+        code = await agent.stop();
+      }
+      expect(code).toBe(0);
+    },
+    SLOW,
+  );
 });

@@ -15,7 +15,9 @@ describe('install-service --print', () => {
     const unit = installServiceText(['--print', '--os', 'linux'], linuxHere);
     const l = lines(unit);
     // On this OS: this node and this project directory.
-    expect(l).toContain('ExecStart=/usr/local/bin/node20 /srv/print-station/out/agent/agent.mjs --config /etc/print-station/agent.json --data-dir /var/lib/print-station');
+    expect(l).toContain(
+      'ExecStart=/usr/local/bin/node20 /srv/print-station/out/agent/agent.mjs --config /etc/print-station/agent.json --data-dir /var/lib/print-station',
+    );
     expect(l).toContain('EnvironmentFile=/etc/print-station/agent.env');
     expect(l).toContain('Restart=on-failure');
     expect(l).toContain('User=print-station');
@@ -28,11 +30,29 @@ describe('install-service --print', () => {
 
   it('quotes paths with spaces for systemd and takes the options given', () => {
     const unit = installServiceText(
-      ['--print', '--os', 'linux', '--user', 'packer', '--node', '/opt/node 20/bin/node', '--app-dir', '/opt/Print Station', '--config', '/etc/ps/a.json', '--env-file', '/etc/ps/key.env', '--data-dir', '/data/ps'],
+      [
+        '--print',
+        '--os',
+        'linux',
+        '--user',
+        'packer',
+        '--node',
+        '/opt/node 20/bin/node',
+        '--app-dir',
+        '/opt/Print Station',
+        '--config',
+        '/etc/ps/a.json',
+        '--env-file',
+        '/etc/ps/key.env',
+        '--data-dir',
+        '/data/ps',
+      ],
       linuxHere,
     );
     const l = lines(unit);
-    expect(l).toContain('ExecStart="/opt/node 20/bin/node" "/opt/Print Station/out/agent/agent.mjs" --config /etc/ps/a.json --data-dir /data/ps');
+    expect(l).toContain(
+      'ExecStart="/opt/node 20/bin/node" "/opt/Print Station/out/agent/agent.mjs" --config /etc/ps/a.json --data-dir /data/ps',
+    );
     expect(l).toContain('User=packer');
     expect(l).toContain('EnvironmentFile=/etc/ps/key.env');
   });
@@ -78,7 +98,7 @@ describe('install-service --print', () => {
     expect(asUser).toContain('install /p');
   });
 
-  it('uses this machine\'s OS when --os is not given', () => {
+  it("uses this machine's OS when --os is not given", () => {
     expect(installServiceText(['--print'], linuxHere)).toContain('[Service]');
     expect(installServiceText(['--print'], { platform: 'darwin', execPath: '/opt/homebrew/bin/node', appDir: '/Users/p/ps' })).toContain(
       '<string>/opt/homebrew/bin/node</string>\n    <string>/Users/p/ps/out/agent/agent.mjs</string>',
@@ -102,7 +122,7 @@ describe('install-service --print', () => {
 });
 
 describe('npm run agent -- install-service --print (the real CLI)', () => {
-  it('prints each OS\'s definition with no key in it, even with the key in the environment', async () => {
+  it("prints each OS's definition with no key in it, even with the key in the environment", async () => {
     for (const os of ['linux', 'macos', 'windows']) {
       const run = await runCli(['install-service', '--print', '--os', os], { PRINT_STATION_API_KEY: KEY });
       expect(run.code).toBe(0);
@@ -125,7 +145,10 @@ describe('npm run agent -- install-service --print (the real CLI)', () => {
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
   return new Promise((resolve) => {
-    const child = spawn(tsx, [join(process.cwd(), 'src', 'main', 'cli', 'agent.ts'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(tsx, [join(process.cwd(), 'src', 'main', 'cli', 'agent.ts'), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

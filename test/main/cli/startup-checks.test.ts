@@ -20,7 +20,12 @@ let cups: PrivateCups;
 let dir: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  cups = await startPrivateCups({ queues: [{ name: 'zebra_desk', kind: 'sink' }, { name: 'a4_office', kind: 'sink' }] });
+  cups = await startPrivateCups({
+    queues: [
+      { name: 'zebra_desk', kind: 'sink' },
+      { name: 'a4_office', kind: 'sink' },
+    ],
+  });
   dir = await mkdtemp(join(tmpdir(), 'print-station-startup-'));
 });
 afterAll(async () => {
@@ -41,28 +46,40 @@ const dataDir = (): string => join(dir, `d${++n}`);
 describe('start-up checks', () => {
   it('names a service URL without /external/v1, with the address to use, and exits non-zero (agent and demo)', async () => {
     for (const cli of [AGENT, DEMO]) {
-      const r = await run(cli, ['--api-url', sandbox.origin, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+      const r = await run(cli, ['--api-url', sandbox.origin, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], {
+        PRINT_STATION_API_KEY: KEY,
+      });
       expect(r.code).toBe(1);
-      expect(lines(r.stderr)).toEqual([`error: --api-url ${sandbox.origin} has no /external/v1: use ${sandbox.origin}/external/v1 [INVALID_OPTIONS]`]);
+      expect(lines(r.stderr)).toEqual([
+        `error: --api-url ${sandbox.origin} has no /external/v1: use ${sandbox.origin}/external/v1 [INVALID_OPTIONS]`,
+      ]);
       expect(r.stdout).toBe('');
     }
   });
 
   it('stops when nothing answers GET /status at the address, saying to check the address (not a shipment id)', async () => {
-    const r = await run(AGENT, ['--api-url', `${sandbox.origin}/v2/external/v1`, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], {
-      PRINT_STATION_API_KEY: KEY,
-    });
+    const r = await run(
+      AGENT,
+      ['--api-url', `${sandbox.origin}/v2/external/v1`, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()],
+      {
+        PRINT_STATION_API_KEY: KEY,
+      },
+    );
     expect(r.code).toBe(1);
     const [line, ...more] = lines(r.stderr);
     expect(more).toEqual([]);
-    expect(line).toMatch(/^error: The service does not know GET \/status: Nothing at .*\. Check the service address: it ends in \/external\/v1 /);
+    expect(line).toMatch(
+      /^error: The service does not know GET \/status: Nothing at .*\. Check the service address: it ends in \/external\/v1 /,
+    );
     expect(line).not.toMatch(/\.\./);
     expect(line).not.toContain('shipment id');
     expect(line).toMatch(/\[SERVICE_NOT_FOUND\]$/);
   });
 
   it('refuses a rejected key in one line, with the request id, and exits non-zero', async () => {
-    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], { PRINT_STATION_API_KEY: 'wrong-key-123456' });
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(dir, 'p')}`, '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: 'wrong-key-123456',
+    });
     expect(r.code).toBe(1);
     const all = lines(r.stderr);
     expect(all).toHaveLength(1);
@@ -85,7 +102,10 @@ describe('start-up checks', () => {
   });
 
   it('stops on a CUPS queue that does not exist, listing the queues that do', async () => {
-    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY, ...cups.env });
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra', '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+      ...cups.env,
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual([
@@ -97,7 +117,9 @@ describe('start-up checks', () => {
   it('stops on a folder that cannot be written', async () => {
     const blocker = join(dir, 'a-file');
     await writeFile(blocker, 'not a folder');
-    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(blocker, 'labels')}`, '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(blocker, 'labels')}`, '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+    });
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
       `error: printer folder:${join(blocker, 'labels')}: ${join(blocker, 'labels')} is not a folder (a file is in the way): move it or choose another folder. [PRINTER_UNUSABLE]`,
@@ -105,7 +127,9 @@ describe('start-up checks', () => {
   });
 
   it('stops on a folder printer or data dir where no folder can be created (procfs), in one line and in seconds', async () => {
-    const printer = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'folder:/proc/x', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY });
+    const printer = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'folder:/proc/x', '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+    });
     expect(printer.code).toBe(1);
     expect(lines(printer.stderr)).toEqual([
       'error: printer folder:/proc/x: Cannot create the folder /proc/x: /proc does not take new folders (ENOENT). ' +
@@ -116,7 +140,9 @@ describe('start-up checks', () => {
     });
     expect(data.code).toBe(1);
     expect(lines(data.stderr)).toHaveLength(1);
-    expect(data.stderr).toMatch(/^error: Cannot create the folder \/proc\/x\S*: \/proc does not take new folders \(ENOENT\)\..*\[DIR_CANNOT_CREATE\]$/m);
+    expect(data.stderr).toMatch(
+      /^error: Cannot create the folder \/proc\/x\S*: \/proc does not take new folders \(ENOENT\)\..*\[DIR_CANNOT_CREATE\]$/m,
+    );
   }, 20_000);
 
   it('starts with a warning when the CUPS scheduler is down (it may come up), and runs until told to stop', async () => {
@@ -136,7 +162,12 @@ describe('start-up checks', () => {
   });
 
   it('starts quietly with a queue that exists', async () => {
-    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra_desk', '--poll-interval', '0', '--data-dir', dataDir()], { PRINT_STATION_API_KEY: KEY, ...cups.env }, /^printer: /m);
+    const r = await run(
+      AGENT,
+      ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra_desk', '--poll-interval', '0', '--data-dir', dataDir()],
+      { PRINT_STATION_API_KEY: KEY, ...cups.env },
+      /^printer: /m,
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/zebra_desk/);
   });

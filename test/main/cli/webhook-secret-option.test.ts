@@ -32,7 +32,9 @@ describe('webhook secrets', () => {
   });
 
   it('on the command line still work, with one warning on stderr that they show in ps (never the secret itself)', () => {
-    const { secrets, lines } = parse(['--webhook-secret', 'whsec_cli1', '--webhook-secret', 'whsec_cli2'], { PRINT_STATION_WEBHOOK_SECRET: 'whsec_env' });
+    const { secrets, lines } = parse(['--webhook-secret', 'whsec_cli1', '--webhook-secret', 'whsec_cli2'], {
+      PRINT_STATION_WEBHOOK_SECRET: 'whsec_env',
+    });
     expect(secrets).toEqual(['whsec_cli1', 'whsec_cli2']);
     expect(lines).toEqual([WEBHOOK_SECRET_FLAG_WARNING]);
     expect(lines[0]).toMatch(/\(ps\)/);

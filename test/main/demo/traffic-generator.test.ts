@@ -17,7 +17,13 @@ afterEach(async () => {
 
 function generator(lines: string[], drafts: DemoDraft[]): TrafficGenerator {
   const log = createLogger({ write: (line) => lines.push(line), timestamps: false });
-  return new TrafficGenerator({ client, sandboxOrigin: station.sandbox.origin, apiKey: station.sandbox.apiKey, log, onDraft: (d) => drafts.push(d) });
+  return new TrafficGenerator({
+    client,
+    sandboxOrigin: station.sandbox.origin,
+    apiKey: station.sandbox.apiKey,
+    log,
+    onDraft: (d) => drafts.push(d),
+  });
 }
 
 describe('demo traffic', () => {
@@ -28,9 +34,17 @@ describe('demo traffic', () => {
     const made = [];
     for (let i = 0; i < 6; i++) made.push(await traffic.next());
     expect(made.map((m) => [m.referenceId, m.source])).toEqual([
-      ['DEMO-0001', 'API'], ['DEMO-0002', 'APP'], ['DRAFT-0003', 'DRAFT'], ['DEMO-0004', 'APP'], ['DEMO-0005', 'API'], ['DRAFT-0006', 'DRAFT'],
+      ['DEMO-0001', 'API'],
+      ['DEMO-0002', 'APP'],
+      ['DRAFT-0003', 'DRAFT'],
+      ['DEMO-0004', 'APP'],
+      ['DEMO-0005', 'API'],
+      ['DRAFT-0006', 'DRAFT'],
     ]);
-    expect(drafts.map((d) => [d.referenceId, d.gap])).toEqual([['DRAFT-0003', 'no weight yet'], ['DRAFT-0006', 'no receiver phone']]);
+    expect(drafts.map((d) => [d.referenceId, d.gap])).toEqual([
+      ['DRAFT-0003', 'no weight yet'],
+      ['DRAFT-0006', 'no receiver phone'],
+    ]);
     // Announced once, through onDraft (the demo prints it): not a second time in the log.
     expect(lines.some((l) => l.includes('DRAFT-0003'))).toBe(false);
 
@@ -47,7 +61,11 @@ describe('demo traffic', () => {
 
   it('draftEvery 0 books every shipment', async () => {
     const traffic = new TrafficGenerator({
-      client, sandboxOrigin: station.sandbox.origin, apiKey: station.sandbox.apiKey, draftEvery: 0, log: createLogger({ write: () => {}, timestamps: false }),
+      client,
+      sandboxOrigin: station.sandbox.origin,
+      apiKey: station.sandbox.apiKey,
+      draftEvery: 0,
+      log: createLogger({ write: () => {}, timestamps: false }),
     });
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await traffic.next());

@@ -156,7 +156,16 @@ const { createConfSettingsStore } = await import('../../../src/main/settings/con
 const { silentLogger } = await import('../../../src/main/log');
 const { ipcChannel, IPC_EVENT_CHANNEL, AGENT_OPERATIONS } = await import('../../../src/shared/agent-api');
 
-const STATUS: AgentStatus = { team: 'Acme', environment: 'sandbox', state: 'ok', paused: false, lastPrintAt: null, lastError: null, queued: 0, failed: 0 };
+const STATUS: AgentStatus = {
+  team: 'Acme',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
 
 class FakeAgent {
   readonly events = new EventEmitter();

@@ -55,7 +55,9 @@ describe('AgentNotifier', () => {
 
   it('notifies a failed job with its reason and request id, and opens the window on click', () => {
     notifier.handle({ type: 'job', job: job('1', { requestId: 'req-9' }) });
-    expect(shown).toEqual([expect.objectContaining({ title: 'Print failed: label for ORDER-1', body: 'The printer is offline (request req-9)' })]);
+    expect(shown).toEqual([
+      expect.objectContaining({ title: 'Print failed: label for ORDER-1', body: 'The printer is offline (request req-9)' }),
+    ]);
     clicks[0]!();
     expect(opened).toBe(1);
   });
@@ -68,8 +70,24 @@ describe('AgentNotifier', () => {
   it('ignores jobs that did not fail, status and tracking events, and repeats of the same failure', () => {
     const quiet: AgentEvent[] = [
       { type: 'job', job: job('1', { state: 'spooled' }) },
-      { type: 'status', status: { team: null, environment: 'sandbox', state: 'error', paused: false, lastPrintAt: null, lastError: null, queued: 0, failed: 1 } },
-      { type: 'tracking', shipmentId: 's', event: { id: null, status: 'ORDERED', description: null, location: null, occurredAt: '2026-11-22T09:00:00Z', url: null } },
+      {
+        type: 'status',
+        status: {
+          team: null,
+          environment: 'sandbox',
+          state: 'error',
+          paused: false,
+          lastPrintAt: null,
+          lastError: null,
+          queued: 0,
+          failed: 1,
+        },
+      },
+      {
+        type: 'tracking',
+        shipmentId: 's',
+        event: { id: null, status: 'ORDERED', description: null, location: null, occurredAt: '2026-11-22T09:00:00Z', url: null },
+      },
     ];
     for (const event of quiet) notifier.handle(event);
     notifier.handle({ type: 'job', job: job('2') });

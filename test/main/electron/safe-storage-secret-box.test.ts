@@ -86,7 +86,7 @@ describe('SafeStorageSecretBox', () => {
     expect(setup('win32').apiKeys.read()).toBeNull();
   });
 
-  it("on Linux without a keyring (basic_text, a hard-coded password) keeps a session-only key with a notice", async () => {
+  it('on Linux without a keyring (basic_text, a hard-coded password) keeps a session-only key with a notice', async () => {
     safeStorage.getSelectedStorageBackend.mockReturnValue('basic_text');
     const lines: string[] = [];
     const settings = createConfSettingsStore({ dataDir: dir, apiUrl: 'http://127.0.0.1:9/external/v1', logger: silentLogger });

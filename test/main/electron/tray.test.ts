@@ -26,8 +26,22 @@ class RecordingTray implements TrayLike {
   }
 }
 
-const ICONS = { ok: '/icons/tray-ok.png', paused: '/icons/tray-paused.png', error: '/icons/tray-error.png', offline: '/icons/tray-offline.png' };
-const BASE: AgentStatus = { team: 'Acme Shipping', environment: 'production', state: 'ok', paused: false, lastPrintAt: '2026-11-22T09:05:00Z', lastError: null, queued: 0, failed: 0 };
+const ICONS = {
+  ok: '/icons/tray-ok.png',
+  paused: '/icons/tray-paused.png',
+  error: '/icons/tray-error.png',
+  offline: '/icons/tray-offline.png',
+};
+const BASE: AgentStatus = {
+  team: 'Acme Shipping',
+  environment: 'production',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: '2026-11-22T09:05:00Z',
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
 
 describe('TrayController', () => {
   let trays: RecordingTray[];
@@ -46,7 +60,10 @@ describe('TrayController', () => {
     const menus = tray().calls.filter(([name]) => name === 'setContextMenu');
     return menus[menus.length - 1]![1] as MenuItemConstructorOptions[];
   };
-  const labels = (): string[] => lastMenu().filter((item) => item.type !== 'separator').map((item) => item.label ?? '');
+  const labels = (): string[] =>
+    lastMenu()
+      .filter((item) => item.type !== 'separator')
+      .map((item) => item.label ?? '');
   const item = (id: string): MenuItemConstructorOptions => lastMenu().find((entry) => entry.id === id)!;
 
   beforeEach(() => {
@@ -92,7 +109,13 @@ describe('TrayController', () => {
   });
 
   it('shows the last error in the tooltip and a not-connected status line', () => {
-    controller.render({ ...BASE, team: null, lastPrintAt: null, state: 'error', lastError: { code: 'PRINTER_OFFLINE', message: 'Zebra is offline', requestId: null } });
+    controller.render({
+      ...BASE,
+      team: null,
+      lastPrintAt: null,
+      state: 'error',
+      lastError: { code: 'PRINTER_OFFLINE', message: 'Zebra is offline', requestId: null },
+    });
     expect(tray().calls).toContainEqual(['setToolTip', 'Print Station — needs attention: Zebra is offline']);
     expect(labels()[0]).toBe('Not connected · production · no prints yet');
   });

@@ -90,7 +90,10 @@ describe('UpdateController (staged: check, download in the background, install o
   it('points electron-updater at the generic feed, downloads itself (no auto-download), and checks at start', async () => {
     make().start();
     await settle();
-    expect(updater.calls).toEqual([['setFeedURL', { provider: 'generic', url: 'https://updates.example.com/print-station/win/x64' }], ['checkForUpdates']]);
+    expect(updater.calls).toEqual([
+      ['setFeedURL', { provider: 'generic', url: 'https://updates.example.com/print-station/win/x64' }],
+      ['checkForUpdates'],
+    ]);
     expect(updater.autoDownload).toBe(false);
     expect(updater.autoInstallOnAppQuit).toBe(true);
     expect(controller.current.phase).toBe('checking');
@@ -201,7 +204,10 @@ describe('startDesktopUpdates with electron-updater mocked', () => {
       env: { PRINT_STATION_UPDATE_URL: ' https://updates.example.com/ps/win/x64 ', PRINT_STATION_UPDATE_RESTART: 'prompt' },
     });
     await settle();
-    expect(fakes.autoUpdater.calls.slice(0, 2)).toEqual([['setFeedURL', { provider: 'generic', url: 'https://updates.example.com/ps/win/x64' }], ['checkForUpdates']]);
+    expect(fakes.autoUpdater.calls.slice(0, 2)).toEqual([
+      ['setFeedURL', { provider: 'generic', url: 'https://updates.example.com/ps/win/x64' }],
+      ['checkForUpdates'],
+    ]);
     fakes.autoUpdater.emit('update-downloaded', { version: '1.1.0' });
     queued = 0;
     await new Promise((r) => setTimeout(r, 30));
@@ -218,7 +224,12 @@ describe('startDesktopUpdates with electron-updater mocked', () => {
     expect(fakes.autoUpdater.calls).toEqual([['checkForUpdates']]);
     built.stop();
     fakes.autoUpdater.calls.length = 0;
-    const dev = await startDesktopUpdates({ isPackaged: false, isQueueEmpty: async () => true, logger: logger(), env: { PRINT_STATION_UPDATE_URL: 'https://x.example' } });
+    const dev = await startDesktopUpdates({
+      isPackaged: false,
+      isQueueEmpty: async () => true,
+      logger: logger(),
+      env: { PRINT_STATION_UPDATE_URL: 'https://x.example' },
+    });
     expect(dev.current.phase).toBe('disabled');
     expect(fakes.autoUpdater.calls).toEqual([]);
   });
@@ -251,7 +262,13 @@ describe('desktop hooks', () => {
     onChange({ phase: 'downloading', version: '1.2.0', error: null });
     onChange({ phase: 'downloaded', version: '1.2.0', error: null });
     onChange({ phase: 'downloaded', version: '1.2.0', error: 'offline' });
-    expect(shown).toEqual([{ title: 'Update ready', body: 'Print Station 1.2.0 installs when the print queue is empty. Click to install then.', click: expect.any(Function) }]);
+    expect(shown).toEqual([
+      {
+        title: 'Update ready',
+        body: 'Print Station 1.2.0 installs when the print queue is empty. Click to install then.',
+        click: expect.any(Function),
+      },
+    ]);
     shown[0]!.click!();
     expect(restarts).toBe(1);
     onChange({ phase: 'downloaded', version: '1.3.0', error: null });
@@ -265,7 +282,11 @@ describe('electron-builder.yml feeds electron-updater', () => {
     const { createRequire } = await import('node:module');
     const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): Record<string, any> };
     const config = yaml.load(readFileSync(new URL('../../../electron-builder.yml', import.meta.url), 'utf8'));
-    expect(config.publish).toEqual({ provider: 'generic', url: 'https://${env.PRINT_STATION_UPDATE_FOLDER}/${os}/${arch}', channel: 'latest' });
+    expect(config.publish).toEqual({
+      provider: 'generic',
+      url: 'https://${env.PRINT_STATION_UPDATE_FOLDER}/${os}/${arch}',
+      channel: 'latest',
+    });
     // /allusers and /currentuser exist only in the assisted, multi-user installer.
     expect(config.nsis).toMatchObject({ oneClick: false, perMachine: false });
     expect(config.win.verifyUpdateCodeSignature).toBe(true);

@@ -29,8 +29,11 @@ describe.each(both)('%s', (_name, make) => {
     await make(deep);
   });
 
-  it('refuses at once where the parent takes no new folders (procfs), where Node\'s recursive mkdir loops forever', async () => {
-    const error = await make('/proc/x/y').then(() => null, (e: unknown) => e);
+  it("refuses at once where the parent takes no new folders (procfs), where Node's recursive mkdir loops forever", async () => {
+    const error = await make('/proc/x/y').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(MakeDirError);
     expect((error as MakeDirError).code).toBe(MAKE_DIR_ERROR_CODES.CANNOT_CREATE);
     expect((error as MakeDirError).sysCode).toBe('ENOENT');
@@ -41,7 +44,10 @@ describe.each(both)('%s', (_name, make) => {
 
   it('names a file standing in the way', async () => {
     await writeFile(join(dir, 'f'), 'x');
-    const error = await make(join(dir, 'f', 'sub')).then(() => null, (e: unknown) => e);
+    const error = await make(join(dir, 'f', 'sub')).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as MakeDirError).code).toBe(MAKE_DIR_ERROR_CODES.NOT_A_DIRECTORY);
     expect((error as Error).message).toContain(`${join(dir, 'f')} (on the way to ${join(dir, 'f', 'sub')}) is a file`);
   });

@@ -5,7 +5,19 @@ const base = { message_id: 'm1', created_at: '2026-01-01T10:00:00Z', shipment_id
 
 describe('parseWebhook', () => {
   it('parses SHIPMENT_BOOKED with nanosecond timestamps and unknown fields', () => {
-    const r = parseWebhook({ ...base, type: 'SHIPMENT_BOOKED', extra: 1, data: { carrier: 'dhl', source: 'APP', tracking_id: null, reference_id: 'R1', booked_at: '2026-01-01T10:00:00.123456789+01:00', novel: [1] } });
+    const r = parseWebhook({
+      ...base,
+      type: 'SHIPMENT_BOOKED',
+      extra: 1,
+      data: {
+        carrier: 'dhl',
+        source: 'APP',
+        tracking_id: null,
+        reference_id: 'R1',
+        booked_at: '2026-01-01T10:00:00.123456789+01:00',
+        novel: [1],
+      },
+    });
     expect(r.ok && r.webhook.kind).toBe('booked');
     if (r.ok && r.webhook.kind === 'booked') {
       expect(r.webhook.data).toMatchObject({ carrier: 'dhl', source: 'APP', tracking_id: null, novel: [1] });
@@ -13,7 +25,11 @@ describe('parseWebhook', () => {
   });
 
   it('parses TRACKING_EVENT with an unknown event name', () => {
-    const r = parseWebhook({ ...base, type: 'TRACKING_EVENT', data: { event: 'TELEPORTED', reason: 'NEW_REASON', event_time: '2026-01-01T10:00:00.5Z', location: '' } });
+    const r = parseWebhook({
+      ...base,
+      type: 'TRACKING_EVENT',
+      data: { event: 'TELEPORTED', reason: 'NEW_REASON', event_time: '2026-01-01T10:00:00.5Z', location: '' },
+    });
     expect(r.ok && r.webhook.kind).toBe('tracking');
   });
 

@@ -116,7 +116,7 @@ describe('intake with the sandbox', () => {
     expect([...triggers].every((t) => t === 'webhook' || t === 'poll')).toBe(true);
   });
 
-  it('receives the sandbox\'s signed webhooks and applies source rules to them', async () => {
+  it("receives the sandbox's signed webhooks and applies source rules to them", async () => {
     const sink = new RecordingSink();
     receiver = await startWebhookServer({
       secrets: ['endpoint-1', SECRET],

@@ -29,8 +29,16 @@ function flakyShipments(failures: number, record: Partial<ShipmentRecord> = { se
 }
 
 const notice = (over: Partial<BookingNotice> = {}): BookingNotice => ({
-  shipmentId: 's-1', referenceId: 'R-1', trackingId: null, carrier: null, source: 'API',
-  senderReference: null, system: null, bookedAt: '2026-11-24T05:00:00Z', trigger: 'webhook', ...over,
+  shipmentId: 's-1',
+  referenceId: 'R-1',
+  trackingId: null,
+  carrier: null,
+  source: 'API',
+  senderReference: null,
+  system: null,
+  bookedAt: '2026-11-24T05:00:00Z',
+  trigger: 'webhook',
+  ...over,
 });
 
 describe('booking dispatch when the shipment cannot be fetched', () => {
@@ -71,7 +79,13 @@ describe('webhook bookings waiting for a decision', () => {
     const sink = new RecordingSink();
     const shipments = flakyShipments(3);
     const server = await startWebhookServer({
-      secrets: [SECRET], ledger, sink, stationRules: SENDER_RULE, shipments, reorderWindowMs: 0, decisionRetry: { baseMs: 150, maxMs: 1000 },
+      secrets: [SECRET],
+      ledger,
+      sink,
+      stationRules: SENDER_RULE,
+      shipments,
+      reorderWindowMs: 0,
+      decisionRetry: { baseMs: 150, maxMs: 1000 },
     });
     servers.push(server);
     const id = randomUUID();
@@ -80,13 +94,24 @@ describe('webhook bookings waiting for a decision', () => {
     await until(() => server.counters.bookingsDeferred >= 1);
     const [waiting, ...others] = pendingHistory(ledger, {});
     expect(others).toHaveLength(0);
-    expect(waiting).toMatchObject({ id: `intake:${id}`, shipmentId: id, reference: `REF-${id}`, state: 'queued', trigger: 'webhook', pendingIntake: true, attempts: 1 });
+    expect(waiting).toMatchObject({
+      id: `intake:${id}`,
+      shipmentId: id,
+      reference: `REF-${id}`,
+      state: 'queued',
+      trigger: 'webhook',
+      pendingIntake: true,
+      attempts: 1,
+    });
     expect(waiting!.reason).toMatch(/^Waiting for the shipment's details: .*request id req-503.*Next try at /);
     expect(pendingHistory(ledger, { search: `ref-${id.slice(0, 4)}` })).toHaveLength(1);
     expect(pendingHistory(ledger, { state: 'completed' })).toHaveLength(0);
     // Its history entry is not a job: Retry and Cancel say so instead of "no print job".
     expect(() => refuseOnPendingBooking(waiting!.id, 'canceled')).toThrow(
-      expect.objectContaining({ code: 'INTAKE_BOOKING_WAITING', message: expect.stringContaining(`Booking ${id} is not a print job yet, so it cannot be canceled`) }),
+      expect.objectContaining({
+        code: 'INTAKE_BOOKING_WAITING',
+        message: expect.stringContaining(`Booking ${id} is not a print job yet, so it cannot be canceled`),
+      }),
     );
     expect(() => refuseOnPendingBooking('job-1', 'retried')).not.toThrow();
 
@@ -104,7 +129,13 @@ describe('webhook bookings waiting for a decision', () => {
   it('stores the booking before the 2xx, so a new agent on the same ledger decides it after a crash', async () => {
     const firstSink = new RecordingSink();
     // The first server holds bookings a minute (reorder window): the "crash" comes before it dispatches.
-    const first = await startWebhookServer({ secrets: [SECRET], ledger, sink: firstSink, stationRules: SENDER_RULE, reorderWindowMs: 60_000 });
+    const first = await startWebhookServer({
+      secrets: [SECRET],
+      ledger,
+      sink: firstSink,
+      stationRules: SENDER_RULE,
+      reorderWindowMs: 60_000,
+    });
     servers.push(first);
     const id = randomUUID();
     expect((await deliver(first.url, bookedEnvelope(id), { secret: SECRET })).status).toBe(200);
@@ -118,7 +149,14 @@ describe('webhook bookings waiting for a decision', () => {
     const reopened = Ledger.open({ path: path.join(dir, 'ledger.db'), pruneIntervalMs: 0 });
     try {
       const sink = new RecordingSink();
-      const second = await startWebhookServer({ secrets: [SECRET], ledger: reopened, sink, stationRules: SENDER_RULE, shipments: flakyShipments(0), reorderWindowMs: 0 });
+      const second = await startWebhookServer({
+        secrets: [SECRET],
+        ledger: reopened,
+        sink,
+        stationRules: SENDER_RULE,
+        shipments: flakyShipments(0),
+        reorderWindowMs: 0,
+      });
       servers.push(second);
       await until(() => sink.notices.length === 1);
       expect(sink.notices[0]).toMatchObject({ shipmentId: id, senderReference: 'WH-A', trigger: 'webhook' });
@@ -132,7 +170,13 @@ describe('webhook bookings waiting for a decision', () => {
 
   it('keeps a waiting booking stored across a restart, with its next try', async () => {
     const failing = await startWebhookServer({
-      secrets: [SECRET], ledger, sink: new RecordingSink(), stationRules: SENDER_RULE, shipments: flakyShipments(100), reorderWindowMs: 0, decisionRetry: { baseMs: 60_000 },
+      secrets: [SECRET],
+      ledger,
+      sink: new RecordingSink(),
+      stationRules: SENDER_RULE,
+      shipments: flakyShipments(100),
+      reorderWindowMs: 0,
+      decisionRetry: { baseMs: 60_000 },
     });
     const id = randomUUID();
     await deliver(failing.url, bookedEnvelope(id), { secret: SECRET });
@@ -143,7 +187,14 @@ describe('webhook bookings waiting for a decision', () => {
 
     // Restarted: the stored next try is a minute away; a server with a short backoff still waits for it.
     const sink = new RecordingSink();
-    const later = await startWebhookServer({ secrets: [SECRET], ledger, sink, stationRules: SENDER_RULE, shipments: flakyShipments(0), reorderWindowMs: 0 });
+    const later = await startWebhookServer({
+      secrets: [SECRET],
+      ledger,
+      sink,
+      stationRules: SENDER_RULE,
+      shipments: flakyShipments(0),
+      reorderWindowMs: 0,
+    });
     servers.push(later);
     await new Promise((r) => setTimeout(r, 200));
     expect(sink.notices).toHaveLength(0);

@@ -62,7 +62,16 @@ describe('Poller on a spec-shaped service', () => {
   });
 
   function poller(overrides: Partial<PollerOptions> = {}): Poller {
-    const p = new Poller({ shipments: client, cursors: ledger, sink, stationRules: ALL, logger, now: () => clock, pageSize: 50, ...overrides });
+    const p = new Poller({
+      shipments: client,
+      cursors: ledger,
+      sink,
+      stationRules: ALL,
+      logger,
+      now: () => clock,
+      pageSize: 50,
+      ...overrides,
+    });
     pollers.push(p);
     return p;
   }

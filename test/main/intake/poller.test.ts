@@ -61,7 +61,13 @@ describe('Poller (service variants)', () => {
       const second = await p.pollOnce();
       expect(second.ok).toBe(true);
       expect(sink.ids()).toEqual([a.id, b.id]);
-      expect(sink.notices[0]).toMatchObject({ trigger: 'poll', source: null, carrier: 'PostNord', trackingId: `TRK-${a.id}`, bookedAt: a.booked_at });
+      expect(sink.notices[0]).toMatchObject({
+        trigger: 'poll',
+        source: null,
+        carrier: 'PostNord',
+        trackingId: `TRK-${a.id}`,
+        bookedAt: a.booked_at,
+      });
       await p.pollOnce();
       expect(sink.ids()).toEqual([a.id, b.id]);
       if (behaviour === 'paged-newest-first') expect(second.pagesRead).toBe(1);
@@ -108,7 +114,7 @@ describe('Poller (service variants)', () => {
     expect(sink.ids()).toEqual([pending.id]);
   });
 
-  it('treats a shipment sharing the mark\'s timestamp as new only if it was not seen', async () => {
+  it("treats a shipment sharing the mark's timestamp as new only if it was not seen", async () => {
     const svc = withHistory('paged-newest-first');
     const p = poller(svc);
     const a = svc.book(svc.create().id);
@@ -221,9 +227,10 @@ describe('Poller (service variants)', () => {
   });
 
   it('rejects a zero interval with a coded error', () => {
-    expect(() => new Poller({ shipments: new ServiceVariant('paged-newest-first'), cursors: ledger, sink, stationRules: ALL, intervalSeconds: 0 })).toThrow(
-      expect.objectContaining({ code: 'INTAKE_INVALID_OPTION' }),
-    );
+    expect(
+      () =>
+        new Poller({ shipments: new ServiceVariant('paged-newest-first'), cursors: ledger, sink, stationRules: ALL, intervalSeconds: 0 }),
+    ).toThrow(expect.objectContaining({ code: 'INTAKE_INVALID_OPTION' }));
   });
 
   it('keeps its mark below a change time from the future, so later bookings are still found', async () => {

@@ -32,7 +32,9 @@ function open(port: number, send = ''): Promise<Opened> {
     socket.on('data', (d) => {
       received += d.toString('latin1');
     });
-    const closed = new Promise<{ afterMs: number; received: string }>((done) => socket.on('close', () => done({ afterMs: performance.now() - connectedAt, received })));
+    const closed = new Promise<{ afterMs: number; received: string }>((done) =>
+      socket.on('close', () => done({ afterMs: performance.now() - connectedAt, received })),
+    );
     socket.once('error', () => {});
     socket.once('connect', () => {
       connectedAt = performance.now();
@@ -51,7 +53,13 @@ afterEach(async () => {
 
 const webhook: Start = async (limits) => {
   const { ledger, dispose } = await tempLedger();
-  const server = await startWebhookServer({ secrets: ['s'], ledger, sink: new RecordingSink(), stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, limits });
+  const server = await startWebhookServer({
+    secrets: ['s'],
+    ledger,
+    sink: new RecordingSink(),
+    stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
+    limits,
+  });
   cleanups.push(dispose, () => server.close());
   return { port: server.port, host: `127.0.0.1:${server.port}`, close: () => server.close() };
 };
@@ -66,7 +74,10 @@ const ui: Start = async (limits) => {
     },
   } as unknown as AgentApi;
   const server = await startUiServer({ api, subscribe: () => () => {}, staticDir, token: 'tok', heartbeatMs: LONG, limits });
-  cleanups.push(() => rm(staticDir, { recursive: true, force: true }), () => server.close());
+  cleanups.push(
+    () => rm(staticDir, { recursive: true, force: true }),
+    () => server.close(),
+  );
   return { port: server.port, host: `127.0.0.1:${server.port}`, close: () => server.close() };
 };
 
@@ -156,8 +167,13 @@ describe('serverOptions', () => {
       connectionsCheckingInterval: 500,
     });
     expect(() => serverOptions({ headersTimeoutMs: 2000, requestTimeoutMs: 1000, idleTimeoutMs: 1, maxConnections: 1 }, 'webhook')).toThrow(
-      expect.objectContaining({ code: 'INTAKE_INVALID_OPTION', message: expect.stringContaining("webhook server's headersTimeoutMs (2000) must not exceed") }),
+      expect.objectContaining({
+        code: 'INTAKE_INVALID_OPTION',
+        message: expect.stringContaining("webhook server's headersTimeoutMs (2000) must not exceed"),
+      }),
     );
-    expect(() => serverOptions({ headersTimeoutMs: 1, requestTimeoutMs: 1, idleTimeoutMs: 1, maxConnections: 0 }, 'UI')).toThrow(/maxConnections must be/);
+    expect(() => serverOptions({ headersTimeoutMs: 1, requestTimeoutMs: 1, idleTimeoutMs: 1, maxConnections: 0 }, 'UI')).toThrow(
+      /maxConnections must be/,
+    );
   });
 });

@@ -17,7 +17,13 @@ class ScriptedList implements ShipmentSourcePort {
 }
 
 const booked = (id: string, minutes: number): ShipmentRecord => ({
-  id, status: 'BOOKED', carrier_name: 'PostNord', tracking_id: `T-${id}`, available_documents_types: ['label'], booked_at: at(minutes), updated_at: at(minutes),
+  id,
+  status: 'BOOKED',
+  carrier_name: 'PostNord',
+  tracking_id: `T-${id}`,
+  available_documents_types: ['label'],
+  booked_at: at(minutes),
+  updated_at: at(minutes),
 });
 
 describe('poller paging on a service caught listing out of order', () => {
@@ -30,7 +36,15 @@ describe('poller paging on a service caught listing out of order', () => {
     const service = new ScriptedList();
     const sink = new RecordingSink();
     let now = T0 + 10 * 60_000;
-    const poller = new Poller({ shipments: service, cursors: ledger, sink, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, pageSize: 2, initialLookbackMinutes: 60, now: () => now });
+    const poller = new Poller({
+      shipments: service,
+      cursors: ledger,
+      sink,
+      stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
+      pageSize: 2,
+      initialLookbackMinutes: 60,
+      now: () => now,
+    });
     // First poll: the service lists an older change before a newer one (not by change time).
     service.rows = [booked('a', 1), booked('b', 5), booked('c', 3)];
     await poller.pollOnce();

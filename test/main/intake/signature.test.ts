@@ -19,7 +19,10 @@ describe('verifySignature', () => {
 
   it('tells which of several secrets matched', () => {
     const header = signPayload('s3', body, t);
-    expect(verifySignature({ header, rawBody: body, secrets: ['s1', 's2', 's3', 's4', 's5', 'rotated'], now })).toEqual({ ok: true, secretIndex: 2 });
+    expect(verifySignature({ header, rawBody: body, secrets: ['s1', 's2', 's3', 's4', 's5', 'rotated'], now })).toEqual({
+      ok: true,
+      secretIndex: 2,
+    });
   });
 
   it('parses any order, spaces and several v1 values; ignores other schemes', () => {
@@ -36,12 +39,30 @@ describe('verifySignature', () => {
     expect(verifySignature({ header: `v1=${mac('s1', t)}`, rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'malformed' });
     expect(verifySignature({ header: `t=${t}`, rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'malformed' });
     expect(verifySignature({ header: `t=${t},v1=zz`, rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifySignature({ header: `t=${t},v1=${mac('s1', t).slice(2)}`, rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifySignature({ header: `t=abc,v1=${mac('s1', t)}`, rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifySignature({ header: `t=${t},t=${t},v1=${mac('s1', t)}`, rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifySignature({ header: signPayload('s1', body, t - 301), rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'stale' });
-    expect(verifySignature({ header: signPayload('s1', body, t + 301), rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'stale' });
-    expect(verifySignature({ header: signPayload('other', body, t), rawBody: body, secrets, now })).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature({ header: `t=${t},v1=${mac('s1', t).slice(2)}`, rawBody: body, secrets, now })).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(verifySignature({ header: `t=abc,v1=${mac('s1', t)}`, rawBody: body, secrets, now })).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(verifySignature({ header: `t=${t},t=${t},v1=${mac('s1', t)}`, rawBody: body, secrets, now })).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
+    expect(verifySignature({ header: signPayload('s1', body, t - 301), rawBody: body, secrets, now })).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
+    expect(verifySignature({ header: signPayload('s1', body, t + 301), rawBody: body, secrets, now })).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
+    expect(verifySignature({ header: signPayload('other', body, t), rawBody: body, secrets, now })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   it('accepts within the tolerance and honours a configured one', () => {

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import { createBookingDispatcher } from '../../../src/main/intake/booking-dispatch';
-import { matchesStationRules, parseStationRules, rulesNeedShipmentDetails, stationRulesProblem } from '../../../src/main/intake/station-rules';
+import {
+  matchesStationRules,
+  parseStationRules,
+  rulesNeedShipmentDetails,
+  stationRulesProblem,
+} from '../../../src/main/intake/station-rules';
 
 function booking(overrides: Partial<BookingNotice> = {}): BookingNotice {
   return {
@@ -26,7 +31,9 @@ const rules = (partial: Partial<StationRules>): StationRules => parseStationRule
 describe('station rules', () => {
   it('all prints everything; none prints nothing (print on scan only)', () => {
     expect(matchesStationRules(rules({ mode: 'all' }), booking())).toMatchObject({ print: true });
-    expect(matchesStationRules(rules({ mode: 'all' }), booking({ source: null, carrier: null, referenceId: null }))).toMatchObject({ print: true });
+    expect(matchesStationRules(rules({ mode: 'all' }), booking({ source: null, carrier: null, referenceId: null }))).toMatchObject({
+      print: true,
+    });
     const none = matchesStationRules(rules({ mode: 'none' }), booking());
     expect(none.print).toBe(false);
     expect(none.why).toMatch(/scan only/);
@@ -87,7 +94,9 @@ describe('station rules', () => {
     expect(matchesStationRules(r, booking({ system: 'erp' })).print).toBe(false);
     expect(matchesStationRules(r, booking({ carrier: 'dhl' })).print).toBe(false);
     expect(matchesStationRules(r, booking({ source: 'APP' })).print).toBe(false);
-    expect(matchesStationRules(r, booking()).why).toMatch(/source API; carrier postnord; reference_id ORD-1001 matches ORD-; system shopify matches shop/);
+    expect(matchesStationRules(r, booking()).why).toMatch(
+      /source API; carrier postnord; reference_id ORD-1001 matches ORD-; system shopify matches shop/,
+    );
   });
 
   it('rejects an invalid regex at configuration time with a coded error', () => {
@@ -112,27 +121,47 @@ describe('station rules', () => {
 
   it('refuses at save time what RE2 cannot run, naming the rule', () => {
     const refused = (pattern: string, at = 1) => {
-      const matches = [{ field: 'system', pattern: 'shop' }, { field: 'reference_id', pattern: 'ORD-' }];
+      const matches = [
+        { field: 'system', pattern: 'shop' },
+        { field: 'reference_id', pattern: 'ORD-' },
+      ];
       matches.splice(at, 0, { field: 'reference_id', pattern });
       return () => parseStationRules({ mode: 'filtered', matches });
     };
     expect(refused('/^(?!ORD-)/')).toThrow(
-      expect.objectContaining({ code: 'INTAKE_INVALID_RULE_PATTERN', message: expect.stringMatching(/^Station rule matches\[1\] \(pattern 2 of 3, on reference_id\) cannot be used: \/\^\(\?!ORD-\)\/: .*no lookahead/) }),
+      expect.objectContaining({
+        code: 'INTAKE_INVALID_RULE_PATTERN',
+        message: expect.stringMatching(
+          /^Station rule matches\[1\] \(pattern 2 of 3, on reference_id\) cannot be used: \/\^\(\?!ORD-\)\/: .*no lookahead/,
+        ),
+      }),
     );
     expect(refused('/(a)\\1/', 2)).toThrow(expect.objectContaining({ message: expect.stringContaining('matches[2] (pattern 3 of 3') }));
     expect(refused('/[a-z]{1,500}x/', 0)).toThrow(expect.objectContaining({ message: expect.stringMatching(/matches\[0\].*too complex/) }));
     expect(refused('/abc/x')).toThrow(expect.objectContaining({ message: expect.stringContaining('flag x is not supported') }));
     expect(refused(`ORD-${'x'.repeat(300)}`)).toThrow(expect.objectContaining({ message: expect.stringContaining('more than 200') }));
     // Flags JavaScript users write keep working.
-    expect(matchesStationRules(rules({ matches: [{ field: 'reference_id', pattern: '/^ord-\\d+$/im' }] }), booking({ referenceId: 'x\nORD-12' })).print).toBe(true);
+    expect(
+      matchesStationRules(rules({ matches: [{ field: 'reference_id', pattern: '/^ord-\\d+$/im' }] }), booking({ referenceId: 'x\nORD-12' }))
+        .print,
+    ).toBe(true);
   });
 
   it('names, at start, a stored rule RE2 cannot run (saved by an older version); that rule matches nothing', () => {
-    const stored: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'reference_id', pattern: '/^(?!ORD-)/' }] };
+    const stored: StationRules = {
+      mode: 'filtered',
+      sources: [],
+      carriers: [],
+      matches: [{ field: 'reference_id', pattern: '/^(?!ORD-)/' }],
+    };
     expect(stationRulesProblem(stored)).toMatch(/^Station rule matches\[0\] .*no lookahead/);
     expect(stationRulesProblem(rules({ matches: [{ field: 'reference_id', pattern: COMPLEMENT }] }))).toBeNull();
     const errors: string[] = [];
-    createBookingDispatcher({ stationRules: () => stored, sink: { submitBooking: () => undefined }, logger: { info() {}, warn() {}, error: (m) => errors.push(m) } });
+    createBookingDispatcher({
+      stationRules: () => stored,
+      sink: { submitBooking: () => undefined },
+      logger: { info() {}, warn() {}, error: (m) => errors.push(m) },
+    });
     expect(errors).toEqual([expect.stringMatching(/^intake: Station rule matches\[0\].*Until then that rule matches nothing\.$/)]);
     expect(matchesStationRules(stored, booking({ referenceId: 'B2B-1' })).print).toBe(false);
   });
@@ -151,7 +180,9 @@ describe('station rules', () => {
     const station2 = parseStationRules({ mode: 'filtered', matches: [{ field: 'reference_id', pattern: COMPLEMENT }] });
     fc.assert(
       fc.property(
-        fc.oneof(fc.constantFrom('ORD-', 'APP-', 'B2B-', 'ord-', ''), fc.string()).chain((prefix) => fc.string().map((rest) => prefix + rest)),
+        fc
+          .oneof(fc.constantFrom('ORD-', 'APP-', 'B2B-', 'ord-', ''), fc.string())
+          .chain((prefix) => fc.string().map((rest) => prefix + rest)),
         fc.constantFrom('API', 'APP', null),
         fc.constantFrom('postnord', 'dhl', null),
         (reference, source, carrier) => {

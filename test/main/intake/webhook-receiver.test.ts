@@ -117,7 +117,9 @@ describe('webhook receiver: refusals an operator can fix', () => {
     clock += 1_000;
     await deliver(receiver.url, body(randomUUID()), { secret: 'whsec-wrong', time: time() });
     expect(warnings).toHaveLength(3);
-    expect(warnings[2]).toMatch(/^intake: webhook refused \(401\): its signature matches no configured webhook secret\. .*\(5 more refused for the same reason since the last such line\)$/);
+    expect(warnings[2]).toMatch(
+      /^intake: webhook refused \(401\): its signature matches no configured webhook secret\. .*\(5 more refused for the same reason since the last such line\)$/,
+    );
     // A good delivery logs no warning.
     expect((await deliver(receiver.url, body(randomUUID()), { time: time() })).status).toBe(200);
     expect(warnings).toHaveLength(3);

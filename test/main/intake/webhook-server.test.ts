@@ -53,7 +53,14 @@ describe('webhook server', () => {
     const res = await deliver(server.url, bookedEnvelope('shp_1', { source: 'APP', carrier: 'dhl' }));
     expect(res.status).toBe(200);
     await until(() => sink.notices.length === 1);
-    expect(sink.notices[0]).toMatchObject({ shipmentId: 'shp_1', source: 'APP', carrier: 'dhl', referenceId: 'REF-shp_1', trigger: 'webhook', trackingId: 'TRK-shp_1' });
+    expect(sink.notices[0]).toMatchObject({
+      shipmentId: 'shp_1',
+      source: 'APP',
+      carrier: 'dhl',
+      referenceId: 'REF-shp_1',
+      trigger: 'webhook',
+      trackingId: 'TRK-shp_1',
+    });
     expect(server.counters.accepted).toBe(1);
   });
 
@@ -185,7 +192,14 @@ describe('webhook server', () => {
 
   it('acknowledges an unknown event type and ignores it', async () => {
     await start();
-    const body = JSON.stringify({ message_id: randomUUID(), type: 'SHIPMENT_INVOICED', created_at: new Date().toISOString(), shipment_id: 's', data: { amount: 3 }, extra: true });
+    const body = JSON.stringify({
+      message_id: randomUUID(),
+      type: 'SHIPMENT_INVOICED',
+      created_at: new Date().toISOString(),
+      shipment_id: 's',
+      data: { amount: 3 },
+      extra: true,
+    });
     const res = await deliver(server.url, body);
     expect(res.status).toBe(200);
     await until(() => server.counters.ignored === 1);
@@ -231,7 +245,10 @@ describe('webhook server', () => {
 
   it('stores tracking per shipment by event time, pushes it, and alerts on failures', async () => {
     await start();
-    await deliver(server.url, trackingEnvelope('shp_t', { event: 'DELIVERY_FAILURE', reason: 'RECEIVER_UNAVAILABLE', event_time: '2026-01-02T10:00:00Z' }));
+    await deliver(
+      server.url,
+      trackingEnvelope('shp_t', { event: 'DELIVERY_FAILURE', reason: 'RECEIVER_UNAVAILABLE', event_time: '2026-01-02T10:00:00Z' }),
+    );
     await deliver(server.url, trackingEnvelope('shp_t', { event: 'IN_TRANSIT', event_time: '2026-01-01T10:00:00Z', location: 'Hub' }));
     await deliver(server.url, trackingEnvelope('shp_t', { event: 'DELAYED_FOREVER', event_time: '2026-01-01T12:00:00Z' }));
     await until(() => tracking.length === 3);
@@ -275,7 +292,10 @@ describe('webhook server', () => {
         return { id, system: id === 'from-shop' ? 'shopify' : 'erp', sender_reference: 'S-1' };
       },
     };
-    await start({ shipments, stationRules: { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'system', pattern: 'shop' }] } });
+    await start({
+      shipments,
+      stationRules: { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'system', pattern: 'shop' }] },
+    });
     await deliver(server.url, bookedEnvelope('from-shop'));
     await deliver(server.url, bookedEnvelope('from-erp'));
     await until(() => server.counters.bookingsSkipped + server.counters.bookingsSubmitted === 2);
@@ -292,7 +312,11 @@ describe('webhook server', () => {
         return { id, system: 'shop' };
       },
     };
-    await start({ shipments, reorderWindowMs: 100, stationRules: { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'system', pattern: 'shop' }] } });
+    await start({
+      shipments,
+      reorderWindowMs: 100,
+      stationRules: { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'system', pattern: 'shop' }] },
+    });
     await deliver(server.url, bookedEnvelope('b3', { booked_at: '2026-01-01T10:00:03Z' }));
     await deliver(server.url, bookedEnvelope('b1', { booked_at: '2026-01-01T10:00:01Z' }));
     await deliver(server.url, bookedEnvelope('b2', { booked_at: '2026-01-01T10:00:02Z' }));
@@ -301,6 +325,8 @@ describe('webhook server', () => {
   });
 
   it('refuses to start without a secret', async () => {
-    await expect(startWebhookServer({ secrets: [], ledger, sink, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] } })).rejects.toMatchObject({ code: 'INTAKE_NO_WEBHOOK_SECRET' });
+    await expect(
+      startWebhookServer({ secrets: [], ledger, sink, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] } }),
+    ).rejects.toMatchObject({ code: 'INTAKE_NO_WEBHOOK_SECRET' });
   });
 });

@@ -21,13 +21,22 @@ describe('classifyFailure wording of a 503', () => {
       'Document not ready',
       'The waybill is NOT READY yet',
     ]) {
-      expect(classifyFailure(serviceError(503, said, 1000)), said).toMatchObject({ transient: true, message: 'label not ready yet', requestId: 'rq-1', retryAfterMs: 1000 });
+      expect(classifyFailure(serviceError(503, said, 1000)), said).toMatchObject({
+        transient: true,
+        message: 'label not ready yet',
+        requestId: 'rq-1',
+        retryAfterMs: 1000,
+      });
     }
   });
 
   it('says "the service is unavailable (HTTP 503)" for any other 503', () => {
     for (const said of ['The service is temporarily unavailable. Retry later.', 'Service ready soon', 'The label service is down', null]) {
-      expect(classifyFailure(serviceError(503, said)), String(said)).toMatchObject({ transient: true, message: 'the service is unavailable (HTTP 503)', requestId: 'rq-1' });
+      expect(classifyFailure(serviceError(503, said)), String(said)).toMatchObject({
+        transient: true,
+        message: 'the service is unavailable (HTTP 503)',
+        requestId: 'rq-1',
+      });
     }
   });
 

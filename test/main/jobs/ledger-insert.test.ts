@@ -11,7 +11,13 @@ vi.mock('../../../src/main/jobs/job-id', async (original) => {
 });
 const { Ledger } = await import('../../../src/main/agent/ledger');
 
-const spec = (shipmentId: string) => ({ shipmentId, documentType: 'label', layout: 'printer' as const, target: 'mem:x', trigger: 'reprint' as const });
+const spec = (shipmentId: string) => ({
+  shipmentId,
+  documentType: 'label',
+  layout: 'printer' as const,
+  target: 'mem:x',
+  trigger: 'reprint' as const,
+});
 
 describe('Ledger job insert when a new id clashes with an existing job (L14)', () => {
   let dir: string;

@@ -48,7 +48,13 @@ describe('Ledger', () => {
   it('creates an automatic job once per (shipment, document type), whatever its state, layout or printer', () => {
     const a = ledger.createAutoJob(label('s1'));
     expect(a.created).toBe(true);
-    expect(a.job).toMatchObject({ shipmentId: 's1', state: 'queued', attempts: 0, trigger: 'webhook', idempotencyKey: 's1|label|printer|folder:/tmp/x' });
+    expect(a.job).toMatchObject({
+      shipmentId: 's1',
+      state: 'queued',
+      attempts: 0,
+      trigger: 'webhook',
+      idempotencyKey: 's1|label|printer|folder:/tmp/x',
+    });
     ledger.transition(a.job.id, 'completed');
     const b = ledger.createAutoJob(label('s1', { trigger: 'poll' }));
     expect(b).toMatchObject({ created: false, job: { id: a.job.id, state: 'completed', trigger: 'webhook' } });
@@ -78,7 +84,13 @@ describe('Ledger', () => {
     const job = ledger.createJob(label('s1'));
     clock = new Date('2026-01-10T12:00:05Z');
     const failed = ledger.transition(job.id, 'failed', { reason: 'boom', requestId: 'rq-1', attempts: 3 });
-    expect(failed).toMatchObject({ state: 'failed', reason: 'boom', requestId: 'rq-1', attempts: 3, updatedAt: '2026-01-10T12:00:05.000Z' });
+    expect(failed).toMatchObject({
+      state: 'failed',
+      reason: 'boom',
+      requestId: 'rq-1',
+      attempts: 3,
+      updatedAt: '2026-01-10T12:00:05.000Z',
+    });
     const queued = ledger.transition(job.id, 'queued', { reason: null });
     expect(queued).toMatchObject({ reason: null, requestId: 'rq-1', attempts: 3 });
     expect(ledger.get(job.id)).toEqual(queued);
@@ -120,17 +132,43 @@ describe('Ledger', () => {
   });
 
   it('resolves scans through the local shipment index by id, reference or tracking id', () => {
-    ledger.upsertShipment({ shipmentId: 'shp_1', referenceId: 'Order-77', trackingId: 'JJD00012345', carrier: 'DHL', source: 'API', bookedAt: null, data: { a: 1 } });
-    ledger.upsertShipment({ shipmentId: 'shp_1', referenceId: null, trackingId: null, carrier: null, source: null, bookedAt: '2026-01-01T00:00:00Z', data: null });
+    ledger.upsertShipment({
+      shipmentId: 'shp_1',
+      referenceId: 'Order-77',
+      trackingId: 'JJD00012345',
+      carrier: 'DHL',
+      source: 'API',
+      bookedAt: null,
+      data: { a: 1 },
+    });
+    ledger.upsertShipment({
+      shipmentId: 'shp_1',
+      referenceId: null,
+      trackingId: null,
+      carrier: null,
+      source: null,
+      bookedAt: '2026-01-01T00:00:00Z',
+      data: null,
+    });
     expect(ledger.findShipmentIdByScan('shp_1')).toBe('shp_1');
     expect(ledger.findShipmentIdByScan('order-77')).toBe('shp_1');
     expect(ledger.findShipmentIdByScan(' jjd00012345 ')).toBe('shp_1');
     expect(ledger.findShipmentIdByScan('nothing')).toBeNull();
-    expect(ledger.lookupShipment('JJD00012345')).toMatchObject({ matchedBy: 'tracking_id', shipment: { referenceId: 'Order-77', data: { a: 1 }, bookedAt: '2026-01-01T00:00:00Z' } });
+    expect(ledger.lookupShipment('JJD00012345')).toMatchObject({
+      matchedBy: 'tracking_id',
+      shipment: { referenceId: 'Order-77', data: { a: 1 }, bookedAt: '2026-01-01T00:00:00Z' },
+    });
   });
 
   it('deduplicates tracking events and returns them newest first by occurrence, not arrival', () => {
-    const ev = (status: string, occurredAt: string, id: string | null = null) => ({ id, status, description: status.toLowerCase(), location: null, occurredAt, url: null });
+    const ev = (status: string, occurredAt: string, id: string | null = null) => ({
+      id,
+      status,
+      description: status.toLowerCase(),
+      location: null,
+      occurredAt,
+      url: null,
+    });
     expect(ledger.recordTracking('s1', ev('DELIVERED', '2026-01-03T10:00:00+02:00'))).toBe(true);
     expect(ledger.recordTracking('s1', ev('ORDERED', '2026-01-01T10:00:00Z'))).toBe(true);
     expect(ledger.recordTracking('s1', ev('IN_TRANSIT', '2026-01-03T09:00:00Z'))).toBe(true);
@@ -156,7 +194,14 @@ describe('Ledger', () => {
     ledger.transition(old.id, 'completed');
     const oldOpen = ledger.createJob(label('old-open'));
     ledger.rememberMessage('old-msg');
-    ledger.recordTracking('old', { id: 'e1', status: 'ORDERED', description: null, location: null, occurredAt: '2025-09-01T00:00:00Z', url: null });
+    ledger.recordTracking('old', {
+      id: 'e1',
+      status: 'ORDERED',
+      description: null,
+      location: null,
+      occurredAt: '2025-09-01T00:00:00Z',
+      url: null,
+    });
     clock = new Date('2026-01-10T12:00:00Z');
     const recent = Array.from({ length: 5 }, (_, i) => {
       const j = ledger.createJob(label(`r${i}`));
@@ -172,7 +217,12 @@ describe('Ledger', () => {
     expect(ledger.rememberMessage('old-msg')).toBe(true);
 
     expect(ledger.prune({ maxRows: 2 }).jobs).toBe(3);
-    expect(ledger.search({ limit: 100 }).map((j) => j.id).sort()).toEqual([oldOpen.id, recent[3]!.id, recent[4]!.id].sort());
+    expect(
+      ledger
+        .search({ limit: 100 })
+        .map((j) => j.id)
+        .sort(),
+    ).toEqual([oldOpen.id, recent[3]!.id, recent[4]!.id].sort());
   });
 
   it('prunes at open with the configured retention', () => {

@@ -50,10 +50,12 @@ describe('PrintPipeline crash safety (real CUPS, child process killed with SIGKI
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    cups = await startPrivateCups({ queues: [
-      { name: QUEUE, kind: 'sink' },
-      { name: BATCH_QUEUE, kind: 'sink' },
-    ] });
+    cups = await startPrivateCups({
+      queues: [
+        { name: QUEUE, kind: 'sink' },
+        { name: BATCH_QUEUE, kind: 'sink' },
+      ],
+    });
     tmp = tempDir('ps-crash-');
   });
   afterAll(async () => {
@@ -106,7 +108,17 @@ describe('PrintPipeline crash safety (real CUPS, child process killed with SIGKI
     }
     const wrong = [...perShipment].filter(([, n]) => n !== 1);
     const detail = wrong.map(([id]) => outputs.filter((f) => f.includes(id.replace(/[^A-Za-z0-9._-]/g, '_'))).join(' + ')).join('; ');
-    if (wrong.length) console.log(JSON.stringify({ first: first.lines.filter((l) => l.state === 'spooling' || l.state === 'spooled').slice(-6), second: second.lines.filter((l) => 'find' in l || l.state === 'spooling').slice(0, 6) }, null, 1));
+    if (wrong.length)
+      console.log(
+        JSON.stringify(
+          {
+            first: first.lines.filter((l) => l.state === 'spooling' || l.state === 'spooled').slice(-6),
+            second: second.lines.filter((l) => 'find' in l || l.state === 'spooling').slice(0, 6),
+          },
+          null,
+          1,
+        ),
+      );
     expect(wrong, `labels not printed exactly once (of ${outputs.length} outputs): ${detail}`).toEqual([]);
     expect(outputs).toHaveLength(BURST);
   });
@@ -157,7 +169,13 @@ describe('PrintPipeline crash safety (real CUPS, child process killed with SIGKI
     for (const l of first.lines) if (typeof l.id === 'string') last.set(l.id, l.state);
     const stranded = [...last.values()].filter((state) => state === 'spooling').length;
     const finds = second.lines.filter((l) => typeof l.find === 'string').map((l) => l.find as string);
-    if (stranded >= 2) expect(finds.some((f) => f.startsWith('B')), `finds: ${finds.join(', ')}`).toBe(true);
-    console.log(`[crash batched] ${outputs.length} outputs for ${BURST} labels; ${stranded} jobs left spooling by the kill; lookups: ${finds.join(', ')}`);
+    if (stranded >= 2)
+      expect(
+        finds.some((f) => f.startsWith('B')),
+        `finds: ${finds.join(', ')}`,
+      ).toBe(true);
+    console.log(
+      `[crash batched] ${outputs.length} outputs for ${BURST} labels; ${stranded} jobs left spooling by the kill; lookups: ${finds.join(', ')}`,
+    );
   });
 });

@@ -16,7 +16,7 @@ class StoppableTarget extends MemoryTarget {
 }
 const stopped = () => new PrintError('PRINTER_DISABLED', `CUPS queue "zebra" is disabled: run \`cupsenable 'zebra'\`.`, { target: LABELS });
 
-describe('PrintPipeline: moving a stopped label printer\'s waiting labels to an A4 printer', () => {
+describe("PrintPipeline: moving a stopped label printer's waiting labels to an A4 printer", () => {
   let tmp: ReturnType<typeof tempDir>;
   let file: string;
   let ledger: Ledger;

@@ -56,7 +56,9 @@ describe('PrintPipeline when the ledger cannot be written', () => {
     await until(() => control.refused >= 3); // the first try and at least two retries
     expect(target.spooled).toHaveLength(0);
     expect(errors[0]!.code).toBe('LEDGER_WRITE_FAILED');
-    expect(errors[0]!.message).toContain(`the disk holding ${h.tmp.dir} is full or read-only: free space, then the agent resumes by itself`);
+    expect(errors[0]!.message).toContain(
+      `the disk holding ${h.tmp.dir} is full or read-only: free space, then the agent resumes by itself`,
+    );
     control.failWhen = null;
     await p.idle();
     expect(target.shipments()).toEqual(['s1', 's2', 's3']);

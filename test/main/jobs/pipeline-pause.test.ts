@@ -20,7 +20,10 @@ describe('PrintPipeline pause with jobs fetched ahead', () => {
     await h.close();
   });
 
-  async function burst(pause: (p: ReturnType<Harness['pipeline']>) => void, resume: (p: ReturnType<Harness['pipeline']>) => void): Promise<void> {
+  async function burst(
+    pause: (p: ReturnType<Harness['pipeline']>) => void,
+    resume: (p: ReturnType<Harness['pipeline']>) => void,
+  ): Promise<void> {
     const fetcher = new ScriptedFetcher();
     const p = h.pipeline({ fetcher, lookahead: 8 });
     await p.start();

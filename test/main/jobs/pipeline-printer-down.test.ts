@@ -83,7 +83,9 @@ describe('PrintPipeline: a printer that is down as a whole', () => {
     const waits = changes.filter((c) => c.id === jobs[0]!.id && c.state === 'queued' && c.reason);
     expect(waits.length).toBeGreaterThanOrEqual(5);
     for (const wait of waits) {
-      expect(wait.reason).toMatch(/^Cannot reach 127\.0\.0\.1:631 to print to cups:zebra: start CUPS \(systemctl start cups\) or check the server address; waiting for the printer \(checking again in \d+ ms\)$/);
+      expect(wait.reason).toMatch(
+        /^Cannot reach 127\.0\.0\.1:631 to print to cups:zebra: start CUPS \(systemctl start cups\) or check the server address; waiting for the printer \(checking again in \d+ ms\)$/,
+      );
     }
     expect(ledger.get(jobs[0]!.id)!.attempts).toBe(1);
 
@@ -94,7 +96,9 @@ describe('PrintPipeline: a printer that is down as a whole', () => {
   });
 
   it('waits on a disabled queue the same way, the lane resuming once it is enabled', async () => {
-    target.offlineError = new PrintError('PRINTER_DISABLED', `CUPS queue "zebra" is disabled: run \`cupsenable 'zebra'\`.`, { target: LABELS });
+    target.offlineError = new PrintError('PRINTER_DISABLED', `CUPS queue "zebra" is disabled: run \`cupsenable 'zebra'\`.`, {
+      target: LABELS,
+    });
     const p = make();
     await p.start();
     const jobs = ['a', 'b'].map((id) => p.submitBooking(notice(id))[0]!);
@@ -113,9 +117,15 @@ describe('PrintPipeline: a printer that is down as a whole', () => {
     const p = make({}, () => folder);
     await p.start();
     const jobs = ['f1', 'f2', 'f3'].map((id) => p.submitBooking(notice(id))[0]!);
-    await expect.poll(() => changes.filter((c) => c.id === jobs[0]!.id && /waiting for the printer/.test(c.reason ?? '')).length, { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(() => changes.filter((c) => c.id === jobs[0]!.id && /waiting for the printer/.test(c.reason ?? '')).length, { timeout: 5000 })
+      .toBeGreaterThanOrEqual(4);
     for (const c of changes.filter((c) => c.reason)) {
-      expect(c.reason).toMatch(new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not a folder \\(a file is in the way\\): move it or choose another folder; waiting for the printer`));
+      expect(c.reason).toMatch(
+        new RegExp(
+          `^${dir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not a folder \\(a file is in the way\\): move it or choose another folder; waiting for the printer`,
+        ),
+      );
     }
     for (const job of jobs) expect(ledger.get(job.id)!.state).not.toBe('failed');
     fs.rmSync(dir);
@@ -154,7 +164,9 @@ describe('PrintPipeline: a printer that is down as a whole', () => {
     await p.idle();
     for (const id of [spooling.id, spooled.id]) {
       expect(ledger.get(id)).toMatchObject({ state: 'failed' });
-      expect(ledger.get(id)!.reason).toBe('cups:gone: no such printer kind here; it may have printed: check the printer, then retry by hand');
+      expect(ledger.get(id)!.reason).toBe(
+        'cups:gone: no such printer kind here; it may have printed: check the printer, then retry by hand',
+      );
     }
     // Never handed over: no reason to think it printed.
     expect(ledger.get(fresh.id)).toMatchObject({ state: 'failed', reason: 'cups:gone: no such printer kind here.' });

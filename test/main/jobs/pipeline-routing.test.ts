@@ -34,7 +34,14 @@ describe('PrintPipeline routed by carrier', () => {
     ledger = Ledger.open({ path: path.join(tmp.dir, 'ledger.sqlite') });
     targets = new Map(['mem:zebra1', 'mem:zebra2', 'mem:office', 'mem:sheets'].map((uri) => [uri, new MemoryTarget(uri)]));
     const carriers = new CarrierCache({
-      source: () => ({ carriers: async () => ({ carriers: [{ carrier: 'dhl', name: 'DHL Express' }, { carrier: 'bring', name: 'Bring' }] }) }),
+      source: () => ({
+        carriers: async () => ({
+          carriers: [
+            { carrier: 'dhl', name: 'DHL Express' },
+            { carrier: 'bring', name: 'Bring' },
+          ],
+        }),
+      }),
     });
     await carriers.refresh();
     fetcher = new ScriptedFetcher();
@@ -69,11 +76,16 @@ describe('PrintPipeline routed by carrier', () => {
     ]);
     expect(at('mem:sheets')).toEqual([['s-bring', 'label', '3x1', 'letter']]);
     expect(at('mem:zebra1')).toEqual([['s-other', 'label', 'printer', 'label']]);
-    expect(at('mem:office').map(([id, type, layout, media]) => `${id} ${type} ${layout} ${media}`).sort()).toEqual(
-      ['s-bring', 's-code', 's-name', 's-other'].map((id) => `${id} waybill a4 a4`),
-    );
+    expect(
+      at('mem:office')
+        .map(([id, type, layout, media]) => `${id} ${type} ${layout} ${media}`)
+        .sort(),
+    ).toEqual(['s-bring', 's-code', 's-name', 's-other'].map((id) => `${id} waybill a4 a4`));
     // The PDF is asked for in the layout the printer's media takes.
-    const labelLayouts = fetcher.calls.filter((c) => c.document_type === 'label').map((c) => `${c.shipment_ids[0]} ${c.label_layout}`).sort();
+    const labelLayouts = fetcher.calls
+      .filter((c) => c.document_type === 'label')
+      .map((c) => `${c.shipment_ids[0]} ${c.label_layout}`)
+      .sort();
     expect(labelLayouts).toEqual(['s-bring 3x1', 's-code printer', 's-name printer', 's-other printer']);
   });
 });

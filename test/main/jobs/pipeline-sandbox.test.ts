@@ -43,7 +43,8 @@ describe('PrintPipeline with the sandbox and a folder printer', () => {
       ledger,
       fetcher: client,
       targetFor: (uri) => (uri === labels.uri ? labels : docs),
-      route: (type) => (type === 'label' ? { target: labels.uri, layout: 'printer', media: 'label' } : { target: docs.uri, layout: 'a4', media: 'a4' }),
+      route: (type) =>
+        type === 'label' ? { target: labels.uri, layout: 'printer', media: 'label' } : { target: docs.uri, layout: 'a4', media: 'a4' },
       retryBaseMs: 50,
       retryMaxMs: 400,
       onJobChange: (job) => changes.push(job),
@@ -103,29 +104,41 @@ describe('PrintPipeline with the sandbox and a folder printer', () => {
   // Review M8: customsinvoice switched into auto-print, an EU shipment has none.
   for (const [how, extra] of [
     ['from the service answer', {}],
-    ['from the shipment\'s available_documents_types', { availableDocuments: async (id: string) => (await client.getShipment(id)).available_documents_types }],
+    [
+      "from the shipment's available_documents_types",
+      { availableDocuments: async (id: string) => (await client.getShipment(id)).available_documents_types },
+    ],
   ] as const) {
     it(`cancels (not fails) an auto-print document type the shipment does not have, told ${how}`, async () => {
       const b = await sandbox.bookShipment();
       expect((await client.getShipment(b.shipmentId)).available_documents_types).not.toContain('customsinvoice');
-      await run(`no-invoice-${Object.keys(extra).length}`, async ({ pipeline, ledger, dir, changes }) => {
-        const jobs = pipeline.submitBooking(notice(b.shipmentId));
-        await pipeline.idle();
-        const [label, invoice] = jobs.map((j) => ledger.get(j.id)!);
-        expect(label).toMatchObject({ documentType: 'label', state: 'completed' });
-        expect(invoice).toMatchObject({ documentType: 'customsinvoice', state: 'canceled', reason: 'this shipment has no customsinvoice', attempts: 1 });
-        expect(changes.some((c) => c.state === 'failed')).toBe(false);
-        expect(ledger.counts()).toMatchObject({ failed: 0, completed: 1, canceled: 1 });
-        expect(fs.readdirSync(dir).filter((f) => f.endsWith('.pdf'))).toHaveLength(1);
-        // Asked for by a person, the same document is a failure that says why.
-        const [byHand] = pipeline.reprint({ shipmentId: b.shipmentId, documentType: 'customsinvoice' });
-        await pipeline.idle();
-        expect(ledger.get(byHand!.id)).toMatchObject({ state: 'failed' });
-        expect(ledger.get(byHand!.id)!.reason).toContain('customsinvoice');
-      }, {
-        autoPrintTypes: () => ['label', 'customsinvoice'],
-        fetcher: Object.assign({ printFile: (req: Parameters<ServiceClient['printFile']>[0]) => client.printFile(req) }, extra),
-      });
+      await run(
+        `no-invoice-${Object.keys(extra).length}`,
+        async ({ pipeline, ledger, dir, changes }) => {
+          const jobs = pipeline.submitBooking(notice(b.shipmentId));
+          await pipeline.idle();
+          const [label, invoice] = jobs.map((j) => ledger.get(j.id)!);
+          expect(label).toMatchObject({ documentType: 'label', state: 'completed' });
+          expect(invoice).toMatchObject({
+            documentType: 'customsinvoice',
+            state: 'canceled',
+            reason: 'this shipment has no customsinvoice',
+            attempts: 1,
+          });
+          expect(changes.some((c) => c.state === 'failed')).toBe(false);
+          expect(ledger.counts()).toMatchObject({ failed: 0, completed: 1, canceled: 1 });
+          expect(fs.readdirSync(dir).filter((f) => f.endsWith('.pdf'))).toHaveLength(1);
+          // Asked for by a person, the same document is a failure that says why.
+          const [byHand] = pipeline.reprint({ shipmentId: b.shipmentId, documentType: 'customsinvoice' });
+          await pipeline.idle();
+          expect(ledger.get(byHand!.id)).toMatchObject({ state: 'failed' });
+          expect(ledger.get(byHand!.id)!.reason).toContain('customsinvoice');
+        },
+        {
+          autoPrintTypes: () => ['label', 'customsinvoice'],
+          fetcher: Object.assign({ printFile: (req: Parameters<ServiceClient['printFile']>[0]) => client.printFile(req) }, extra),
+        },
+      );
     });
   }
 
@@ -175,9 +188,9 @@ describe('PrintPipeline with the sandbox and a folder printer', () => {
       await pipeline.idle();
       expect(ledger.get(job!.id)!.state).toBe('completed');
       expect(fetches).toEqual([]);
-      expect(sandbox.printerJobs('5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01').filter((j) => j.shipmentIds.includes(b.shipmentId))).toMatchObject([
-        { documentType: 'label', layout: 'printer' },
-      ]);
+      expect(sandbox.printerJobs('5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01').filter((j) => j.shipmentIds.includes(b.shipmentId))).toMatchObject(
+        [{ documentType: 'label', layout: 'printer' }],
+      );
     } finally {
       await pipeline.stop();
       ledger.close();

@@ -15,9 +15,25 @@ const routeFor = (documentType: string): RouteDecision =>
   documentType === 'label' ? { target: LABELS, layout: 'printer', media: 'label' } : { target: DOCS, layout: 'a4', media: 'a4' };
 
 const unavailable = (requestId = 'rq-503') =>
-  new ApiError('SERVICE_UNAVAILABLE', 'Service unavailable', { status: 503, requestId, serviceMessage: 'label not ready', fieldErrors: {}, retryAfterMs: null, method: 'POST', path: '/shipments/print' });
+  new ApiError('SERVICE_UNAVAILABLE', 'Service unavailable', {
+    status: 503,
+    requestId,
+    serviceMessage: 'label not ready',
+    fieldErrors: {},
+    retryAfterMs: null,
+    method: 'POST',
+    path: '/shipments/print',
+  });
 const unprocessable = (requestId = 'rq-422') =>
-  new ApiError('SERVICE_UNPROCESSABLE', 'The service refused the print request: shipment is not booked', { status: 422, requestId, serviceMessage: 'shipment is not booked', fieldErrors: {}, retryAfterMs: null, method: 'POST', path: '/shipments/print' });
+  new ApiError('SERVICE_UNPROCESSABLE', 'The service refused the print request: shipment is not booked', {
+    status: 422,
+    requestId,
+    serviceMessage: 'shipment is not booked',
+    fieldErrors: {},
+    retryAfterMs: null,
+    method: 'POST',
+    path: '/shipments/print',
+  });
 
 describe('PrintPipeline', () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -83,7 +99,13 @@ describe('PrintPipeline', () => {
     expect(labels().spooled[0]).toMatchObject({ media: 'label', layout: 'printer', pdfText: '%PDF s1 label printer' });
     expect(labels().spooled[0]!.title).toContain(first[0]!.id);
     // The UI saw every step, in order.
-    expect(changes.filter((c) => c.id === first[0]!.id).map((c) => c.state)).toEqual(['queued', 'fetching', 'spooling', 'spooled', 'completed']);
+    expect(changes.filter((c) => c.id === first[0]!.id).map((c) => c.state)).toEqual([
+      'queued',
+      'fetching',
+      'spooling',
+      'spooled',
+      'completed',
+    ]);
   });
 
   it('routes each auto-print document type to its printer with matching layout and media', async () => {
@@ -128,7 +150,15 @@ describe('PrintPipeline', () => {
   });
 
   it('waits as long as Retry-After says', async () => {
-    const rateLimited = new ApiError('SERVICE_RATE_LIMITED', 'Too many requests', { status: 429, requestId: 'rq-429', serviceMessage: null, fieldErrors: {}, retryAfterMs: 1000, method: 'POST', path: '/shipments/print' });
+    const rateLimited = new ApiError('SERVICE_RATE_LIMITED', 'Too many requests', {
+      status: 429,
+      requestId: 'rq-429',
+      serviceMessage: null,
+      fieldErrors: {},
+      retryAfterMs: 1000,
+      method: 'POST',
+      path: '/shipments/print',
+    });
     const fetcher = new ScriptedFetcher((_r, call) => (call === 1 ? { error: rateLimited } : {}));
     const p = make(fetcher);
     await p.start();
@@ -329,7 +359,8 @@ describe('PrintPipeline', () => {
   it('reconciles after a crash: a job the spooler already has is not resent, one it lacks is sent once', async () => {
     // A previous run left: one job spooling that reached the spooler, one spooling that did
     // not, one fetching, one spooled with a spooler id, one queued.
-    const mk = (id: string) => ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job;
+    const mk = (id: string) =>
+      ledger.createAutoJob({ shipmentId: id, documentType: 'label', layout: 'printer', target: LABELS, trigger: 'webhook' }).job;
     const reached = ledger.transition(mk('reached').id, 'spooling', { spoolAttempted: true, attempts: 1 });
     const lost = ledger.transition(mk('lost').id, 'spooling', { spoolAttempted: true, attempts: 1 });
     const fetching = ledger.transition(mk('fetching').id, 'fetching', { attempts: 1 });
@@ -440,7 +471,12 @@ describe('PrintPipeline', () => {
     const at = (second: number) => `2026-11-22T10:00:0${second}.000000001Z`;
     // s0 is handed to the spooler first; the rest arrive reordered while it prints.
     p.submitBooking(notice('s0', 'webhook', { bookedAt: at(0) }));
-    for (const [id, second] of [['s3', 3], ['s1', 1], ['s4', 4], ['s2', 2]] as const) {
+    for (const [id, second] of [
+      ['s3', 3],
+      ['s1', 1],
+      ['s4', 4],
+      ['s2', 2],
+    ] as const) {
       p.submitBooking(notice(id, 'webhook', { bookedAt: at(second) }));
     }
     await p.idle();

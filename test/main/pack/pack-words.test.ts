@@ -47,8 +47,15 @@ describe('customs weights', () => {
 
 describe('rates', () => {
   const rate = (rank: number, extra: Record<string, unknown> = {}) => ({
-    price_rank: rank, shipment_id: 's', booking_token: `t${rank}`, carrier_name: `C${rank}`, product_name: 'P',
-    price: `${rank}00.00`, currency: 'SEK', required_documents: [], ...extra,
+    price_rank: rank,
+    shipment_id: 's',
+    booking_token: `t${rank}`,
+    carrier_name: `C${rank}`,
+    product_name: 'P',
+    price: `${rank}00.00`,
+    currency: 'SEK',
+    required_documents: [],
+    ...extra,
   });
   const response = (rates: unknown[]): RateResponse => ({ rates, warnings: [], applied_shipping_rules: [] }) as unknown as RateResponse;
 

@@ -126,7 +126,7 @@ describe('CupsTarget spooling over IPP Print-Job', () => {
     expect(lines[0]).toContain('(Not authorized, IPP status 0x0403); printing through lp instead');
   });
 
-  it('escapes the scheduler\'s own words in that line: a status message cannot forge a log line', async () => {
+  it("escapes the scheduler's own words in that line: a status message cannot forge a log line", async () => {
     const lines: string[] = [];
     const t = await viaProxy({ log: (line) => lines.push(line) });
     proxy.decide = (r) => (agentPrintJob(r) ? { ipp: 0x0402, message: 'Login\nfake: job printed' } : 'pass');
@@ -138,7 +138,14 @@ describe('CupsTarget spooling over IPP Print-Job', () => {
 
   it('reports a scheduler that refuses connections as down with the start-CUPS advice, spawning no lp', async () => {
     const { exec, calls } = recordingExec();
-    const t = new CupsTarget({ uri: 'cups:sink@127.0.0.1:1', queue: 'sink', server: '127.0.0.1:1', env: cups.env, exec, checkReadiness: false });
+    const t = new CupsTarget({
+      uri: 'cups:sink@127.0.0.1:1',
+      queue: 'sink',
+      server: '127.0.0.1:1',
+      env: cups.env,
+      exec,
+      checkReadiness: false,
+    });
     const error = await t.spool(request(pdf)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PrintError);
     expect(error).toMatchObject({

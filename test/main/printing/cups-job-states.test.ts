@@ -13,7 +13,16 @@ const execFileAsync = promisify(execFile);
 let seq = 0;
 function request(pdf: Uint8Array): SpoolRequest {
   const jobId = `js${Date.now().toString(36)}x${++seq}`;
-  return { jobId, title: `ps ${jobId}`, pdf, media: 'label', copies: 1, shipmentId: `SHP-${seq}`, documentType: 'label', layout: 'printer' };
+  return {
+    jobId,
+    title: `ps ${jobId}`,
+    pdf,
+    media: 'label',
+    copies: 1,
+    shipmentId: `SHP-${seq}`,
+    documentType: 'label',
+    layout: 'printer',
+  };
 }
 
 describe('CupsTarget.jobStates on a private cupsd', () => {
@@ -68,7 +77,12 @@ describe('CupsTarget.jobStates on a private cupsd', () => {
     const ids = [pending, canceled, forgotten, unparseable];
 
     const states = await held.jobStates(ids);
-    expect(Object.fromEntries(states)).toEqual({ [pending]: 'pending', [canceled]: 'canceled', [forgotten]: 'unknown', [unparseable]: 'unknown' });
+    expect(Object.fromEntries(states)).toEqual({
+      [pending]: 'pending',
+      [canceled]: 'canceled',
+      [forgotten]: 'unknown',
+      [unparseable]: 'unknown',
+    });
     for (const id of ids) expect(await held.jobState(id), id).toBe(states.get(id));
   });
 

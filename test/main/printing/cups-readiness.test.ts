@@ -65,7 +65,16 @@ async function refusingProxy(upstream: string): Promise<{ server: string; refuse
 let seq = 0;
 function request(pdf: Uint8Array): SpoolRequest {
   const jobId = `rdy${Date.now().toString(36)}x${++seq}`;
-  return { jobId, title: `ps ${jobId}`, pdf, media: 'label', copies: 1, shipmentId: `SHP-${seq}`, documentType: 'label', layout: 'printer' };
+  return {
+    jobId,
+    title: `ps ${jobId}`,
+    pdf,
+    media: 'label',
+    copies: 1,
+    shipmentId: `SHP-${seq}`,
+    documentType: 'label',
+    layout: 'printer',
+  };
 }
 
 async function spoolError(target: CupsTarget, pdf: Uint8Array): Promise<PrintError> {
@@ -164,7 +173,9 @@ describe('CupsTarget readiness over IPP', () => {
     await cups.reject('both', 'Jam');
     await cups.disable('both', 'Jam');
     const t = new CupsTarget({ uri: 'cups:both', queue: 'both', env: cups.env });
-    expect((await t.readiness()).detail).toBe(`CUPS queue "both" is disabled (Jam): run \`cupsenable 'both'\` or enable it in printer settings.`);
+    expect((await t.readiness()).detail).toBe(
+      `CUPS queue "both" is disabled (Jam): run \`cupsenable 'both'\` or enable it in printer settings.`,
+    );
     const printer = await ippGetPrinter({ server: cups.server }, 'both');
     expect(printer).toMatchObject({ name: 'both', state: 'stopped', stateMessage: 'Jam', acceptingJobs: false });
     expect(printer!.stateReasons).toContain('paused');
@@ -182,7 +193,8 @@ describe('CupsTarget readiness over IPP', () => {
 
   it('reports an unreachable scheduler as SPOOLER_UNAVAILABLE (retryable), by address or through CUPS_SERVER', async () => {
     const byServer = new CupsTarget({ uri: 'cups:fast@127.0.0.1:1', queue: 'fast', server: '127.0.0.1:1', env: cups.env });
-    const expected = 'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
+    const expected =
+      'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
     expect(await byServer.readiness()).toEqual({ ready: false, detail: expected });
     expect(await spoolError(byServer, pdf)).toMatchObject({ code: 'SPOOLER_UNAVAILABLE', retryable: true, message: expected });
     const byEnv = new CupsTarget({ uri: 'cups:fast', queue: 'fast', env: { ...cups.env, CUPS_SERVER: '127.0.0.1:1' } });
@@ -197,7 +209,15 @@ describe('CupsTarget readiness over IPP', () => {
     try {
       const { exec, calls } = recordingExec();
       let now = 1_000_000;
-      const t = new CupsTarget({ uri: `cups:fast@${proxy.server}`, queue: 'fast', server: proxy.server, env: cups.env, exec, ippRetryMs: 60_000, nowMs: () => now });
+      const t = new CupsTarget({
+        uri: `cups:fast@${proxy.server}`,
+        queue: 'fast',
+        server: proxy.server,
+        env: cups.env,
+        exec,
+        ippRetryMs: 60_000,
+        nowMs: () => now,
+      });
       expect(await t.readiness()).toEqual({ ready: true, detail: null });
       expect(proxy.refused()).toBe(1);
       const lpstats = () => calls.filter((c) => c[0] === 'lpstat').length;
@@ -216,7 +236,15 @@ describe('CupsTarget readiness over IPP', () => {
     // A scheduler that stopped refusing is asked over IPP from then on: no lpstat at all.
     const { exec, calls } = recordingExec();
     let now = 0;
-    const direct = new CupsTarget({ uri: `cups:fast@${cups.server}`, queue: 'fast', server: cups.server, env: cups.env, exec, ippRetryMs: 10, nowMs: () => now });
+    const direct = new CupsTarget({
+      uri: `cups:fast@${cups.server}`,
+      queue: 'fast',
+      server: cups.server,
+      env: cups.env,
+      exec,
+      ippRetryMs: 10,
+      nowMs: () => now,
+    });
     (direct as unknown as { ippRefusedAt: number | null }).ippRefusedAt = 0;
     expect(await direct.readiness()).toEqual({ ready: true, detail: null });
     now = 11;
@@ -227,7 +255,8 @@ describe('CupsTarget readiness over IPP', () => {
 
   it('keeps the start-CUPS advice when the scheduler is unreachable while looking a job up or following it', async () => {
     const t = new CupsTarget({ uri: 'cups:fast@127.0.0.1:1', queue: 'fast', server: '127.0.0.1:1', env: cups.env });
-    const expected = 'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
+    const expected =
+      'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
     await expect(t.findSpooled('job-1')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected, printerDown: true });
     await expect(t.jobState('fast-12')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
     await expect(t.jobStates(['fast-12', 'fast-13'])).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });

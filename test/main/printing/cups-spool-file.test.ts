@@ -14,7 +14,14 @@ describe('CupsTarget spool through lp', () => {
     };
     const target = new CupsTarget({ uri: 'cups:Labels', queue: 'Labels', exec, checkReadiness: false, spool: 'lp' });
     const result = await target.spool({
-      jobId: 'job1', title: 'Print Station job1', pdf, media: 'label', copies: 1, shipmentId: 's', documentType: 'label', layout: 'printer',
+      jobId: 'job1',
+      title: 'Print Station job1',
+      pdf,
+      media: 'label',
+      copies: 1,
+      shipmentId: 's',
+      documentType: 'label',
+      layout: 'printer',
     });
     expect(result).toEqual({ spoolerJobId: 'Labels-7', completed: false });
     expect(seen).toHaveLength(1);

@@ -177,7 +177,9 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
     });
 
     it('reports a missing queue as PRINTER_NOT_FOUND and an unreachable scheduler as SPOOLER_UNAVAILABLE', async () => {
-      const missing = await target('no_such_queue').spool(request(label, 'label')).catch((e: unknown) => e);
+      const missing = await target('no_such_queue')
+        .spool(request(label, 'label'))
+        .catch((e: unknown) => e);
       expect((missing as PrintError).code).toBe('PRINTER_NOT_FOUND');
       expect((missing as PrintError).retryable).toBe(false);
       const spaced = await new CupsTarget({ spool, uri: 'cups:No Such Printer', queue: 'No Such Printer', env: cups.env }).readiness();
@@ -192,7 +194,13 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
 
     it('addresses a scheduler by cups:QUEUE@HOST:PORT without CUPS_SERVER', async () => {
       const { CUPS_SERVER: _ignored, ...envWithout } = cups.env;
-      const t = new CupsTarget({ spool, uri: `cups:sink@${cups.server}`, queue: 'sink', server: cups.server, env: { ...envWithout, CUPS_SERVER: '127.0.0.1:1' } });
+      const t = new CupsTarget({
+        spool,
+        uri: `cups:sink@${cups.server}`,
+        queue: 'sink',
+        server: cups.server,
+        env: { ...envWithout, CUPS_SERVER: '127.0.0.1:1' },
+      });
       const req = request(label, 'label');
       const result = await t.spool(req);
       await waitForState(t, result.spoolerJobId!, 'completed');

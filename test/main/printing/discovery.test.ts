@@ -46,11 +46,39 @@ describe('discoverPrinters', () => {
   it('lists the CUPS queues with readiness and the service printers', async () => {
     const printers = await discoverPrinters({ platform: 'linux', env: cups.env, service: client });
     expect(printers).toEqual([
-      { uri: 'cups:closed', name: 'closed', kind: 'cups', media: 'unknown', ready: false, detail: "Not accepting jobs (Maintenance): run `cupsaccept 'closed'`." },
-      { uri: 'cups:office', name: 'Office printer', kind: 'cups', media: 'unknown', ready: false, detail: "Disabled (Paper jam): run `cupsenable 'office'`." },
+      {
+        uri: 'cups:closed',
+        name: 'closed',
+        kind: 'cups',
+        media: 'unknown',
+        ready: false,
+        detail: "Not accepting jobs (Maintenance): run `cupsaccept 'closed'`.",
+      },
+      {
+        uri: 'cups:office',
+        name: 'Office printer',
+        kind: 'cups',
+        media: 'unknown',
+        ready: false,
+        detail: "Disabled (Paper jam): run `cupsenable 'office'`.",
+      },
       { uri: 'cups:Zebra_ZD420', name: 'Zebra ZD420 Bench 1', kind: 'cups', media: 'label', ready: true, detail: null },
-      { uri: 'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01', name: 'Packing bench 1 (4x6)', kind: 'service', media: 'label', ready: null, detail: 'Zebra ZD421 thermal label printer' },
-      { uri: 'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a02', name: 'Office A4', kind: 'service', media: 'a4', ready: null, detail: 'HP LaserJet office printer' },
+      {
+        uri: 'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01',
+        name: 'Packing bench 1 (4x6)',
+        kind: 'service',
+        media: 'label',
+        ready: null,
+        detail: 'Zebra ZD421 thermal label printer',
+      },
+      {
+        uri: 'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a02',
+        name: 'Office A4',
+        kind: 'service',
+        media: 'a4',
+        ready: null,
+        detail: 'HP LaserJet office printer',
+      },
     ]);
   });
 
@@ -69,7 +97,12 @@ describe('discoverPrinters', () => {
   it('lists Windows printers through pdf-to-printer on win32', async () => {
     const printers = await discoverPrinters({
       platform: 'win32',
-      pdfToPrinter: { getPrinters: async () => [{ deviceId: 'a', name: 'ZDesigner GK420d', paperSizes: ['4x6', '4x4'] }, { deviceId: 'b', name: 'Brother HL', paperSizes: ['A4', 'Letter'] }] },
+      pdfToPrinter: {
+        getPrinters: async () => [
+          { deviceId: 'a', name: 'ZDesigner GK420d', paperSizes: ['4x6', '4x4'] },
+          { deviceId: 'b', name: 'Brother HL', paperSizes: ['A4', 'Letter'] },
+        ],
+      },
     });
     expect(printers).toEqual([
       { uri: 'windows:ZDesigner GK420d', name: 'ZDesigner GK420d', kind: 'windows', media: 'label', ready: true, detail: null },

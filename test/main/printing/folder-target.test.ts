@@ -47,7 +47,9 @@ describe('FolderTarget', () => {
   });
 
   it('keeps file names safe when ids contain separators', () => {
-    expect(folderFileName({ shipmentId: '../x/y', documentType: 'customs invoice', layout: '2x2', jobId: 'a:b' })).toBe('..-x-y_customs-invoice_2x2_a-b.pdf');
+    expect(folderFileName({ shipmentId: '../x/y', documentType: 'customs invoice', layout: '2x2', jobId: 'a:b' })).toBe(
+      '..-x-y_customs-invoice_2x2_a-b.pdf',
+    );
   });
 
   it('never shows a half-written file: only the temp name exists until the rename', async () => {

@@ -9,13 +9,21 @@ const run = promisify(execFile);
 
 async function cupsdPids(): Promise<string[]> {
   const { stdout } = await run('ps', ['-eo', 'pid,args']).catch(() => ({ stdout: '' }));
-  return stdout.split('\n').filter((l) => /cupsd -f -c /.test(l)).map((l) => l.trim());
+  return stdout
+    .split('\n')
+    .filter((l) => /cupsd -f -c /.test(l))
+    .map((l) => l.trim());
 }
 
 describe('startPrivateCups', () => {
   it('runs its own scheduler, prints to sink and pdf queues, and leaves nothing behind', async () => {
     const printersConf = existsSync('/etc/cups/printers.conf') ? await fs.readFile('/etc/cups/printers.conf', 'utf8') : null;
-    const cups = await startPrivateCups({ queues: [{ name: 'sink', kind: 'sink' }, { name: 'pdf', kind: 'pdf' }] });
+    const cups = await startPrivateCups({
+      queues: [
+        { name: 'sink', kind: 'sink' },
+        { name: 'pdf', kind: 'pdf' },
+      ],
+    });
     const mine = (await cupsdPids()).filter((l) => l.includes(cups.root));
     expect(mine).toHaveLength(1);
     expect(cups.server).toMatch(/^127\.0\.0\.1:\d+$/);
@@ -56,7 +64,10 @@ describe('startPrivateCups', () => {
   });
 
   it('runs two schedulers side by side on different ports', async () => {
-    const [a, b] = await Promise.all([startPrivateCups({ queues: [{ name: 'q', kind: 'sink' }] }), startPrivateCups({ queues: [{ name: 'q', kind: 'sink' }] })]);
+    const [a, b] = await Promise.all([
+      startPrivateCups({ queues: [{ name: 'q', kind: 'sink' }] }),
+      startPrivateCups({ queues: [{ name: 'q', kind: 'sink' }] }),
+    ]);
     try {
       expect(a.server).not.toBe(b.server);
       expect(a.outputDir('q')).not.toBe(b.outputDir('q'));

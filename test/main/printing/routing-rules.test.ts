@@ -29,7 +29,9 @@ async function cacheOf(list: Array<{ carrier: string; name: string }>): Promise<
 
 describe('routing rules', () => {
   it('turns the two historical printers into two entries', () => {
-    const printers = printersOf(routingSchema.parse({ labelPrinter: 'cups:Z', documentPrinter: 'cups:O', labelPrinterMedia: 'a4', sheetLayout: '3x1' }));
+    const printers = printersOf(
+      routingSchema.parse({ labelPrinter: 'cups:Z', documentPrinter: 'cups:O', labelPrinterMedia: 'a4', sheetLayout: '3x1' }),
+    );
     expect(printers).toEqual([
       { name: 'Label printer', uri: 'cups:Z', media: 'a4', layout: '3x1' },
       { name: 'Document printer', uri: 'cups:O', media: 'a4' },
@@ -48,7 +50,10 @@ describe('routing rules', () => {
 
   it('matches a carrier code from a webhook and its name from a poll to the same rule', async () => {
     const routing = routingSchema.parse(station);
-    const cache = await cacheOf([{ carrier: 'dhl', name: 'DHL Express' }, { carrier: 'bring', name: 'Bring' }]);
+    const cache = await cacheOf([
+      { carrier: 'dhl', name: 'DHL Express' },
+      { carrier: 'bring', name: 'Bring' },
+    ]);
     expect(routeFor(routing, 'label', 'dhl', cache.key)).toEqual({ target: 'cups:Zebra2', layout: 'printer', media: '100x150mm' });
     expect(routeFor(routing, 'label', 'DHL Express', cache.key)).toEqual({ target: 'cups:Zebra2', layout: 'printer', media: '100x150mm' });
     // Without the carrier list a name does not match a code rule.
@@ -91,7 +96,11 @@ describe('routing rules', () => {
   });
 
   it('refuses a sheet layout on label stock', () => {
-    const bad = routingSchema.safeParse({ labelPrinter: 'cups:P', documentPrinter: 'cups:P', printers: [{ name: 'P', uri: 'cups:P', media: '4x4in', layout: '2x2' }] });
+    const bad = routingSchema.safeParse({
+      labelPrinter: 'cups:P',
+      documentPrinter: 'cups:P',
+      printers: [{ name: 'P', uri: 'cups:P', media: '4x4in', layout: '2x2' }],
+    });
     expect(bad.success).toBe(false);
   });
 
@@ -102,7 +111,13 @@ describe('routing rules', () => {
     expect(ippMedia('label')).toEqual({ media: 'oe_4x6-label_4x6in', printScaling: 'none' });
     expect(cupsMediaArgs('100x190mm')).toEqual(['-o', 'media=Custom.100x190mm', '-o', 'print-scaling=none']);
     expect(cupsMediaArgs('letter')).toEqual(['-o', 'media=Letter', '-o', 'print-scaling=fit']);
-    expect(windowsPrintOptions('Z', '100x150mm', 1)).toEqual({ printer: 'Z', scale: 'noscale', paperSize: '100x150mm', copies: 1, silent: true });
+    expect(windowsPrintOptions('Z', '100x150mm', 1)).toEqual({
+      printer: 'Z',
+      scale: 'noscale',
+      paperSize: '100x150mm',
+      copies: 1,
+      silent: true,
+    });
     expect(windowsPrintOptions('O', 'letter', 2)).toEqual({ printer: 'O', scale: 'fit', paperSize: 'Letter', copies: 2, silent: true });
   });
 });

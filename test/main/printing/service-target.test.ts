@@ -22,7 +22,17 @@ describe('ServiceTarget against the sandbox', () => {
   });
 
   function request(shipmentId: string, overrides: Partial<SpoolRequest> = {}): SpoolRequest {
-    return { jobId: 'j1', title: 'ps j1', pdf: null, media: 'label', copies: 1, shipmentId, documentType: 'label', layout: 'printer', ...overrides };
+    return {
+      jobId: 'j1',
+      title: 'ps j1',
+      pdf: null,
+      media: 'label',
+      copies: 1,
+      shipmentId,
+      documentType: 'label',
+      layout: 'printer',
+      ...overrides,
+    };
   }
 
   it('asks the service to print on its printer (output_format printer) without fetching a PDF', async () => {
@@ -61,7 +71,15 @@ describe('ServiceTarget against the sandbox', () => {
     return port;
   }
   const apiError = (code: ApiError['code'], status: number, retryAfterMs: number | null = null) =>
-    new ApiError(code, `HTTP ${status} on POST /shipments/print`, { status, requestId: `rq-${status}`, serviceMessage: null, fieldErrors: {}, retryAfterMs, method: 'POST', path: '/shipments/print' });
+    new ApiError(code, `HTTP ${status} on POST /shipments/print`, {
+      status,
+      requestId: `rq-${status}`,
+      serviceMessage: null,
+      fieldErrors: {},
+      retryAfterMs,
+      method: 'POST',
+      path: '/shipments/print',
+    });
 
   it('never resends copies that printed: a 502 on copy 2 of 3 reports "1 of 3 copies printed" and stops', async () => {
     const { shipmentId } = await sandbox.bookShipment();
@@ -79,7 +97,11 @@ describe('ServiceTarget against the sandbox', () => {
 
   it('reports copies printed before a refusal too (429 on copy 2 of 2)', async () => {
     const { shipmentId } = await sandbox.bookShipment();
-    const target = new ServiceTarget({ uri: `service:${BENCH}`, printerId: BENCH, service: failingPort(2, () => apiError('SERVICE_RATE_LIMITED', 429, 1000)) });
+    const target = new ServiceTarget({
+      uri: `service:${BENCH}`,
+      printerId: BENCH,
+      service: failingPort(2, () => apiError('SERVICE_RATE_LIMITED', 429, 1000)),
+    });
     const error = await target.spool(request(shipmentId, { copies: 2 })).catch((e: unknown) => e);
     expect((error as PrintError).code).toBe('PRINT_PARTIAL');
     expect((error as PrintError).message).toContain('1 of 2 copies printed, then');
@@ -87,8 +109,16 @@ describe('ServiceTarget against the sandbox', () => {
 
   it('calls a 5xx or a timeout on the only copy "may have printed" (not retryable); a 429 or a 503 with Retry-After passes through to be retried', async () => {
     const { shipmentId } = await sandbox.bookShipment();
-    for (const [status, code] of [[500, 'SERVICE_UNAVAILABLE'], [504, 'SERVICE_UNAVAILABLE'], [503, 'SERVICE_UNAVAILABLE']] as const) {
-      const target = new ServiceTarget({ uri: `service:${BENCH}`, printerId: BENCH, service: failingPort(1, () => apiError(code, status)) });
+    for (const [status, code] of [
+      [500, 'SERVICE_UNAVAILABLE'],
+      [504, 'SERVICE_UNAVAILABLE'],
+      [503, 'SERVICE_UNAVAILABLE'],
+    ] as const) {
+      const target = new ServiceTarget({
+        uri: `service:${BENCH}`,
+        printerId: BENCH,
+        service: failingPort(1, () => apiError(code, status)),
+      });
       const error = await target.spool(request(shipmentId)).catch((e: unknown) => e);
       expect((error as PrintError).code).toBe('PRINT_MAY_HAVE_PRINTED');
       expect((error as PrintError).retryable).toBe(false);
@@ -104,7 +134,9 @@ describe('ServiceTarget against the sandbox', () => {
     const slow = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, retries: 0, timeoutMs: 100 });
     sandbox.setFaults({ latencyMs: 400 });
     try {
-      const error = await new ServiceTarget({ uri: `service:${BENCH}`, printerId: BENCH, service: slow }).spool(request(shipmentId)).catch((e: unknown) => e);
+      const error = await new ServiceTarget({ uri: `service:${BENCH}`, printerId: BENCH, service: slow })
+        .spool(request(shipmentId))
+        .catch((e: unknown) => e);
       expect((error as PrintError).code).toBe('PRINT_MAY_HAVE_PRINTED');
       expect(((error as PrintError).cause as ApiError).code).toBe('SERVICE_TIMEOUT');
     } finally {

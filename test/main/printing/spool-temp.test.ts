@@ -18,13 +18,18 @@ describe('label temp files', () => {
 
   it('are private (root and directory 0700, file 0600) and removed after use', async () => {
     let seen = '';
-    await withSpoolFile(new Uint8Array([1, 2, 3]), async (path) => {
-      seen = path;
-      expect(modeOf(path)).toBe(0o600);
-      expect(modeOf(join(path, '..'))).toBe(0o700);
-      expect(modeOf(root)).toBe(0o700);
-      expect(path.startsWith(join(root, `${process.pid}-`))).toBe(true);
-    }, fail, { root });
+    await withSpoolFile(
+      new Uint8Array([1, 2, 3]),
+      async (path) => {
+        seen = path;
+        expect(modeOf(path)).toBe(0o600);
+        expect(modeOf(join(path, '..'))).toBe(0o700);
+        expect(modeOf(root)).toBe(0o700);
+        expect(path.startsWith(join(root, `${process.pid}-`))).toBe(true);
+      },
+      fail,
+      { root },
+    );
     expect(existsSync(seen)).toBe(false);
   });
 

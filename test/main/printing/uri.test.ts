@@ -20,25 +20,38 @@ describe('printer URIs', () => {
   });
 
   it('resolves a relative folder against the given cwd', () => {
-    expect(parsePrinterUri('folder:./demo-prints', '/srv/station')).toEqual({ kind: 'folder', dir: path.resolve('/srv/station', 'demo-prints') });
+    expect(parsePrinterUri('folder:./demo-prints', '/srv/station')).toEqual({
+      kind: 'folder',
+      dir: path.resolve('/srv/station', 'demo-prints'),
+    });
     expect(parsePrinterUri('folder:out', '/srv')).toEqual({ kind: 'folder', dir: '/srv/out' });
   });
 
-  it.each(['', 'Zebra', 'ipp://host/printers/x', 'cups:', 'cups:a/b', 'cups:Q@host', 'cups:Q@host:99999', 'windows:', 'folder:', 'service:', 'service:two words', 'lpd:q'])(
-    'rejects %j with a coded error listing the valid forms',
-    (uri) => {
-      let error: unknown;
-      try {
-        parsePrinterUri(uri);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(PrintError);
-      expect((error as PrintError).code).toBe('INVALID_PRINTER_URI');
-      expect((error as PrintError).retryable).toBe(false);
-      for (const form of ['cups:QUEUE', 'cups:QUEUE@HOST:PORT', 'windows:PRINTER NAME', 'folder:DIR', 'service:PRINTER_ID']) {
-        expect((error as PrintError).message).toContain(form);
-      }
-    },
-  );
+  it.each([
+    '',
+    'Zebra',
+    'ipp://host/printers/x',
+    'cups:',
+    'cups:a/b',
+    'cups:Q@host',
+    'cups:Q@host:99999',
+    'windows:',
+    'folder:',
+    'service:',
+    'service:two words',
+    'lpd:q',
+  ])('rejects %j with a coded error listing the valid forms', (uri) => {
+    let error: unknown;
+    try {
+      parsePrinterUri(uri);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PrintError);
+    expect((error as PrintError).code).toBe('INVALID_PRINTER_URI');
+    expect((error as PrintError).retryable).toBe(false);
+    for (const form of ['cups:QUEUE', 'cups:QUEUE@HOST:PORT', 'windows:PRINTER NAME', 'folder:DIR', 'service:PRINTER_ID']) {
+      expect((error as PrintError).message).toContain(form);
+    }
+  });
 });

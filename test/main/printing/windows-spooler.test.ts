@@ -26,8 +26,16 @@ describe('WindowsSpooler through a fake powershell executable', () => {
 
   it('runs Get-Printer with -NoProfile -NonInteractive and the name only in the environment', async () => {
     await ps.setState({ printer: 'get-printer-paused.json' });
-    expect(await spooler.printer(PRINTER)).toEqual({ name: PRINTER, status: 'Paused', workOffline: false, keepPrintedJobs: false, jobCount: 3 });
-    expect(ps.calls()).toEqual([{ argv: ['-NoProfile', '-NonInteractive', '-Command', EXPECTED_GET_PRINTER], printer: PRINTER, kind: 'printer' }]);
+    expect(await spooler.printer(PRINTER)).toEqual({
+      name: PRINTER,
+      status: 'Paused',
+      workOffline: false,
+      keepPrintedJobs: false,
+      jobCount: 3,
+    });
+    expect(ps.calls()).toEqual([
+      { argv: ['-NoProfile', '-NonInteractive', '-Command', EXPECTED_GET_PRINTER], printer: PRINTER, kind: 'printer' },
+    ]);
   });
 
   it('never puts a printer name on the command line, whatever it contains', async () => {
@@ -45,7 +53,13 @@ describe('WindowsSpooler through a fake powershell executable', () => {
     expect(ps.calls()[0]!.argv).toEqual(['-NoProfile', '-NonInteractive', '-Command', EXPECTED_GET_PRINT_JOBS]);
     expect(jobs).toEqual([
       { id: 41, printerName: PRINTER, documentName: 'label-older.pdf', status: 16, submittedAt: '2025-11-24T15:59:50.000Z' },
-      { id: 42, printerName: PRINTER, documentName: 'print-station-mifk3x7c0000a1b-3f9c2e.pdf', status: 0, submittedAt: '2025-11-24T16:00:00.000Z' },
+      {
+        id: 42,
+        printerName: PRINTER,
+        documentName: 'print-station-mifk3x7c0000a1b-3f9c2e.pdf',
+        status: 0,
+        submittedAt: '2025-11-24T16:00:00.000Z',
+      },
     ]);
     const iso = parsePrintJobs(readFileSync(new URL('../../fixtures/windows/get-printjob-full-path.json', import.meta.url), 'utf8'));
     expect(iso[0]).toMatchObject({ id: 7, status: 8208, submittedAt: '2026-11-24T04:20:00.000Z' });
@@ -61,12 +75,16 @@ describe('WindowsSpooler through a fake powershell executable', () => {
       `Cannot list the print jobs of Windows printer "${PRINTER}" through PowerShell: Get-PrintJob : The specified printer was not found.`,
     );
 
-    const missing = await new WindowsSpooler({ powershellPath: path.join(ps.dir, 'no-such-powershell.exe'), env: ps.env }).printer(PRINTER).catch((e: unknown) => e);
+    const missing = await new WindowsSpooler({ powershellPath: path.join(ps.dir, 'no-such-powershell.exe'), env: ps.env })
+      .printer(PRINTER)
+      .catch((e: unknown) => e);
     expect((missing as PrintError).code).toBe('SPOOLER_UNAVAILABLE');
     expect((missing as PrintError).message).toContain('was not found (Windows PowerShell 5.1 ships with Windows 10 and 11)');
 
     await ps.setState({ printer: 'get-printer-ready.json', sleepMs: 5000 });
-    const hung = await new WindowsSpooler({ powershellPath: FAKE_POWERSHELL, env: ps.env, timeoutMs: 300 }).printer(PRINTER).catch((e: unknown) => e);
+    const hung = await new WindowsSpooler({ powershellPath: FAKE_POWERSHELL, env: ps.env, timeoutMs: 300 })
+      .printer(PRINTER)
+      .catch((e: unknown) => e);
     expect((hung as PrintError).code).toBe('SPOOLER_UNAVAILABLE');
     expect((hung as PrintError).message).toContain('timed out');
   });

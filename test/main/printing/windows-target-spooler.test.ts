@@ -95,7 +95,9 @@ describe('WindowsTarget following the Windows spooler (recorded Get-Printer / Ge
 
   it('refuses a job while the printer is paused, without starting SumatraPDF', async () => {
     await ps.setState({ printer: 'get-printer-paused.json' });
-    const error = await target().spool(request()).catch((e: unknown) => e);
+    const error = await target()
+      .spool(request())
+      .catch((e: unknown) => e);
     expect((error as PrintError).code).toBe('PRINTER_DISABLED');
     expect((error as PrintError).retryable).toBe(true);
     expect(printed).toEqual([]);
@@ -163,7 +165,9 @@ describe('WindowsTarget following the Windows spooler (recorded Get-Printer / Ge
 
     it('a job not listed may have printed (Windows removes printed jobs): a person decides', async () => {
       await ps.setState({ jobs: 'get-printjob-none.json', printer: 'get-printer-ready.json' });
-      const error = await target().findSpooled(JOB_ID).catch((e: unknown) => e);
+      const error = await target()
+        .findSpooled(JOB_ID)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PrintError);
       expect((error as PrintError).code).toBe('PRINT_MAY_HAVE_PRINTED');
       expect((error as PrintError).retryable).toBe(false);
@@ -189,7 +193,9 @@ describe('WindowsTarget following the Windows spooler (recorded Get-Printer / Ge
 
     it('cannot tell when PowerShell cannot answer: throws, so nothing is resent on a guess', async () => {
       await ps.setState({ fail: { code: 1, stderr: 'The spooler service is not running.' } });
-      const error = await target().findSpooled(JOB_ID).catch((e: unknown) => e);
+      const error = await target()
+        .findSpooled(JOB_ID)
+        .catch((e: unknown) => e);
       expect((error as PrintError).code).toBe('SPOOLER_UNAVAILABLE');
     });
   });
@@ -255,7 +261,11 @@ describe('createTarget wires the spooler for windows: printers', () => {
     const calls: Array<{ file: string; args: readonly string[]; printer: string | undefined; timeoutMs: number | undefined }> = [];
     const exec: ExecFileRunner = async (file, args, options) => {
       calls.push({ file, args, printer: options?.env?.PRINT_STATION_PRINTER, timeoutMs: options?.timeoutMs });
-      return { code: 0, stdout: '[{"Name":"Zebra (Bench 1)","PrinterStatus":23,"WorkOffline":false,"KeepPrintedJobs":false,"JobCount":0}]', stderr: '' };
+      return {
+        code: 0,
+        stdout: '[{"Name":"Zebra (Bench 1)","PrinterStatus":23,"WorkOffline":false,"KeepPrintedJobs":false,"JobCount":0}]',
+        stderr: '',
+      };
     };
     const target = createTarget('windows:Zebra (Bench 1)', {
       platform: 'win32',
@@ -264,7 +274,10 @@ describe('createTarget wires the spooler for windows: printers', () => {
       pdfToPrinter: { print: async () => undefined, getPrinters: async () => [] },
     });
     expect(target.reconcilable).toBe(true);
-    expect(await target.readiness()).toEqual({ ready: false, detail: 'Windows printer "Zebra (Bench 1)" has its door (cover) open: close it.' });
+    expect(await target.readiness()).toEqual({
+      ready: false,
+      detail: 'Windows printer "Zebra (Bench 1)" has its door (cover) open: close it.',
+    });
     expect(calls).toEqual([
       {
         file: 'C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',

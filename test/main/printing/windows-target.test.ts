@@ -16,13 +16,35 @@ import {
 
 const pdf = new TextEncoder().encode('%PDF-1.7\n%%EOF\n');
 function request(overrides: Partial<SpoolRequest> = {}): SpoolRequest {
-  return { jobId: 'j1', title: 'ps j1', pdf, media: 'label', copies: 1, shipmentId: 's1', documentType: 'label', layout: 'printer', ...overrides };
+  return {
+    jobId: 'j1',
+    title: 'ps j1',
+    pdf,
+    media: 'label',
+    copies: 1,
+    shipmentId: 's1',
+    documentType: 'label',
+    layout: 'printer',
+    ...overrides,
+  };
 }
 
 describe('windowsPrintOptions', () => {
   it('prints labels unscaled on explicit 4x6 paper and documents fitted to A4', () => {
-    expect(windowsPrintOptions('ZDesigner ZD420', 'label', 1)).toEqual({ printer: 'ZDesigner ZD420', scale: 'noscale', paperSize: '4x6', copies: 1, silent: true });
-    expect(windowsPrintOptions('HP LaserJet', 'a4', 2)).toEqual({ printer: 'HP LaserJet', scale: 'fit', paperSize: 'A4', copies: 2, silent: true });
+    expect(windowsPrintOptions('ZDesigner ZD420', 'label', 1)).toEqual({
+      printer: 'ZDesigner ZD420',
+      scale: 'noscale',
+      paperSize: '4x6',
+      copies: 1,
+      silent: true,
+    });
+    expect(windowsPrintOptions('HP LaserJet', 'a4', 2)).toEqual({
+      printer: 'HP LaserJet',
+      scale: 'fit',
+      paperSize: 'A4',
+      copies: 2,
+      silent: true,
+    });
     expect(windowsPrintOptions('Z', 'label', 1, { labelPaperSize: '4.00x6.00"', sumatraPdfPath: 'C:\\s.exe' })).toEqual({
       printer: 'Z',
       scale: 'noscale',
@@ -43,13 +65,17 @@ describe('packagedSumatraPdfPath', () => {
       return ['bundle.js', 'SumatraPDF-3.5.2-64.exe'];
     });
     expect(seen).toEqual(['C:\\Program Files\\Print Station\\resources\\app.asar.unpacked\\node_modules\\pdf-to-printer\\dist']);
-    expect(result).toBe('C:\\Program Files\\Print Station\\resources\\app.asar.unpacked\\node_modules\\pdf-to-printer\\dist\\SumatraPDF-3.5.2-64.exe');
+    expect(result).toBe(
+      'C:\\Program Files\\Print Station\\resources\\app.asar.unpacked\\node_modules\\pdf-to-printer\\dist\\SumatraPDF-3.5.2-64.exe',
+    );
   });
 
   it('falls back to the shipped exe name, and leaves unpackaged or already-unpacked paths alone', () => {
-    expect(packagedSumatraPdfPath('/opt/app/resources/app.asar/node_modules/pdf-to-printer/dist', () => {
-      throw new Error('ENOENT');
-    })).toBe('/opt/app/resources/app.asar.unpacked/node_modules/pdf-to-printer/dist/SumatraPDF-3.4.6-32.exe');
+    expect(
+      packagedSumatraPdfPath('/opt/app/resources/app.asar/node_modules/pdf-to-printer/dist', () => {
+        throw new Error('ENOENT');
+      }),
+    ).toBe('/opt/app/resources/app.asar.unpacked/node_modules/pdf-to-printer/dist/SumatraPDF-3.4.6-32.exe');
     expect(packagedSumatraPdfPath('/work/main/node_modules/pdf-to-printer/dist')).toBeUndefined();
     expect(packagedSumatraPdfPath('C:\\x\\resources\\app.asar.unpacked\\node_modules\\pdf-to-printer\\dist')).toBeUndefined();
   });
@@ -64,7 +90,10 @@ describe('WindowsTarget with an injected pdf-to-printer', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
-  function fakeModule(calls: Array<{ file: string; options: WindowsPrintOptions | undefined; existed: boolean; bytes: Buffer | null }>, failWith?: Error): PdfToPrinterModule {
+  function fakeModule(
+    calls: Array<{ file: string; options: WindowsPrintOptions | undefined; existed: boolean; bytes: Buffer | null }>,
+    failWith?: Error,
+  ): PdfToPrinterModule {
     return {
       print: async (file, options) => {
         const existed = existsSync(file);
@@ -77,13 +106,33 @@ describe('WindowsTarget with an injected pdf-to-printer', () => {
 
   it('writes the PDF to a temp file, passes the exact options, then deletes the file', async () => {
     const calls: Parameters<typeof fakeModule>[0] = [];
-    const target = new WindowsTarget({ uri: 'windows:ZDesigner ZD420 (Label)', name: 'ZDesigner ZD420 (Label)', pdfToPrinter: fakeModule(calls), tempDir: tmp, sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe' });
+    const target = new WindowsTarget({
+      uri: 'windows:ZDesigner ZD420 (Label)',
+      name: 'ZDesigner ZD420 (Label)',
+      pdfToPrinter: fakeModule(calls),
+      tempDir: tmp,
+      sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe',
+    });
     // Nothing more can be followed once SumatraPDF handed the job to Windows: it is done.
     expect(await target.spool(request({ copies: 3 }))).toEqual({ spoolerJobId: null, completed: true });
     await target.spool(request({ jobId: 'j2', media: 'a4', layout: 'a4', documentType: 'waybill' }));
     expect(calls.map((c) => c.options)).toEqual([
-      { printer: 'ZDesigner ZD420 (Label)', scale: 'noscale', paperSize: '4x6', copies: 3, silent: true, sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe' },
-      { printer: 'ZDesigner ZD420 (Label)', scale: 'fit', paperSize: 'A4', copies: 1, silent: true, sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe' },
+      {
+        printer: 'ZDesigner ZD420 (Label)',
+        scale: 'noscale',
+        paperSize: '4x6',
+        copies: 3,
+        silent: true,
+        sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe',
+      },
+      {
+        printer: 'ZDesigner ZD420 (Label)',
+        scale: 'fit',
+        paperSize: 'A4',
+        copies: 1,
+        silent: true,
+        sumatraPdfPath: 'C:\\app.asar.unpacked\\S.exe',
+      },
     ]);
     for (const call of calls) {
       expect(call.existed).toBe(true);
@@ -97,7 +146,12 @@ describe('WindowsTarget with an injected pdf-to-printer', () => {
 
   it('wraps a print failure as SPOOL_FAILED and still deletes the temp file', async () => {
     const calls: Parameters<typeof fakeModule>[0] = [];
-    const target = new WindowsTarget({ uri: 'windows:X', name: 'X', pdfToPrinter: fakeModule(calls, new Error('Printer offline')), tempDir: tmp });
+    const target = new WindowsTarget({
+      uri: 'windows:X',
+      name: 'X',
+      pdfToPrinter: fakeModule(calls, new Error('Printer offline')),
+      tempDir: tmp,
+    });
     const error = await target.spool(request()).catch((e: unknown) => e);
     expect((error as PrintError).code).toBe('SPOOL_FAILED');
     expect((error as PrintError).message).toContain('Printer offline');
@@ -124,7 +178,13 @@ describe('WindowsTarget with an injected pdf-to-printer', () => {
 
   it('is ready only when Windows lists the printer under its exact name', async () => {
     const module = fakeModule([]);
-    expect(await new WindowsTarget({ uri: 'windows:ZDesigner ZD420 (Label)', name: 'ZDesigner ZD420 (Label)', pdfToPrinter: module }).readiness()).toEqual({ ready: true, detail: null });
+    expect(
+      await new WindowsTarget({
+        uri: 'windows:ZDesigner ZD420 (Label)',
+        name: 'ZDesigner ZD420 (Label)',
+        pdfToPrinter: module,
+      }).readiness(),
+    ).toEqual({ ready: true, detail: null });
     const missing = await new WindowsTarget({ uri: 'windows:ZDesigner ZD420', name: 'ZDesigner ZD420', pdfToPrinter: module }).readiness();
     expect(missing.ready).toBe(false);
     expect(missing.detail).toContain('"ZDesigner ZD420" does not exist');
@@ -143,7 +203,11 @@ describe('SumatraPDF command line through the real pdf-to-printer', () => {
 
   beforeAll(async () => {
     tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'ps-sumatra-'));
-    (childProcess as { execFile: unknown }).execFile = (file: string, args: string[], cb: (e: Error | null, out: { stdout: string; stderr: string }) => void) => {
+    (childProcess as { execFile: unknown }).execFile = (
+      file: string,
+      args: string[],
+      cb: (e: Error | null, out: { stdout: string; stderr: string }) => void,
+    ) => {
       calls.push({ file, args });
       cb(null, { stdout: '', stderr: '' });
     };
@@ -161,12 +225,24 @@ describe('SumatraPDF command line through the real pdf-to-printer', () => {
 
   it('runs SumatraPDF with -print-to NAME -silent -print-settings noscale,paper=4x6 for labels and fit,paper=A4 for documents', async () => {
     const sumatra = 'C:\\PS\\resources\\app.asar.unpacked\\node_modules\\pdf-to-printer\\dist\\SumatraPDF-3.4.6-32.exe';
-    const target = new WindowsTarget({ uri: 'windows:Zebra ZD420 (Bench 2)', name: 'Zebra ZD420 (Bench 2)', pdfToPrinter: realModule, tempDir: tmp, sumatraPdfPath: sumatra });
+    const target = new WindowsTarget({
+      uri: 'windows:Zebra ZD420 (Bench 2)',
+      name: 'Zebra ZD420 (Bench 2)',
+      pdfToPrinter: realModule,
+      tempDir: tmp,
+      sumatraPdfPath: sumatra,
+    });
     await target.spool(request({ copies: 2 }));
     await target.spool(request({ jobId: 'j2', media: 'a4', layout: 'a4', documentType: 'waybill' }));
     expect(calls).toHaveLength(2);
     expect(calls[0]!.file).toBe(sumatra);
-    expect(calls[0]!.args.slice(0, -1)).toEqual(['-print-to', 'Zebra ZD420 (Bench 2)', '-silent', '-print-settings', 'noscale,paper=4x6,2x']);
+    expect(calls[0]!.args.slice(0, -1)).toEqual([
+      '-print-to',
+      'Zebra ZD420 (Bench 2)',
+      '-silent',
+      '-print-settings',
+      'noscale,paper=4x6,2x',
+    ]);
     expect(calls[1]!.args.slice(0, -1)).toEqual(['-print-to', 'Zebra ZD420 (Bench 2)', '-silent', '-print-settings', 'fit,paper=A4,1x']);
     for (const call of calls) expect(path.dirname(call.args.at(-1)!)).toBe(tmp);
   });

@@ -15,17 +15,42 @@ let seq = 0;
 function job(overrides: Partial<JobRecord>): JobRecord {
   seq++;
   return {
-    id: `job-${seq}`, shipmentId: 'S', reference: null, trackingId: null, documentType: 'label', layout: 'printer',
-    target: 'folder:/prints', copies: 1, trigger: 'webhook', state: 'completed', reason: null, requestId: null,
-    attempts: 1, spoolerJobId: null, createdAt: at(9), updatedAt: at(9.25), seq, idempotencyKey: 'k', bookedAt: at(9),
-    nextAttemptAt: null, held: false, spoolAttempted: true, ...overrides,
+    id: `job-${seq}`,
+    shipmentId: 'S',
+    reference: null,
+    trackingId: null,
+    documentType: 'label',
+    layout: 'printer',
+    target: 'folder:/prints',
+    copies: 1,
+    trigger: 'webhook',
+    state: 'completed',
+    reason: null,
+    requestId: null,
+    attempts: 1,
+    spoolerJobId: null,
+    createdAt: at(9),
+    updatedAt: at(9.25),
+    seq,
+    idempotencyKey: 'k',
+    bookedAt: at(9),
+    nextAttemptAt: null,
+    held: false,
+    spoolAttempted: true,
+    ...overrides,
   };
 }
 
 function listed(id: string, h: number, extra: Partial<ListedBooking['shipment']> = {}): ListedBooking {
   return {
     shipment: {
-      id, reference_id: `REF-${id}`, tracking_id: `TRK-${id}`, carrier_name: 'PostNord', status: 'BOOKED', booked_at: at(h), ...extra,
+      id,
+      reference_id: `REF-${id}`,
+      tracking_id: `TRK-${id}`,
+      carrier_name: 'PostNord',
+      status: 'BOOKED',
+      booked_at: at(h),
+      ...extra,
     },
     bookedAt: at(h),
   };
@@ -50,8 +75,14 @@ describe('end-of-day report', () => {
   it('puts every booking in exactly one state, a booking only the service knows as not printed', () => {
     const report = build(
       [
-        listed('A', 8), listed('B', 9), listed('C', 10), listed('D', 11), listed('E', 12), listed('F', 13),
-        listed('G', 14, { status: 'CANCELED' }), listed('H', 15),
+        listed('A', 8),
+        listed('B', 9),
+        listed('C', 10),
+        listed('D', 11),
+        listed('E', 12),
+        listed('F', 13),
+        listed('G', 14, { status: 'CANCELED' }),
+        listed('H', 15),
       ],
       [
         job({ shipmentId: 'A', state: 'completed', trigger: 'webhook', updatedAt: at(8.5) }),
@@ -66,7 +97,14 @@ describe('end-of-day report', () => {
     );
     const states = Object.fromEntries(report.rows.map((r) => [r.shipmentId, r.state]));
     expect(states).toEqual({
-      A: 'printed', B: 'may_have_printed', C: 'may_have_printed', D: 'failed', E: 'not_printed', F: 'not_printed', G: 'canceled', H: 'canceled',
+      A: 'printed',
+      B: 'may_have_printed',
+      C: 'may_have_printed',
+      D: 'failed',
+      E: 'not_printed',
+      F: 'not_printed',
+      G: 'canceled',
+      H: 'canceled',
     });
     expect(report.counts).toEqual({ booked: 8, printed: 1, may_have_printed: 2, failed: 1, not_printed: 2, canceled: 2 });
     const f = report.rows.find((r) => r.shipmentId === 'F')!;
@@ -79,31 +117,44 @@ describe('end-of-day report', () => {
   });
 
   it('a reprint that completed makes a failed automatic label printed', () => {
-    const report = build([listed('A', 8)], [
-      job({ shipmentId: 'A', state: 'failed', reason: 'paper out' }),
-      job({ shipmentId: 'A', state: 'completed', trigger: 'reprint', idempotencyKey: null }),
-    ]);
+    const report = build(
+      [listed('A', 8)],
+      [
+        job({ shipmentId: 'A', state: 'failed', reason: 'paper out' }),
+        job({ shipmentId: 'A', state: 'completed', trigger: 'reprint', idempotencyKey: null }),
+      ],
+    );
     expect(report.rows[0]!.state).toBe('printed');
   });
 
-  it('keeps the station\'s own bookings when the service list cannot be read, and says so', () => {
-    const report = build(null, [
-      job({ shipmentId: 'P', trigger: 'poll', reference: 'ONLY-POLL', bookedAt: at(10) }),
-      job({ shipmentId: 'Q', trigger: 'webhook', state: 'failed', reason: 'x', bookedAt: at(11) }),
-      job({ shipmentId: 'YESTERDAY', bookedAt: at(-2) }),
-      job({ shipmentId: 'TEST', trigger: 'manual', idempotencyKey: null, bookedAt: null }),
-    ], ALL, { P: { carrier: 'dhl_express' } });
-    expect(report.rows.map((r) => [r.shipmentId, r.state, r.seenBy])).toEqual([['P', 'printed', 'station'], ['Q', 'failed', 'station']]);
+  it("keeps the station's own bookings when the service list cannot be read, and says so", () => {
+    const report = build(
+      null,
+      [
+        job({ shipmentId: 'P', trigger: 'poll', reference: 'ONLY-POLL', bookedAt: at(10) }),
+        job({ shipmentId: 'Q', trigger: 'webhook', state: 'failed', reason: 'x', bookedAt: at(11) }),
+        job({ shipmentId: 'YESTERDAY', bookedAt: at(-2) }),
+        job({ shipmentId: 'TEST', trigger: 'manual', idempotencyKey: null, bookedAt: null }),
+      ],
+      ALL,
+      { P: { carrier: 'dhl_express' } },
+    );
+    expect(report.rows.map((r) => [r.shipmentId, r.state, r.seenBy])).toEqual([
+      ['P', 'printed', 'station'],
+      ['Q', 'failed', 'station'],
+    ]);
     expect(report.rows[0]).toMatchObject({ reference: 'ONLY-POLL', carrier: 'dhl_express' });
     expect(report.serviceError).toMatchObject({ requestId: 'req-1' });
   });
 
-  it('leaves out bookings this station\'s rules do not print, unless it printed them anyway', () => {
+  it("leaves out bookings this station's rules do not print, unless it printed them anyway", () => {
     const rules: StationRules = { mode: 'filtered', sources: [], carriers: ['postnord'], matches: [] };
-    const service = [listed('MINE', 9), listed('OTHER', 9, { carrier_name: 'DHL Express' }), listed('SCANNED', 10, { carrier_name: 'UPS' })];
-    const report = build(service, [
-      job({ shipmentId: 'SCANNED', trigger: 'scan', idempotencyKey: null }),
-    ], rules);
+    const service = [
+      listed('MINE', 9),
+      listed('OTHER', 9, { carrier_name: 'DHL Express' }),
+      listed('SCANNED', 10, { carrier_name: 'UPS' }),
+    ];
+    const report = build(service, [job({ shipmentId: 'SCANNED', trigger: 'scan', idempotencyKey: null })], rules);
     expect(report.rows.map((r) => r.shipmentId)).toEqual(['MINE', 'SCANNED']);
     expect(report.rows[0]!.state).toBe('not_printed');
   });
@@ -116,9 +167,10 @@ describe('end-of-day report', () => {
 
   it('counts the manifests offered for the day and those printed', () => {
     const docs = { available_documents_types: ['label', 'manifest'] };
-    const report = build([listed('M1', 9, docs), listed('M2', 9, docs), listed('N', 9)], [
-      job({ shipmentId: 'M1', documentType: 'manifest', state: 'completed' }),
-    ]);
+    const report = build(
+      [listed('M1', 9, docs), listed('M2', 9, docs), listed('N', 9)],
+      [job({ shipmentId: 'M1', documentType: 'manifest', state: 'completed' })],
+    );
     expect(report.manifests).toEqual({ available: 2, printed: 1 });
     expect(report.rows.filter((r) => r.manifest).map((r) => r.shipmentId)).toEqual(['M1', 'M2']);
   });
@@ -135,7 +187,7 @@ describe('end-of-day report', () => {
     expect(endOfDayCountsLine(report)).toBe('booked 2 · printed 1 · may have printed 0 · failed 0 · not printed 1 · canceled 0');
   });
 
-  it('takes a day in the station\'s time zone and refuses one that does not exist', () => {
+  it("takes a day in the station's time zone and refuses one that does not exist", () => {
     expect(window.end.getTime() - window.start.getTime()).toBeGreaterThanOrEqual(23 * 3_600_000);
     expect(window.start.getHours()).toBe(0);
     expect(localDay(window.start)).toBe('2026-11-24');

@@ -39,7 +39,11 @@ describe('documents per parcel', () => {
     await waitFor(async () => (await station.prints()).length === types.length, 'every document');
     await agent.agent.pipeline.idle();
     const files = (await station.prints()).filter((f) => shipmentOf(f) === booked.shipmentId);
-    for (const type of types) expect(files.filter((f) => f.includes(`_${type}_`)), type).toHaveLength(1);
+    for (const type of types)
+      expect(
+        files.filter((f) => f.includes(`_${type}_`)),
+        type,
+      ).toHaveLength(1);
     const after = await api.shipmentDocuments({ shipmentId: booked.shipmentId, documentTypes: [...types] });
     expect(after.every((d) => d.state === 'printed')).toBe(true);
   });

@@ -13,7 +13,11 @@ const shipment: ServiceShipment = {
   tracking_id: 'TRK123456',
   carrier_name: 'DHL Freight',
   product_name: 'Parcel Connect',
-  to: { name: 'Ada Lovelace AB', address: { address_line_1: 'Kungsgatan 1', postal_code: '11122', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'Ada' } },
+  to: {
+    name: 'Ada Lovelace AB',
+    address: { address_line_1: 'Kungsgatan 1', postal_code: '11122', city: 'Stockholm', country_code: 'SE' },
+    contact: { name: 'Ada' },
+  },
   from: { name: 'Warehouse' },
   sender_reference: 'S-1',
   receiver_reference: null,
@@ -39,7 +43,10 @@ interface Calls {
   index: string[];
 }
 
-function deps(overrides: Partial<LookupDeps> & { index?: Record<string, string>; shipments?: ServiceShipment[] } = {}): { deps: LookupDeps; calls: Calls } {
+function deps(overrides: Partial<LookupDeps> & { index?: Record<string, string>; shipments?: ServiceShipment[] } = {}): {
+  deps: LookupDeps;
+  calls: Calls;
+} {
   const calls: Calls = { get: [], list: [], index: [] };
   const shipments = overrides.shipments ?? [shipment];
   const base: LookupDeps = {
@@ -82,7 +89,14 @@ describe('lookupScan', () => {
       trackingId: 'TRK123456',
       carrierName: 'DHL Freight',
       productName: 'Parcel Connect',
-      receiver: { name: 'Ada Lovelace AB', contactName: 'Ada', addressLine: 'Kungsgatan 1', postalCode: '11122', city: 'Stockholm', countryCode: 'SE' },
+      receiver: {
+        name: 'Ada Lovelace AB',
+        contactName: 'Ada',
+        addressLine: 'Kungsgatan 1',
+        postalCode: '11122',
+        city: 'Stockholm',
+        countryCode: 'SE',
+      },
       senderReference: 'S-1',
       receiverReference: null,
       availableDocuments: ['label', 'waybill'],
@@ -166,7 +180,14 @@ describe('lookupScan', () => {
 
   it('merges service and local tracking, deduplicated, newest first', async () => {
     const local: TrackingEventView[] = [
-      { id: null, status: 'IN_TRANSIT', description: 'Left terminal', location: 'Jönköping', occurredAt: '2026-11-21T10:00:00+01:00', url: null },
+      {
+        id: null,
+        status: 'IN_TRANSIT',
+        description: 'Left terminal',
+        location: 'Jönköping',
+        occurredAt: '2026-11-21T10:00:00+01:00',
+        url: null,
+      },
       // The same ORDERED event reported again through the webhook channel.
       { id: null, status: 'ORDERED', description: null, location: null, occurredAt: '2026-11-20T09:00:00+01:00', url: null },
       { id: null, status: 'DELIVERED', description: null, location: 'Stockholm', occurredAt: '2026-11-22T12:00:00Z', url: null },

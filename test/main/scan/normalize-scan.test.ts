@@ -87,19 +87,26 @@ describe('normalizeScan', () => {
 
   it('never throws and keeps its invariants on any string', () => {
     fc.assert(
-      // eslint-disable-next-line no-control-regex -- \u001d is GS1's group separator, part of the scans generated here
-      fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 }), fc.stringMatching(/^(\]C1)?(\(\d{2,3}\)[0-9A-Za-z\u001d]{0,22}){0,3}$/)), (raw) => {
-        const r = normalizeScan(raw);
-        if (!r.ok) return true;
-        expect(r.value.length).toBeGreaterThan(0);
-        expect(r.candidates[0]).toBe(r.value);
-        expect(new Set(r.candidates).size).toBe(r.candidates.length);
-        for (const c of r.candidates) {
-          expect(c).not.toMatch(/[\s\p{Cc}]/u);
-          expect(c.length).toBeLessThanOrEqual(MAX_SCAN_VALUE_LENGTH + 2);
-        }
-        return true;
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          // eslint-disable-next-line no-control-regex -- \u001d is GS1's group separator, part of the scans generated here
+          fc.stringMatching(/^(\]C1)?(\(\d{2,3}\)[0-9A-Za-z\u001d]{0,22}){0,3}$/),
+        ),
+        (raw) => {
+          const r = normalizeScan(raw);
+          if (!r.ok) return true;
+          expect(r.value.length).toBeGreaterThan(0);
+          expect(r.candidates[0]).toBe(r.value);
+          expect(new Set(r.candidates).size).toBe(r.candidates.length);
+          for (const c of r.candidates) {
+            expect(c).not.toMatch(/[\s\p{Cc}]/u);
+            expect(c.length).toBeLessThanOrEqual(MAX_SCAN_VALUE_LENGTH + 2);
+          }
+          return true;
+        },
+      ),
       { numRuns: 500 },
     );
   });

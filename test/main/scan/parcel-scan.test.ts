@@ -36,7 +36,8 @@ describe('scanning any parcel of a multi-parcel shipment', () => {
     expect(result.matchedBy).toBe('tracking_id');
 
     // Indexed now: the second parcel resolves without asking the service for the record again.
-    const gets = () => station.sandbox.requestLog().filter((r) => r.method === 'GET' && r.url.endsWith(`/shipments/${booked.shipmentId}`)).length;
+    const gets = () =>
+      station.sandbox.requestLog().filter((r) => r.method === 'GET' && r.url.endsWith(`/shipments/${booked.shipmentId}`)).length;
     const before = gets();
     expect(agent.ledger.findShipmentIdByScan(numbers[1]!)).toBe(booked.shipmentId);
     expect((await agent.api.lookup({ scan: numbers[1]! })).kind).toBe('found');

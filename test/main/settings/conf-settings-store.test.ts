@@ -100,7 +100,11 @@ describe('createConfSettingsStore', () => {
 
   it('keeps valid sections and defaults only the invalid ones, with a warning naming them', async () => {
     const good = { ...defaultSettings(API_URL), routing: { ...defaultSettings(API_URL).routing, labelPrinter: 'cups:Zebra' } };
-    await writeFile(join(dir, 'settings.json'), JSON.stringify({ ...good, intake: { pollIntervalSeconds: 'often' }, environment: 'moon' }), 'utf8');
+    await writeFile(
+      join(dir, 'settings.json'),
+      JSON.stringify({ ...good, intake: { pollIntervalSeconds: 'often' }, environment: 'moon' }),
+      'utf8',
+    );
     const logger = recordingLogger();
     const settings = createConfSettingsStore({ dataDir: dir, apiUrl: API_URL, logger }).get();
     expect(settings.routing.labelPrinter).toBe('cups:Zebra');

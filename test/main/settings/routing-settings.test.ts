@@ -22,7 +22,14 @@ describe('routing settings', () => {
     const old = {
       environment: 'sandbox',
       apiUrl: API_URL,
-      routing: { labelPrinter: 'cups:Zebra', documentPrinter: 'cups:Office', labelPrinterMedia: 'a4', sheetLayout: '2x2', autoPrint: ['label'], copies: 1 },
+      routing: {
+        labelPrinter: 'cups:Zebra',
+        documentPrinter: 'cups:Office',
+        labelPrinterMedia: 'a4',
+        sheetLayout: '2x2',
+        autoPrint: ['label'],
+        copies: 1,
+      },
       intake: { webhooksEnabled: true, pollIntervalSeconds: 15 },
       stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
       paused: false,
@@ -56,9 +63,16 @@ describe('routing settings', () => {
     };
     expect(refused({ routing: { rules: [{ documentTypes: [], carriers: [], printer: 'Nowhere' }] } })).toBe('routing.rules.0.printer');
     expect(refused({ routing: { printers: [...printers, { name: 'Zebra', uri: 'cups:Z2', media: 'label' }] } })).toBe('routing.printers');
-    expect(refused({ routing: { printers: [{ ...printers[0]!, fallback: { printer: 'Z4', auto: true } }, { name: 'Z4', uri: 'cups:Z4', media: '4x4in' }] } })).toBe(
-      'routing.printers.0.fallback.printer',
-    );
+    expect(
+      refused({
+        routing: {
+          printers: [
+            { ...printers[0]!, fallback: { printer: 'Z4', auto: true } },
+            { name: 'Z4', uri: 'cups:Z4', media: '4x4in' },
+          ],
+        },
+      }),
+    ).toBe('routing.printers.0.fallback.printer');
     expect(store.get().routing.rules ?? []).toEqual([{ documentTypes: ['label'], carriers: ['dhl'], printer: 'Zebra' }]);
   });
 });

@@ -8,16 +8,49 @@ import { startUiServer, type UiServer } from '../../../src/main/web/ui-server';
 import { BRIDGE_TOKEN_HEADER, bridgePath, type AgentApi, type AgentEvent } from '../../../src/shared/agent-api';
 import type { AgentStatus, JobView, SettingsView } from '../../../src/shared/domain';
 
-const status: AgentStatus = { team: 'Demo Team', environment: 'sandbox', state: 'ok', paused: false, lastPrintAt: null, lastError: null, queued: 0, failed: 0 };
+const status: AgentStatus = {
+  team: 'Demo Team',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
 const job: JobView = {
-  id: 'job-1', shipmentId: 's-1', reference: 'R-1', trackingId: null, documentType: 'label', layout: 'printer', target: 'folder:/tmp/x',
-  copies: 1, trigger: 'reprint', state: 'queued', reason: null, requestId: null, attempts: 0, spoolerJobId: null,
-  createdAt: '2026-11-22T00:00:00Z', updatedAt: '2026-11-22T00:00:00Z',
+  id: 'job-1',
+  shipmentId: 's-1',
+  reference: 'R-1',
+  trackingId: null,
+  documentType: 'label',
+  layout: 'printer',
+  target: 'folder:/tmp/x',
+  copies: 1,
+  trigger: 'reprint',
+  state: 'queued',
+  reason: null,
+  requestId: null,
+  attempts: 0,
+  spoolerJobId: null,
+  createdAt: '2026-11-22T00:00:00Z',
+  updatedAt: '2026-11-22T00:00:00Z',
 };
 const settings: SettingsView = {
-  environment: 'sandbox', apiUrl: 'http://127.0.0.1:1/external/v1', apiKeySet: true,
-  routing: { labelPrinter: 'folder:/tmp/x', documentPrinter: 'folder:/tmp/x', labelPrinterMedia: 'label', sheetLayout: 'a4', autoPrint: ['label'], copies: 1 },
-  intake: { webhooksEnabled: true, pollIntervalSeconds: 15 }, stationRules: { mode: 'all', sources: [], carriers: [], matches: [] }, paused: false,
+  environment: 'sandbox',
+  apiUrl: 'http://127.0.0.1:1/external/v1',
+  apiKeySet: true,
+  routing: {
+    labelPrinter: 'folder:/tmp/x',
+    documentPrinter: 'folder:/tmp/x',
+    labelPrinterMedia: 'label',
+    sheetLayout: 'a4',
+    autoPrint: ['label'],
+    copies: 1,
+  },
+  intake: { webhooksEnabled: true, pollIntervalSeconds: 15 },
+  stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
+  paused: false,
 };
 
 const packFailure = { ok: false, problem: { code: 'PACK_NOT_DRAFT', message: 'not a draft', requestId: null, fields: [] } } as const;
@@ -29,17 +62,25 @@ const packSettings = { pickup: 'next' as const, pickupTime: '16:00', shippingRul
  * edit here.
  */
 function fakeApi(calls: Array<[string, unknown]>): AgentApi {
-  const record = <T>(op: string, value: T) => async (input: unknown): Promise<T> => {
-    calls.push([op, input]);
-    return value;
-  };
+  const record =
+    <T>(op: string, value: T) =>
+    async (input: unknown): Promise<T> => {
+      calls.push([op, input]);
+      return value;
+    };
   const named: Partial<AgentApi> = {
     getStatus: record('getStatus', status),
     lookup: async (input) => {
       calls.push(['lookup', input]);
       if (input.scan === 'boom') {
         throw new ApiError(API_ERROR_CODES.UNAVAILABLE, 'The service is unavailable', {
-          status: 503, requestId: 'req-503', serviceMessage: null, fieldErrors: {}, retryAfterMs: null, method: 'GET', path: '/shipments',
+          status: 503,
+          requestId: 'req-503',
+          serviceMessage: null,
+          fieldErrors: {},
+          retryAfterMs: null,
+          method: 'GET',
+          path: '/shipments',
         });
       }
       return { kind: 'not_found', scanned: input.scan, normalized: input.scan.toUpperCase(), message: 'Nothing found' };
@@ -159,7 +200,9 @@ describe('startUiServer', () => {
 
   it('refuses to listen on anything but loopback', async () => {
     await start();
-    await expect(startUiServer({ api: fakeApi([]), subscribe: () => () => {}, host: '0.0.0.0', staticDir })).rejects.toMatchObject({ code: 'UI_HOST_NOT_LOOPBACK' });
+    await expect(startUiServer({ api: fakeApi([]), subscribe: () => () => {}, host: '0.0.0.0', staticDir })).rejects.toMatchObject({
+      code: 'UI_HOST_NOT_LOOPBACK',
+    });
   });
 
   it('calls the operation with the validated input and returns the AgentResult', async () => {
@@ -219,9 +262,16 @@ describe('startUiServer', () => {
     const extra = await call('retryJob', { id: 'j', sneaky: true });
     expect(extra.status).toBe(400);
     expect(JSON.parse(extra.body).error.message).toContain('sneaky');
-    const badJson = await send(server.port, bridgePath('lookup'), { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: server.token }, body: '{nope' });
+    const badJson = await send(server.port, bridgePath('lookup'), {
+      method: 'POST',
+      headers: { [BRIDGE_TOKEN_HEADER]: server.token },
+      body: '{nope',
+    });
     expect(badJson.status).toBe(400);
-    expect(JSON.parse(badJson.body).error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input for lookup: the request body is not JSON.' });
+    expect(JSON.parse(badJson.body).error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'Invalid input for lookup: the request body is not JSON.',
+    });
     expect(calls).toEqual([]);
   });
 
@@ -244,10 +294,18 @@ describe('startUiServer', () => {
 
   it('answers 404 for an unknown operation and 405 for GET on an operation', async () => {
     await start();
-    const unknown = await send(server.port, '/api/deleteEverything', { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: server.token }, body: '{}' });
+    const unknown = await send(server.port, '/api/deleteEverything', {
+      method: 'POST',
+      headers: { [BRIDGE_TOKEN_HEADER]: server.token },
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body).error.code).toBe('UI_UNKNOWN_OPERATION');
-    const proto = await send(server.port, '/api/constructor', { method: 'POST', headers: { [BRIDGE_TOKEN_HEADER]: server.token }, body: '{}' });
+    const proto = await send(server.port, '/api/constructor', {
+      method: 'POST',
+      headers: { [BRIDGE_TOKEN_HEADER]: server.token },
+      body: '{}',
+    });
     expect(proto.status).toBe(404);
     const get = await send(server.port, bridgePath('getStatus'), { headers: { [BRIDGE_TOKEN_HEADER]: server.token } });
     expect(get.status).toBe(405);
@@ -273,7 +331,14 @@ describe('startUiServer', () => {
 
   it('never serves files outside the static root', async () => {
     await start();
-    for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt', '/%00index.html', '/%E0%A4%A']) {
+    for (const path of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/%00index.html',
+      '/%E0%A4%A',
+    ]) {
       const res = await send(server.port, path);
       expect(res.status, path).toBe(404);
       expect(res.body, path).not.toContain('do not serve');
@@ -286,7 +351,10 @@ describe('startUiServer', () => {
     const replies = [
       await call('getStatus', {}, origin),
       await send(server.port, '/', { headers: origin }),
-      await send(server.port, bridgePath('getStatus'), { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'POST' } }),
+      await send(server.port, bridgePath('getStatus'), {
+        method: 'OPTIONS',
+        headers: { ...origin, 'access-control-request-method': 'POST' },
+      }),
     ];
     for (const reply of replies) {
       expect(Object.keys(reply.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);

@@ -49,7 +49,8 @@ type Path = Array<string | number>;
 /** Every path to a value inside `value` (the root excluded). */
 function paths(value: Json, prefix: Path = []): Path[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => [[...prefix, i], ...paths(v, [...prefix, i])]);
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [[...prefix, k], ...paths(v, [...prefix, k])]);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [[...prefix, k], ...paths(v, [...prefix, k])]);
   return [];
 }
 
@@ -88,10 +89,17 @@ async function sandboxFixtures(sandbox: Sandbox): Promise<Record<string, Json>> 
   const booked = await sandbox.bookShipment({ source: 'API', reference_id: 'FUZZ-1', packages: 2 });
   const created = await call('POST', '/shipments', {
     enable_bookable_validation: true,
-    to: { name: 'R', address: { address_line_1: 'Gatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'R', email: 'r@example.com', phone: '+46700000000' } },
+    to: {
+      name: 'R',
+      address: { address_line_1: 'Gatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
+      contact: { name: 'R', email: 'r@example.com', phone: '+46700000000' },
+    },
     packages: [{ weight_kg: 2, depth_cm: 30, height_cm: 20, width_cm: 20, quantity: 1, type: 'PACKAGE' }],
   });
-  const rates = await call('POST', '/shipments/rates', { shipment_id: (created as { id: string }).id, requested_pickup_time: new Date(Date.now() + 86_400_000).toISOString() });
+  const rates = await call('POST', '/shipments/rates', {
+    shipment_id: (created as { id: string }).id,
+    requested_pickup_time: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   const firstRate = (rates as { rates: Array<{ booking_token: string }> }).rates[0]!;
   return {
     status: await call('GET', '/status'),
@@ -101,11 +109,21 @@ async function sandboxFixtures(sandbox: Sandbox): Promise<Record<string, Json>> 
     rates,
     book: await call('POST', '/shipments/book', { booking_token: firstRate.booking_token }),
     cancel: {},
-    printUrl: await call('POST', '/shipments/print', { shipment_ids: [booked.shipmentId], document_type: 'label', label_layout: 'printer', output_format: 'url' }),
+    printUrl: await call('POST', '/shipments/print', {
+      shipment_ids: [booked.shipmentId],
+      document_type: 'label',
+      label_layout: 'printer',
+      output_format: 'url',
+    }),
     tracking: await call('GET', `/shipments/${booked.shipmentId}/tracking`),
     carriers: await call('GET', '/carriers'),
     printers: await call('GET', '/printers'),
-    servicePoints: await call('POST', '/locations/servicepoints', { address_line: 'Gatan 1', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }),
+    servicePoints: await call('POST', '/locations/servicepoints', {
+      address_line: 'Gatan 1',
+      postal_code: '11151',
+      city: 'Stockholm',
+      country_code: 'SE',
+    }),
     favoriteAddresses: await call('POST', '/favorites/addresses', {}),
     favoritePackages: await call('GET', '/favorites/packages'),
     shippingRules: await call('GET', '/shipping-rules'),
@@ -165,7 +183,10 @@ describe('fuzz: API response schemas', () => {
         // The issue is at the replaced value, inside it, or at an enclosing union or
         // preprocess step that had to reject the whole branch: never somewhere unrelated.
         for (const issue of zerr.issues) {
-          expect(isPrefix(issue.path, path) || isPrefix(path, issue.path), `${name}: issue at ${schemas.formatPath(issue.path)} after replacing ${schemas.formatPath(path)}`).toBe(true);
+          expect(
+            isPrefix(issue.path, path) || isPrefix(path, issue.path),
+            `${name}: issue at ${schemas.formatPath(issue.path)} after replacing ${schemas.formatPath(path)}`,
+          ).toBe(true);
         }
       }),
       params,
@@ -174,23 +195,29 @@ describe('fuzz: API response schemas', () => {
 
   it('tolerate unknown fields anywhere in a real answer (spec, Versioning 2)', () => {
     fc.assert(
-      fc.property(schemaName, fc.nat(), fc.string({ minLength: 1, maxLength: 16 }), fc.jsonValue({ maxDepth: 2 }), (name, pick, key, value) => {
-        const fixture = fixtures[name]!;
-        const objects = [[] as Path, ...paths(fixture)].filter((p) => {
-          let v: Json = fixture;
-          for (const s of p) v = (v as Record<string | number, Json>)[s]!;
-          return v !== null && typeof v === 'object' && !Array.isArray(v);
-        });
-        fc.pre(objects.length > 0);
-        const at = objects[pick % objects.length]!;
-        let target: Json = fixture;
-        for (const s of at) target = (target as Record<string | number, Json>)[s]!;
-        const existing = target as Record<string, Json>;
-        fc.pre(!(key in existing) && key !== '__proto__' && key !== 'ID');
-        const mutated = replaceAt(fixture, at, { ...existing, [key]: value as Json });
-        const result = RESPONSE_SCHEMAS[name]!.safeParse(mutated);
-        expect(result.success, result.success ? '' : `${name}: ${result.error.message}`).toBe(true);
-      }),
+      fc.property(
+        schemaName,
+        fc.nat(),
+        fc.string({ minLength: 1, maxLength: 16 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        (name, pick, key, value) => {
+          const fixture = fixtures[name]!;
+          const objects = [[] as Path, ...paths(fixture)].filter((p) => {
+            let v: Json = fixture;
+            for (const s of p) v = (v as Record<string | number, Json>)[s]!;
+            return v !== null && typeof v === 'object' && !Array.isArray(v);
+          });
+          fc.pre(objects.length > 0);
+          const at = objects[pick % objects.length]!;
+          let target: Json = fixture;
+          for (const s of at) target = (target as Record<string | number, Json>)[s]!;
+          const existing = target as Record<string, Json>;
+          fc.pre(!(key in existing) && key !== '__proto__' && key !== 'ID');
+          const mutated = replaceAt(fixture, at, { ...existing, [key]: value as Json });
+          const result = RESPONSE_SCHEMAS[name]!.safeParse(mutated);
+          expect(result.success, result.success ? '' : `${name}: ${result.error.message}`).toBe(true);
+        },
+      ),
       params,
     );
   });

@@ -21,10 +21,16 @@ const scanLike = fc.oneof(
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 18, maxLength: 18 }).map((d) => `]C100${d}`),
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 18, maxLength: 18 }).map((d) => `(00)${d}`),
   fc
-    .tuple(fc.constantFrom('400', '401', '402', '403', '420', '421', '00', '01'), fc.string({ unit: fc.constantFrom(...'0123456789ABCxyz'), maxLength: 30 }), fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: 30 }))
+    .tuple(
+      fc.constantFrom('400', '401', '402', '403', '420', '421', '00', '01'),
+      fc.string({ unit: fc.constantFrom(...'0123456789ABCxyz'), maxLength: 30 }),
+      fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: 30 }),
+    )
     .map(([ai, a, b]) => `]d2${ai}${a}${GS}${b}`),
   fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 25, maxLength: 40 }).map((d) => `420${d}`),
-  fc.array(fc.constantFrom('(', ')', ']', 'C', '1', '0', GS, '\r', '\t', ' ', '\u200b', 'a', '9', '4', '2'), { maxLength: 60 }).map((cs) => cs.join('')),
+  fc
+    .array(fc.constantFrom('(', ')', ']', 'C', '1', '0', GS, '\r', '\t', ' ', '\u200b', 'a', '9', '4', '2'), { maxLength: 60 })
+    .map((cs) => cs.join('')),
 );
 const anyInput = fc.oneof(scanLike, fc.anything(), fc.string({ minLength: MAX_RAW_SCAN_LENGTH - 5, maxLength: MAX_RAW_SCAN_LENGTH + 50 }));
 
@@ -79,7 +85,9 @@ describe('fuzz: normalizeScan', () => {
   });
 
   it('ignores the noise a scanner adds around a scan (leading/trailing whitespace, CR, LF, TAB, zero-width)', () => {
-    const noise = fc.array(fc.constantFrom(' ', '\r', '\n', '\t', '\u200b', '\ufeff'), { minLength: 1, maxLength: 4 }).map((a) => a.join(''));
+    const noise = fc
+      .array(fc.constantFrom(' ', '\r', '\n', '\t', '\u200b', '\ufeff'), { minLength: 1, maxLength: 4 })
+      .map((a) => a.join(''));
     fc.assert(
       fc.property(scanLike, noise, noise, (raw, before, after) => {
         fc.pre(raw.length + before.length + after.length <= MAX_RAW_SCAN_LENGTH);
@@ -93,9 +101,15 @@ describe('fuzz: normalizeScan', () => {
     fc.assert(
       fc.property(
         fc.oneof(
-          fc.array(fc.constantFrom(' ', '\r', '\n', '\t', GS, '\u200b', '\u0000'), { maxLength: 20 }).map((a) => ({ raw: a.join(''), code: 'SCAN_EMPTY' })),
-          fc.string({ minLength: MAX_RAW_SCAN_LENGTH + 1, maxLength: MAX_RAW_SCAN_LENGTH + 200 }).map((raw) => ({ raw, code: 'SCAN_TOO_LONG' })),
-          fc.string({ unit: fc.constantFrom(...'ABCDEFGH123'), minLength: MAX_SCAN_VALUE_LENGTH + 1, maxLength: MAX_RAW_SCAN_LENGTH }).map((raw) => ({ raw, code: 'SCAN_TOO_LONG' })),
+          fc
+            .array(fc.constantFrom(' ', '\r', '\n', '\t', GS, '\u200b', '\u0000'), { maxLength: 20 })
+            .map((a) => ({ raw: a.join(''), code: 'SCAN_EMPTY' })),
+          fc
+            .string({ minLength: MAX_RAW_SCAN_LENGTH + 1, maxLength: MAX_RAW_SCAN_LENGTH + 200 })
+            .map((raw) => ({ raw, code: 'SCAN_TOO_LONG' })),
+          fc
+            .string({ unit: fc.constantFrom(...'ABCDEFGH123'), minLength: MAX_SCAN_VALUE_LENGTH + 1, maxLength: MAX_RAW_SCAN_LENGTH })
+            .map((raw) => ({ raw, code: 'SCAN_TOO_LONG' })),
         ),
         ({ raw, code }) => {
           const reading = normalizeScan(raw);

@@ -35,7 +35,11 @@ const pattern = fc.oneof(regexPattern, fc.constantFrom(...EVIL), fc.string({ min
 
 const reference = fc.oneof(
   fc
-    .tuple(fc.constantFrom('a', 'x', 'ab', 'a ', '1', 'ORD-'), fc.integer({ min: 1, max: MAX_REFERENCE - 10 }), fc.constantFrom('!', 'y', 'b', '', '\n'))
+    .tuple(
+      fc.constantFrom('a', 'x', 'ab', 'a ', '1', 'ORD-'),
+      fc.integer({ min: 1, max: MAX_REFERENCE - 10 }),
+      fc.constantFrom('!', 'y', 'b', '', '\n'),
+    )
     .map(([unit, length, tail]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length) + tail),
   fc.string({ maxLength: MAX_REFERENCE }),
   fc.string({ maxLength: 200, unit: 'binary' }),

@@ -22,13 +22,23 @@ const params = { numRuns: SIZES.fuzzRuns };
 const FIELD_ERROR = /^(\(body\)|[A-Za-z0-9_.]+): \S/;
 
 const rfc3339 = fc
-  .tuple(fc.date({ min: new Date('1971-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true }), fc.integer({ min: 0, max: 999_999_999 }), fc.constantFrom('Z', '+02:00', '-05:30'))
+  .tuple(
+    fc.date({ min: new Date('1971-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true }),
+    fc.integer({ min: 0, max: 999_999_999 }),
+    fc.constantFrom('Z', '+02:00', '-05:30'),
+  )
   .map(([d, nanos, zone]) => {
     const iso = d.toISOString().slice(0, 19);
     return `${iso}.${String(nanos).padStart(9, '0')}${zone}`;
   });
 const nullableString = fc.option(fc.string({ maxLength: 40 }), { nil: null });
-const unknownFields = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !['message_id', 'type', 'created_at', 'shipment_id', 'data', '__proto__'].includes(k)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+const unknownFields = fc.dictionary(
+  fc
+    .string({ minLength: 1, maxLength: 12 })
+    .filter((k) => !['message_id', 'type', 'created_at', 'shipment_id', 'data', '__proto__'].includes(k)),
+  fc.jsonValue({ maxDepth: 2 }),
+  { maxKeys: 3 },
+);
 
 const bookedData = fc.record({
   carrier: fc.string({ maxLength: 20 }),
@@ -60,7 +70,10 @@ const validEnvelope = fc
     typed: fc.oneof(
       fc.record({ type: fc.constant('SHIPMENT_BOOKED'), data: bookedData }),
       fc.record({ type: fc.constant('TRACKING_EVENT'), data: trackingData }),
-      fc.record({ type: fc.string({ minLength: 1, maxLength: 20 }).filter((t) => t !== 'SHIPMENT_BOOKED' && t !== 'TRACKING_EVENT'), data: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) }),
+      fc.record({
+        type: fc.string({ minLength: 1, maxLength: 20 }).filter((t) => t !== 'SHIPMENT_BOOKED' && t !== 'TRACKING_EVENT'),
+        data: fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+      }),
     ),
     extra: unknownFields,
     dataExtra: unknownFields,
@@ -89,10 +102,20 @@ describe('fuzz: parseWebhook', () => {
 
   it('never throws on arbitrary JS values (prototype tricks, symbols, undefined)', () => {
     fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withNullPrototype: true, withSparseArray: true, withTypedArray: true }), (value) => {
-        const result = parseWebhook(value);
-        if (!result.ok) expect(result.error).toMatch(FIELD_ERROR);
-      }),
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+          withTypedArray: true,
+        }),
+        (value) => {
+          const result = parseWebhook(value);
+          if (!result.ok) expect(result.error).toMatch(FIELD_ERROR);
+        },
+      ),
       params,
     );
   });
@@ -128,7 +151,10 @@ describe('fuzz: parseWebhook', () => {
 
   it('rejects a data field of the wrong type inside a known event type, naming data.<field>', () => {
     const broken = fc.oneof(
-      fc.record({ type: fc.constant('SHIPMENT_BOOKED'), field: fc.constantFrom('carrier', 'tracking_id', 'reference_id', 'booked_at', 'source') }),
+      fc.record({
+        type: fc.constant('SHIPMENT_BOOKED'),
+        field: fc.constantFrom('carrier', 'tracking_id', 'reference_id', 'booked_at', 'source'),
+      }),
       fc.record({ type: fc.constant('TRACKING_EVENT'), field: fc.constantFrom('event', 'tracking_id', 'event_time', 'description') }),
     );
     fc.assert(
@@ -193,7 +219,13 @@ describe('fuzz: the webhook receiver over HTTP', () => {
       fc.asyncProperty(rawBody, signing, async (body, how) => {
         const now = Math.floor(Date.now() / 1000);
         const signature =
-          how === 'valid' ? signPayload(SECRET, body, now) : how === 'forged' ? signPayload('not-the-secret', body, now) : how === 'stale' ? signPayload(SECRET, body, now - 3600) : null;
+          how === 'valid'
+            ? signPayload(SECRET, body, now)
+            : how === 'forged'
+              ? signPayload('not-the-secret', body, now)
+              : how === 'stale'
+                ? signPayload(SECRET, body, now - 3600)
+                : null;
         const before = server.counters.accepted + server.counters.duplicates;
         const { status, json } = await post(body, signature);
         expect([200, 400, 401]).toContain(status);

@@ -38,15 +38,30 @@ describe('fuzz: verifySignature', () => {
       fc.constant(null),
       // Structured but wrong: right shape, random values.
       fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 80 })).map(([t, v]) => `t=${t},v1=${v}`),
-      fc.tuple(fc.integer(), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 })).map(([t, v]) => `t=${t},v1=${v}`),
+      fc
+        .tuple(fc.integer(), fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }))
+        .map(([t, v]) => `t=${t},v1=${v}`),
     );
     fc.assert(
-      fc.property(header, body, fc.array(fc.string({ maxLength: 40 }), { maxLength: 6 }), fc.oneof(nowMs, fc.double()), fc.oneof(fc.constant(undefined), fc.integer({ min: -10, max: 100_000 })), (h, raw, keys, now, tolerance) => {
-        const result = verifySignature({ header: h as string | string[] | undefined | null, rawBody: raw, secrets: keys, now, toleranceSeconds: tolerance });
-        expectWellFormed(result, keys.length);
-        // A random header carries no MAC over this body with these keys.
-        expect(result.ok).toBe(false);
-      }),
+      fc.property(
+        header,
+        body,
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 6 }),
+        fc.oneof(nowMs, fc.double()),
+        fc.oneof(fc.constant(undefined), fc.integer({ min: -10, max: 100_000 })),
+        (h, raw, keys, now, tolerance) => {
+          const result = verifySignature({
+            header: h as string | string[] | undefined | null,
+            rawBody: raw,
+            secrets: keys,
+            now,
+            toleranceSeconds: tolerance,
+          });
+          expectWellFormed(result, keys.length);
+          // A random header carries no MAC over this body with these keys.
+          expect(result.ok).toBe(false);
+        },
+      ),
       params,
     );
   });

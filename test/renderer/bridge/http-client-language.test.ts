@@ -15,12 +15,18 @@ describe('the web bridge client in the UI language', () => {
   it('says the agent is unreachable in the packer’s language, and keeps a request id beside the agent’s words', async () => {
     sayLanguages('sv-SE');
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-    const error = await createHttpAgentClient({ token: 't' }).getStatus({}).catch((e: unknown) => e);
+    const error = await createHttpAgentClient({ token: 't' })
+      .getStatus({})
+      .catch((e: unknown) => e);
     expect(describeError(error)).toBe('Utskriftsagenten går inte att nå: kontrollera att den körs och försök sedan igen.');
     expect(describeError({ code: 'X', message: 'Refused', requestId: 'req-1' })).toBe('Refused (förfrågans id req-1)');
     sayLanguages('en-GB');
-    expect(describeError(await createHttpAgentClient({ token: 't' }).getStatus({}).catch((e: unknown) => e))).toBe(
-      'The print agent is not reachable: check that it is running, then try again.',
-    );
+    expect(
+      describeError(
+        await createHttpAgentClient({ token: 't' })
+          .getStatus({})
+          .catch((e: unknown) => e),
+      ),
+    ).toBe('The print agent is not reachable: check that it is running, then try again.');
   });
 });

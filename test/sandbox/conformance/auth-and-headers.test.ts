@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, ISO_TZ, open, type Conn } from './raw';
 
 let c: Conn;
-beforeAll(async () => { c = await open(); });
-afterAll(async () => { await c.sandbox.close(); });
+beforeAll(async () => {
+  c = await open();
+});
+afterAll(async () => {
+  await c.sandbox.close();
+});
 
 describe('auth and headers', () => {
   it('R-V1: the API lives under the path prefix /external/v1', () => {
@@ -21,10 +25,21 @@ describe('auth and headers', () => {
 
   it('R-A1/A4: a missing or wrong x-api-key is refused on every endpoint with a JSON error body carrying a message', async () => {
     const paths: Array<[string, string]> = [
-      ['GET', '/status'], ['POST', '/shipments'], ['GET', '/shipments'], ['POST', '/shipments/rates'], ['POST', '/shipments/book'],
-      ['POST', '/shipments/cancel'], ['POST', '/shipments/print'], ['GET', '/carriers'], ['GET', '/printers'],
-      ['POST', '/locations/servicepoints'], ['POST', '/favorites/addresses'], ['GET', '/favorites/packages'],
-      ['GET', '/shipping-rules'], ['GET', '/shipment-defaults'], ['PATCH', '/shipment-defaults'],
+      ['GET', '/status'],
+      ['POST', '/shipments'],
+      ['GET', '/shipments'],
+      ['POST', '/shipments/rates'],
+      ['POST', '/shipments/book'],
+      ['POST', '/shipments/cancel'],
+      ['POST', '/shipments/print'],
+      ['GET', '/carriers'],
+      ['GET', '/printers'],
+      ['POST', '/locations/servicepoints'],
+      ['POST', '/favorites/addresses'],
+      ['GET', '/favorites/packages'],
+      ['GET', '/shipping-rules'],
+      ['GET', '/shipment-defaults'],
+      ['PATCH', '/shipment-defaults'],
     ];
     for (const [method, path] of paths) {
       for (const headers of [{ 'x-api-key': '' }, { 'x-api-key': 'wrong-key' }]) {
@@ -74,7 +89,15 @@ describe('auth and headers', () => {
   });
 
   it('R-G1: responses are JSON (Content-Type application/json) except the PDF file and 204s', async () => {
-    for (const path of ['/status', '/carriers', '/printers', '/shipping-rules', '/favorites/packages', '/shipment-defaults', '/shipments']) {
+    for (const path of [
+      '/status',
+      '/carriers',
+      '/printers',
+      '/shipping-rules',
+      '/favorites/packages',
+      '/shipment-defaults',
+      '/shipments',
+    ]) {
       const res = await c.call('GET', path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);

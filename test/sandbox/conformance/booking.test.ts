@@ -4,8 +4,14 @@ import { BOX, create, createAndBook, CUSTOMS, ISO_TZ, open, pdfUpload, RECEIVER_
 
 let c: Conn;
 let adr: Conn;
-beforeAll(async () => { c = await open(); adr = await open({ adrApproved: true }); });
-afterAll(async () => { await c.sandbox.close(); await adr.sandbox.close(); });
+beforeAll(async () => {
+  c = await open();
+  adr = await open({ adrApproved: true });
+});
+afterAll(async () => {
+  await c.sandbox.close();
+  await adr.sandbox.close();
+});
 
 const PAYER = { account_number: '554433', postal_code: '10115', country_code: 'DE' };
 const book = (k: Conn, body: Record<string, unknown>) => k.call('POST', '/shipments/book', body);
@@ -16,7 +22,11 @@ describe('book', () => {
     const before = (await c.call('GET', `/shipments/${id}`)).body;
     expect(before.status).toBe('PENDING');
     const rate = (await rateSearch(c, id)).body.rates[0];
-    const res = await book(c, { booking_token: rate.booking_token, pickup_instructions: 'Door code 1234', delivery_instructions: 'Leave at reception' });
+    const res = await book(c, {
+      booking_token: rate.booking_token,
+      pickup_instructions: 'Door code 1234',
+      delivery_instructions: 'Leave at reception',
+    });
     expect(res.status).toBe(200);
     expect(res.body.shipment_id).toBe(id);
     expect(typeof res.body.main_tracking_id).toBe('string');
@@ -60,7 +70,8 @@ describe('book', () => {
       const sid = await create(c);
       const rr: any[] = (await rateSearch(c, sid)).body.rates;
       const same = rr.find((x) => x.product_name === r.product_name && x.carrier_name === r.carrier_name);
-      if ((await book(c, { booking_token: same.booking_token })).status === 200) found.push((await c.call('GET', `/shipments/${sid}`)).body.available_documents_types);
+      if ((await book(c, { booking_token: same.booking_token })).status === 200)
+        found.push((await c.call('GET', `/shipments/${sid}`)).body.available_documents_types);
     }
     expect(found.some((d) => d.includes('manifest'))).toBe(true);
   });
@@ -69,11 +80,20 @@ describe('book', () => {
 describe('service point flow (Endpoints rule 5)', () => {
   it('R-EP5b: a service-point rate needs delivery_service_point_token from POST /locations/servicepoints', async () => {
     const id = await create(c, { to: { ...RECEIVER_SE, is_private_individual: true } });
-    const rate = (await rateSearch(c, id, { include_service_point_rates: true })).body.rates.find((r: any) => r.require_delivery_service_point);
+    const rate = (await rateSearch(c, id, { include_service_point_rates: true })).body.rates.find(
+      (r: any) => r.require_delivery_service_point,
+    );
     expect(rate).toBeTruthy();
     expect((await book(c, { booking_token: rate.booking_token })).status).toBeGreaterThanOrEqual(400);
-    const loc = await c.call('POST', '/locations/servicepoints', { address_line: RECEIVER_SE.address.address_line_1, postal_code: RECEIVER_SE.address.postal_code, city: 'Stockholm', country_code: 'SE' });
-    const token = (loc.body.locations as any[]).find((l) => rate.carrier_name.toLowerCase().includes(String(l.carrier).toLowerCase())).service_point_token;
+    const loc = await c.call('POST', '/locations/servicepoints', {
+      address_line: RECEIVER_SE.address.address_line_1,
+      postal_code: RECEIVER_SE.address.postal_code,
+      city: 'Stockholm',
+      country_code: 'SE',
+    });
+    const token = (loc.body.locations as any[]).find((l) =>
+      rate.carrier_name.toLowerCase().includes(String(l.carrier).toLowerCase()),
+    ).service_point_token;
     const ok = await book(c, { booking_token: rate.booking_token, delivery_service_point_token: token });
     expect(ok.status).toBe(200);
   });
@@ -102,7 +122,9 @@ describe('documents before booking (Endpoints rules 6, 7; Customs rules 1, 3)', 
   it('R-C3: incomplete customs data fails at booking with an error message', async () => {
     const incomplete = { signature: 'Sven', items: [{ description: 'Books', quantity: 1, unit_weight: 1 }] };
     const id = await create(c, { to: RECEIVER_NO, customs_information: incomplete });
-    const rate = (await rateSearch(c, id, { included_non_eu_rates: true })).body.rates.find((r: any) => r.required_documents.every((d: string) => d === 'customsinvoice'));
+    const rate = (await rateSearch(c, id, { included_non_eu_rates: true })).body.rates.find((r: any) =>
+      r.required_documents.every((d: string) => d === 'customsinvoice'),
+    );
     expect(rate).toBeTruthy();
     const res = await book(c, { booking_token: rate.booking_token });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -148,26 +170,40 @@ describe('Endpoints rule 9: 422 at booking', () => {
       for (const d of rate.required_documents) await pdfUpload(k, id, d);
       k.sandbox.setAdrApproved(false);
       expect((await book(k, { booking_token: rate.booking_token })).status).toBe(422);
-    } finally { await k.sandbox.close(); }
+    } finally {
+      await k.sandbox.close();
+    }
   });
 });
 
 describe('third-party customs payer', () => {
   it('R-T5/T3: a payer in another country than the receiver can be booked on a supporting rate', async () => {
     const id = await create(c, { to: RECEIVER_NO, customs_information: CUSTOMS, third_party_customs_payer: PAYER });
-    const rate = (await rateSearch(c, id, { included_non_eu_rates: true })).body.rates.find((r: any) => r.third_party_customs_payer_supported && r.required_documents.length === 0);
+    const rate = (await rateSearch(c, id, { included_non_eu_rates: true })).body.rates.find(
+      (r: any) => r.third_party_customs_payer_supported && r.required_documents.length === 0,
+    );
     expect(rate).toBeTruthy();
     expect((await book(c, { booking_token: rate.booking_token })).status).toBe(200);
   });
 
   it('R-T1: the account cannot be validated up front: any account number is accepted on create', async () => {
-    const res = await c.call('POST', '/shipments', { to: RECEIVER_NO, packages: [BOX], third_party_customs_payer: { ...PAYER, account_number: 'INVALID-000' } });
+    const res = await c.call('POST', '/shipments', {
+      to: RECEIVER_NO,
+      packages: [BOX],
+      third_party_customs_payer: { ...PAYER, account_number: 'INVALID-000' },
+    });
     expect(res.status).toBeLessThan(300);
   });
 
   it('R-T1b/St2: an invalid account surfaces as a carrier-side billing failure; a failed booking can be deleted (sandbox convention: account starting INVALID, README 30)', async () => {
-    const id = await create(c, { to: RECEIVER_NO, customs_information: CUSTOMS, third_party_customs_payer: { ...PAYER, account_number: 'INVALID-1' } });
-    const rate = (await rateSearch(c, id, { included_non_eu_rates: true })).body.rates.find((r: any) => r.third_party_customs_payer_supported && r.required_documents.length === 0);
+    const id = await create(c, {
+      to: RECEIVER_NO,
+      customs_information: CUSTOMS,
+      third_party_customs_payer: { ...PAYER, account_number: 'INVALID-1' },
+    });
+    const rate = (await rateSearch(c, id, { included_non_eu_rates: true })).body.rates.find(
+      (r: any) => r.third_party_customs_payer_supported && r.required_documents.length === 0,
+    );
     const res = await book(c, { booking_token: rate.booking_token });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect((await c.call('GET', `/shipments/${id}`)).body.status).not.toBe('BOOKED');
@@ -182,7 +218,9 @@ describe('third-party customs payer', () => {
 
   it('R-T2b: a payer added after a DDP rate search is rejected at booking', async () => {
     const id = await create(c, { to: RECEIVER_NO, customs_information: CUSTOMS });
-    const rate = (await rateSearch(c, id, { included_non_eu_rates: true, incoterms: 'DDP' })).body.rates.find((r: any) => r.third_party_customs_payer_supported);
+    const rate = (await rateSearch(c, id, { included_non_eu_rates: true, incoterms: 'DDP' })).body.rates.find(
+      (r: any) => r.third_party_customs_payer_supported,
+    );
     expect(rate).toBeTruthy();
     await c.call('PUT', `/shipments/${id}`, { third_party_customs_payer: PAYER });
     const res = await book(c, { booking_token: rate.booking_token });
@@ -231,6 +269,8 @@ describe('cancel and tracking (States 4-5, Other records TrackingEvent)', () => 
       expect(latest.status).not.toBe('ORDERED');
       await k.call('POST', '/shipments/cancel', { shipment_id: id });
       expect(((await k.call('GET', `/shipments/${id}/tracking`)).body as any[]).length).toBeGreaterThanOrEqual(2);
-    } finally { await k.sandbox.close(); }
+    } finally {
+      await k.sandbox.close();
+    }
   });
 });

@@ -4,16 +4,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOX, create, CUSTOMS, open, rateSearch, RECEIVER_NO, type Conn } from './raw';
 
 let c: Conn;
-beforeAll(async () => { c = await open(); });
-afterAll(async () => { await c.sandbox.close(); });
+beforeAll(async () => {
+  c = await open();
+});
+afterAll(async () => {
+  await c.sandbox.close();
+});
 
-const noUploadRate = async (id: string) => ((await rateSearch(c, id, { included_non_eu_rates: true })).body.rates as any[]).find((r) => r.required_documents.length === 0);
+const noUploadRate = async (id: string) =>
+  ((await rateSearch(c, id, { included_non_eu_rates: true })).body.rates as any[]).find((r) => r.required_documents.length === 0);
 const pdfText = (bytes: Uint8Array) => execFileSync('pdftotext', ['-', '-'], { input: Buffer.from(bytes) }).toString();
 
 describe('customs information', () => {
   it('R-C-values: the spelled values are accepted: reason_for_export SALE (upper case), unit_type pieces, package type CUSTOM', async () => {
     const customs = { ...CUSTOMS, reason_for_export: 'SALE', items: [{ ...CUSTOMS.items[0], unit_type: 'pieces' }] };
-    const id = await create(c, { to: { ...RECEIVER_NO, is_private_individual: true }, customs_information: customs, packages: [{ ...BOX, type: 'CUSTOM' }] });
+    const id = await create(c, {
+      to: { ...RECEIVER_NO, is_private_individual: true },
+      customs_information: customs,
+      packages: [{ ...BOX, type: 'CUSTOM' }],
+    });
     const rate = await noUploadRate(id);
     expect(rate, 'complete customs data with SALE/pieces should waive the customsinvoice upload').toBeTruthy();
     expect((await c.call('POST', '/shipments/book', { booking_token: rate.booking_token })).status).toBe(200);
@@ -21,11 +30,25 @@ describe('customs information', () => {
 
   // DEVIATION D1 (see src/sandbox/CONFORMANCE.md): the customs invoice carries none of the customs data.
   it('R-C-print: the customs invoice is generated from the structured data, and names alternative_to as the delivery address', async () => {
-    const altTo = { name: 'Lager Oslo', is_private_individual: true, address: { address_line_1: 'Lagerveien 77', postal_code: '0580', city: 'Oslo', country_code: 'NO' }, contact: { name: 'L', email: 'l@example.com' } };
-    const id = await create(c, { to: { ...RECEIVER_NO, is_private_individual: true }, alternative_to: altTo, customs_information: { ...CUSTOMS, invoice_number: 'INV-CUST-42' } });
+    const altTo = {
+      name: 'Lager Oslo',
+      is_private_individual: true,
+      address: { address_line_1: 'Lagerveien 77', postal_code: '0580', city: 'Oslo', country_code: 'NO' },
+      contact: { name: 'L', email: 'l@example.com' },
+    };
+    const id = await create(c, {
+      to: { ...RECEIVER_NO, is_private_individual: true },
+      alternative_to: altTo,
+      customs_information: { ...CUSTOMS, invoice_number: 'INV-CUST-42' },
+    });
     const rate = await noUploadRate(id);
     expect((await c.call('POST', '/shipments/book', { booking_token: rate.booking_token })).status).toBe(200);
-    const res = await c.call('POST', '/shipments/print', { shipment_ids: [id], document_type: 'customsinvoice', label_layout: 'a4', output_format: 'file' });
+    const res = await c.call('POST', '/shipments/print', {
+      shipment_ids: [id],
+      document_type: 'customsinvoice',
+      label_layout: 'a4',
+      output_format: 'file',
+    });
     expect(res.status).toBe(200);
     const text = pdfText(res.bytes);
     expect(text).toContain('INV-CUST-42');

@@ -4,9 +4,15 @@ import { create, createAndBook, open, rateSearch, RECEIVER_SE, type Conn } from 
 
 let now = new Date('2030-05-06T07:00:00Z');
 let c: Conn;
-beforeAll(async () => { c = await open({ now: () => now }); });
-afterAll(async () => { await c.sandbox.close(); });
-const advance = (ms: number) => { now = new Date(now.getTime() + ms); };
+beforeAll(async () => {
+  c = await open({ now: () => now });
+});
+afterAll(async () => {
+  await c.sandbox.close();
+});
+const advance = (ms: number) => {
+  now = new Date(now.getTime() + ms);
+};
 
 describe('limits', () => {
   it('L1: a booking token books just before 30 minutes after issue', async () => {
@@ -30,7 +36,12 @@ describe('limits', () => {
 
   it('L2: print output_url is served for 2 minutes and not after', async () => {
     const { id } = await createAndBook(c);
-    const res = await c.call('POST', '/shipments/print', { shipment_ids: [id], document_type: 'label', label_layout: 'a4', output_format: 'url' }, { accept: 'application/json, application/pdf' });
+    const res = await c.call(
+      'POST',
+      '/shipments/print',
+      { shipment_ids: [id], document_type: 'label', label_layout: 'a4', output_format: 'url' },
+      { accept: 'application/json, application/pdf' },
+    );
     expect(res.status).toBe(200);
     const url = res.body.output_url;
     advance(2 * 60_000 - 1_000);
@@ -40,12 +51,18 @@ describe('limits', () => {
   });
 
   it('L6: carrier field length limits: company name 27 / contact name 22 pass, 28 / 23 are warned', async () => {
-    const ok = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, name: 'N'.repeat(27), contact: { ...RECEIVER_SE.contact, name: 'C'.repeat(22) } } }));
+    const ok = await rateSearch(
+      c,
+      await create(c, { to: { ...RECEIVER_SE, name: 'N'.repeat(27), contact: { ...RECEIVER_SE.contact, name: 'C'.repeat(22) } } }),
+    );
     expect(ok.body.warnings).toEqual([]);
     const company = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, name: 'N'.repeat(28) } }));
     expect(company.status).toBe(200);
     expect(company.body.warnings).toHaveLength(1);
-    const contact = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, contact: { ...RECEIVER_SE.contact, name: 'C'.repeat(23) } } }));
+    const contact = await rateSearch(
+      c,
+      await create(c, { to: { ...RECEIVER_SE, contact: { ...RECEIVER_SE.contact, name: 'C'.repeat(23) } } }),
+    );
     expect(contact.body.warnings).toHaveLength(1);
     const excluded = contact.body.warnings[0].carrier_product_code;
     expect(contact.body.rates.some((r: any) => r.carrier_product_code === excluded)).toBe(false);

@@ -10,14 +10,21 @@ beforeAll(async () => {
   c = await open();
   booked = (await createAndBook(c, { packages: [{ ...BOX, quantity: 2 }, BOX] })).id;
 });
-afterAll(async () => { await c.sandbox.close(); });
+afterAll(async () => {
+  await c.sandbox.close();
+});
 
-const print = (k: Conn, body: Record<string, unknown>, headers: Record<string, string> = {}) => k.call('POST', '/shipments/print', body, headers);
+const print = (k: Conn, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  k.call('POST', '/shipments/print', body, headers);
 const pages = async (bytes: Uint8Array) => (await PDFDocument.load(bytes)).getPages().map((p) => p.getSize());
 
 describe('print', () => {
   it('R-Pr-file: output_format file answers a binary application/pdf', async () => {
-    const res = await print(c, { shipment_ids: [booked], document_type: 'label', label_layout: 'a4', output_format: 'file' }, { accept: 'application/json, application/pdf' });
+    const res = await print(
+      c,
+      { shipment_ids: [booked], document_type: 'label', label_layout: 'a4', output_format: 'file' },
+      { accept: 'application/json, application/pdf' },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/pdf/);
     expect(new TextDecoder().decode(res.bytes.slice(0, 5))).toBe('%PDF-');
@@ -26,7 +33,13 @@ describe('print', () => {
 
   it('R-Pr-layouts: printer is one 4x6 label per page; a4 one label per A4 page; 1x2, 3x1, 2x2 put 2, 3, 4 labels on an A4 page', async () => {
     // three packages units -> three labels (quantity 2 + 1)
-    const expectPages: Record<string, [number, number, number]> = { printer: [3, 288, 432], a4: [3, 595, 842], '1x2': [2, 595, 842], '3x1': [1, 595, 842], '2x2': [1, 595, 842] };
+    const expectPages: Record<string, [number, number, number]> = {
+      printer: [3, 288, 432],
+      a4: [3, 595, 842],
+      '1x2': [2, 595, 842],
+      '3x1': [1, 595, 842],
+      '2x2': [1, 595, 842],
+    };
     for (const [layout, [n, w, h]] of Object.entries(expectPages)) {
       const res = await print(c, { shipment_ids: [booked], document_type: 'label', label_layout: layout, output_format: 'file' });
       expect(res.status, layout).toBe(200);
@@ -72,12 +85,20 @@ describe('print', () => {
       now = new Date(now.getTime() + 2_000);
       const late = await fetch(res.body.output_url);
       expect(late.status).toBeGreaterThanOrEqual(400);
-    } finally { await k.sandbox.close(); }
+    } finally {
+      await k.sandbox.close();
+    }
   });
 
   it('R-Pr-printer: output_format printer sends to the printer_id from GET /printers and also returns output_url', async () => {
     const printers: any[] = (await c.call('GET', '/printers')).body.printers;
-    const res = await print(c, { shipment_ids: [booked], document_type: 'label', label_layout: 'printer', output_format: 'printer', printer_id: printers[0].id });
+    const res = await print(c, {
+      shipment_ids: [booked],
+      document_type: 'label',
+      label_layout: 'printer',
+      output_format: 'printer',
+      printer_id: printers[0].id,
+    });
     expect(res.status).toBe(200);
     expect(typeof res.body.output_url).toBe('string');
     expect(c.sandbox.printerJobs(printers[0].id).length).toBeGreaterThan(0);
@@ -91,7 +112,12 @@ describe('print', () => {
   });
 
   it('R-Pr-enums: every available document type of a booked shipment prints as a PDF', async () => {
-    const { id } = await createAndBook(c, { to: RECEIVER_NO, customs_information: CUSTOMS }, { included_non_eu_rates: true }, (r) => r.required_documents.length === 0);
+    const { id } = await createAndBook(
+      c,
+      { to: RECEIVER_NO, customs_information: CUSTOMS },
+      { included_non_eu_rates: true },
+      (r) => r.required_documents.length === 0,
+    );
     const docs: string[] = (await c.call('GET', `/shipments/${id}`)).body.available_documents_types;
     const allowed = ['label', 'manifest', 'waybill', 'customsinvoice', 'proofofdelivery', 'abd', 'salesinvoice'];
     expect(docs.length).toBeGreaterThan(1);

@@ -4,8 +4,14 @@ import { BOX, create, CUSTOMS, ISO_TZ, open, RECEIVER_NO, RECEIVER_SE, rateSearc
 
 let c: Conn;
 let adr: Conn;
-beforeAll(async () => { c = await open(); adr = await open({ adrApproved: true }); });
-afterAll(async () => { await c.sandbox.close(); await adr.sandbox.close(); });
+beforeAll(async () => {
+  c = await open();
+  adr = await open({ adrApproved: true });
+});
+afterAll(async () => {
+  await c.sandbox.close();
+  await adr.sandbox.close();
+});
 
 const num = (p: string): number => Number.parseFloat(p);
 
@@ -21,11 +27,13 @@ describe('rate response shape', () => {
     for (const r of res.body.rates) {
       expect(Number.isInteger(r.price_rank)).toBe(true);
       expect(r.shipment_id).toBe(id);
-      for (const k of ['booking_token', 'carrier_name', 'product_name', 'price', 'currency', 'expires_at']) expect(typeof r[k], k).toBe('string');
+      for (const k of ['booking_token', 'carrier_name', 'product_name', 'price', 'currency', 'expires_at'])
+        expect(typeof r[k], k).toBe('string');
       expect(Number.isInteger(r.transport_business_days_min)).toBe(true);
       expect(Number.isInteger(r.transport_business_days_max)).toBe(true);
       expect(r.expires_at).toMatch(ISO_TZ);
-      for (const k of ['receiver_pays', 'own_agreement', 'require_delivery_service_point', 'third_party_customs_payer_supported']) expect(typeof r[k], k).toBe('boolean');
+      for (const k of ['receiver_pays', 'own_agreement', 'require_delivery_service_point', 'third_party_customs_payer_supported'])
+        expect(typeof r[k], k).toBe('boolean');
       expect(Array.isArray(r.required_documents)).toBe(true);
       expect(r.pickup.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(r.pickup.cutoff_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -55,7 +63,9 @@ describe('rate response shape', () => {
       const late = await t.call('POST', '/shipments/book', { booking_token: r.booking_token });
       expect(late.status).toBeGreaterThanOrEqual(400);
       expect(late.status).toBeLessThan(500);
-    } finally { await t.sandbox.close(); }
+    } finally {
+      await t.sandbox.close();
+    }
   });
 
   it('R-R-pickup: 422 without requested_pickup_time unless without_pickup is true; with it rates are searched from the current time', async () => {
@@ -71,10 +81,27 @@ describe('rate response shape', () => {
   it('R-R-addons: all 17 required_addons fields are accepted with their spec types', async () => {
     const id = await create(c);
     const addons: Record<string, unknown> = {
-      insurance: { declared_value: '1000', declared_currency: 'SEK' }, definite_loading: '08:00:00', definite_unloading: '2030-03-05T10:00:00+01:00',
-      guaranteed_delivery_time: '10:00:00', dangerous_goods_limited_quantity: false,
+      insurance: { declared_value: '1000', declared_currency: 'SEK' },
+      definite_loading: '08:00:00',
+      definite_unloading: '2030-03-05T10:00:00+01:00',
+      guaranteed_delivery_time: '10:00:00',
+      dangerous_goods_limited_quantity: false,
     };
-    for (const b of ['notification', 'indoor_delivery', 'pickup_notification', 'delivery_notice', 'green_shipping', 'tailgate_lift_unloading', 'tailgate_lift_loading', 'delivery_without_proof', 'thermo_heat', 'without_pickup', 'collection_at_terminal', 'receiver_pays']) addons[b] = false;
+    for (const b of [
+      'notification',
+      'indoor_delivery',
+      'pickup_notification',
+      'delivery_notice',
+      'green_shipping',
+      'tailgate_lift_unloading',
+      'tailgate_lift_loading',
+      'delivery_without_proof',
+      'thermo_heat',
+      'without_pickup',
+      'collection_at_terminal',
+      'receiver_pays',
+    ])
+      addons[b] = false;
     expect(Object.keys(addons)).toHaveLength(17);
     for (const [k, v] of Object.entries(addons)) {
       const res = await rateSearch(c, id, { required_addons: { [k]: v } });
@@ -151,7 +178,9 @@ describe('receiver pays (Endpoints rule 4, Versioning 4)', () => {
     expect(none.status === 400 || none.body.rates.length === 0).toBe(true);
     const list = (await c.call('GET', '/carriers')).body.carriers as any[];
     const acct = list.map((k) => ({ carrier: k.carrier, account_identifier: 'ACC-1' }));
-    const all = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, carrier_accounts: acct } }), { required_addons: { receiver_pays: true } });
+    const all = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, carrier_accounts: acct } }), {
+      required_addons: { receiver_pays: true },
+    });
     expect(all.status).toBe(200);
     expect(all.body.rates.length).toBeGreaterThan(0);
     for (const r of all.body.rates) {
@@ -162,7 +191,11 @@ describe('receiver pays (Endpoints rule 4, Versioning 4)', () => {
     expect(rpCarriers.length).toBeGreaterThan(0);
     expect(carriers.length).toBeGreaterThanOrEqual(rpCarriers.length);
     const first = list.find((k) => (all.body.rates as any[]).some((r) => r.carrier_name === k.name));
-    const one = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, carrier_accounts: [{ carrier: first.carrier, account_identifier: 'ACC-2' }] } }), { required_addons: { receiver_pays: true } });
+    const one = await rateSearch(
+      c,
+      await create(c, { to: { ...RECEIVER_SE, carrier_accounts: [{ carrier: first.carrier, account_identifier: 'ACC-2' }] } }),
+      { required_addons: { receiver_pays: true } },
+    );
     expect(one.body.rates.length).toBeGreaterThan(0);
     for (const r of one.body.rates) expect(r.carrier_name).toBe(first.name);
   });
@@ -175,9 +208,13 @@ describe('dangerous goods (Endpoints rules 3, 10; Package rule 1)', () => {
   });
 
   it('R-Pk1: one adr package makes the whole shipment fully regulated', async () => {
-    const id = await create(c, { packages: [BOX, { ...BOX, dangerous_goods_type: 'limited_quantity' }, { ...BOX, dangerous_goods_type: 'adr' }] });
+    const id = await create(c, {
+      packages: [BOX, { ...BOX, dangerous_goods_type: 'limited_quantity' }, { ...BOX, dangerous_goods_type: 'adr' }],
+    });
     expect((await rateSearch(c, id)).status).toBe(422);
-    const idA = await create(adr, { packages: [BOX, { ...BOX, dangerous_goods_type: 'limited_quantity' }, { ...BOX, dangerous_goods_type: 'adr' }] });
+    const idA = await create(adr, {
+      packages: [BOX, { ...BOX, dangerous_goods_type: 'limited_quantity' }, { ...BOX, dangerous_goods_type: 'adr' }],
+    });
     const pure = await create(adr, { packages: [{ ...BOX, dangerous_goods_type: 'adr' }] });
     const mixed: any[] = (await rateSearch(adr, idA)).body.rates;
     const only: any[] = (await rateSearch(adr, pure)).body.rates;
@@ -234,10 +271,19 @@ describe('rule targets (Party.address_book_id, Package.favorite_package_id)', ()
     for (const r of base.applied_shipping_rules) expect(r.enabled).toBe(true);
     const addrs: any[] = (await c.call('POST', '/favorites/addresses', {})).body.addresses;
     const pkgs: any[] = (await c.call('GET', '/favorites/packages')).body.packages;
-    const appliedWith = async (body: Record<string, unknown>) => (await rateSearch(c, await create(c, body))).body.applied_shipping_rules.map((r: any) => r.id).sort().join();
-    const baseIds = base.applied_shipping_rules.map((r: any) => r.id).sort().join();
+    const appliedWith = async (body: Record<string, unknown>) =>
+      (await rateSearch(c, await create(c, body))).body.applied_shipping_rules
+        .map((r: any) => r.id)
+        .sort()
+        .join();
+    const baseIds = base.applied_shipping_rules
+      .map((r: any) => r.id)
+      .sort()
+      .join();
     const byAddress = await Promise.all(addrs.map((a) => appliedWith({ to: { ...RECEIVER_SE, address_book_id: a.id } })));
-    const byPackage = await Promise.all(pkgs.filter((p) => !p.dangerous_goods_type).map((p) => appliedWith({ packages: [{ ...BOX, favorite_package_id: p.id }] })));
+    const byPackage = await Promise.all(
+      pkgs.filter((p) => !p.dangerous_goods_type).map((p) => appliedWith({ packages: [{ ...BOX, favorite_package_id: p.id }] })),
+    );
     expect(byAddress.some((ids) => ids !== baseIds)).toBe(true);
     expect(byPackage.some((ids) => ids !== baseIds)).toBe(true);
   });
@@ -257,16 +303,25 @@ describe('warnings (Errors 5, Limits field lengths)', () => {
       expect(w.warnings.length).toBeGreaterThanOrEqual(2); // both problems grouped in the entry
       for (const m of w.warnings) expect(typeof m).toBe('string');
     }
-    const exact = await rateSearch(c, await create(c, { to: { ...RECEIVER_SE, name: 'A'.repeat(27), contact: { ...RECEIVER_SE.contact, name: 'B'.repeat(22) } } }));
+    const exact = await rateSearch(
+      c,
+      await create(c, { to: { ...RECEIVER_SE, name: 'A'.repeat(27), contact: { ...RECEIVER_SE.contact, name: 'B'.repeat(22) } } }),
+    );
     expect(exact.body.warnings).toEqual([]);
   });
 });
 
 describe('address and deprecated addon', () => {
   it('R-Addr-province: a missing province where a carrier requires one is reported as a warning, not a silent drop', async () => {
-    const us = { name: 'US Buyer Inc', address: { address_line_1: '1 Main St', postal_code: '10001', city: 'New York', country_code: 'US' }, contact: { name: 'Bob', email: 'bob@example.com' } };
+    const us = {
+      name: 'US Buyer Inc',
+      address: { address_line_1: '1 Main St', postal_code: '10001', city: 'New York', country_code: 'US' },
+      contact: { name: 'Bob', email: 'bob@example.com' },
+    };
     const without = await rateSearch(c, await create(c, { to: us }), { included_non_eu_rates: true });
-    const withIt = await rateSearch(c, await create(c, { to: { ...us, address: { ...us.address, province: 'NY' } } }), { included_non_eu_rates: true });
+    const withIt = await rateSearch(c, await create(c, { to: { ...us, address: { ...us.address, province: 'NY' } } }), {
+      included_non_eu_rates: true,
+    });
     expect(withIt.status).toBe(200);
     expect(withIt.body.rates.length).toBeGreaterThan(0);
     expect(withIt.body.warnings).toEqual([]);
@@ -276,8 +331,10 @@ describe('address and deprecated addon', () => {
 
   it('R-RR-dglq: the deprecated dangerous_goods_limited_quantity addon narrows like package-level limited_quantity, and is ignored when packages carry a type', async () => {
     const plain: any[] = (await rateSearch(c, await create(c))).body.rates;
-    const viaAddon: any[] = (await rateSearch(c, await create(c), { required_addons: { dangerous_goods_limited_quantity: true } })).body.rates;
-    const viaPkg: any[] = (await rateSearch(c, await create(c, { packages: [{ ...BOX, dangerous_goods_type: 'limited_quantity' }] }))).body.rates;
+    const viaAddon: any[] = (await rateSearch(c, await create(c), { required_addons: { dangerous_goods_limited_quantity: true } })).body
+      .rates;
+    const viaPkg: any[] = (await rateSearch(c, await create(c, { packages: [{ ...BOX, dangerous_goods_type: 'limited_quantity' }] }))).body
+      .rates;
     expect(viaAddon.map((r) => r.product_name).sort()).toEqual(viaPkg.map((r) => r.product_name).sort());
     expect(viaAddon.length).toBeLessThan(plain.length);
     const adrPkgs = await create(adr, { packages: [{ ...BOX, dangerous_goods_type: 'adr' }] });
@@ -296,7 +353,10 @@ describe('incoterms and third-party payer', () => {
   });
 
   it('R-T2/Err4: a third-party payer with DDP is rejected', async () => {
-    const id = await create(c, { to: RECEIVER_NO, third_party_customs_payer: { account_number: '1', postal_code: '0150', country_code: 'NO' } });
+    const id = await create(c, {
+      to: RECEIVER_NO,
+      third_party_customs_payer: { account_number: '1', postal_code: '0150', country_code: 'NO' },
+    });
     const res = await rateSearch(c, id, { included_non_eu_rates: true, incoterms: 'DDP' });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);

@@ -25,7 +25,9 @@ export async function open(options: SandboxOptions = {}): Promise<Conn> {
       const h: Record<string, string> = { 'x-api-key': sandbox.apiKey, ...headers };
       if (body !== undefined) h['content-type'] = 'application/json';
       const res = await fetch(path.startsWith('http') ? path : `${sandbox.baseUrl}${path}`, {
-        method, headers: h, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: h,
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       const bytes = new Uint8Array(await res.arrayBuffer());
       const text = new TextDecoder().decode(bytes);
@@ -53,11 +55,27 @@ export const SENDER_SE = {
 };
 export const BOX = { weight_kg: 3, depth_cm: 30, height_cm: 20, width_cm: 20, quantity: 1, description: 'Books', type: 'PACKAGE' };
 export const CUSTOMS = {
-  invoice_type: 'commercial', invoice_number: 'F-1', reason_for_export: 'sale', currency: 'SEK', terms_of_sale: 'DAP',
+  invoice_type: 'commercial',
+  invoice_number: 'F-1',
+  reason_for_export: 'sale',
+  currency: 'SEK',
+  terms_of_sale: 'DAP',
   signature: 'Sven Sender',
   // Complete for a business receiver too ("Required for B2B international shipments").
-  receiver_eori_number: 'NO123456789', receiver_vat_number: 'NO123456789MVA',
-  items: [{ description: 'Books', material: 'paper', quantity: 2, unit_type: 'pcs', unit_weight: 1, unit_value: 100, hs_code: '490199', country_of_origin: 'SE' }],
+  receiver_eori_number: 'NO123456789',
+  receiver_vat_number: 'NO123456789MVA',
+  items: [
+    {
+      description: 'Books',
+      material: 'paper',
+      quantity: 2,
+      unit_type: 'pcs',
+      unit_weight: 1,
+      unit_value: 100,
+      hs_code: '490199',
+      country_of_origin: 'SE',
+    },
+  ],
 };
 /** A Monday morning with an offset, far enough ahead that no clock reaches it. */
 export const PICKUP = '2030-03-04T09:00:00+01:00';
@@ -67,7 +85,13 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const ISO_TZ = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 export async function create(c: Conn, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await c.call('POST', '/shipments', { enable_bookable_validation: true, from: SENDER_SE, to: RECEIVER_SE, packages: [BOX], ...body });
+  const res = await c.call('POST', '/shipments', {
+    enable_bookable_validation: true,
+    from: SENDER_SE,
+    to: RECEIVER_SE,
+    packages: [BOX],
+    ...body,
+  });
   if (res.status >= 300) throw new Error(`create: ${res.status} ${res.text}`);
   return res.body.id;
 }
@@ -77,7 +101,12 @@ export async function rateSearch(c: Conn, shipmentId: string, extra: Record<stri
 }
 
 /** Creates, rates and books the first rate that `pick` accepts; returns ids. */
-export async function createAndBook(c: Conn, body: Record<string, unknown> = {}, extra: Record<string, unknown> = {}, pick: (r: any) => boolean = () => true): Promise<{ id: string; tracking: string; rate: any }> {
+export async function createAndBook(
+  c: Conn,
+  body: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+  pick: (r: any) => boolean = () => true,
+): Promise<{ id: string; tracking: string; rate: any }> {
   const id = await create(c, body);
   const r = await rateSearch(c, id, extra);
   const rate = (r.body.rates ?? []).find(pick);
@@ -90,5 +119,9 @@ export async function createAndBook(c: Conn, body: Record<string, unknown> = {},
 export function pdfUpload(c: Conn, shipmentId: string, type: string, content = '%PDF-1.4\n%%EOF\n'): Promise<Response> {
   const form = new FormData();
   form.append('file', new Blob([new TextEncoder().encode(content)], { type: 'application/pdf' }), 'doc.pdf');
-  return fetch(`${c.sandbox.baseUrl}/shipments/${shipmentId}/${type}`, { method: 'POST', headers: { 'x-api-key': c.sandbox.apiKey }, body: form });
+  return fetch(`${c.sandbox.baseUrl}/shipments/${shipmentId}/${type}`, {
+    method: 'POST',
+    headers: { 'x-api-key': c.sandbox.apiKey },
+    body: form,
+  });
 }

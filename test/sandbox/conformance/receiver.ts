@@ -22,15 +22,23 @@ export async function receiver(): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const hung: ServerResponse[] = [];
   const r: Receiver = {
-    url: '', deliveries, answer: () => 200,
+    url: '',
+    deliveries,
+    answer: () => 200,
     async waitFor(pred, timeoutMs = 10_000) {
       const end = Date.now() + timeoutMs;
       while (!pred(deliveries)) {
-        if (Date.now() > end) throw new Error(`timed out; ${deliveries.length} deliveries: ${deliveries.map((d) => d.raw.toString()).join('\n')}`);
+        if (Date.now() > end)
+          throw new Error(`timed out; ${deliveries.length} deliveries: ${deliveries.map((d) => d.raw.toString()).join('\n')}`);
         await new Promise((res) => setTimeout(res, 25));
       }
     },
-    close: () => new Promise((res) => { for (const h of hung) h.destroy(); server.close(() => res()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((res) => {
+        for (const h of hung) h.destroy();
+        server.close(() => res());
+        server.closeAllConnections();
+      }),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,11 +46,18 @@ export async function receiver(): Promise<Receiver> {
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       let json: unknown = null;
-      try { json = JSON.parse(raw.toString('utf8')); } catch { /* kept raw */ }
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        /* kept raw */
+      }
       const d: Delivery = { raw, headers: req.headers, json, at: Date.now() };
       deliveries.push(d);
       const a = r.answer(d, deliveries.length - 1);
-      if (a === 'hang') { hung.push(res); return; }
+      if (a === 'hang') {
+        hung.push(res);
+        return;
+      }
       res.statusCode = a;
       res.end();
     });

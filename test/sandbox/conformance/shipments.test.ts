@@ -3,11 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOX, create, createAndBook, CUSTOMS, open, RECEIVER_NO, RECEIVER_SE, SENDER_SE, type Conn } from './raw';
 
 let c: Conn;
-beforeAll(async () => { c = await open(); });
-afterAll(async () => { await c.sandbox.close(); });
+beforeAll(async () => {
+  c = await open();
+});
+afterAll(async () => {
+  await c.sandbox.close();
+});
 
-const ALT_FROM = { name: 'Lager', address: { address_line_1: 'Lagerv 9', postal_code: '41707', city: 'Göteborg', country_code: 'SE' }, contact: { name: 'L', email: 'l@example.com' } };
-const ALT_TO = { name: 'Butik', is_private_individual: false, address: { address_line_1: 'Butiksv 3', postal_code: '11151', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'B', email: 'b@example.com' } };
+const ALT_FROM = {
+  name: 'Lager',
+  address: { address_line_1: 'Lagerv 9', postal_code: '41707', city: 'Göteborg', country_code: 'SE' },
+  contact: { name: 'L', email: 'l@example.com' },
+};
+const ALT_TO = {
+  name: 'Butik',
+  is_private_individual: false,
+  address: { address_line_1: 'Butiksv 3', postal_code: '11151', city: 'Stockholm', country_code: 'SE' },
+  contact: { name: 'B', email: 'b@example.com' },
+};
 
 describe('create and fetch', () => {
   it('R-E-create: POST /shipments answers {id, reference_id}', async () => {
@@ -19,17 +32,27 @@ describe('create and fetch', () => {
 
   it('R-S-fields: every request field is stored and returned by GET /shipments/{id}, with packages, available_documents_types and customs_information', async () => {
     const body = {
-      reference_id: 'ORD-78', from: SENDER_SE, to: { ...RECEIVER_SE, is_private_individual: true, carrier_accounts: [{ carrier: 'dhl_express', account_identifier: '123456' }] },
-      alternative_from: ALT_FROM, alternative_to: ALT_TO, packages: [{ ...BOX, stackable: true, loading_meters: 0.4, quantity: 2 }],
-      invoice_reference: 'INV-9', sender_reference: 'SR-1', receiver_reference: 'RR-1', system: 'ERP', system_version: '1.2.3',
-      customs_information: CUSTOMS, third_party_customs_payer: { account_number: '998877', postal_code: '0150', country_code: 'NO' },
+      reference_id: 'ORD-78',
+      from: SENDER_SE,
+      to: { ...RECEIVER_SE, is_private_individual: true, carrier_accounts: [{ carrier: 'dhl_express', account_identifier: '123456' }] },
+      alternative_from: ALT_FROM,
+      alternative_to: ALT_TO,
+      packages: [{ ...BOX, stackable: true, loading_meters: 0.4, quantity: 2 }],
+      invoice_reference: 'INV-9',
+      sender_reference: 'SR-1',
+      receiver_reference: 'RR-1',
+      system: 'ERP',
+      system_version: '1.2.3',
+      customs_information: CUSTOMS,
+      third_party_customs_payer: { account_number: '998877', postal_code: '0150', country_code: 'NO' },
     };
     const id = await create(c, body);
     const res = await c.call('GET', `/shipments/${id}`);
     expect(res.status).toBe(200);
     const s = res.body;
     expect(s.id).toBe(id);
-    for (const k of ['reference_id', 'invoice_reference', 'sender_reference', 'receiver_reference', 'system', 'system_version']) expect(s[k], k).toBe((body as any)[k]);
+    for (const k of ['reference_id', 'invoice_reference', 'sender_reference', 'receiver_reference', 'system', 'system_version'])
+      expect(s[k], k).toBe((body as any)[k]);
     expect(s.to.is_private_individual).toBe(true);
     expect(s.to.carrier_accounts).toEqual([{ carrier: 'dhl_express', account_identifier: '123456' }]);
     expect(s.alternative_from).toMatchObject(ALT_FROM);
@@ -50,8 +73,10 @@ describe('create and fetch', () => {
     const pkgs = await c.call('GET', '/favorites/packages');
     const fav = (pkgs.body.packages ?? pkgs.body)[0].id;
     const id = await create(c, {
-      from: { ...SENDER_SE, address_book_id: abid }, to: { ...RECEIVER_SE, address_book_id: abid },
-      alternative_from: { ...ALT_FROM, address_book_id: abid }, alternative_to: { ...ALT_TO, address_book_id: abid },
+      from: { ...SENDER_SE, address_book_id: abid },
+      to: { ...RECEIVER_SE, address_book_id: abid },
+      alternative_from: { ...ALT_FROM, address_book_id: abid },
+      alternative_to: { ...ALT_TO, address_book_id: abid },
       packages: [{ ...BOX, favorite_package_id: fav }],
     });
     const s = (await c.call('GET', `/shipments/${id}`)).body;
@@ -64,8 +89,13 @@ describe('create and fetch', () => {
 
   it('R-Err1: bookable validation failure lists {errors: {dotted.path[i]: [messages]}} naming required fields and invalid emails', async () => {
     const res = await c.call('POST', '/shipments', {
-      enable_bookable_validation: true, from: SENDER_SE,
-      to: { name: 'X', address: { postal_code: '11122', city: 'Stockholm', country_code: 'SE' }, contact: { name: 'X', email: 'not-an-email' } },
+      enable_bookable_validation: true,
+      from: SENDER_SE,
+      to: {
+        name: 'X',
+        address: { postal_code: '11122', city: 'Stockholm', country_code: 'SE' },
+        contact: { name: 'X', email: 'not-an-email' },
+      },
       packages: [{ depth_cm: 10, height_cm: 10, width_cm: 10, quantity: 1 }],
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -79,7 +109,10 @@ describe('create and fetch', () => {
   it('R-S-ebv: without bookable validation a non-bookable shipment is imported, and other endpoints reject it until completed', async () => {
     const res = await c.call('POST', '/shipments', { reference_id: 'partial', to: { name: 'Only a name' } });
     expect(res.status).toBeLessThan(300);
-    const rates = await c.call('POST', '/shipments/rates', { shipment_id: res.body.id, requested_pickup_time: '2030-03-04T09:00:00+01:00' });
+    const rates = await c.call('POST', '/shipments/rates', {
+      shipment_id: res.body.id,
+      requested_pickup_time: '2030-03-04T09:00:00+01:00',
+    });
     expect(rates.status).toBeGreaterThanOrEqual(400);
     expect(rates.status).toBeLessThan(500);
   });
@@ -112,7 +145,12 @@ describe('create and fetch', () => {
     for (const missing of ['account_number', 'postal_code', 'country_code']) {
       const payer: Record<string, string> = { account_number: '1', postal_code: '0150', country_code: 'NO' };
       delete payer[missing];
-      const res = await c.call('POST', '/shipments', { from: SENDER_SE, to: RECEIVER_NO, packages: [BOX], third_party_customs_payer: payer });
+      const res = await c.call('POST', '/shipments', {
+        from: SENDER_SE,
+        to: RECEIVER_NO,
+        packages: [BOX],
+        third_party_customs_payer: payer,
+      });
       expect(res.status, missing).toBeGreaterThanOrEqual(400);
       expect(Object.keys(res.body.errors ?? {}).join(), missing).toContain(missing);
     }
@@ -146,8 +184,15 @@ describe('update (PUT)', () => {
 
   it('R-Pk3: each provided sub-resource fully replaces the stored one (no merge), omitted ones are kept', async () => {
     const id = await create(c, { alternative_from: ALT_FROM, alternative_to: ALT_TO });
-    const newTo = { name: 'Ny Kund', address: { address_line_1: 'Nygatan 5', postal_code: '21120', city: 'Malmö', country_code: 'SE' }, contact: { name: 'N', email: 'n@example.com' } };
-    const res = await c.call('PUT', `/shipments/${id}`, { to: newTo, alternative_from: { ...ALT_FROM, name: 'Lager 2', address: { ...ALT_FROM.address, address_line_2: 'Port 3' } } });
+    const newTo = {
+      name: 'Ny Kund',
+      address: { address_line_1: 'Nygatan 5', postal_code: '21120', city: 'Malmö', country_code: 'SE' },
+      contact: { name: 'N', email: 'n@example.com' },
+    };
+    const res = await c.call('PUT', `/shipments/${id}`, {
+      to: newTo,
+      alternative_from: { ...ALT_FROM, name: 'Lager 2', address: { ...ALT_FROM.address, address_line_2: 'Port 3' } },
+    });
     expect(res.status).toBe(200);
     const s = (await c.call('GET', `/shipments/${id}`)).body;
     expect(s.to.name).toBe('Ny Kund');

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { create, open, pdfUpload, RECEIVER_NO, type Conn } from './raw';
 
 let c: Conn;
-beforeAll(async () => { c = await open(); });
-afterAll(async () => { await c.sandbox.close(); });
+beforeAll(async () => {
+  c = await open();
+});
+afterAll(async () => {
+  await c.sandbox.close();
+});
 
 describe('upload', () => {
   it('R-U1: each of customsinvoice, abd, salesinvoice, adr_dangerousgoods takes a single `file` PDF part: 204 with no content', async () => {
@@ -33,7 +37,11 @@ describe('upload', () => {
     two.append('file', pdf(), 'a.pdf');
     two.append('file', pdf(), 'b.pdf');
     for (const body of [wrong, two]) {
-      const res = await fetch(`${c.sandbox.baseUrl}/shipments/${id}/abd`, { method: 'POST', headers: { 'x-api-key': c.sandbox.apiKey }, body });
+      const res = await fetch(`${c.sandbox.baseUrl}/shipments/${id}/abd`, {
+        method: 'POST',
+        headers: { 'x-api-key': c.sandbox.apiKey },
+        body,
+      });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     }

@@ -15,8 +15,51 @@ function verify(d: Delivery, secret: string, nowSec = Math.floor(Date.now() / 10
   return { ok: given.length === mac.length && timingSafeEqual(given, mac) && Math.abs(nowSec - t) <= 300, t };
 }
 
-const TRACKING_EVENTS = ['AWAITING_ACTION', 'CANCELED', 'DELAYED', 'DELIVERED', 'DELIVERY_FAILURE', 'IN_TRANSIT', 'ON_HOLD', 'OUT_FOR_DELIVERY', 'OUT_FOR_PICKUP', 'PICKUP', 'PICKUP_FAILURE', 'RETURNED'];
-const REASONS = ['CAPACITY_SHORTAGE', 'CARRIER_ERROR', 'CLOSEST_CENTER', 'CONSIGNEE_ADDRESS_INCORRECT', 'CONSIGNEE_NOT_MET', 'CONSIGNEE_REFUSED', 'CUSTOMS', 'CUSTOMS_COMMENCED', 'DELIVERY_UNSUCCESSFUL', 'FUTURE_DELIVERY', 'FUTURE_PICKUP', 'INCORRECT_SIZE_OR_WEIGHT', 'LATE_LINEHAUL', 'LOCATION_CLOSED', 'MISROUTED', 'MISSING_OR_INCORRECT_INFO', 'MISSING_PACKAGE', 'NEED_INFORMATION', 'NEED_PAYMENT', 'NON_DAILY_DELIVERY', 'OPERATING_CONDITIONS', 'PROHIBITED_ITEMS', 'RECEIVER_REFUSED', 'RECEIVER_UNAVAILABLE', 'SENDER_UNAVAILABLE', 'SERVICE_CHANGE', 'SHIPMENT_DAMAGED', 'TIME_CONSTRAINT', 'UNKNOWN'];
+const TRACKING_EVENTS = [
+  'AWAITING_ACTION',
+  'CANCELED',
+  'DELAYED',
+  'DELIVERED',
+  'DELIVERY_FAILURE',
+  'IN_TRANSIT',
+  'ON_HOLD',
+  'OUT_FOR_DELIVERY',
+  'OUT_FOR_PICKUP',
+  'PICKUP',
+  'PICKUP_FAILURE',
+  'RETURNED',
+];
+const REASONS = [
+  'CAPACITY_SHORTAGE',
+  'CARRIER_ERROR',
+  'CLOSEST_CENTER',
+  'CONSIGNEE_ADDRESS_INCORRECT',
+  'CONSIGNEE_NOT_MET',
+  'CONSIGNEE_REFUSED',
+  'CUSTOMS',
+  'CUSTOMS_COMMENCED',
+  'DELIVERY_UNSUCCESSFUL',
+  'FUTURE_DELIVERY',
+  'FUTURE_PICKUP',
+  'INCORRECT_SIZE_OR_WEIGHT',
+  'LATE_LINEHAUL',
+  'LOCATION_CLOSED',
+  'MISROUTED',
+  'MISSING_OR_INCORRECT_INFO',
+  'MISSING_PACKAGE',
+  'NEED_INFORMATION',
+  'NEED_PAYMENT',
+  'NON_DAILY_DELIVERY',
+  'OPERATING_CONDITIONS',
+  'PROHIBITED_ITEMS',
+  'RECEIVER_REFUSED',
+  'RECEIVER_UNAVAILABLE',
+  'SENDER_UNAVAILABLE',
+  'SERVICE_CHANGE',
+  'SHIPMENT_DAMAGED',
+  'TIME_CONSTRAINT',
+  'UNKNOWN',
+];
 
 function nth(r: Receiver, i: number): Delivery {
   const d = r.deliveries[i];
@@ -25,11 +68,20 @@ function nth(r: Receiver, i: number): Delivery {
 }
 
 const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => { for (const f of cleanup.splice(0).reverse()) await f(); });
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
 
-async function setup(endpoints: Array<{ secret: string; subscriptions?: string[] }>, options: Record<string, unknown> = {}): Promise<{ c: Conn; rx: [Receiver, Receiver] }> {
+async function setup(
+  endpoints: Array<{ secret: string; subscriptions?: string[] }>,
+  options: Record<string, unknown> = {},
+): Promise<{ c: Conn; rx: [Receiver, Receiver] }> {
   const rx: Receiver[] = [];
-  for (let i = 0; i < endpoints.length; i++) { const r = await receiver(); rx.push(r); cleanup.push(() => r.close()); }
+  for (let i = 0; i < endpoints.length; i++) {
+    const r = await receiver();
+    rx.push(r);
+    cleanup.push(() => r.close());
+  }
   const c = await open({ webhooks: endpoints.map((e, i) => ({ url: rx[i]!.url, ...e })), ...options });
   cleanup.unshift(() => c.sandbox.close());
   // one receiver per endpoint; callers destructure only as many as they configured
@@ -38,7 +90,10 @@ async function setup(endpoints: Array<{ secret: string; subscriptions?: string[]
 
 describe('SHIPMENT_BOOKED', () => {
   it('R-W-sig/env/booked: an API booking is delivered in the envelope, signed per spec, with the SHIPMENT_BOOKED data fields', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 'whsec_conformance' }]);
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 'whsec_conformance' }]);
     const t0 = Date.now();
     const { id, tracking, rate } = await createAndBook(c, { reference_id: 'REF-W1', invoice_reference: 'INV-W1' });
     await r.waitFor((all) => all.some((d) => d.json?.type === 'SHIPMENT_BOOKED'));
@@ -71,7 +126,10 @@ describe('SHIPMENT_BOOKED', () => {
   });
 
   it('R-W-app: a booking made in the web application is sent with source APP', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 's1' }]);
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 's1' }]);
     const res = await c.call('POST', `${c.sandbox.origin}/admin/book`, {});
     expect(res.status).toBeLessThan(300);
     await r.waitFor((all) => all.length > 0);
@@ -80,10 +138,23 @@ describe('SHIPMENT_BOOKED', () => {
   });
 
   it('R-W-own: a booking on an own agreement reports agreement OWN', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 's1' }]);
-    await createAndBook(c, { to: { name: 'Kunde AS', address: { address_line_1: 'Gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' }, contact: { name: 'K', email: 'k@example.com' } },
-      customs_information: CUSTOMS },
-      { included_non_eu_rates: true, include_own_agreements: true }, (x) => x.own_agreement && x.required_documents.length === 0);
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 's1' }]);
+    await createAndBook(
+      c,
+      {
+        to: {
+          name: 'Kunde AS',
+          address: { address_line_1: 'Gate 1', postal_code: '0154', city: 'Oslo', country_code: 'NO' },
+          contact: { name: 'K', email: 'k@example.com' },
+        },
+        customs_information: CUSTOMS,
+      },
+      { included_non_eu_rates: true, include_own_agreements: true },
+      (x) => x.own_agreement && x.required_documents.length === 0,
+    );
     await r.waitFor((all) => all.length > 0);
     expect(nth(r, 0).json.data.agreement).toBe('OWN');
   });
@@ -91,7 +162,10 @@ describe('SHIPMENT_BOOKED', () => {
 
 describe('configuration and delivery', () => {
   it('R-W-perendpoint: the same event to two endpoints has different message_ids, each signed with its own secret', async () => {
-    const { c, rx: [a, b] } = await setup([{ secret: 'sec-a' }, { secret: 'sec-b' }]);
+    const {
+      c,
+      rx: [a, b],
+    } = await setup([{ secret: 'sec-a' }, { secret: 'sec-b' }]);
     await createAndBook(c);
     await a.waitFor((all) => all.length > 0);
     await b.waitFor((all) => all.length > 0);
@@ -103,7 +177,13 @@ describe('configuration and delivery', () => {
   });
 
   it('R-W-sub: per-endpoint subscriptions SHIPMENT_BOOKED_API / SHIPMENT_BOOKED_APP select by source', async () => {
-    const { c, rx: [api, app] } = await setup([{ secret: 'a', subscriptions: ['SHIPMENT_BOOKED_API'] }, { secret: 'b', subscriptions: ['SHIPMENT_BOOKED_APP'] }]);
+    const {
+      c,
+      rx: [api, app],
+    } = await setup([
+      { secret: 'a', subscriptions: ['SHIPMENT_BOOKED_API'] },
+      { secret: 'b', subscriptions: ['SHIPMENT_BOOKED_APP'] },
+    ]);
     await createAndBook(c);
     await c.call('POST', `${c.sandbox.origin}/admin/book`, {});
     await api.waitFor((all) => all.length >= 1);
@@ -115,7 +195,10 @@ describe('configuration and delivery', () => {
   });
 
   it('R-W-retry: a non-2xx answer is a failed delivery, retried with the same message_id and a valid signature', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 'rs' }]);
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 'rs' }]);
     r.answer = (_d, i) => (i === 0 ? 500 : 200);
     await createAndBook(c);
     await r.waitFor((all) => all.length >= 2, 15_000);
@@ -124,7 +207,10 @@ describe('configuration and delivery', () => {
   });
 
   it('R-W-ack: no 2xx within 3 seconds counts as failed and is retried', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 'rs' }]);
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 'rs' }]);
     r.answer = (_d, i) => (i === 0 ? 'hang' : 200);
     await createAndBook(c);
     await r.waitFor((all) => all.length >= 2, 15_000);
@@ -135,7 +221,10 @@ describe('configuration and delivery', () => {
   });
 
   it('R-W-secret: each endpoint has its own secret, which can be regenerated (later deliveries use the new one)', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 'old-secret' }]);
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 'old-secret' }]);
     await createAndBook(c);
     await r.waitFor((all) => all.length >= 1);
     c.sandbox.setWebhooks([{ url: r.url, secret: 'new-secret' }]);
@@ -158,7 +247,10 @@ describe('configuration and delivery', () => {
 
 describe('TRACKING_EVENT', () => {
   it('R-W-track: carrier progress is sent as type TRACKING_EVENT with data.event, carrier, tracking_id, reason, description, location, event_time', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 'ts' }], { simulateCarrier: true, carrierStepMs: 60 });
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 'ts' }], { simulateCarrier: true, carrierStepMs: 60 });
     const { tracking } = await createAndBook(c);
     await r.waitFor((all) => all.filter((d) => d.json?.type === 'TRACKING_EVENT').length >= 3, 15_000);
     const events = r.deliveries.filter((d) => d.json.type === 'TRACKING_EVENT');
@@ -177,7 +269,10 @@ describe('TRACKING_EVENT', () => {
   });
 
   it('R-W-tracksub: an endpoint subscribed to one tracking event name receives only that event, as TRACKING_EVENT', async () => {
-    const { c, rx: [r] } = await setup([{ secret: 'ts', subscriptions: ['DELIVERED'] }], { simulateCarrier: true, carrierStepMs: 40 });
+    const {
+      c,
+      rx: [r],
+    } = await setup([{ secret: 'ts', subscriptions: ['DELIVERED'] }], { simulateCarrier: true, carrierStepMs: 40 });
     await createAndBook(c);
     await r.waitFor((all) => all.length >= 1, 15_000);
     await new Promise((res) => setTimeout(res, 300));

@@ -56,7 +56,18 @@ const CUSTOMS = {
   receiver_vat_number: 'NO111222333MVA',
   signature: 'Sven Sender',
   shipping_costs: 49,
-  items: [{ description: 'Books', material: 'paper', quantity: 2, unit_type: 'pcs', unit_weight: 1, unit_value: 150.25, hs_code: '490199', country_of_origin: 'SE' }],
+  items: [
+    {
+      description: 'Books',
+      material: 'paper',
+      quantity: 2,
+      unit_type: 'pcs',
+      unit_weight: 1,
+      unit_value: 150.25,
+      hs_code: '490199',
+      country_of_origin: 'SE',
+    },
+  ],
 };
 
 /** Creates with an empty `from` (team sender), rates, books the first rate needing no upload. */
@@ -68,7 +79,11 @@ async function bookedShipment(body: Record<string, unknown>): Promise<string> {
   });
   expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
   const id: string = created.body.id;
-  const rates = await call('POST', '/shipments/rates', { shipment_id: id, requested_pickup_time: '2030-03-04T09:00:00+01:00', included_non_eu_rates: true });
+  const rates = await call('POST', '/shipments/rates', {
+    shipment_id: id,
+    requested_pickup_time: '2030-03-04T09:00:00+01:00',
+    included_non_eu_rates: true,
+  });
   const rate = (rates.body.rates as any[]).find((r) => r.required_documents.length === 0);
   expect(rate, 'a rate needing no upload (complete customs data)').toBeTruthy();
   expect((await call('POST', '/shipments/book', { booking_token: rate.booking_token })).status).toBe(200);
@@ -76,7 +91,12 @@ async function bookedShipment(body: Record<string, unknown>): Promise<string> {
 }
 
 async function print(id: string, documentType: string): Promise<string> {
-  const res = await call('POST', '/shipments/print', { shipment_ids: [id], document_type: documentType, label_layout: 'a4', output_format: 'file' });
+  const res = await call('POST', '/shipments/print', {
+    shipment_ids: [id],
+    document_type: documentType,
+    label_layout: 'a4',
+    output_format: 'file',
+  });
   expect(res.status).toBe(200);
   return pdfText(res.bytes);
 }

@@ -57,15 +57,36 @@ function shipment(extra: Partial<DocumentShipment> = {}): DocumentShipment {
     referenceId: 'order-42',
     senderReference: null,
     receiverReference: null,
-    sender: { name: 'Sender AB', contactName: 'Kim Packer', addressLines: ['Lagergatan 4'], postalCode: '41101', city: 'Goteborg', countryCode: 'SE' },
-    receiver: { name: 'Kunde AS', contactName: 'Kari Kunde', addressLines: ['Karl Johans gate 1'], postalCode: '0154', city: 'Oslo', countryCode: 'NO' },
+    sender: {
+      name: 'Sender AB',
+      contactName: 'Kim Packer',
+      addressLines: ['Lagergatan 4'],
+      postalCode: '41101',
+      city: 'Goteborg',
+      countryCode: 'SE',
+    },
+    receiver: {
+      name: 'Kunde AS',
+      contactName: 'Kari Kunde',
+      addressLines: ['Karl Johans gate 1'],
+      postalCode: '0154',
+      city: 'Oslo',
+      countryCode: 'NO',
+    },
     packages: [{ description: 'Box', weightKg: 5, quantity: 1 }],
     bookedAt: '2026-11-22T10:00:00Z',
     ...extra,
   };
 }
 
-const WAREHOUSE = { name: 'Lager Oslo', contactName: null, addressLines: ['Lagerveien 77'], postalCode: '0580', city: 'Oslo', countryCode: 'NO' };
+const WAREHOUSE = {
+  name: 'Lager Oslo',
+  contactName: null,
+  addressLines: ['Lagerveien 77'],
+  postalCode: '0580',
+  city: 'Oslo',
+  countryCode: 'NO',
+};
 
 let poppler: Poppler;
 beforeAll(async () => {
@@ -148,7 +169,16 @@ describe('customs invoice from structured customs data', () => {
   });
 
   it('leaves unset fields blank instead of failing, and counts unset costs as zero', async () => {
-    const bare = customs({ receiverEoriNumber: null, receiverVatNumber: null, senderVoecNumber: null, insuranceCosts: null, shippingCosts: null, discount: null, additionalInformation: null, items: [{ ...BOOKS, unitValue: null }, MUGS] });
+    const bare = customs({
+      receiverEoriNumber: null,
+      receiverVatNumber: null,
+      senderVoecNumber: null,
+      insuranceCosts: null,
+      shippingCosts: null,
+      discount: null,
+      additionalInformation: null,
+      items: [{ ...BOOKS, unitValue: null }, MUGS],
+    });
     const text = await poppler.text(await invoiceFile([shipment({ customs: bare })]));
     expect(text).not.toContain('VOEC');
     expect(text).not.toContain('NO987654321');
@@ -212,7 +242,9 @@ describe('customs invoice from structured customs data', () => {
 describe('delivery address on other documents', () => {
   it('addresses the label to the delivery address and lists both parties on the generic sheet', async () => {
     const s = shipment({ deliveryAddress: WAREHOUSE });
-    const label = await poppler.text(await poppler.save(await renderDocument({ shipments: [s], documentType: 'label', layout: 'printer' })));
+    const label = await poppler.text(
+      await poppler.save(await renderDocument({ shipments: [s], documentType: 'label', layout: 'printer' })),
+    );
     expect(label).toContain('Lagerveien 77');
     expect(label).not.toContain('Karl Johans gate 1');
     const waybill = await poppler.text(await poppler.save(await renderDocument({ shipments: [s], documentType: 'waybill', layout: 'a4' })));
@@ -224,7 +256,15 @@ describe('delivery address on other documents', () => {
 
 describe('customsTotals', () => {
   it('rounds each line to cents and adds the costs, less the discount', () => {
-    const totals = customsTotals(customs({ items: [{ ...BOOKS, quantity: 3, unitValue: 0.1 }, { ...MUGS, quantity: 1, unitValue: 0.2 }], otherCosts: 1.1 }));
+    const totals = customsTotals(
+      customs({
+        items: [
+          { ...BOOKS, quantity: 3, unitValue: 0.1 },
+          { ...MUGS, quantity: 1, unitValue: 0.2 },
+        ],
+        otherCosts: 1.1,
+      }),
+    );
     expect(totals.lineCents).toEqual([30, 20]);
     expect(totals.goodsCents).toBe(50);
     expect(totals.totalCents).toBe(50 + 1000 + 2550 + 110 - 500);

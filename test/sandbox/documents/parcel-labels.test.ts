@@ -26,14 +26,22 @@ async function bookedWith(packages: unknown[]): Promise<any> {
 }
 
 async function labelFile(shipmentId: string): Promise<string> {
-  const print = await api.call('POST', '/shipments/print', { shipment_ids: [shipmentId], document_type: 'label', label_layout: 'printer', output_format: 'url' });
+  const print = await api.call('POST', '/shipments/print', {
+    shipment_ids: [shipmentId],
+    document_type: 'label',
+    label_layout: 'printer',
+    output_format: 'url',
+  });
   expect(print.status).toBe(200);
   return poppler.save(new Uint8Array(await (await fetch(print.body.output_url)).arrayBuffer()));
 }
 
 describe('labels: one tracking number per parcel, and a date', () => {
-  it('gives every parcel its own number; the first is the shipment\'s main tracking id', async () => {
-    const shipment = await bookedWith([{ ...BOX, quantity: 2 }, { ...BOX, quantity: 1, description: 'Bag' }]);
+  it("gives every parcel its own number; the first is the shipment's main tracking id", async () => {
+    const shipment = await bookedWith([
+      { ...BOX, quantity: 2 },
+      { ...BOX, quantity: 1, description: 'Bag' },
+    ]);
     expect(shipment.packages.map((p: any) => p.tracking_ids.length)).toEqual([2, 1]);
     const numbers: string[] = shipment.packages.flatMap((p: any) => p.tracking_ids);
     expect(new Set(numbers).size).toBe(3);
@@ -45,8 +53,11 @@ describe('labels: one tracking number per parcel, and a date', () => {
     expect(shipment.packages[1]).toMatchObject({ ...BOX, quantity: 1, description: 'Bag' });
   });
 
-  it('prints each parcel\'s own number as its barcode, which a scanner reads back', async () => {
-    const shipment = await bookedWith([{ ...BOX, quantity: 2 }, { ...BOX, quantity: 1 }]);
+  it("prints each parcel's own number as its barcode, which a scanner reads back", async () => {
+    const shipment = await bookedWith([
+      { ...BOX, quantity: 2 },
+      { ...BOX, quantity: 1 },
+    ]);
     const numbers: string[] = shipment.packages.flatMap((p: any) => p.tracking_ids);
     const file = await labelFile(shipment.id);
     expect((await poppler.info(file)).pages).toBe(3);
@@ -67,16 +78,32 @@ describe('labels: one tracking number per parcel, and a date', () => {
     expect(await poppler.barcodes(file, 1)).toEqual([`CODE-128:${shipment.tracking_id}`]);
   });
 
-  it('the label model hands each unit its parcel number, falling back to the shipment\'s', () => {
-    const base = { id: 's', carrierName: 'C', productName: 'P', trackingId: 'MAIN', referenceId: null, senderReference: null, receiverReference: null, bookedAt: '2026-11-24T08:00:00Z' };
+  it("the label model hands each unit its parcel number, falling back to the shipment's", () => {
+    const base = {
+      id: 's',
+      carrierName: 'C',
+      productName: 'P',
+      trackingId: 'MAIN',
+      referenceId: null,
+      senderReference: null,
+      receiverReference: null,
+      bookedAt: '2026-11-24T08:00:00Z',
+    };
     const party = { name: 'X', contactName: null, addressLines: [], postalCode: null, city: null, countryCode: null };
     const shipment: DocumentShipment = {
-      ...base, sender: party, receiver: party,
+      ...base,
+      sender: party,
+      receiver: party,
       packages: [
         { description: 'a', weightKg: 1, quantity: 2, trackingIds: ['MAIN', 'P2'] },
         { description: 'b', weightKg: 1, quantity: 2, trackingIds: ['P3'] },
       ],
     };
-    expect(labelContents([shipment]).map((l) => [l.unit, l.trackingId])).toEqual([[1, 'MAIN'], [2, 'P2'], [3, 'P3'], [4, 'MAIN']]);
+    expect(labelContents([shipment]).map((l) => [l.unit, l.trackingId])).toEqual([
+      [1, 'MAIN'],
+      [2, 'P2'],
+      [3, 'P3'],
+      [4, 'MAIN'],
+    ]);
   });
 });

@@ -18,14 +18,29 @@ function shipment(n: number, packages: DocumentPackage[] = [{ description: 'Book
     referenceId: `order-${n}`,
     senderReference: `sref-${n}`,
     receiverReference: `rref-${n}`,
-    sender: { name: `Sender ${n} AB`, contactName: 'Kim Packer', addressLines: ['Lagergatan 4'], postalCode: '41101', city: 'Goteborg', countryCode: 'SE' },
-    receiver: { name: `Receiver ${n} GmbH`, contactName: 'Jo Buyer', addressLines: ['Hauptstrasse 9', 'Hof 2'], postalCode: '10115', city: 'Berlin', countryCode: 'DE' },
+    sender: {
+      name: `Sender ${n} AB`,
+      contactName: 'Kim Packer',
+      addressLines: ['Lagergatan 4'],
+      postalCode: '41101',
+      city: 'Goteborg',
+      countryCode: 'SE',
+    },
+    receiver: {
+      name: `Receiver ${n} GmbH`,
+      contactName: 'Jo Buyer',
+      addressLines: ['Hauptstrasse 9', 'Hof 2'],
+      postalCode: '10115',
+      city: 'Berlin',
+      countryCode: 'DE',
+    },
     packages,
     bookedAt: '2026-11-22T10:00:00Z',
   };
 }
 
-const units = (...quantities: number[]): DocumentPackage[] => quantities.map((quantity, i) => ({ description: `box ${i}`, weightKg: 1 + i, quantity }));
+const units = (...quantities: number[]): DocumentPackage[] =>
+  quantities.map((quantity, i) => ({ description: `box ${i}`, weightKg: 1 + i, quantity }));
 
 let poppler: Poppler;
 beforeAll(async () => {
@@ -146,7 +161,8 @@ describe('renderDocument: label content', () => {
       expect(refs.length).toBeGreaterThan(0);
       for (const ref of refs) {
         const stream = document.context.lookup(ref);
-        if (stream instanceof PDFRawStream && stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) used.set(ref.toString(), stream);
+        if (stream instanceof PDFRawStream && stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'))
+          used.set(ref.toString(), stream);
       }
     }
     // Two tracking ids: two images, whatever the label count (4 labels use them).

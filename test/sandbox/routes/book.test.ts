@@ -21,7 +21,8 @@ async function tokenFor(shipmentId: string, product: string, extra: Record<strin
   return rate.booking_token;
 }
 
-const bookWith = (token: string, extra: Record<string, unknown> = {}) => api.call('POST', '/shipments/book', { booking_token: token, ...extra });
+const bookWith = (token: string, extra: Record<string, unknown> = {}) =>
+  api.call('POST', '/shipments/book', { booking_token: token, ...extra });
 
 describe('POST /shipments/book', () => {
   it('books: {shipment_id, main_tracking_id}; the shipment then shows carrier, product, tracking and documents', async () => {
@@ -31,8 +32,13 @@ describe('POST /shipments/book', () => {
     expect(res.body).toEqual({ shipment_id: id, main_tracking_id: expect.any(String) });
     const got = (await api.call('GET', `/shipments/${id}`)).body;
     expect(got).toMatchObject({
-      status: 'BOOKED', carrier_name: 'PostNord', product_name: 'MyPack Home', tracking_id: res.body.main_tracking_id,
-      available_documents_types: ['label', 'waybill'], booked_at: now.toISOString(), expected_price: expect.stringMatching(/^\d+\.\d{2} SEK$/),
+      status: 'BOOKED',
+      carrier_name: 'PostNord',
+      product_name: 'MyPack Home',
+      tracking_id: res.body.main_tracking_id,
+      available_documents_types: ['label', 'waybill'],
+      booked_at: now.toISOString(),
+      expected_price: expect.stringMatching(/^\d+\.\d{2} SEK$/),
     });
     expect(got.tracking_status).toMatchObject({ status: 'ORDERED' });
     expect(got.tracking_status.created_at).toMatch(/^2026-11-20T08:00:00\.000\d{6}Z$/);
@@ -76,7 +82,12 @@ describe('POST /shipments/book', () => {
     expect(missing.status).toBe(422);
     expect(missing.body.code).toBe('delivery_service_point_required');
     expect((await bookWith(token, { delivery_service_point_token: 'made-up' })).body.code).toBe('delivery_service_point_invalid');
-    const points = await api.call('POST', '/locations/servicepoints', { address_line: 'Drottninggatan 10', postal_code: '11151', city: 'Stockholm', country_code: 'SE' });
+    const points = await api.call('POST', '/locations/servicepoints', {
+      address_line: 'Drottninggatan 10',
+      postal_code: '11151',
+      city: 'Stockholm',
+      country_code: 'SE',
+    });
     const point = points.body.locations.find((l: any) => l.carrier === 'postnord');
     const ok = await bookWith(token, { delivery_service_point_token: point.service_point_token, delivery_instructions: 'Door code 1234' });
     expect(ok.status).toBe(200);
@@ -117,7 +128,11 @@ describe('POST /shipments/book', () => {
 
   describe('Endpoints rule 9: 422', () => {
     it('when a payer is set and the rate does not support third-party customs billing', async () => {
-      const id = await createShipment(api, { to: NO_RECEIVER, customs_information: COMPLETE_CUSTOMS, third_party_customs_payer: { account_number: 'A1', postal_code: '10001', country_code: 'US' } });
+      const id = await createShipment(api, {
+        to: NO_RECEIVER,
+        customs_information: COMPLETE_CUSTOMS,
+        third_party_customs_payer: { account_number: 'A1', postal_code: '10001', country_code: 'US' },
+      });
       await upload(api, id, 'salesinvoice', pdfForm());
       const res = await bookWith(await tokenFor(id, 'business_parcel', { included_non_eu_rates: true }));
       expect(res.status).toBe(422);
@@ -125,7 +140,7 @@ describe('POST /shipments/book', () => {
       expect((await bookWith(await tokenFor(id, 'express_worldwide', { included_non_eu_rates: true }))).status).toBe(200);
     });
 
-    it('when a package\'s dangerous_goods_type changed after the rates were fetched', async () => {
+    it("when a package's dangerous_goods_type changed after the rates were fetched", async () => {
       const id = await createShipment(api);
       const token = await tokenFor(id, 'mypack_home');
       await api.call('PUT', `/shipments/${id}`, { packages: [{ ...PARCEL, dangerous_goods_type: 'limited_quantity' }] });
@@ -135,7 +150,7 @@ describe('POST /shipments/book', () => {
       expect((await bookWith(await tokenFor(id, 'mypack_home'))).status).toBe(200);
     });
 
-    it('when the team\'s ADR approval was withdrawn since the rates were fetched', async () => {
+    it("when the team's ADR approval was withdrawn since the rates were fetched", async () => {
       const id = await createShipment(api, { packages: [{ ...PARCEL, dangerous_goods_type: 'adr' }] });
       const token = await tokenFor(id, 'system');
       await upload(api, id, 'adr_dangerousgoods', pdfForm());
@@ -155,14 +170,18 @@ describe('POST /shipments/book', () => {
   it('rejects a payer added after a DDP rate search', async () => {
     const id = await createShipment(api, { to: NO_RECEIVER, customs_information: COMPLETE_CUSTOMS });
     const token = await tokenFor(id, 'express_worldwide', { included_non_eu_rates: true, incoterms: 'DDP' });
-    await api.call('PUT', `/shipments/${id}`, { third_party_customs_payer: { account_number: 'A1', postal_code: '0150', country_code: 'NO' } });
+    await api.call('PUT', `/shipments/${id}`, {
+      third_party_customs_payer: { account_number: 'A1', postal_code: '0150', country_code: 'NO' },
+    });
     const res = await bookWith(token);
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('ddp_with_third_party_customs_payer');
   });
 
   it('receiver-pays bookings omit the price fields', async () => {
-    const id = await createShipment(api, { to: { ...SE_RECEIVER, carrier_accounts: [{ carrier: 'dhl_express', account_identifier: '950000001' }] } });
+    const id = await createShipment(api, {
+      to: { ...SE_RECEIVER, carrier_accounts: [{ carrier: 'dhl_express', account_identifier: '950000001' }] },
+    });
     const token = await tokenFor(id, 'express_worldwide', { required_addons: { receiver_pays: true } });
     expect((await bookWith(token)).status).toBe(200);
     const got = (await api.call('GET', `/shipments/${id}`)).body;
@@ -185,10 +204,16 @@ describe('POST /shipments/cancel and tracking', () => {
     await bookWith(await tokenFor(id, 'mypack_home'));
     const tracking = await api.call('GET', `/shipments/${id}/tracking`);
     expect(tracking.status).toBe(200);
-    expect(tracking.body).toEqual([{
-      id: expect.any(String), url: expect.stringContaining('http'), status: 'ORDERED',
-      created_at: expect.stringMatching(/^2026-11-20T08:00:00\.000\d{6}Z$/), description: expect.any(String), location_name: '',
-    }]);
+    expect(tracking.body).toEqual([
+      {
+        id: expect.any(String),
+        url: expect.stringContaining('http'),
+        status: 'ORDERED',
+        created_at: expect.stringMatching(/^2026-11-20T08:00:00\.000\d{6}Z$/),
+        description: expect.any(String),
+        location_name: '',
+      },
+    ]);
     expect((await api.call('GET', `/shipments/${createdPending}/tracking`)).body).toEqual([]);
   });
 

@@ -29,7 +29,9 @@ describe('POST /admin/drafts: unbooked shipments with chosen gaps', () => {
     expect(Object.keys(created.body.missing)).toHaveLength(2);
     // The scan's service lookup: GET /shipments?reference_id=...
     const found = await api.call('GET', '/shipments?reference_id=DRAFT-0003');
-    expect(found.body.map((s: any) => [s.id, s.status, s.tracking_id, s.booked_at])).toEqual([[created.body.shipmentId, 'PENDING', null, null]]);
+    expect(found.body.map((s: any) => [s.id, s.status, s.tracking_id, s.booked_at])).toEqual([
+      [created.body.shipmentId, 'PENDING', null, null],
+    ]);
     expect(found.body[0].packages).toHaveLength(2);
     // Rates say what is missing, as for any incomplete shipment (README 12).
     const rates = await api.call('POST', '/shipments/rates', { shipment_id: created.body.shipmentId, requested_pickup_time: PICKUP });
@@ -47,7 +49,9 @@ describe('POST /admin/drafts: unbooked shipments with chosen gaps', () => {
     expect(complete.created.missing).toEqual({});
     expect(complete.shipment.to.contact.phone).toBeTruthy();
     expect((await get(['dimensions'])).created.missing).toEqual({
-      'packages[0].depth_cm': ['is required'], 'packages[0].height_cm': ['is required'], 'packages[0].width_cm': ['is required'],
+      'packages[0].depth_cm': ['is required'],
+      'packages[0].height_cm': ['is required'],
+      'packages[0].width_cm': ['is required'],
     });
     expect((await get(['packages'])).created.missing).toEqual({ packages: ['is required'] });
     expect((await get(['receiver_contact'])).created.missing).toEqual({ 'to.contact': ['is required'] });
@@ -63,7 +67,11 @@ describe('POST /admin/drafts: unbooked shipments with chosen gaps', () => {
     const api = await open();
     const needs = async (gaps: string[]): Promise<string[]> => {
       const { shipmentId } = (await draft(api, { destination: 'non_eu', gaps })).body;
-      const rates = await api.call('POST', '/shipments/rates', { shipment_id: shipmentId, requested_pickup_time: PICKUP, included_non_eu_rates: true });
+      const rates = await api.call('POST', '/shipments/rates', {
+        shipment_id: shipmentId,
+        requested_pickup_time: PICKUP,
+        included_non_eu_rates: true,
+      });
       expect(rates.status).toBe(200);
       return [...new Set((rates.body.rates as any[]).flatMap((r) => r.required_documents ?? []))];
     };
@@ -75,7 +83,10 @@ describe('POST /admin/drafts: unbooked shipments with chosen gaps', () => {
     const api = await open();
     const { shipmentId } = (await draft(api, { gaps: ['weight'] })).body;
     const stored = (await api.call('GET', `/shipments/${shipmentId}`)).body;
-    const put = await api.call('PUT', `/shipments/${shipmentId}`, { packages: [{ ...stored.packages[0], weight_kg: 2.4 }], enable_bookable_validation: true });
+    const put = await api.call('PUT', `/shipments/${shipmentId}`, {
+      packages: [{ ...stored.packages[0], weight_kg: 2.4 }],
+      enable_bookable_validation: true,
+    });
     expect(put.status).toBe(200);
     const rates = await api.call('POST', '/shipments/rates', { shipment_id: shipmentId, requested_pickup_time: PICKUP });
     const booked = await api.call('POST', '/shipments/book', { booking_token: rates.body.rates[0].booking_token });

@@ -36,7 +36,10 @@ describe('POST /shipments/print', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const bytes = await res.arrayBuffer();
     expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe('%PDF-');
-    expect(await pages(bytes)).toEqual([[288, 432], [288, 432]]);
+    expect(await pages(bytes)).toEqual([
+      [288, 432],
+      [288, 432],
+    ]);
   });
 
   it('several shipment_ids give one PDF', async () => {
@@ -64,11 +67,22 @@ describe('POST /shipments/print', () => {
   });
 
   it('output_format printer needs a printer_id from GET /printers, records the job and returns output_url', async () => {
-    const unknown = await api.call('POST', '/shipments/print', { shipment_ids: [booked], document_type: 'label', output_format: 'printer', printer_id: 'nope' });
+    const unknown = await api.call('POST', '/shipments/print', {
+      shipment_ids: [booked],
+      document_type: 'label',
+      output_format: 'printer',
+      printer_id: 'nope',
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.code).toBe('unknown_printer');
     const printerId = PRINTERS[0]!.id;
-    const res = await api.call('POST', '/shipments/print', { shipment_ids: [booked, booked2], document_type: 'label', label_layout: '2x2', output_format: 'printer', printer_id: printerId });
+    const res = await api.call('POST', '/shipments/print', {
+      shipment_ids: [booked, booked2],
+      document_type: 'label',
+      label_layout: '2x2',
+      output_format: 'printer',
+      printer_id: printerId,
+    });
     expect(res.status).toBe(200);
     expect(res.body.output_url).toContain('/files/');
     expect(sandbox.printerJobs(printerId)).toEqual([
@@ -84,29 +98,47 @@ describe('POST /shipments/print', () => {
     const res = await api.call('POST', '/shipments/print', { shipment_ids: [pending], document_type: 'label', output_format: 'file' });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('shipment_not_booked');
-    const missing = await api.call('POST', '/shipments/print', { shipment_ids: [booked], document_type: 'customsinvoice', output_format: 'file' });
+    const missing = await api.call('POST', '/shipments/print', {
+      shipment_ids: [booked],
+      document_type: 'customsinvoice',
+      output_format: 'file',
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.code).toBe('document_type_unavailable');
   });
 
   it('validates the request: 400 for an unknown layout or format, 404 for an unknown shipment', async () => {
-    expect((await api.call('POST', '/shipments/print', { shipment_ids: [booked], document_type: 'label', label_layout: '5x5' })).status).toBe(400);
-    expect((await api.call('POST', '/shipments/print', { shipment_ids: [booked], document_type: 'label', output_format: 'fax' })).status).toBe(400);
+    expect(
+      (await api.call('POST', '/shipments/print', { shipment_ids: [booked], document_type: 'label', label_layout: '5x5' })).status,
+    ).toBe(400);
+    expect(
+      (await api.call('POST', '/shipments/print', { shipment_ids: [booked], document_type: 'label', output_format: 'fax' })).status,
+    ).toBe(400);
     expect((await api.call('POST', '/shipments/print', { shipment_ids: [], document_type: 'label' })).status).toBe(400);
-    expect((await api.call('POST', '/shipments/print', { shipment_ids: ['3f0c1d2e-4b5a-4c6d-8e7f-9a0b1c2d3e4f'], document_type: 'label' })).status).toBe(404);
+    expect(
+      (await api.call('POST', '/shipments/print', { shipment_ids: ['3f0c1d2e-4b5a-4c6d-8e7f-9a0b1c2d3e4f'], document_type: 'label' }))
+        .status,
+    ).toBe(404);
   });
 
   it('under labelDelayMs answers 503 + Retry-After: 1 until the label is ready', async () => {
     const s = await started({ faults: { labelDelayMs: 60_000 } });
     try {
       const fresh = await s.sandbox.bookShipment();
-      const res = await s.api.call('POST', '/shipments/print', { shipment_ids: [fresh.shipmentId], document_type: 'label', output_format: 'url' });
+      const res = await s.api.call('POST', '/shipments/print', {
+        shipment_ids: [fresh.shipmentId],
+        document_type: 'label',
+        output_format: 'url',
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
       expect(res.body.code).toBe('label_not_ready');
       expect(res.body.message).toMatch(/not ready/);
       s.sandbox.setFaults({ labelDelayMs: 0 });
-      expect((await s.api.call('POST', '/shipments/print', { shipment_ids: [fresh.shipmentId], document_type: 'label', output_format: 'url' })).status).toBe(200);
+      expect(
+        (await s.api.call('POST', '/shipments/print', { shipment_ids: [fresh.shipmentId], document_type: 'label', output_format: 'url' }))
+          .status,
+      ).toBe(200);
     } finally {
       await s.sandbox.close();
     }

@@ -11,7 +11,8 @@ afterAll(async () => sandbox.close());
 
 const products = (body: { rates: Array<{ carrier_product_code: string }> }): string[] => body.rates.map((r) => r.carrier_product_code);
 const to = (country: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  ...SE_RECEIVER, address: { ...SE_RECEIVER.address, country_code: country, ...extra },
+  ...SE_RECEIVER,
+  address: { ...SE_RECEIVER.address, country_code: country, ...extra },
 });
 const rule = (name: string): string => SHIPPING_RULES.find((r) => r.name === name)!.id;
 
@@ -29,7 +30,11 @@ describe('POST /shipments/rates', () => {
     expect(new Set(list.map((r) => r.booking_token)).size).toBe(list.length);
     for (const r of list) {
       expect(r).toMatchObject({
-        shipment_id: id, currency: 'SEK', receiver_pays: false, own_agreement: false, required_documents: [],
+        shipment_id: id,
+        currency: 'SEK',
+        receiver_pays: false,
+        own_agreement: false,
+        required_documents: [],
         expires_at: new Date(now.getTime() + 30 * 60_000).toISOString(),
         pickup: { date: '2026-11-23', time_window_start: '09:00:00', time_window_end: '17:00:00' },
       });
@@ -106,7 +111,15 @@ describe('POST /shipments/rates', () => {
   it('receiver pays: only carriers with a to.carrier_accounts entry, price "-"', async () => {
     const noAccount = await createShipment(api);
     expect((await rates(api, noAccount, { required_addons: { receiver_pays: true } })).status).toBe(400);
-    const id = await createShipment(api, { to: { ...SE_RECEIVER, carrier_accounts: [{ carrier: 'dhl_express', account_identifier: '950000001' }, { carrier: 'bring', account_identifier: 'B-1' }] } });
+    const id = await createShipment(api, {
+      to: {
+        ...SE_RECEIVER,
+        carrier_accounts: [
+          { carrier: 'dhl_express', account_identifier: '950000001' },
+          { carrier: 'bring', account_identifier: 'B-1' },
+        ],
+      },
+    });
     const res = await rates(api, id, { required_addons: { receiver_pays: true } });
     expect(res.status).toBe(200);
     // Bring holds an account but does not support receiver pays.
@@ -119,7 +132,9 @@ describe('POST /shipments/rates', () => {
     const lqRates = await rates(api, lq);
     expect(products(lqRates.body)).not.toContain('business_parcel');
     expect(products(lqRates.body)).toContain('mypack_home');
-    const adr = await createShipment(api, { packages: [PARCEL, { ...PARCEL, dangerous_goods_type: 'limited_quantity' }, { ...PARCEL, dangerous_goods_type: 'adr' }] });
+    const adr = await createShipment(api, {
+      packages: [PARCEL, { ...PARCEL, dangerous_goods_type: 'limited_quantity' }, { ...PARCEL, dangerous_goods_type: 'adr' }],
+    });
     const adrRates = await rates(api, adr);
     expect(products(adrRates.body)).toEqual(['system']);
     expect(adrRates.body.rates[0].required_documents).toEqual(['adr_dangerousgoods']);
@@ -127,7 +142,9 @@ describe('POST /shipments/rates', () => {
 
   it('the deprecated dangerous_goods_limited_quantity addon works only without package-level types', async () => {
     const plain = await createShipment(api);
-    expect(products((await rates(api, plain, { required_addons: { dangerous_goods_limited_quantity: true } })).body)).not.toContain('business_parcel');
+    expect(products((await rates(api, plain, { required_addons: { dangerous_goods_limited_quantity: true } })).body)).not.toContain(
+      'business_parcel',
+    );
     const adr = await createShipment(api, { packages: [{ ...PARCEL, dangerous_goods_type: 'adr' }] });
     expect(products((await rates(api, adr, { required_addons: { dangerous_goods_limited_quantity: true } })).body)).toEqual(['system']);
   });
@@ -145,15 +162,19 @@ describe('POST /shipments/rates', () => {
   });
 
   it('reports field-length problems as one warning entry per excluded product', async () => {
-    const id = await createShipment(api, { to: { ...SE_RECEIVER, name: 'Very Long Company Name Aktiebolag', contact: { name: 'Anna-Karin Långnamnsson', email: 'a@b.se' } } });
+    const id = await createShipment(api, {
+      to: { ...SE_RECEIVER, name: 'Very Long Company Name Aktiebolag', contact: { name: 'Anna-Karin Långnamnsson', email: 'a@b.se' } },
+    });
     const res = await rates(api, id);
     expect(res.status).toBe(200);
     expect(products(res.body)).not.toContain('business_parcel');
-    expect(res.body.warnings).toEqual([{
-      carrier_name: 'Bring',
-      carrier_product_code: 'business_parcel',
-      warnings: [expect.stringContaining('at most 27'), expect.stringContaining('at most 22')],
-    }]);
+    expect(res.body.warnings).toEqual([
+      {
+        carrier_name: 'Bring',
+        carrier_product_code: 'business_parcel',
+        warnings: [expect.stringContaining('at most 27'), expect.stringContaining('at most 22')],
+      },
+    ]);
   });
 
   it('answers 200 with empty rates when every product is excluded by warnings', async () => {
@@ -161,17 +182,25 @@ describe('POST /shipments/rates', () => {
     const res = await rates(api, id, { included_non_eu_rates: true });
     expect(res.status).toBe(200);
     expect(res.body.rates).toEqual([]);
-    expect(res.body.warnings).toEqual([{ carrier_name: 'DHL Express', carrier_product_code: 'express_worldwide', warnings: [expect.stringContaining('province')] }]);
+    expect(res.body.warnings).toEqual([
+      { carrier_name: 'DHL Express', carrier_product_code: 'express_worldwide', warnings: [expect.stringContaining('province')] },
+    ]);
     const fixed = await createShipment(api, { to: to('US', { province: 'NY' }) });
     expect(products((await rates(api, fixed, { included_non_eu_rates: true })).body)).toEqual(['express_worldwide']);
   });
 
-  it('applies the team\'s enabled shipping rules and lists them in applied_shipping_rules', async () => {
+  it("applies the team's enabled shipping rules and lists them in applied_shipping_rules", async () => {
     const id = await createShipment(api, { to: { ...SE_RECEIVER, address_book_id: FAVORITE_ADDRESSES[0]!.id } });
     const res = await rates(api, id);
     expect(res.body.rates.map((r: any) => r.carrier)).not.toContain('dhl_express');
     expect(res.body.applied_shipping_rules).toEqual([
-      { id: rule('Warehouse deliveries: no DHL'), name: 'Warehouse deliveries: no DHL', type: 'exclude', category: 'search', enabled: true },
+      {
+        id: rule('Warehouse deliveries: no DHL'),
+        name: 'Warehouse deliveries: no DHL',
+        type: 'exclude',
+        category: 'search',
+        enabled: true,
+      },
     ]);
     const other = await createShipment(api);
     const plain = await rates(api, other);
@@ -201,7 +230,10 @@ describe('POST /shipments/rates', () => {
   });
 
   it('rejects a third-party payer combined with DDP (422); other incoterms are ignored', async () => {
-    const id = await createShipment(api, { to: to('NO'), third_party_customs_payer: { account_number: 'A1', postal_code: '0150', country_code: 'NO' } });
+    const id = await createShipment(api, {
+      to: to('NO'),
+      third_party_customs_payer: { account_number: 'A1', postal_code: '0150', country_code: 'NO' },
+    });
     const ddp = await rates(api, id, { included_non_eu_rates: true, incoterms: 'DDP' });
     expect(ddp.status).toBe(422);
     expect(ddp.body.code).toBe('ddp_with_third_party_customs_payer');

@@ -10,13 +10,27 @@ afterAll(async () => sandbox.close());
 
 describe('POST /shipments', () => {
   it('creates a shipment: 201 {id, reference_id}, stored as PENDING', async () => {
-    const res = await api.call('POST', '/shipments', { reference_id: 'ORDER-1', to: SE_RECEIVER, packages: [PARCEL], system: 'shop', system_version: '1.2' });
+    const res = await api.call('POST', '/shipments', {
+      reference_id: 'ORDER-1',
+      to: SE_RECEIVER,
+      packages: [PARCEL],
+      system: 'shop',
+      system_version: '1.2',
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), reference_id: 'ORDER-1' });
     const got = await api.call('GET', `/shipments/${res.body.id}`);
     expect(got.body).toMatchObject({
-      id: res.body.id, reference_id: 'ORDER-1', status: 'PENDING', system: 'shop', system_version: '1.2',
-      tracking_id: null, carrier_name: null, available_documents_types: [], tracking_status: null, booked_at: null,
+      id: res.body.id,
+      reference_id: 'ORDER-1',
+      status: 'PENDING',
+      system: 'shop',
+      system_version: '1.2',
+      tracking_id: null,
+      carrier_name: null,
+      available_documents_types: [],
+      tracking_status: null,
+      booked_at: null,
     });
     expect(got.body.created_at).toBe(got.body.updated_at);
   });
@@ -38,7 +52,10 @@ describe('POST /shipments', () => {
   it('without bookable validation imports an incomplete shipment, which rates then reject with the missing fields', async () => {
     const res = await api.call('POST', '/shipments', { to: { name: 'Half' }, packages: [{ weight_kg: 1 }] });
     expect(res.status).toBe(201);
-    const rates = await api.call('POST', '/shipments/rates', { shipment_id: res.body.id, requested_pickup_time: '2026-11-23T10:00:00+01:00' });
+    const rates = await api.call('POST', '/shipments/rates', {
+      shipment_id: res.body.id,
+      requested_pickup_time: '2026-11-23T10:00:00+01:00',
+    });
     expect(rates.status).toBe(422);
     expect(rates.body.errors['to.address.address_line_1']).toEqual(['is required']);
     expect(rates.body.errors['packages[0].depth_cm']).toEqual(['is required']);
@@ -46,7 +63,8 @@ describe('POST /shipments', () => {
 
   it('always checks e-mail validity and the customs signature', async () => {
     const res = await api.call('POST', '/shipments', {
-      to: { ...SE_RECEIVER, contact: { email: 'a@b' } }, packages: [PARCEL],
+      to: { ...SE_RECEIVER, contact: { email: 'a@b' } },
+      packages: [PARCEL],
       customs_information: { ...COMPLETE_CUSTOMS, signature: undefined },
     });
     expect(res.status).toBe(422);
@@ -64,7 +82,11 @@ describe('POST /shipments', () => {
   });
 
   it('requires every third-party payer field once the object carries any', async () => {
-    const res = await api.call('POST', '/shipments', { to: SE_RECEIVER, packages: [PARCEL], third_party_customs_payer: { account_number: '123' } });
+    const res = await api.call('POST', '/shipments', {
+      to: SE_RECEIVER,
+      packages: [PARCEL],
+      third_party_customs_payer: { account_number: '123' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
       'third_party_customs_payer.postal_code': ['is required'],
@@ -87,7 +109,9 @@ describe('defaults on create', () => {
       name: 'Sandbox Team',
       address: { address_line_1: 'Packgatan 1', city: 'Göteborg', country_code: 'SE' },
       contact: { name: 'API User' },
-      eori_number: 'SE1234567890', vat_number: expect.any(String), voec_number: expect.any(String),
+      eori_number: 'SE1234567890',
+      vat_number: expect.any(String),
+      voec_number: expect.any(String),
     });
   });
 
@@ -104,8 +128,17 @@ describe('defaults on create', () => {
       expect(res.status).toBe(201);
       const got = (await s.api.call('GET', `/shipments/${res.body.id}`)).body;
       // Entry 3 has neither name nor contact: team name and API user fill in.
-      expect(got.from).toMatchObject({ name: 'Sandbox Team', contact: { name: 'API User' }, address: { city: 'Malmö' }, address_book_id: FAVORITE_ADDRESSES[2]!.id });
-      expect(got.to).toMatchObject({ name: 'Nordic Retail AB', address_book_id: FAVORITE_ADDRESSES[1]!.id, contact: { name: 'Rita Receiver' } });
+      expect(got.from).toMatchObject({
+        name: 'Sandbox Team',
+        contact: { name: 'API User' },
+        address: { city: 'Malmö' },
+        address_book_id: FAVORITE_ADDRESSES[2]!.id,
+      });
+      expect(got.to).toMatchObject({
+        name: 'Nordic Retail AB',
+        address_book_id: FAVORITE_ADDRESSES[1]!.id,
+        contact: { name: 'Rita Receiver' },
+      });
       expect(got.packages).toEqual([expect.objectContaining({ favorite_package_id: FAVORITE_PACKAGES[0]!.id, weight_kg: 2 })]);
       // A shipment that names its own parties keeps them.
       const own = await createShipment(s.api, { from: { ...SE_RECEIVER, name: 'Own Sender' } });
@@ -121,7 +154,11 @@ describe('PUT /shipments/{id}', () => {
 
   it('replaces each provided sub-resource and keeps the omitted ones', async () => {
     const id = await createShipment(api, { alternative_to: { ...SE_RECEIVER, name: 'Alt' }, sender_reference: 'S1' });
-    const newTo = { ...SE_RECEIVER, name: 'New Receiver', address: { address_line_1: 'Ny 1', postal_code: '22222', city: 'Lund', country_code: 'SE' } };
+    const newTo = {
+      ...SE_RECEIVER,
+      name: 'New Receiver',
+      address: { address_line_1: 'Ny 1', postal_code: '22222', city: 'Lund', country_code: 'SE' },
+    };
     const res = await api.call('PUT', `/shipments/${id}`, { to: newTo, receiver_reference: 'R2' });
     expect(res.status).toBe(200);
     expect(res.body.to).toEqual({ ...newTo, contact: SE_RECEIVER.contact });
@@ -138,7 +175,10 @@ describe('PUT /shipments/{id}', () => {
     const id = await createShipment(api);
     const kept = await api.call('PUT', `/shipments/${id}`, { packages: [] });
     expect(kept.body.packages).toEqual([PARCEL]);
-    const two = [{ ...PARCEL, weight_kg: 5 }, { ...PARCEL, weight_kg: 7 }];
+    const two = [
+      { ...PARCEL, weight_kg: 5 },
+      { ...PARCEL, weight_kg: 7 },
+    ];
     const replaced = await api.call('PUT', `/shipments/${id}`, { packages: two });
     expect(replaced.body.packages.map((p: { weight_kg: number }) => p.weight_kg)).toEqual([5, 7]);
   });

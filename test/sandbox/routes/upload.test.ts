@@ -36,7 +36,9 @@ describe('POST /shipments/{id}/{document_type}', () => {
 
   it('rejects a non-multipart body with 415 and an unknown document type with 400', async () => {
     const raw = await fetch(`${sandbox.baseUrl}/shipments/${createdPending}/abd`, {
-      method: 'POST', headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/pdf' }, body: '%PDF-1.4',
+      method: 'POST',
+      headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/pdf' },
+      body: '%PDF-1.4',
     });
     expect(raw.status).toBe(415);
     expect((await upload(api, createdPending, 'label', pdfForm())).status).toBe(400);

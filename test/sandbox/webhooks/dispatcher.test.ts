@@ -9,13 +9,31 @@ const booked: WebhookEvent = {
   type: 'SHIPMENT_BOOKED',
   subscription: 'SHIPMENT_BOOKED_API',
   shipmentId: 'shp_1',
-  data: { carrier: 'dhl', product: 'parcel', source: 'API', agreement: 'SERVICE', tracking_id: 'JJD1', reference_id: 'order-1', invoice_reference: null, customer_reference: '', booked_at: '2026-11-22T10:00:00Z' },
+  data: {
+    carrier: 'dhl',
+    product: 'parcel',
+    source: 'API',
+    agreement: 'SERVICE',
+    tracking_id: 'JJD1',
+    reference_id: 'order-1',
+    invoice_reference: null,
+    customer_reference: '',
+    booked_at: '2026-11-22T10:00:00Z',
+  },
 };
 const delayed: WebhookEvent = {
   type: 'TRACKING_EVENT',
   subscription: 'DELAYED',
   shipmentId: 'shp_1',
-  data: { event: 'DELAYED', carrier: 'dhl', tracking_id: 'JJD1', reason: 'LATE_LINEHAUL', description: null, location: '', event_time: '2026-11-22T11:00:00Z' },
+  data: {
+    event: 'DELAYED',
+    carrier: 'dhl',
+    tracking_id: 'JJD1',
+    reason: 'LATE_LINEHAUL',
+    description: null,
+    location: '',
+    event_time: '2026-11-22T11:00:00Z',
+  },
 };
 const bookedInApp: WebhookEvent = { ...booked, subscription: 'SHIPMENT_BOOKED_APP', data: { ...booked.data, source: 'APP' } };
 
@@ -60,7 +78,9 @@ describe('WebhookDispatcher delivery', () => {
     expect(Object.keys(body)).toEqual(['message_id', 'type', 'created_at', 'shipment_id', 'data']);
     expect(body).toMatchObject({ type: 'SHIPMENT_BOOKED', shipment_id: 'shp_1', data: booked.data, created_at: clock.toISOString() });
     expect(typeof body.message_id).toBe('string');
-    expect(d.attempts()).toEqual([{ url: r.url, messageId: body.message_id, attempt: 1, status: 200, error: null, at: clock.toISOString() }]);
+    expect(d.attempts()).toEqual([
+      { url: r.url, messageId: body.message_id, attempt: 1, status: 200, error: null, at: clock.toISOString() },
+    ]);
   });
 
   it('gives the same event a different message_id per endpoint, each signed with its own secret', async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
 import { verifySignature } from './verify-independent';
 
-const body = '{"message_id":"m1","type":"SHIPMENT_BOOKED","created_at":"2026-11-22T10:00:00.000Z","shipment_id":"s1","data":{"name":"Åsa"}}';
+const body =
+  '{"message_id":"m1","type":"SHIPMENT_BOOKED","created_at":"2026-11-22T10:00:00.000Z","shipment_id":"s1","data":{"name":"Åsa"}}';
 const time = 1_795_000_000;
 
 describe('signPayload', () => {

@@ -31,7 +31,14 @@ export async function startLoopback(handler: Handler = (_req, res) => json(res, 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), at: Date.now(), remotePort: req.socket.remotePort };
+      const rec: Recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        at: Date.now(),
+        remotePort: req.socket.remotePort,
+      };
       requests.push(rec);
       void Promise.resolve(current(rec, res, requests.length - 1)).catch((err: unknown) => {
         res.statusCode = 599;
@@ -88,7 +95,10 @@ export function useLoopback(): Loopback {
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const base: Record<string, string> = { 'content-type': 'application/json', 'x-service-request-id': `req-${status}-${Math.random().toString(36).slice(2, 8)}` };
+  const base: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-service-request-id': `req-${status}-${Math.random().toString(36).slice(2, 8)}`,
+  };
   // Overrides may use any letter case; the last spelling wins, like on the wire.
   for (const [name, value] of Object.entries(headers)) {
     delete base[name.toLowerCase()];

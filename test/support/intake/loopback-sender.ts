@@ -58,7 +58,16 @@ export function trackingEnvelope(shipmentId: string, data: Record<string, unknow
   return envelope(
     'TRACKING_EVENT',
     shipmentId,
-    { event: 'IN_TRANSIT', carrier: 'postnord', tracking_id: `TRK-${shipmentId}`, reason: 'UNKNOWN', description: null, location: '', event_time: new Date().toISOString(), ...data },
+    {
+      event: 'IN_TRANSIT',
+      carrier: 'postnord',
+      tracking_id: `TRK-${shipmentId}`,
+      reason: 'UNKNOWN',
+      description: null,
+      location: '',
+      event_time: new Date().toISOString(),
+      ...data,
+    },
     messageId,
   );
 }

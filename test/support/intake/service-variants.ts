@@ -28,14 +28,29 @@ export class ServiceVariant implements ShipmentSourcePort {
 
   create(fields: Partial<ShipmentRecord> = {}): ShipmentRecord {
     const at = this.tick();
-    const s: ShipmentRecord = { id: `shp_${++this.seq}`, status: 'PENDING', reference_id: `REF-${this.seq}`, created_at: at, updated_at: at, ...fields };
+    const s: ShipmentRecord = {
+      id: `shp_${++this.seq}`,
+      status: 'PENDING',
+      reference_id: `REF-${this.seq}`,
+      created_at: at,
+      updated_at: at,
+      ...fields,
+    };
     this.shipments.set(s.id, s);
     return s;
   }
 
   book(id: string): ShipmentRecord {
     const at = this.tick();
-    const s = { ...this.shipments.get(id)!, status: 'BOOKED', carrier_name: 'PostNord', tracking_id: `TRK-${id}`, available_documents_types: ['label'], booked_at: at, updated_at: at };
+    const s = {
+      ...this.shipments.get(id)!,
+      status: 'BOOKED',
+      carrier_name: 'PostNord',
+      tracking_id: `TRK-${id}`,
+      available_documents_types: ['label'],
+      booked_at: at,
+      updated_at: at,
+    };
     this.shipments.set(id, s);
     return s;
   }

@@ -92,7 +92,10 @@ export class SpecService {
       const newestCreated = [...this.shipments].sort((a, b) => b.createdAt - a.createdAt);
       const from = Number(offset ?? 0);
       const rows = limit === null ? newestCreated.slice(from) : newestCreated.slice(from, from + Number(limit));
-      return send(200, rows.map((s) => this.row(s)));
+      return send(
+        200,
+        rows.map((s) => this.row(s)),
+      );
     }
     const tracking = /^\/shipments\/([^/]+)\/tracking$/.exec(url.pathname);
     if (tracking) {
@@ -104,7 +107,10 @@ export class SpecService {
         this.trackingOutages.set(id, outages - 1);
         return send(503, { message: 'try again' });
       }
-      return send(200, s.events.map((e, i) => event(s.id, e, i)));
+      return send(
+        200,
+        s.events.map((e, i) => event(s.id, e, i)),
+      );
     }
     send(404, { message: 'no such route' });
   }
@@ -124,5 +130,11 @@ export class SpecService {
 }
 
 function event(shipmentId: string, e: SpecEvent, index: number): Record<string, unknown> {
-  return { ID: `${shipmentId}-evt-${index}`, status: e.status, created_at: new Date(e.at).toISOString(), description: '', location_name: '' };
+  return {
+    ID: `${shipmentId}-evt-${index}`,
+    status: e.status,
+    created_at: new Date(e.at).toISOString(),
+    description: '',
+    location_name: '',
+  };
 }

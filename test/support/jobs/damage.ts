@@ -8,8 +8,16 @@ export function fillLedger(file: string, count: number): void {
   ledger.transaction(() => {
     for (let n = 0; n < count; n++) {
       const shipmentId = randomUUID();
-      const { job } = ledger.createAutoJob({ shipmentId, reference: `FILL-${n}`, trackingId: `T${n}`, documentType: 'label', layout: 'printer',
-        target: 'folder:/nowhere', trigger: 'webhook', bookedAt: new Date(Date.now() - 3_600_000).toISOString() });
+      const { job } = ledger.createAutoJob({
+        shipmentId,
+        reference: `FILL-${n}`,
+        trackingId: `T${n}`,
+        documentType: 'label',
+        layout: 'printer',
+        target: 'folder:/nowhere',
+        trigger: 'webhook',
+        bookedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      });
       ledger.transition(job.id, 'completed', {});
     }
   });

@@ -17,7 +17,10 @@ export class Harness {
   readonly changes: JobView[] = [];
   private readonly pipelines: PrintPipeline[] = [];
 
-  constructor(readonly targets: ReadonlyMap<string, PrinterTarget>, private readonly labelTarget: string) {}
+  constructor(
+    readonly targets: ReadonlyMap<string, PrinterTarget>,
+    private readonly labelTarget: string,
+  ) {}
 
   pipeline(extra: Partial<PrintPipelineOptions> & { fetcher?: PdfFetcher } = {}): PrintPipeline {
     const route = (): RouteDecision => ({ target: this.labelTarget, layout: 'printer', media: 'label' });

@@ -5,7 +5,11 @@
 import { request } from 'undici';
 import { BRIDGE_TOKEN_HEADER, bridgePath, type AgentApi, type AgentOperation, type AgentResult } from '../../../src/shared/agent-api';
 
-export async function bridgeCall<Op extends AgentOperation>(uiUrl: string, op: Op, input: Parameters<AgentApi[Op]>[0]): Promise<Awaited<ReturnType<AgentApi[Op]>>> {
+export async function bridgeCall<Op extends AgentOperation>(
+  uiUrl: string,
+  op: Op,
+  input: Parameters<AgentApi[Op]>[0],
+): Promise<Awaited<ReturnType<AgentApi[Op]>>> {
   const url = new URL(uiUrl);
   const token = url.searchParams.get('token') ?? '';
   const res = await request(`${url.origin}${bridgePath(op)}`, {

@@ -25,7 +25,12 @@ export interface Rig {
  * Starts the rig before the file's tests and stops it after them. `stopAgent` runs first
  * at teardown, so no agent outlives the sandbox and the scheduler it talks to.
  */
-export function useRig(options: { readonly name: string; readonly queue: string; readonly secret: string; readonly stopAgent: () => Promise<unknown> }): () => Rig {
+export function useRig(options: {
+  readonly name: string;
+  readonly queue: string;
+  readonly secret: string;
+  readonly stopAgent: () => Promise<unknown>;
+}): () => Rig {
   let rig: Rig | null = null;
   beforeAll(async () => {
     const cups = await startPrivateCups({ queues: [{ name: options.queue, kind: 'sink' }] });

@@ -51,10 +51,16 @@ export async function checkPdfs(files: readonly string[]): Promise<{ whole: numb
 /** PDF files in a folder target's directory (temp files excluded). */
 export async function folderOutputs(dir: string): Promise<string[]> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => !n.startsWith('.') && n.endsWith('.pdf')).sort().map((n) => path.join(dir, n));
+  return names
+    .filter((n) => !n.startsWith('.') && n.endsWith('.pdf'))
+    .sort()
+    .map((n) => path.join(dir, n));
 }
 
 export function describeCount(c: SpoolCount): string {
-  const dup = c.duplicated.slice(0, 5).map((d) => `${d.shipmentId}×${d.count}`).join(', ');
+  const dup = c.duplicated
+    .slice(0, 5)
+    .map((d) => `${d.shipmentId}×${d.count}`)
+    .join(', ');
   return `${c.total} outputs; missing ${c.missing.length}${c.missing.length ? ` (${c.missing.slice(0, 5).join(', ')})` : ''}; duplicated ${c.duplicated.length}${dup ? ` (${dup})` : ''}; unexpected ${c.unexpected.length}`;
 }

@@ -7,7 +7,11 @@ export function sleep(ms: number): Promise<void> {
 export async function until(
   what: string,
   condition: () => boolean | Promise<boolean>,
-  { timeoutMs = 60_000, intervalMs = 50, detail }: { timeoutMs?: number; intervalMs?: number; detail?: () => string | Promise<string> } = {},
+  {
+    timeoutMs = 60_000,
+    intervalMs = 50,
+    detail,
+  }: { timeoutMs?: number; intervalMs?: number; detail?: () => string | Promise<string> } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

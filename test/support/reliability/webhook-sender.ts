@@ -17,7 +17,10 @@ export interface Booking {
 export type Signing = 'valid' | 'forged' | 'stale' | 'none';
 
 /** A SHIPMENT_BOOKED envelope as the spec shows it (Events: Envelope, SHIPMENT_BOOKED). */
-export function bookedEnvelope(b: Booking, o: { messageId?: string; bookedAt?: Date; source?: 'API' | 'APP' } = {}): Record<string, unknown> {
+export function bookedEnvelope(
+  b: Booking,
+  o: { messageId?: string; bookedAt?: Date; source?: 'API' | 'APP' } = {},
+): Record<string, unknown> {
   const bookedAt = o.bookedAt ?? new Date();
   return {
     message_id: o.messageId ?? randomUUID(),
@@ -45,7 +48,15 @@ export function trackingEnvelope(b: Booking, event: string, at: Date, messageId:
     type: 'TRACKING_EVENT',
     created_at: new Date().toISOString(),
     shipment_id: b.shipmentId,
-    data: { event, carrier: 'postnord', tracking_id: b.trackingId ?? '', reason: 'UNKNOWN', description: null, location: '', event_time: at.toISOString() },
+    data: {
+      event,
+      carrier: 'postnord',
+      tracking_id: b.trackingId ?? '',
+      reason: 'UNKNOWN',
+      description: null,
+      location: '',
+      event_time: at.toISOString(),
+    },
   };
 }
 
@@ -60,7 +71,11 @@ export class WebhookSender {
   private readonly pool: Pool;
   private readonly path: string;
 
-  constructor(url: string, private readonly secret: string, connections = 16) {
+  constructor(
+    url: string,
+    private readonly secret: string,
+    connections = 16,
+  ) {
     const u = new URL(url);
     this.pool = new Pool(u.origin, { connections, pipelining: 1 });
     this.path = u.pathname;
@@ -99,7 +114,11 @@ export class WebhookSender {
 }
 
 /** Runs `work` over `items` with at most `concurrency` at once; results in input order. */
-export async function mapConcurrent<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapConcurrent<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
