@@ -231,17 +231,44 @@ export class App {
       case 'alert':
         this.notice(`${event.title}: ${event.message}`);
         break;
+      case 'fallback':
+        this.offerFallback(event.printer, event.advice, event.fallback);
+        break;
+      case 'fallbackMoved':
+        this.notice(t('fallback.moved', { count: event.jobs.length, printer: event.printer, to: event.to }));
+        break;
       case 'tracking':
         break;
     }
   }
 
-  private notice(text: string): void {
+  /** A label printer stopped: say why, and offer to send its waiting labels to its A4 fallback. */
+  private offerFallback(printer: string, advice: string, fallback: string | null): void {
+    if (fallback === null) {
+      this.notice(t('fallback.stopped', { printer, advice }));
+      return;
+    }
+    const move = h('button', { type: 'button' }, t('fallback.move', { to: fallback }));
+    const item = this.notice(t('fallback.stopped', { printer, advice }), move);
+    move.addEventListener('click', () => {
+      move.disabled = true;
+      this.api.moveToFallback({ printer }).then(
+        () => item.remove(),
+        (error: unknown) => {
+          move.disabled = false;
+          this.notice(describeError(error));
+        },
+      );
+    });
+  }
+
+  private notice(text: string, ...actions: HTMLElement[]): HTMLElement {
     const close = h('button', { type: 'button', class: 'link', 'aria-label': t('app.dismiss') }, '×');
-    const item = h('p', { class: 'notice' }, text, close);
+    const item = h('p', { class: 'notice' }, text, ...actions, close);
     close.addEventListener('click', () => item.remove());
     this.notices.prepend(item);
     while (this.notices.children.length > 3) this.notices.lastElementChild?.remove();
+    return item;
   }
 
   /** Jobs change the counts and the last print: refresh soon, once per burst of events. */

@@ -74,3 +74,43 @@ describe('app', () => {
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-end-of-day']);
   });
 });
+
+describe('a stopped label printer', () => {
+  async function startWith(moveToFallback: (input: { printer: string }) => Promise<unknown>) {
+    const root = document.createElement('div');
+    document.body.append(root);
+    const client = fakeClient({
+      getStatus: async () => STATUS,
+      getSettings: async () => settings(),
+      listJobs: async () => [],
+      listPrinters: async () => [],
+      moveToFallback: moveToFallback as never,
+    });
+    new App(root, client).start();
+    await settle();
+    return { root, client };
+  }
+
+  it('is offered: one button sends its waiting labels to the A4 fallback, then the offer goes', async () => {
+    const moved: string[] = [];
+    const { root, client } = await startWith(async ({ printer }) => (moved.push(printer), []));
+    client.emit({ type: 'fallback', printer: 'cups:Zebra', advice: 'the queue is stopped', fallback: 'cups:Office' });
+    const notice = root.querySelector('.notice')!;
+    expect(notice.textContent).toContain('cups:Zebra stopped: the queue is stopped');
+    const button = Array.from(notice.querySelectorAll('button')).find((b) => b.textContent === 'Send its waiting labels to cups:Office')!;
+    button.click();
+    await settle();
+    expect(moved).toEqual(['cups:Zebra']);
+    expect(root.querySelector('.notice')).toBeNull();
+    client.emit({ type: 'fallbackMoved', printer: 'cups:Zebra', to: 'cups:Office', jobs: [] });
+    expect(root.querySelector('.notice')!.textContent).toContain('0 waiting labels moved from cups:Zebra to cups:Office');
+  });
+
+  it('without a fallback is only reported', async () => {
+    const { root, client } = await startWith(async () => []);
+    client.emit({ type: 'fallback', printer: 'cups:Zebra', advice: 'out of labels', fallback: null });
+    const notice = root.querySelector('.notice')!;
+    expect(notice.textContent).toContain('cups:Zebra stopped: out of labels');
+    expect(Array.from(notice.querySelectorAll('button')).map((b) => b.textContent)).toEqual(['×']);
+  });
+});
