@@ -2,7 +2,7 @@
 import { PRODUCTS } from './catalog';
 import type { Services } from './services';
 import type { SandboxState } from './state';
-import type { StoredShipment } from './store';
+import { insertPending } from './shipment-factory';
 import type { ShipmentBody } from './validation';
 
 export function seedBooked(state: SandboxState, services: Services, count: number): void {
@@ -24,22 +24,7 @@ export function seedBooked(state: SandboxState, services: Services, count: numbe
   const base = state.store.size;
   for (let i = 0; i < count; i++) {
     const body: ShipmentBody = { reference_id: `SEED-${base + i + 1}`, from, to, packages };
-    const now = state.nowIso();
-    const shipment: StoredShipment = {
-      id: state.newId(),
-      body,
-      status: 'PENDING',
-      createdAt: now,
-      updatedAt: now,
-      bookedAt: null,
-      bookedAtMs: null,
-      booking: null,
-      tracking: [],
-      carrierEventSeen: false,
-      uploads: new Set(),
-      seq: 0,
-    };
-    state.store.insert(shipment);
+    const shipment = insertPending(state, state.newId(), body);
     services.confirm(
       shipment,
       {

@@ -76,6 +76,11 @@ export function createShipment(state: SandboxState, input: ShipmentBody, id = st
   if (!body.packages || body.packages.length === 0) body.packages = defaultPackages(state) ?? body.packages;
   if (isEmpty(body.third_party_customs_payer)) delete body.third_party_customs_payer;
   check(body, body.enable_bookable_validation === true);
+  return insertPending(state, id, body);
+}
+
+/** Stores a new, not yet booked shipment as given (no defaults, no checks) and returns it. */
+export function insertPending(state: SandboxState, id: string, body: ShipmentBody): StoredShipment {
   const now = state.nowIso();
   const shipment: StoredShipment = {
     id,
