@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PackProblem, RateView, ShipmentView } from '../../src/shared/domain';
+import type { DraftView, PackProblem, RateView, ShipmentView } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
+import { packPanel } from '../../src/renderer/views/pack-panel';
+import { ParcelsForm } from '../../src/renderer/views/pack-parcels';
 import { voidPanel } from '../../src/renderer/views/pack-void';
 import { packSettingsPanel } from '../../src/renderer/views/pack-settings';
 import { RateList, documentPicker } from '../../src/renderer/views/pack-rates';
@@ -156,5 +158,78 @@ describe('rates and uploads in Swedish', () => {
     input.dispatchEvent(new Event('change'));
     await settle();
     expect(refused).toEqual(['”faktura.txt” är ingen PDF: bara PDF-filer kan laddas upp.']);
+  });
+});
+
+const DRAFT: DraftView = {
+  shipment: { ...BOOKED, id: 'shp_d', referenceId: 'ORDER-D', status: 'PENDING', trackingId: null, availableDocuments: [] },
+  stage: 'draft',
+  packages: [{ widthCm: 20, heightCm: 20, depthCm: 30.5, weightKg: 1.5, quantity: 2, description: null, favoritePackageId: null }],
+  customs: null,
+  missing: [{ field: 'receiver.city', label: 'Mottagarens ort', message: 'saknas' }],
+  nonEu: false,
+  privateReceiver: false,
+  thirdPartyPayer: false,
+};
+
+describe('the parcels form in Swedish', () => {
+  it('names every field with its parcel line, the box choice and the buttons in Swedish', () => {
+    sayLanguages('sv-SE');
+    const form = new ParcelsForm(DRAFT.packages, () => undefined);
+    form.setPresets([{ id: 'b1', name: 'Liten', widthCm: 10, heightCm: 20, depthCm: 2.5, weightKg: 0.2, dangerousGoods: null }]);
+    document.body.append(form.element);
+    const el = form.element;
+    expect(el.getAttribute('aria-label')).toBe('Kollin');
+    expect(el.querySelector('legend')?.textContent).toBe('Kollirad 1');
+    expect(Array.from(el.querySelectorAll('input'), (i) => i.getAttribute('aria-label'))).toEqual([
+      'Bredd (cm), kollirad 1',
+      'Höjd (cm), kollirad 1',
+      'Längd (cm), kollirad 1',
+      'Vikt (kg), kollirad 1',
+      'Antal kollin, kollirad 1',
+    ]);
+    const box = el.querySelector('select')!;
+    expect(box.getAttribute('aria-label')).toBe('Kartong, kollirad 1');
+    expect(Array.from(box.options, (o) => o.textContent)).toEqual(['Eget mått', 'Liten (10×20×2,5 cm)']);
+    expect(Array.from(el.querySelectorAll('button'), (b) => b.textContent)).toEqual([
+      'Spara kollin och hämta priser',
+      'Lägg till kollirad',
+    ]);
+    el.querySelector<HTMLButtonElement>('button.link')!.click();
+    expect(el.querySelectorAll('legend')[1]?.textContent).toBe('Kollirad 2');
+  });
+});
+
+describe('the booking panel in Swedish', () => {
+  it('says what the shipment holds and lacks, opens the flow and shows a refusal with its request id in Swedish', async () => {
+    sayLanguages('sv-SE');
+    const refusal: PackProblem = { code: 'VALIDATION', message: 'Ogiltig vikt', requestId: 'req-9', fields: [] };
+    const client = fakeClient({
+      packDraft: async () => ({ ok: true, value: DRAFT }),
+      packPresets: async () => [],
+      packUpdate: async () => ({ ok: false, problem: refusal }),
+    });
+    const panel = packPanel(DRAFT.shipment, context(client), () => undefined);
+    document.body.append(panel.element);
+    await settle();
+    const el = panel.element;
+    expect(el.querySelector('h3')?.textContent).toBe('Inte bokad: gör klart den här');
+    expect(el.querySelector('button.primary')?.textContent).toBe('Boka sändning…');
+    expect(Array.from(el.querySelectorAll('dt'), (d) => d.textContent)).toEqual(['Avsändare', 'Mottagare', 'Kollin', 'Referenser', 'Tull']);
+    expect(el.querySelectorAll('dd')[2]?.textContent).toBe('2 × 20×20×30,5 cm, 1,5 kg');
+    expect(el.querySelector('ul')?.getAttribute('aria-label')).toBe('Saknas för bokning');
+    expect(el.querySelector('.missing p')?.textContent).toBe('Saknas för bokning:');
+
+    panel.open();
+    await settle();
+    expect(el.querySelector('form')?.getAttribute('aria-label')).toBe('Kollin');
+    expect(el.querySelector('button.book')?.textContent).toBe('Boka och skriv ut');
+    expect(Array.from(el.querySelectorAll('.pack-notes input'), (i) => i.getAttribute('aria-label'))).toEqual([
+      'Upphämtningsinstruktioner till föraren',
+      'Leveransinstruktioner till föraren',
+    ]);
+    el.querySelector<HTMLButtonElement>('form button[type=submit]')!.click();
+    await settle();
+    expect(el.querySelector('.pack-problem p.fail')?.textContent).toBe('Ogiltig vikt (förfrågans id req-9)');
   });
 });

@@ -8,9 +8,10 @@ import type { DraftView, FieldProblem, PackProblem, PackResult, RateView, Shipme
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
+import { t } from '../i18n';
 import { beepFailure, beepSuccess } from '../sound';
 import { documentWords } from '../words';
-import { ParcelsForm } from './pack-parcels';
+import { ParcelsForm, dimensionsWords, weightWords } from './pack-parcels';
 import { RateList, documentPicker, servicePointSelect, size } from './pack-rates';
 
 export interface PackPanel {
@@ -21,14 +22,14 @@ export interface PackPanel {
 
 export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: string) => void): PackPanel {
   const api = ctx.api;
-  const info = h('div', { class: 'pack-info' }, h('p', { class: 'muted' }, 'Checking what booking needs…'));
+  const info = h('div', { class: 'pack-info' }, h('p', { class: 'muted' }, t('packPanel.checking')));
   const problem = h('div', { class: 'pack-problem', role: 'alert' });
-  const openButton = h('button', { type: 'button', class: 'primary', 'aria-keyshortcuts': 'Alt+B' }, 'Book shipment…');
+  const openButton = h('button', { type: 'button', class: 'primary', 'aria-keyshortcuts': 'Alt+B' }, t('packPanel.open'));
   const flow = h('div', { class: 'pack-flow', hidden: true });
   const element = h(
     'section',
     { class: 'pack-panel', 'aria-labelledby': 'pack-title', 'data-keep-focus': '' },
-    h('h3', { id: 'pack-title' }, 'Not booked: finish it here'),
+    h('h3', { id: 'pack-title' }, t('packPanel.title')),
     info,
     openButton,
     problem,
@@ -46,26 +47,27 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   const pickupNote = h('input', {
     type: 'text',
     maxlength: 500,
-    'aria-label': 'Pickup instructions for the driver',
-    placeholder: 'Pickup instructions (door code…)',
+    'aria-label': t('packPanel.pickupNote'),
+    placeholder: t('packPanel.pickupPlaceholder'),
   });
   const deliveryNote = h('input', {
     type: 'text',
     maxlength: 500,
-    'aria-label': 'Delivery instructions for the driver',
-    placeholder: 'Delivery instructions',
+    'aria-label': t('packPanel.deliveryNote'),
+    placeholder: t('packPanel.deliveryPlaceholder'),
   });
-  const bookButton = h('button', { type: 'button', class: 'primary book' }, 'Book and print');
+  const bookButton = h('button', { type: 'button', class: 'primary book' }, t('action.bookAndPrint'));
   const bookStatus = h('p', { class: 'pack-status', role: 'status' });
   let pointSelect: HTMLSelectElement | null = null;
   let booking = false;
 
   const showProblem = (p: PackProblem | null, elsewhere: readonly FieldProblem[] = p?.fields ?? []): void => {
     if (!p) return replaceChildren(problem);
-    const id = p.requestId && !p.message.includes(p.requestId) ? ` (request id ${p.requestId})` : '';
+    const text =
+      p.requestId && !p.message.includes(p.requestId) ? t('common.withRequestId', { message: p.message, id: p.requestId }) : p.message;
     replaceChildren(
       problem,
-      h('p', { class: 'fail' }, `${p.message}${id}`),
+      h('p', { class: 'fail' }, text),
       elsewhere.length > 0 ? h('ul', { class: 'field-problems' }, ...elsewhere.map((f) => h('li', {}, `${f.label}: ${f.message}`))) : null,
     );
     beepFailure();
@@ -83,35 +85,35 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   const renderInfo = (d: DraftView): void => {
     draft = d;
     const rows: Array<[string, string | null]> = [
-      ['Sender', partyLine(d.shipment.sender)],
-      ['Receiver', partyLine(d.shipment.receiver)],
-      ['Parcels', d.packages.length > 0 ? d.packages.map(packageLine).join('; ') : null],
+      [t('packPanel.sender'), partyLine(d.shipment.sender)],
+      [t('packPanel.receiver'), partyLine(d.shipment.receiver)],
+      [t('packPanel.parcels'), d.packages.length > 0 ? d.packages.map(packageLine).join('; ') : null],
       [
-        'References',
+        t('packPanel.references'),
         [d.shipment.referenceId, d.shipment.senderReference, d.shipment.receiverReference].filter(Boolean).join(' · ') || null,
       ],
       [
-        'Customs',
+        t('packPanel.customs'),
         d.customs
           ? d.customs.items
               .map((i) =>
-                `${i.quantity ?? '?'} × ${i.description ?? 'item'}, ${i.unitWeightKg ?? '?'} kg, ${i.unitValue ?? '?'} ${d.customs?.currency ?? ''}`.trim(),
+                `${i.quantity ?? '?'} × ${i.description ?? t('packPanel.item')}, ${i.unitWeightKg ?? '?'} kg, ${i.unitValue ?? '?'} ${d.customs?.currency ?? ''}`.trim(),
               )
-              .join('; ') || 'no items'
+              .join('; ') || t('packPanel.noItems')
           : null,
       ],
     ];
     replaceChildren(
       info,
-      h('dl', { class: 'summary' }, ...rows.flatMap(([t, v]) => [h('dt', {}, t), h('dd', { class: v ? '' : 'muted' }, v ?? '—')])),
+      h('dl', { class: 'summary' }, ...rows.flatMap(([term, v]) => [h('dt', {}, term), h('dd', { class: v ? '' : 'muted' }, v ?? '—')])),
       d.missing.length > 0
         ? h(
             'div',
             { class: 'missing' },
-            h('p', { class: 'fail' }, 'Missing for booking:'),
-            h('ul', { 'aria-label': 'Missing for booking' }, ...d.missing.map((m) => h('li', {}, `${m.label}: ${m.message}`))),
+            h('p', { class: 'fail' }, t('packPanel.missingColon')),
+            h('ul', { 'aria-label': t('packPanel.missing') }, ...d.missing.map((m) => h('li', {}, `${m.label}: ${m.message}`))),
           )
-        : h('p', { class: 'ok' }, 'Ready to rate and book.'),
+        : h('p', { class: 'ok' }, t('packPanel.ready')),
     );
   };
 
@@ -166,14 +168,14 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     else
       showProblem({
         code: 'PACK_MISSING',
-        message: 'Saved. Booking still needs the details below (fix them in the order system).',
+        message: t('packPanel.savedStillMissing'),
         requestId: null,
         fields: result.value.missing,
       });
   };
 
   const fetchRates = async (focus: boolean): Promise<void> => {
-    bookStatus.textContent = 'Fetching rates…';
+    bookStatus.textContent = t('packPanel.fetchingRates');
     const result = await run(() => api.packRates({ shipmentId: shipment.id }));
     bookStatus.textContent = '';
     if (!result.ok) {
@@ -191,24 +193,24 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     pointSelect = null;
     const parts: HTMLElement[] = [];
     if (rate.needsServicePoint) {
-      const holder = h('div', { class: 'need' }, h('p', { class: 'muted' }, 'Finding service points near the receiver…'));
+      const holder = h('div', { class: 'need' }, h('p', { class: 'muted' }, t('packPanel.findingPoints')));
       parts.push(holder);
       void run(() => api.packServicePoints({ shipmentId: shipment.id, carrier: rate.carrier ?? undefined })).then((r) => {
         if (!r.ok) return showProblem(r.problem);
         pointSelect = servicePointSelect(r.value);
-        replaceChildren(holder, h('label', { class: 'field' }, h('span', {}, 'Service point (nearest first)'), pointSelect));
+        replaceChildren(holder, h('label', { class: 'field' }, h('span', {}, t('packPanel.servicePoint')), pointSelect));
       });
     }
     for (const documentType of rate.requiredDocuments) {
       const status = h(
         'span',
         { class: uploaded.has(documentType) ? 'ok' : 'muted' },
-        uploaded.has(documentType) ? 'uploaded' : 'required before booking',
+        uploaded.has(documentType) ? t('packPanel.uploaded') : t('packPanel.requiredBeforeBooking'),
       );
       const picker = documentPicker(
         documentType,
         (file) => {
-          status.textContent = `uploading ${size(file.bytes)}…`;
+          status.textContent = t('packPanel.uploading', { size: size(file.bytes) });
           void run(() =>
             api.packUpload({
               shipmentId: shipment.id,
@@ -218,12 +220,12 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
             }),
           ).then((r) => {
             if (!r.ok) {
-              status.textContent = 'not uploaded';
+              status.textContent = t('packPanel.notUploaded');
               return showProblem(r.problem);
             }
             uploaded.add(documentType);
             status.className = 'ok';
-            status.textContent = `uploaded (${size(r.value.bytes)})`;
+            status.textContent = t('packPanel.uploadedSize', { size: size(r.value.bytes) });
           });
         },
         (message) => showProblem({ code: 'PACK_NOT_PDF', message, requestId: null, fields: [] }),
@@ -239,7 +241,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     if (!rate.bookable)
       return showProblem({
         code: 'PACK_RATE',
-        message: 'This rate does not support the third-party customs payer: pick another rate.',
+        message: t('packPanel.noCustomsPayer'),
         requestId: null,
         fields: [],
       });
@@ -247,7 +249,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     if (missingDocs.length > 0) {
       showProblem({
         code: 'PACK_DOCUMENTS',
-        message: `Upload first: ${missingDocs.map(documentWords).join(', ')}.`,
+        message: t('packPanel.uploadFirst', { documents: missingDocs.map(documentWords).join(', ') }),
         requestId: null,
         fields: [],
       });
@@ -255,10 +257,10 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
       return;
     }
     if (rate.needsServicePoint && !pointSelect?.value)
-      return showProblem({ code: 'PACK_POINT', message: 'Pick a service point first.', requestId: null, fields: [] });
+      return showProblem({ code: 'PACK_POINT', message: t('packPanel.pickPoint'), requestId: null, fields: [] });
     booking = true;
     bookButton.disabled = true;
-    bookStatus.textContent = 'Booking…';
+    bookStatus.textContent = t('packPanel.booking');
     showProblem(null);
     const result = await run(() =>
       api.packBook({
@@ -278,9 +280,14 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     }
     beepSuccess();
     const b = result.value;
-    const refreshed = b.refreshedToken ? ' (the rate had expired and was fetched anew)' : '';
-    const what = `${b.jobs.length} document${b.jobs.length === 1 ? '' : 's'} sent to the printer`;
-    done(`Booked ${shipment.referenceId ?? shipment.id}${b.trackingId ? `, tracking ${b.trackingId}` : ''}${refreshed}: ${what}.`);
+    done(
+      t('packPanel.booked', {
+        name: shipment.referenceId ?? shipment.id,
+        tracking: b.trackingId ? t('packPanel.tracking', { tracking: b.trackingId }) : '',
+        refreshed: b.refreshedToken ? t('packPanel.refreshed') : '',
+        what: t(b.jobs.length === 1 ? 'packPanel.sentOne' : 'packPanel.sentMany', { count: b.jobs.length }),
+      }),
+    );
   };
 
   openButton.addEventListener('click', () => void open());
@@ -303,6 +310,10 @@ function partyLine(p: ShipmentView['receiver']): string | null {
 }
 
 function packageLine(p: DraftView['packages'][number]): string {
-  const dims = [p.widthCm, p.heightCm, p.depthCm].every((x) => x !== null) ? `${p.widthCm}×${p.heightCm}×${p.depthCm} cm` : 'size missing';
-  return `${p.quantity} × ${dims}, ${p.weightKg !== null ? `${p.weightKg} kg` : 'weight missing'}${p.description ? ` (${p.description})` : ''}`;
+  const dims =
+    p.widthCm !== null && p.heightCm !== null && p.depthCm !== null
+      ? dimensionsWords(p.widthCm, p.heightCm, p.depthCm)
+      : t('packPanel.sizeMissing');
+  const weight = p.weightKg !== null ? weightWords(p.weightKg) : t('packPanel.weightMissing');
+  return `${p.quantity} × ${dims}, ${weight}${p.description ? ` (${p.description})` : ''}`;
 }

@@ -6,6 +6,7 @@
 import type { BoxPreset, FieldProblem, PackageView } from '../../shared/domain';
 import type { AgentInput } from '../../shared/agent-api';
 import { h, option, replaceChildren } from '../dom';
+import { locale, t } from '../i18n';
 
 type PackageEntry = AgentInput<'packUpdate'>['packages'][number];
 
@@ -17,11 +18,11 @@ interface Line {
 }
 
 const FIELDS = [
-  { key: 'widthCm', service: 'width_cm', label: 'Width (cm)' },
-  { key: 'heightCm', service: 'height_cm', label: 'Height (cm)' },
-  { key: 'depthCm', service: 'depth_cm', label: 'Length (cm)' },
-  { key: 'weightKg', service: 'weight_kg', label: 'Weight (kg)' },
-  { key: 'quantity', service: 'quantity', label: 'Parcels' },
+  { key: 'widthCm', service: 'width_cm', label: 'parcels.width' },
+  { key: 'heightCm', service: 'height_cm', label: 'parcels.height' },
+  { key: 'depthCm', service: 'depth_cm', label: 'parcels.length' },
+  { key: 'weightKg', service: 'weight_kg', label: 'parcels.weight' },
+  { key: 'quantity', service: 'quantity', label: 'parcels.quantity' },
 ] as const;
 
 let uid = 0;
@@ -36,13 +37,13 @@ export class ParcelsForm {
     packages: readonly PackageView[],
     private readonly onSubmit: () => void,
   ) {
-    const add = h('button', { type: 'button', class: 'link' }, 'Add parcel line');
+    const add = h('button', { type: 'button', class: 'link' }, t('parcels.add'));
     add.addEventListener('click', () => this.addLine(null).box.focus());
     this.element = h(
       'form',
-      { class: 'pack-parcels', 'aria-label': 'Parcels' },
+      { class: 'pack-parcels', 'aria-label': t('parcels.form') },
       this.list,
-      h('div', { class: 'pack-actions' }, h('button', { type: 'submit' }, 'Save parcels and get rates'), add),
+      h('div', { class: 'pack-actions' }, h('button', { type: 'submit' }, t('parcels.save')), add),
     );
     this.element.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -55,7 +56,7 @@ export class ParcelsForm {
     this.presets = presets;
     for (const line of this.lines) {
       const chosen = line.box.value;
-      replaceChildren(line.box, option('', 'Custom size'), ...presets.map((p) => option(p.id, presetWords(p), p.id === chosen)));
+      replaceChildren(line.box, option('', t('parcels.customSize')), ...presets.map((p) => option(p.id, presetWords(p), p.id === chosen)));
     }
   }
 
@@ -111,7 +112,7 @@ export class ParcelsForm {
   private addLine(p: PackageView | null): Line {
     const n = this.lines.length + 1;
     const id = `parcel-${++uid}`;
-    const box = h('select', { 'aria-label': `Box, parcel line ${n}` }, option('', 'Custom size'));
+    const box = h('select', { 'aria-label': t('parcels.boxOfLine', { n }) }, option('', t('parcels.customSize')));
     for (const preset of this.presets) box.append(option(preset.id, presetWords(preset), preset.id === p?.favoritePackageId));
     const initial: Record<string, string> = {
       widthCm: text(p?.widthCm),
@@ -123,6 +124,7 @@ export class ParcelsForm {
     const inputs = {} as Record<(typeof FIELDS)[number]['key'], HTMLInputElement>;
     const errors: Record<string, HTMLElement> = {};
     const cells = FIELDS.map((f) => {
+      const label = t(f.label);
       const errorId = `${id}-${f.key}-error`;
       const input = h('input', {
         type: 'text',
@@ -130,12 +132,12 @@ export class ParcelsForm {
         autocomplete: 'off',
         class: `num ${f.key}`,
         value: initial[f.key],
-        'aria-label': `${f.label}, parcel line ${n}`,
+        'aria-label': t('parcels.fieldOfLine', { field: label, n }),
         'aria-describedby': errorId,
       });
       inputs[f.key] = input;
       errors[f.key] = h('span', { class: 'field-error', id: errorId });
-      return h('label', { class: `field field-${f.key}` }, h('span', {}, f.label), input, errors[f.key]);
+      return h('label', { class: `field field-${f.key}` }, h('span', {}, label), input, errors[f.key]);
     });
     box.addEventListener('change', () => {
       const preset = this.presets.find((x) => x.id === box.value);
@@ -150,8 +152,8 @@ export class ParcelsForm {
     const element = h(
       'fieldset',
       { class: 'parcel-line' },
-      h('legend', {}, `Parcel line ${n}`),
-      h('label', { class: 'field field-box' }, h('span', {}, 'Box'), box),
+      h('legend', {}, t('parcels.line', { n })),
+      h('label', { class: 'field field-box' }, h('span', {}, t('parcels.box')), box),
       ...cells,
     );
     const line: Line = { element, box, inputs, errors };
@@ -162,8 +164,20 @@ export class ParcelsForm {
 }
 
 function presetWords(p: BoxPreset): string {
-  const dims = [p.widthCm, p.heightCm, p.depthCm].every((x) => x !== null) ? ` (${p.widthCm}×${p.heightCm}×${p.depthCm} cm)` : '';
-  return `${p.name}${dims}`;
+  if (p.widthCm === null || p.heightCm === null || p.depthCm === null) return p.name;
+  return `${p.name} (${dimensionsWords(p.widthCm, p.heightCm, p.depthCm)})`;
 }
+
+/** "20×20×30 cm" in the UI's digits (units are the same words in every language). */
+export function dimensionsWords(width: number, height: number, depth: number): string {
+  return `${[width, height, depth].map(numberWords).join('×')} cm`;
+}
+
+/** "1.5 kg" / "1,5 kg" in the UI's digits. */
+export function weightWords(kg: number): string {
+  return `${numberWords(kg)} kg`;
+}
+
+const numberWords = (n: number): string => new Intl.NumberFormat(locale(), { maximumFractionDigits: 3, useGrouping: false }).format(n);
 
 const text = (n: number | null | undefined): string => (typeof n === 'number' ? String(n) : '');
