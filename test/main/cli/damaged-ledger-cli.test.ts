@@ -1,12 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { runCli } from '../../support/cli-run';
 import { damageMiddle, fillLedger } from '../../support/jobs/damage';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const KEY = 'cli-damaged-key-5b1e';
 
@@ -27,36 +26,24 @@ describe('npm run agent on a damaged ledger', () => {
     const file = join(dataDir, 'ledger.sqlite');
     fillLedger(file, 3000);
     damageMiddle(file);
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(
-        TSX,
-        [
-          CLI,
-          '--api-url',
-          sandbox.baseUrl,
-          '--printer',
-          `folder:${join(dir, 'prints')}`,
-          '--webhook-port',
-          '0',
-          '--webhook-secret',
-          'whsec_cli',
-          '--poll-interval',
-          '0',
-          '--data-dir',
-          dataDir,
-        ],
-        { env: { ...process.env, PRINT_STATION_API_KEY: KEY } },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+    const run = await runCli(
+      CLI,
+      [
+        '--api-url',
+        sandbox.baseUrl,
+        '--printer',
+        `folder:${join(dir, 'prints')}`,
+        '--webhook-port',
+        '0',
+        '--webhook-secret',
+        'whsec_cli',
+        '--poll-interval',
+        '0',
+        '--data-dir',
+        dataDir,
+      ],
+      { env: { PRINT_STATION_API_KEY: KEY }, killAfterMs: 20_000 },
+    );
     expect(run.code).not.toBe(0);
     expect(run.code).not.toBeNull();
     expect(run.stderr).toContain(`The job ledger ${file} is damaged`);
