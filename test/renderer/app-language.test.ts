@@ -1,23 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentStatus } from '../../src/shared/domain';
-import { App } from '../../src/renderer/app';
 import { LANGUAGE_STORAGE_KEY, refreshLanguage } from '../../src/renderer/i18n';
 import { QueueView } from '../../src/renderer/views/queue-view';
 import { ScanView } from '../../src/renderer/views/scan-view';
-import { context, fakeClient, job, settings, settle } from '../support/fake-agent-client';
+import { context, fakeClient, job, startApp } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
-
-const STATUS: AgentStatus = {
-  team: 'Team',
-  environment: 'sandbox',
-  state: 'ok',
-  paused: false,
-  lastPrintAt: null,
-  lastError: null,
-  queued: 0,
-  failed: 0,
-};
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval'] });
@@ -30,18 +17,8 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-async function start() {
-  const root = document.createElement('div');
-  document.body.append(root);
-  const client = fakeClient({
-    getStatus: async () => STATUS,
-    getSettings: async () => settings(),
-    listJobs: async () => [],
-    listPrinters: async () => [],
-  });
-  new App(root, client).start();
-  await settle();
-  return root;
+async function start(): Promise<HTMLElement> {
+  return (await startApp()).root;
 }
 
 const tabNames = (root: HTMLElement) => Array.from(root.querySelectorAll('[role=tab]'), (t) => t.textContent);

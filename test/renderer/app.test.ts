@@ -1,19 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentStatus } from '../../src/shared/domain';
-import { App } from '../../src/renderer/app';
-import { fakeClient, settings, settle } from '../support/fake-agent-client';
-
-const STATUS: AgentStatus = {
-  team: 'Team',
-  environment: 'sandbox',
-  state: 'ok',
-  paused: false,
-  lastPrintAt: null,
-  lastError: null,
-  queued: 0,
-  failed: 0,
-};
+import { settle, startApp } from '../support/fake-agent-client';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval'] });
@@ -23,18 +10,8 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-async function start() {
-  const root = document.createElement('div');
-  document.body.append(root);
-  const client = fakeClient({
-    getStatus: async () => STATUS,
-    getSettings: async () => settings(),
-    listJobs: async () => [],
-    listPrinters: async () => [],
-  });
-  new App(root, client).start();
-  await settle();
-  return root;
+async function start(): Promise<HTMLElement> {
+  return (await startApp()).root;
 }
 
 const tabs = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLButtonElement>('[role=tab]'));
@@ -76,20 +53,8 @@ describe('app', () => {
 });
 
 describe('a stopped label printer', () => {
-  async function startWith(moveToFallback: (input: { printer: string }) => Promise<unknown>) {
-    const root = document.createElement('div');
-    document.body.append(root);
-    const client = fakeClient({
-      getStatus: async () => STATUS,
-      getSettings: async () => settings(),
-      listJobs: async () => [],
-      listPrinters: async () => [],
-      moveToFallback: moveToFallback as never,
-    });
-    new App(root, client).start();
-    await settle();
-    return { root, client };
-  }
+  const startWith = (moveToFallback: (input: { printer: string }) => Promise<unknown>) =>
+    startApp({ moveToFallback: moveToFallback as never });
 
   it('is offered: one button sends its waiting labels to the A4 fallback, then the offer goes', async () => {
     const moved: string[] = [];

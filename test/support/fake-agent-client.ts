@@ -3,7 +3,8 @@
  * operation fails the test loudly instead of answering something made up.
  */
 import type { AgentClient, AgentEvent } from '../../src/shared/agent-api';
-import type { JobView, PrinterInfo, SettingsView } from '../../src/shared/domain';
+import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../src/shared/domain';
+import { App } from '../../src/renderer/app';
 import { UiContext } from '../../src/renderer/context';
 
 export type FakeClient = AgentClient & { readonly calls: Array<{ op: string; input: unknown }>; emit(event: AgentEvent): void };
@@ -90,3 +91,31 @@ export function settings(overrides: Partial<SettingsView['routing']> = {}): Sett
 
 /** Lets pending promise callbacks (the fake's answers) run. */
 export const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** An agent that is connected and idle, as the status bar shows it. */
+export const IDLE_STATUS: AgentStatus = {
+  team: 'Team',
+  environment: 'sandbox',
+  state: 'ok',
+  paused: false,
+  lastPrintAt: null,
+  lastError: null,
+  queued: 0,
+  failed: 0,
+};
+
+/** The whole window on a fake agent that answers what start-up asks (plus `ops`), mounted in the document. */
+export async function startApp(ops: Partial<AgentClient> = {}): Promise<{ root: HTMLElement; client: FakeClient }> {
+  const root = document.createElement('div');
+  document.body.append(root);
+  const client = fakeClient({
+    getStatus: async () => IDLE_STATUS,
+    getSettings: async () => settings(),
+    listJobs: async () => [],
+    listPrinters: async () => [],
+    ...ops,
+  });
+  new App(root, client).start();
+  await settle();
+  return { root, client };
+}
