@@ -22,6 +22,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { SpoolRequest } from '../../src/main/printing/target';
 import { freePort } from './net';
 
 const execFileAsync = promisify(execFile);
@@ -427,4 +428,20 @@ export async function pdfPageSizes(file: string): Promise<Array<{ width: number;
     if (m) sizes.push({ width: Math.round(Number(m[1])), height: Math.round(Number(m[2])) });
   }
   return sizes;
+}
+
+let labelSeq = 0;
+/** A 4x6 label spool request with a fresh job id (`prefix` tells a test's jobs apart in the queue). */
+export function labelSpoolRequest(prefix: string, pdf: Uint8Array): SpoolRequest {
+  const jobId = `${prefix}${Date.now().toString(36)}x${++labelSeq}`;
+  return {
+    jobId,
+    title: `ps ${jobId}`,
+    pdf,
+    media: 'label',
+    copies: 1,
+    shipmentId: `SHP-${labelSeq}`,
+    documentType: 'label',
+    layout: 'printer',
+  };
 }

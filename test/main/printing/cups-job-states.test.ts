@@ -6,24 +6,11 @@ import { CupsTarget } from '../../../src/main/printing/cups-target';
 import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
 import { ippGetJobStates } from '../../../src/main/printing/ipp';
 import type { SpoolRequest } from '../../../src/main/printing/target';
-import { startPrivateCups, type PrivateCups } from '../../support/cups';
+import { labelSpoolRequest, startPrivateCups, type PrivateCups } from '../../support/cups';
 
 const execFileAsync = promisify(execFile);
 
-let seq = 0;
-function request(pdf: Uint8Array): SpoolRequest {
-  const jobId = `js${Date.now().toString(36)}x${++seq}`;
-  return {
-    jobId,
-    title: `ps ${jobId}`,
-    pdf,
-    media: 'label',
-    copies: 1,
-    shipmentId: `SHP-${seq}`,
-    documentType: 'label',
-    layout: 'printer',
-  };
-}
+const request = (pdf: Uint8Array): SpoolRequest => labelSpoolRequest('js', pdf);
 
 describe('CupsTarget.jobStates on a private cupsd', () => {
   let cups: PrivateCups;

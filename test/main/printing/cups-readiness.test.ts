@@ -7,7 +7,7 @@ import { PrintError } from '../../../src/main/printing/errors';
 import { runExecFile, type ExecFileRunner } from '../../../src/main/printing/exec';
 import { ippGetPrinter } from '../../../src/main/printing/ipp';
 import type { SpoolRequest } from '../../../src/main/printing/target';
-import { startPrivateCups, type PrivateCups } from '../../support/cups';
+import { labelSpoolRequest, startPrivateCups, type PrivateCups } from '../../support/cups';
 
 /** Runs the real CUPS tools and records each command line. */
 function recordingExec(): { exec: ExecFileRunner; calls: string[][] } {
@@ -62,20 +62,7 @@ async function refusingProxy(upstream: string): Promise<{ server: string; refuse
   };
 }
 
-let seq = 0;
-function request(pdf: Uint8Array): SpoolRequest {
-  const jobId = `rdy${Date.now().toString(36)}x${++seq}`;
-  return {
-    jobId,
-    title: `ps ${jobId}`,
-    pdf,
-    media: 'label',
-    copies: 1,
-    shipmentId: `SHP-${seq}`,
-    documentType: 'label',
-    layout: 'printer',
-  };
-}
+const request = (pdf: Uint8Array): SpoolRequest => labelSpoolRequest('rdy', pdf);
 
 async function spoolError(target: CupsTarget, pdf: Uint8Array): Promise<PrintError> {
   const error = await target.spool(request(pdf)).catch((e: unknown) => e);
