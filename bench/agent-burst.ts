@@ -36,6 +36,8 @@ export interface AgentBurstRun {
   readonly seconds: number;
   /** First webhook sent → first label spooled. */
   readonly first: number;
+  /** First webhook sent → last webhook acknowledged: how long the burst took to arrive. */
+  readonly delivered: number;
   /** The files the queue received from this run, one a spooler job. */
   readonly outputs: string[];
 }
@@ -73,6 +75,7 @@ export async function runAgentBurst(o: AgentBurstOptions, shipments: readonly Bo
     o.log(`${o.name}: ${shipments.length} webhooks at once to the agent (--batch-max ${o.batchMax})…`);
     const t0 = Date.now();
     await mapConcurrent(envelopes, 32, (e) => sender.deliver(e));
+    const delivered = (Date.now() - t0) / 1000;
     await sender.close();
     await until(`${shipments.length} labels spooled by the agent`, () => loggedAt(agent, 'spooled').size >= shipments.length, {
       timeoutMs: 30 * 60_000,
@@ -84,6 +87,7 @@ export async function runAgentBurst(o: AgentBurstOptions, shipments: readonly Bo
     return {
       seconds: (Math.max(...spooledAt) - t0) / 1000,
       first: (Math.min(...spooledAt) - t0) / 1000,
+      delivered,
       outputs: (await cups.outputs(queue)).slice(outputsBefore),
     };
   } finally {

@@ -14,6 +14,8 @@ export interface AgentRun {
   readonly seconds: number;
   /** First label spooled, seconds after the first webhook. */
   readonly first: number;
+  /** Last webhook acknowledged, seconds after the first was sent. */
+  readonly delivered: number;
   readonly pages: number;
   /** Spooler jobs the run put on the queue. */
   readonly jobs: number;
@@ -60,6 +62,8 @@ export interface BurstResult {
   readonly baseline_labels_per_s: number;
   /** Time to the first label spooled, from the first webhook sent (default agent). */
   readonly agent_first_label_s: number;
+  /** First webhook sent → last webhook acknowledged by the default agent (the burst's arrival). */
+  readonly agent_webhooks_s: number;
   /** Pages the default agent's jobs put on the queue (label layout `printer`: one a label). */
   readonly agent_pages: number;
   /** Spooler jobs the default agent made. */
@@ -71,6 +75,7 @@ export interface BurstResult {
   /** The same burst with --batch-max 1: every label its own print call and spool job. */
   readonly agent_alone_s: number;
   readonly agent_alone_first_label_s: number;
+  readonly agent_alone_webhooks_s: number;
   readonly agent_alone_pages: number;
   readonly agent_alone_jobs: number;
   /** baseline_s / agent_alone_s */
@@ -127,6 +132,7 @@ export function burstResult(m: BurstMeasurements): BurstResult {
     agent_labels_per_s: m.shipments / agent.seconds,
     baseline_labels_per_s: m.shipments / baseline.seconds,
     agent_first_label_s: agent.first,
+    agent_webhooks_s: agent.delivered,
     agent_pages: agent.pages,
     agent_jobs: agent.jobs,
     agent_batch_max: m.batchMax,
@@ -134,6 +140,7 @@ export function burstResult(m: BurstMeasurements): BurstResult {
 
     agent_alone_s: agentAlone.seconds,
     agent_alone_first_label_s: agentAlone.first,
+    agent_alone_webhooks_s: agentAlone.delivered,
     agent_alone_pages: agentAlone.pages,
     agent_alone_jobs: agentAlone.jobs,
     vs_baseline_alone: baseline.seconds / agentAlone.seconds,

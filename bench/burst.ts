@@ -118,5 +118,5 @@ export async function runBurst(ctx: BurstContext): Promise<BurstResult> {
 }
 
 async function agentRun(run: AgentBurstRun): Promise<AgentRun> {
-  return { seconds: run.seconds, first: run.first, pages: await pagesOf(run.outputs), jobs: run.outputs.length };
+  return { seconds: run.seconds, first: run.first, delivered: run.delivered, pages: await pagesOf(run.outputs), jobs: run.outputs.length };
 }

@@ -108,7 +108,7 @@ function byConcurrency(times: Readonly<Record<string, number>> | undefined): str
 function burstRows(b: BurstResult, add: Add): void {
   add(
     `burst: ${b.shipments} labels, agent as it runs by default (--batch-max ${b.agent_batch_max})`,
-    `${f(b.agent_s)} s (${f(b.agent_labels_per_s)} labels/s), ${b.agent_jobs} spooler jobs`,
+    `${f(b.agent_s)} s (${f(b.agent_labels_per_s)} labels/s), ${b.agent_jobs} spooler jobs; webhooks all in after ${f(b.agent_webhooks_s, 2)} s`,
   );
   add(
     'burst: first label spooled after the first webhook',

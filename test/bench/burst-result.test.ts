@@ -10,6 +10,7 @@ describe('burstResult', () => {
       shipments: 200,
       agent_s: 2,
       agent_first_label_s: 0.25,
+      agent_webhooks_s: 1.5,
       agent_pages: 200,
       agent_jobs: 12,
       agent_batch_max: 25,
@@ -41,6 +42,7 @@ describe('burstResult', () => {
     expect(r).toMatchObject({
       agent_alone_s: 4,
       agent_alone_first_label_s: 0.5,
+      agent_alone_webhooks_s: 1.75,
       agent_alone_pages: 200,
       agent_alone_jobs: 200,
       vs_baseline_alone: 2.5,

@@ -37,7 +37,7 @@ describe('bench table', () => {
     const r = report({ burst: burstResult(MEASURED) });
     expect(row(r, 'burst: 200 labels, agent')).toMatchObject({
       metric: 'burst: 200 labels, agent as it runs by default (--batch-max 25)',
-      value: '2.0 s (100.0 labels/s), 12 spooler jobs',
+      value: '2.0 s (100.0 labels/s), 12 spooler jobs; webhooks all in after 1.50 s',
     });
     expect(row(r, 'burst: agent, each label alone')?.value).toBe('4.0 s, 200 spooler jobs; first label 500 ms');
     expect(row(r, 'burst: limit with batching')?.value).toBe(
