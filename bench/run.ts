@@ -2,7 +2,7 @@
  * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
- * scheduler with a sink queue (test/support/cups.ts, needs root), the agent as a station
+ * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
  * runs it. Prints a table with each issue-14 target next to the measured figure and, with
  * --json, writes the fields docs/INTERFACES.md lists (and more). A benchmark, not a test: it
  * asserts nothing about speed.

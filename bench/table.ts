@@ -150,7 +150,7 @@ export function renderTable(r: BenchReport): string {
   };
   return [
     `Print Station benchmarks, ${r.date}${r.quick ? ' (quick)' : ''}`,
-    r.machine,
+    `${r.machine}; 1-minute load average ${r.machine_detail.loadAverage} at the start (compare figures of one run only)`,
     '',
     line(header),
     '-'.repeat(w1 + w2 + w3 + 12),

@@ -68,6 +68,7 @@ describe('bench table', () => {
     const slow = report({ burst: burstResult({ ...MEASURED, agent: { ...MEASURED.agent, seconds: 4 } }) });
     const lines = renderTable(slow).split('\n');
     expect(lines[0]).toBe('Print Station benchmarks, 2026-11-24T08:00:00.000Z (quick)');
+    expect(lines[1]).toBe('2 × test cpu; 1-minute load average 1 at the start (compare figures of one run only)');
     expect(lines.find((l) => l.startsWith('burst: vs limit'))).toMatch(/2\.50×\s+≤ 1\.25× the batched limit\s+MISSED$/);
     expect(lines.find((l) => l.startsWith('burst: DIY baseline'))).toMatch(/labels\/s\)$/);
   });
