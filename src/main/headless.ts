@@ -11,6 +11,7 @@ import { checkPrintersAtStart } from './printing/startup-check';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
+import { writeBridgeFile } from './web/bridge-file';
 import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
@@ -94,8 +95,15 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   }
 
   let ui: UiServer | null = null;
+  let removeBridgeFile = (): void => undefined;
   if (options.uiPort != null) {
     ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir });
+    // `npm run agent -- report` cannot open the ledger this agent holds: it asks here instead.
+    try {
+      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(ui.url).origin, token: ui.token });
+    } catch (error) {
+      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
+    }
   }
 
   return {
@@ -104,6 +112,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
     async stop() {
+      removeBridgeFile();
       await ui?.close();
       await agent.stop();
     },
