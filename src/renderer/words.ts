@@ -84,7 +84,7 @@ export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail'>): Readi
   return { tone: 'bad', words: printer.detail ? t('readiness.notReadyDetail', { detail: printer.detail }) : t('readiness.notReady') };
 }
 
-/** A booking's print state on the End of day tab and a shipment's documents (the CSV keeps the shared English words). */
+/** A booking's print state on the End of day tab and a shipment's documents (the same words as the CSV: src/shared/report-words.ts). */
 export const END_OF_DAY_WORDS = localized<EndOfDayState>({
   printed: 'eod.state.printed',
   may_have_printed: 'eod.state.may_have_printed',

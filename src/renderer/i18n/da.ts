@@ -1,5 +1,6 @@
 /** Dansk. */
 import type { Catalog } from './catalog';
+import { REPORT_WORDS } from '../../shared/report-words';
 
 export const da: Catalog = {
   'app.title': 'Print Station',
@@ -302,12 +303,6 @@ export const da: Catalog = {
   'pauses.nowResumed': '{target} er genoptaget.',
 
   // End of day (views/end-of-day-view.ts) and "already printed?" (views/shipment-documents.ts).
-  'eod.state.printed': 'udskrevet',
-  'eod.state.may_have_printed': 'kan være udskrevet',
-  'eod.state.failed': 'mislykkedes',
-  'eod.state.not_printed': 'ikke udskrevet',
-  'eod.state.canceled': 'annulleret',
-  'eod.booked': 'booket',
   'eod.col.reference': 'Referencenummer',
   'eod.col.carrier': 'Fragtfirma',
   'eod.col.trackingId': 'Sporings-id',
@@ -330,9 +325,7 @@ export const da: Catalog = {
   'eod.waiting': '{count} udskrives allerede eller er udskrevet',
   'eod.nothingPrinted': 'Intet blev udskrevet: {error}',
   'eod.serviceListUnread': 'Tjenestens liste blev ikke læst; dette er kun stationens egne job: {error}',
-  'eod.requestId': ' (anmodnings-id {id})',
   'eod.noBookings': 'Ingen bookinger denne dag.',
-  'eod.printedOn': '{time} på {printer}',
   'docs.toPrint': 'Dokumenter der skal udskrives',
   'docs.printMissing': 'Udskriv manglende dokumenter',
   'docs.printMissingCount': 'Udskriv manglende dokumenter ({count})',
@@ -343,6 +336,10 @@ export const da: Catalog = {
   'docs.stateUnknown': 'Udskriftsstatus ukendt: {error}',
   'docs.sent': '{count} dokument(er) sendt til udskrivning{already}.',
   'docs.already': ', {count} udskrives allerede eller er udskrevet',
+
+  // End of day and reports: the booking states and the words of the CSV and of `npm run agent -- report --lang`,
+  // kept in src/shared/report-words.ts because the command line needs them too (src/main may not import the renderer).
+  ...REPORT_WORDS.da,
 
   // Cancel a shipment (views/pack-void.ts) and packing settings (views/pack-settings.ts).
   'void.confirmCancel': 'Bekræft annullering',

@@ -2,6 +2,8 @@
  * English: the reference catalog. Its keys are the message keys; every other language is
  * typed `Catalog`, so a key missing there fails the typecheck. `{name}` is a parameter.
  */
+import { REPORT_WORDS } from '../../shared/report-words';
+
 export const en = {
   'app.title': 'Print Station',
   'app.views': 'Views',
@@ -303,12 +305,6 @@ export const en = {
   'pauses.nowResumed': '{target} resumed.',
 
   // End of day (views/end-of-day-view.ts) and "already printed?" (views/shipment-documents.ts).
-  'eod.state.printed': 'printed',
-  'eod.state.may_have_printed': 'may have printed',
-  'eod.state.failed': 'failed',
-  'eod.state.not_printed': 'not printed',
-  'eod.state.canceled': 'canceled',
-  'eod.booked': 'booked',
   'eod.col.reference': 'Reference',
   'eod.col.carrier': 'Carrier',
   'eod.col.trackingId': 'Tracking id',
@@ -331,9 +327,7 @@ export const en = {
   'eod.waiting': '{count} already printing or printed',
   'eod.nothingPrinted': 'Nothing printed: {error}',
   'eod.serviceListUnread': 'The service’s list was not read; these are this station’s own jobs only: {error}',
-  'eod.requestId': ' (request id {id})',
   'eod.noBookings': 'No bookings on this day.',
-  'eod.printedOn': '{time} on {printer}',
   'docs.toPrint': 'Documents to print',
   'docs.printMissing': 'Print missing documents',
   'docs.printMissingCount': 'Print missing documents ({count})',
@@ -344,6 +338,10 @@ export const en = {
   'docs.stateUnknown': 'Print state unknown: {error}',
   'docs.sent': '{count} document(s) sent to print{already}.',
   'docs.already': ', {count} already printing or printed',
+
+  // End of day and reports: the booking states and the words of the CSV and of `npm run agent -- report --lang`,
+  // kept in src/shared/report-words.ts because the command line needs them too (src/main may not import the renderer).
+  ...REPORT_WORDS.en,
 
   // Cancel a shipment (views/pack-void.ts) and packing settings (views/pack-settings.ts).
   'void.confirmCancel': 'Confirm cancel',

@@ -1,5 +1,6 @@
 /** Suomi. */
 import type { Catalog } from './catalog';
+import { REPORT_WORDS } from '../../shared/report-words';
 
 export const fi: Catalog = {
   'app.title': 'Print Station',
@@ -302,12 +303,6 @@ export const fi: Catalog = {
   'pauses.nowResumed': '{target} jatkaa.',
 
   // End of day (views/end-of-day-view.ts) and "already printed?" (views/shipment-documents.ts).
-  'eod.state.printed': 'tulostettu',
-  'eod.state.may_have_printed': 'saattoi tulostua',
-  'eod.state.failed': 'epäonnistui',
-  'eod.state.not_printed': 'ei tulostettu',
-  'eod.state.canceled': 'peruttu',
-  'eod.booked': 'varattu',
   'eod.col.reference': 'Viite',
   'eod.col.carrier': 'Kuljetusyhtiö',
   'eod.col.trackingId': 'Seurantatunnus',
@@ -330,9 +325,7 @@ export const fi: Catalog = {
   'eod.waiting': '{count} jo tulostumassa tai tulostettu',
   'eod.nothingPrinted': 'Mitään ei tulostettu: {error}',
   'eod.serviceListUnread': 'Palvelun listaa ei luettu; nämä ovat vain tämän aseman omat työt: {error}',
-  'eod.requestId': ' (pyynnön tunnus {id})',
   'eod.noBookings': 'Ei varauksia tänä päivänä.',
-  'eod.printedOn': '{time} tulostimella {printer}',
   'docs.toPrint': 'Tulostettavat asiakirjat',
   'docs.printMissing': 'Tulosta puuttuvat asiakirjat',
   'docs.printMissingCount': 'Tulosta puuttuvat asiakirjat ({count})',
@@ -343,6 +336,10 @@ export const fi: Catalog = {
   'docs.stateUnknown': 'Tulostuksen tila tuntematon: {error}',
   'docs.sent': '{count} asiakirjaa lähetetty tulostukseen{already}.',
   'docs.already': ', {count} jo tulostumassa tai tulostettu',
+
+  // End of day and reports: the booking states and the words of the CSV and of `npm run agent -- report --lang`,
+  // kept in src/shared/report-words.ts because the command line needs them too (src/main may not import the renderer).
+  ...REPORT_WORDS.fi,
 
   // Cancel a shipment (views/pack-void.ts) and packing settings (views/pack-settings.ts).
   'void.confirmCancel': 'Vahvista peruutus',

@@ -1,5 +1,6 @@
 /** Norsk bokmål. */
 import type { Catalog } from './catalog';
+import { REPORT_WORDS } from '../../shared/report-words';
 
 export const nb: Catalog = {
   'app.title': 'Print Station',
@@ -302,12 +303,6 @@ export const nb: Catalog = {
   'pauses.nowResumed': '{target} fortsetter.',
 
   // End of day (views/end-of-day-view.ts) and "already printed?" (views/shipment-documents.ts).
-  'eod.state.printed': 'skrevet ut',
-  'eod.state.may_have_printed': 'kan være skrevet ut',
-  'eod.state.failed': 'mislyktes',
-  'eod.state.not_printed': 'ikke skrevet ut',
-  'eod.state.canceled': 'kansellert',
-  'eod.booked': 'booket',
   'eod.col.reference': 'Referanse',
   'eod.col.carrier': 'Transportør',
   'eod.col.trackingId': 'Sporings-id',
@@ -330,9 +325,7 @@ export const nb: Catalog = {
   'eod.waiting': '{count} skrives allerede ut eller er skrevet ut',
   'eod.nothingPrinted': 'Ingenting ble skrevet ut: {error}',
   'eod.serviceListUnread': 'Tjenestens liste ble ikke lest; dette er bare stasjonens egne jobber: {error}',
-  'eod.requestId': ' (forespørsels-id {id})',
   'eod.noBookings': 'Ingen bookinger denne dagen.',
-  'eod.printedOn': '{time} på {printer}',
   'docs.toPrint': 'Dokumenter som skal skrives ut',
   'docs.printMissing': 'Skriv ut manglende dokumenter',
   'docs.printMissingCount': 'Skriv ut manglende dokumenter ({count})',
@@ -343,6 +336,10 @@ export const nb: Catalog = {
   'docs.stateUnknown': 'Utskriftsstatus ukjent: {error}',
   'docs.sent': '{count} dokument(er) sendt til utskrift{already}.',
   'docs.already': ', {count} skrives allerede ut eller er skrevet ut',
+
+  // End of day and reports: the booking states and the words of the CSV and of `npm run agent -- report --lang`,
+  // kept in src/shared/report-words.ts because the command line needs them too (src/main may not import the renderer).
+  ...REPORT_WORDS.nb,
 
   // Cancel a shipment (views/pack-void.ts) and packing settings (views/pack-settings.ts).
   'void.confirmCancel': 'Bekreft kansellering',

@@ -1,5 +1,6 @@
 /** Svenska. */
 import type { Catalog } from './catalog';
+import { REPORT_WORDS } from '../../shared/report-words';
 
 export const sv: Catalog = {
   'app.title': 'Print Station',
@@ -302,12 +303,6 @@ export const sv: Catalog = {
   'pauses.nowResumed': '{target} återupptagen.',
 
   // End of day (views/end-of-day-view.ts) and "already printed?" (views/shipment-documents.ts).
-  'eod.state.printed': 'utskriven',
-  'eod.state.may_have_printed': 'kan ha skrivits ut',
-  'eod.state.failed': 'misslyckades',
-  'eod.state.not_printed': 'inte utskriven',
-  'eod.state.canceled': 'avbokad',
-  'eod.booked': 'bokade',
   'eod.col.reference': 'Referens',
   'eod.col.carrier': 'Transportör',
   'eod.col.trackingId': 'Spårnings-id',
@@ -330,9 +325,7 @@ export const sv: Catalog = {
   'eod.waiting': '{count} skrivs redan ut eller är utskrivna',
   'eod.nothingPrinted': 'Inget skrevs ut: {error}',
   'eod.serviceListUnread': 'Tjänstens lista kunde inte läsas; detta är bara stationens egna jobb: {error}',
-  'eod.requestId': ' (förfrågnings-id {id})',
   'eod.noBookings': 'Inga bokningar den här dagen.',
-  'eod.printedOn': '{time} på {printer}',
   'docs.toPrint': 'Dokument att skriva ut',
   'docs.printMissing': 'Skriv ut saknade dokument',
   'docs.printMissingCount': 'Skriv ut saknade dokument ({count})',
@@ -343,6 +336,10 @@ export const sv: Catalog = {
   'docs.stateUnknown': 'Utskriftsläget okänt: {error}',
   'docs.sent': '{count} dokument skickade till utskrift{already}.',
   'docs.already': ', {count} skrivs redan ut eller är utskrivna',
+
+  // End of day and reports: the booking states and the words of the CSV and of `npm run agent -- report --lang`,
+  // kept in src/shared/report-words.ts because the command line needs them too (src/main may not import the renderer).
+  ...REPORT_WORDS.sv,
 
   // Cancel a shipment (views/pack-void.ts) and packing settings (views/pack-settings.ts).
   'void.confirmCancel': 'Bekräfta avbokning',
