@@ -312,7 +312,6 @@ export const en = {
   'pf.name': 'Name',
   'pf.device': 'Printer',
   'pf.chooseDevice': 'Choose a printer…',
-  'pf.deviceOption': '{name} ({kind}, {state})',
   'pf.advanced': 'Advanced: printer address',
   'pf.uri': 'Printer URI',
   'pf.media': 'Paper',

@@ -311,7 +311,6 @@ export const fi: Catalog = {
   'pf.name': 'Nimi',
   'pf.device': 'Tulostin',
   'pf.chooseDevice': 'Valitse tulostin…',
-  'pf.deviceOption': '{name} ({kind}, {state})',
   'pf.advanced': 'Lisäasetukset: tulostimen osoite',
   'pf.uri': 'Tulostimen URI',
   'pf.media': 'Paperi',

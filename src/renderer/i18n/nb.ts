@@ -311,7 +311,6 @@ export const nb: Catalog = {
   'pf.name': 'Navn',
   'pf.device': 'Skriver',
   'pf.chooseDevice': 'Velg en skriver…',
-  'pf.deviceOption': '{name} ({kind}, {state})',
   'pf.advanced': 'Avansert: skriverens adresse',
   'pf.uri': 'Skriver-URI',
   'pf.media': 'Papir',

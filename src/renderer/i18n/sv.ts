@@ -311,7 +311,6 @@ export const sv: Catalog = {
   'pf.name': 'Namn',
   'pf.device': 'Skrivare',
   'pf.chooseDevice': 'Välj en skrivare…',
-  'pf.deviceOption': '{name} ({kind}, {state})',
   'pf.advanced': 'Avancerat: skrivarens adress',
   'pf.uri': 'Skrivar-URI',
   'pf.media': 'Papper',

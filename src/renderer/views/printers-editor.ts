@@ -302,7 +302,7 @@ export class PrintersEditor {
   private readJsonBox(): boolean {
     const error = this.json.querySelector<HTMLElement>('[data-error-for="json"]')!;
     const read = readJson(this.text.value);
-    this.text.toggleAttribute('aria-invalid', !read.ok);
+    this.text.setAttribute('aria-invalid', String(!read.ok));
     if (!read.ok) {
       error.textContent =
         read.path === null

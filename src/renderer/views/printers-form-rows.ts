@@ -75,7 +75,7 @@ function printerRow(ctx: RowsContext, p: PrinterRow, i: number): HTMLElement {
   const found = ctx.found.find((f) => f.uri === uri);
   const devices: Choice[] = ctx.found.map((f) => [
     f.uri,
-    t('pf.deviceOption', { name: f.name, kind: PRINTER_KIND_WORDS[f.kind], state: readiness(f).words }),
+    `${f.name} (${PRINTER_KIND_WORDS[f.kind]}, ${readiness(f).words})`,
   ]);
   if (uri !== '' && !found) devices.unshift([uri, `${describeTarget(uri)} (${t('picker.typed')})`]);
   if (uri === '') devices.unshift(['', t('pf.chooseDevice')]);
