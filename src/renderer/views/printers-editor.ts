@@ -28,6 +28,7 @@ import {
   type PrintersForm,
   type SheetLayout,
 } from './printers-form-model';
+import { graftKeeping } from './printers-form-graft';
 import { controlId, defaultRows, printerRows, readList, ruleRows, type RowsContext } from './printers-form-rows';
 
 export class PrintersEditor {
@@ -144,21 +145,25 @@ export class PrintersEditor {
     return { form: this.form, found: this.found, carriers: this.carriers };
   }
 
-  /** Redraws the rows and keeps the caret where it was (by id), or puts it on `focus`. */
+  /** Redraws the rows and keeps the caret where it was (the same control stays), or puts it on `focus`. */
   private render(focus?: string): void {
     const active = document.activeElement;
-    const keep = focus ?? (active instanceof HTMLElement && this.element.contains(active) ? active.id : '');
+    const kept = focus === undefined && active instanceof HTMLElement && this.element.contains(active) ? active : null;
     const open = new Set(
       [...this.element.querySelectorAll('details[data-details-for][open]')].map((d) => d.getAttribute('data-details-for')),
     );
-    replaceChildren(this.printersSlot, printerRows(this.rows));
-    replaceChildren(this.rulesSlot, ruleRows(this.rows));
-    replaceChildren(this.defaultsSlot, defaultRows(this.rows));
+    const draw = (slot: HTMLElement, content: HTMLElement) => {
+      if (kept && slot.contains(kept)) graftKeeping(slot, h('div', {}, content), kept);
+      else replaceChildren(slot, content);
+    };
+    draw(this.printersSlot, printerRows(this.rows));
+    draw(this.rulesSlot, ruleRows(this.rows));
+    draw(this.defaultsSlot, defaultRows(this.rows));
     for (const details of this.element.querySelectorAll<HTMLDetailsElement>('details[data-details-for]')) {
       if (open.has(details.getAttribute('data-details-for'))) details.open = true;
     }
     this.changed();
-    if (keep) this.byId(keep)?.focus();
+    if (focus) this.byId(focus)?.focus();
   }
 
   private byId(id: string): HTMLElement | null {
@@ -205,20 +210,9 @@ export class PrintersEditor {
     if (!match) return;
     const index = Number(match[1]);
     this.edited();
-    if (match[2] === 'name') {
-      renamePrinter(this.form, index, target.value);
-      // The rows naming this printer follow; the printer's own row keeps the caret.
-      replaceChildren(this.rulesSlot, ruleRows(this.rows));
-      replaceChildren(this.defaultsSlot, defaultRows(this.rows));
-      const legend = target.closest('fieldset')?.querySelector('legend');
-      if (legend)
-        legend.textContent = target.value.trim()
-          ? t('pf.printerNamed', { n: index + 1, name: target.value.trim() })
-          : t('pf.printerN', { n: index + 1 });
-    } else {
-      this.form.printers[index]!.uri = target.value;
-    }
-    this.changed();
+    if (match[2] === 'name') renamePrinter(this.form, index, target.value);
+    else this.form.printers[index]!.uri = target.value;
+    this.render();
   }
 
   private onChange(target: EventTarget | null): void {

@@ -73,10 +73,7 @@ function printerRow(ctx: RowsContext, p: PrinterRow, i: number): HTMLElement {
 
   const uri = p.uri.trim();
   const found = ctx.found.find((f) => f.uri === uri);
-  const devices: Choice[] = ctx.found.map((f) => [
-    f.uri,
-    `${f.name} (${PRINTER_KIND_WORDS[f.kind]}, ${readiness(f).words})`,
-  ]);
+  const devices: Choice[] = ctx.found.map((f) => [f.uri, `${f.name} (${PRINTER_KIND_WORDS[f.kind]}, ${readiness(f).words})`]);
   if (uri !== '' && !found) devices.unshift([uri, `${describeTarget(uri)} (${t('picker.typed')})`]);
   if (uri === '') devices.unshift(['', t('pf.chooseDevice')]);
   const state = uri === '' ? null : found ? readiness(found) : ({ tone: 'unknown', words: t('picker.notFound') } as const);
