@@ -120,7 +120,9 @@ test('the agent refusing a printer URI shows beside that URI', async ({ page, st
   const uri = row.getByLabel('Printer URI');
   await expect(uri).toBeFocused();
   await expect(uri).toHaveAttribute('aria-invalid', 'true');
-  await expect(uri).toHaveAccessibleDescription(/Setting "routing\.printers\.0\.uri" is invalid: Printer "lpr:zebra" is not a valid printer URI/);
+  await expect(uri).toHaveAccessibleDescription(
+    /Setting "routing\.printers\.0\.uri" is invalid: Printer "lpr:zebra" is not a valid printer URI/,
+  );
   expect((await station.agent.agent.api.getSettings({})).routing.printers ?? []).toEqual([]);
 });
 
@@ -144,7 +146,10 @@ test('the printers form fits 800x600 and 1280x800 with no serious or critical ax
   // A row with problems on screen, and both Advanced parts open.
   await form.getByRole('button', { name: 'Add a rule' }).click();
   await form.getByText('Advanced: edit as JSON').click();
-  await form.getByRole('group', { name: /^Printer 2/ }).getByText('Advanced: printer address').click();
+  await form
+    .getByRole('group', { name: /^Printer 2/ })
+    .getByText('Advanced: printer address')
+    .click();
   for (const size of [
     { width: 800, height: 600 },
     { width: 1280, height: 800 },
