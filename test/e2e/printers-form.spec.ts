@@ -159,7 +159,7 @@ test('the printers form fits 800x600 and 1280x800 with no serious or critical ax
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${at} scrolls sideways`).toBe(true);
     const outside = await form.evaluate((el) => {
       const box = el.getBoundingClientRect();
-      return [...el.querySelectorAll<HTMLElement>('input, select, textarea, button, label')]
+      return Array.from(el.querySelectorAll<HTMLElement>('input, select, textarea, button, label'))
         .filter((c) => {
           const r = c.getBoundingClientRect();
           return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);

@@ -204,5 +204,5 @@ function choose(id: string, option: string): void {
 }
 
 function optionWords(id: string): string[] {
-  return [...(document.getElementById(id) as HTMLSelectElement).options].map((o) => o.textContent ?? '');
+  return Array.from((document.getElementById(id) as HTMLSelectElement).options).map((o) => o.textContent ?? '');
 }

@@ -150,7 +150,7 @@ export class PrintersEditor {
     const active = document.activeElement;
     const kept = focus === undefined && active instanceof HTMLElement && this.element.contains(active) ? active : null;
     const open = new Set(
-      [...this.element.querySelectorAll('details[data-details-for][open]')].map((d) => d.getAttribute('data-details-for')),
+      Array.from(this.element.querySelectorAll('details[data-details-for][open]')).map((d) => d.getAttribute('data-details-for')),
     );
     const draw = (slot: HTMLElement, content: HTMLElement) => {
       if (kept && slot.contains(kept)) graftKeeping(slot, h('div', {}, content), kept);
@@ -159,7 +159,7 @@ export class PrintersEditor {
     draw(this.printersSlot, printerRows(this.rows));
     draw(this.rulesSlot, ruleRows(this.rows));
     draw(this.defaultsSlot, defaultRows(this.rows));
-    for (const details of this.element.querySelectorAll<HTMLDetailsElement>('details[data-details-for]')) {
+    for (const details of Array.from(this.element.querySelectorAll<HTMLDetailsElement>('details[data-details-for]'))) {
       if (open.has(details.getAttribute('data-details-for'))) details.open = true;
     }
     this.changed();
@@ -185,7 +185,7 @@ export class PrintersEditor {
     const shown = new Map<FieldName, string>();
     for (const problem of validate(this.form)) if (!shown.has(problem.field)) shown.set(problem.field, t(problem.key, problem.params));
     if (this.refusal && !shown.has(this.refusal.field)) shown.set(this.refusal.field, this.refusal.text);
-    for (const line of this.element.querySelectorAll<HTMLElement>('[data-error-for]')) {
+    for (const line of Array.from(this.element.querySelectorAll<HTMLElement>('[data-error-for]'))) {
       const field = line.getAttribute('data-error-for')!;
       if (field === 'json') continue;
       line.textContent = shown.get(field) ?? '';

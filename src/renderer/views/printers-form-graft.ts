@@ -11,21 +11,21 @@
  * as it is (its value is what was just chosen or typed).
  */
 export function graftKeeping(target: Element, fresh: Element, keep: Element): void {
-  const path = [...target.children].find((child) => child === keep || child.contains(keep));
+  const path = Array.from(target.children).find((child) => child === keep || child.contains(keep));
   const twin = keep.id
-    ? [...fresh.children].find((child) => child.id === keep.id || child.querySelector(`#${CSS.escape(keep.id)}`))
+    ? Array.from(fresh.children).find((child) => child.id === keep.id || child.querySelector(`#${CSS.escape(keep.id)}`))
     : undefined;
   if (!path || !twin) {
-    target.replaceChildren(...fresh.childNodes);
+    target.replaceChildren(...Array.from(fresh.childNodes));
     return;
   }
-  for (const node of [...target.childNodes]) if (node !== path) node.remove();
-  const nodes = [...fresh.childNodes];
+  for (const node of Array.from(target.childNodes)) if (node !== path) node.remove();
+  const nodes = Array.from(fresh.childNodes);
   const at = nodes.indexOf(twin);
   path.before(...nodes.slice(0, at));
   path.after(...nodes.slice(at + 1));
   if (path === keep) return;
   // Attributes are only set, never removed: an open <details> around the caret stays open.
-  for (const { name, value } of [...twin.attributes]) if (name !== 'open') path.setAttribute(name, value);
+  for (const { name, value } of Array.from(twin.attributes)) if (name !== 'open') path.setAttribute(name, value);
   graftKeeping(path, twin, keep);
 }
