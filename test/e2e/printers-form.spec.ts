@@ -43,15 +43,16 @@ test('a second printer and a rule, added by keyboard, are saved and there after 
   await expect(first.getByLabel('Name')).toBeFocused();
   await tabTo(page, 'Printer');
   await page.keyboard.press('ArrowDown'); // from "Choose a printer…" to the first printer found
-  await expect(first.getByLabel('Name')).toHaveValue(/.+/);
-  await first.getByLabel('Name').focus();
+  await expect(first.getByLabel('Name')).toHaveValue(/.+/); // filled in from the printer chosen
+  await page.keyboard.press('Shift+Tab');
+  await expect(first.getByLabel('Name')).toBeFocused();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type('Labels');
   await expect(first.getByLabel('Printer', { exact: true })).toHaveValue(`folder:${station.printsDir}`);
   await expect(first.getByLabel('Paper')).toHaveValue('label');
 
   // Printer 2: a folder typed under Advanced, A4 sheets, two labels a sheet.
-  await form.getByRole('button', { name: 'Add a printer' }).focus();
+  await tabTo(page, 'Add a printer');
   await page.keyboard.press('Enter');
   const second = form.getByRole('group', { name: /^Printer 2/ });
   await expect(second.getByLabel('Name')).toBeFocused();
@@ -69,7 +70,7 @@ test('a second printer and a rule, added by keyboard, are saved and there after 
   await expect(second.getByText('not found on this computer')).toBeVisible();
 
   // A rule: waybills of Bring print on the sheets.
-  await form.getByRole('button', { name: 'Add a rule' }).focus();
+  await tabTo(page, 'Add a rule');
   await page.keyboard.press('Enter');
   const rule = form.getByRole('group', { name: 'Rule 1' });
   await expect(rule.getByLabel('Document')).toBeFocused();
@@ -83,7 +84,7 @@ test('a second printer and a rule, added by keyboard, are saved and there after 
   await expect(form.getByText('the first rule that matches a document decides its printer')).toBeVisible();
   await snap('printers-form-filled');
 
-  await form.getByRole('button', { name: 'Save printers and rules' }).focus();
+  await tabTo(page, 'Save printers and rules');
   await page.keyboard.press('Enter');
   await expect(form.getByRole('status').filter({ hasText: 'Saved: 2 printer(s), 1 rule(s).' })).toBeVisible();
   await expect(form.getByText('Unsaved changes')).toHaveCount(0);
