@@ -169,6 +169,7 @@ export const agentInputs = {
   getPackSettings: z.object({}).strict(),
   savePackSettings: packSettingsPatchSchema,
   listShippingRules: z.object({}).strict(),
+  listCarriers: z.object({}).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -246,6 +247,17 @@ export interface AgentApi {
   savePackSettings(input: AgentInput<'savePackSettings'>): Promise<PackSettings>;
   /** GET /shipping-rules, for choosing the station's rules. */
   listShippingRules(input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]>;
+  /**
+   * The service's carriers (GET /carriers, as the agent cached it for routing), for choosing
+   * one in a routing rule. Empty when the service was not reached: rules then take carriers as written.
+   */
+  listCarriers(input: AgentInput<'listCarriers'>): Promise<CarrierChoice[]>;
+}
+
+/** A carrier as GET /carriers names it: `code` lower case (what rules store), `name` for people. */
+export interface CarrierChoice {
+  readonly code: string;
+  readonly name: string | null;
 }
 
 export interface DiagnosticsSaved {

@@ -3,7 +3,7 @@
  * bridge both validate their payloads and forward here, so this is the single place each
  * operation is implemented.
  */
-import type { AgentApi, AgentInput, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
+import type { AgentApi, AgentInput, CarrierChoice, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type {
   AgentStatus,
@@ -25,6 +25,7 @@ import type {
   ShippingRuleView,
 } from '../../shared/domain';
 import { isSheetMedia } from '../../shared/domain';
+import type { CarrierCache } from './carrier-cache';
 import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
@@ -69,6 +70,8 @@ export interface AgentServiceDeps {
   readonly secrets?: () => readonly string[];
   /** Moves a stopped label printer's labels (moveToFallback). @default none: the operation refuses */
   readonly fallback?: Pick<FallbackWatcher, 'moveToFallback'>;
+  /** The GET /carriers cache routing uses (listCarriers). @default none: listCarriers answers an empty list */
+  readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
 }
 
 export class AgentService implements AgentApi {
@@ -351,6 +354,14 @@ export class AgentService implements AgentApi {
 
   async listShippingRules(_input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]> {
     return this.pack.shippingRules();
+  }
+
+  async listCarriers(_input: AgentInput<'listCarriers'>): Promise<CarrierChoice[]> {
+    const { carriers, connection } = this.deps;
+    if (!carriers) return [];
+    // Not read yet (the agent started without a key, or the service was down): one more try.
+    if (carriers.list().length === 0 && connection.configured) await carriers.refresh();
+    return [...carriers.list()];
   }
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {
