@@ -225,10 +225,12 @@ export class AgentService implements AgentApi {
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          const detailMessage = readiness.message ?? null;
+          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail, detailMessage };
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
+          const detailMessage = error instanceof CodedError ? error.agentMessage : null;
+          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message, detailMessage };
         }
       }),
     );

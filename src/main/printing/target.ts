@@ -1,3 +1,4 @@
+import type { AgentMessage } from '../../shared/agent-messages';
 import type { LabelLayout, PrinterMedia } from '../../shared/domain';
 import type { PrinterKind } from '../../shared/printer-kinds';
 
@@ -30,6 +31,8 @@ export interface Readiness {
   readonly ready: boolean;
   /** Why not, in words that say what to do ("queue Zebra is disabled: cupsenable Zebra"). */
   readonly detail: string | null;
+  /** `detail` as a message code, for the UI's languages; absent or null when it has none. */
+  readonly message?: AgentMessage | null;
 }
 
 /**

@@ -371,7 +371,7 @@ export class WindowsTarget implements PrinterTarget {
         return { ready: true, detail: null };
       } catch (error) {
         if (!(error instanceof PrintError)) throw error;
-        if (error.code !== PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE) return { ready: false, detail: error.message };
+        if (error.code !== PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE) return { ready: false, detail: error.message, message: error.agentMessage };
         // PowerShell could not answer: whether the printer exists is still worth knowing.
       }
     }
