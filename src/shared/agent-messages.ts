@@ -110,6 +110,11 @@ export function plainMessage(
 
 export const textMessage = (text: string): AgentMessage => ({ code: 'text', params: { text } });
 
+/** The message when it has a code of its own; null for bare text, which adds nothing to the English beside it. */
+export function codedOnly(message: AgentMessage | null | undefined): AgentMessage | null {
+  return message && message.code !== 'text' ? message : null;
+}
+
 /** The Windows spooler states' English advice (after `Windows printer "NAME" `). */
 export const WINDOWS_STATE_ENGLISH: Readonly<Record<WindowsNotReadyState, string>> = {
   Paused:

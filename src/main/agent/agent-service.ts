@@ -1,3 +1,4 @@
+import { codedOnly } from '../../shared/agent-messages';
 /**
  * The AgentApi facade: what the UI can ask of the agent. Electron IPC and the headless web
  * bridge both validate their payloads and forward here, so this is the single place each
@@ -225,12 +226,14 @@ export class AgentService implements AgentApi {
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
-          const detailMessage = readiness.message ?? null;
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail, detailMessage };
+          const detailMessage = codedOnly(readiness.message);
+          const info = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          return detailMessage ? { ...info, detailMessage } : info;
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
+          const info = { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
           const detailMessage = error instanceof CodedError ? error.agentMessage : null;
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message, detailMessage };
+          return detailMessage ? { ...info, detailMessage } : info;
         }
       }),
     );

@@ -1,4 +1,4 @@
-import { englishOf, parseAgentMessage, type AgentMessage } from '../../shared/agent-messages';
+import { codedOnly, englishOf, parseAgentMessage, type AgentMessage } from '../../shared/agent-messages';
 import type Database from 'better-sqlite3';
 import type { TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from './booking-notice';
@@ -141,7 +141,8 @@ export class IntakeStore {
 
   /** A decision was put off (the shipment could not be fetched): try again at `nextAttemptAt`. */
   deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: AgentMessage): void {
-    this.s.deferPending.run(nextAttemptAt, englishOf(reason), JSON.stringify(reason), shipmentId);
+    const message = codedOnly(reason);
+    this.s.deferPending.run(nextAttemptAt, englishOf(reason), message ? JSON.stringify(message) : null, shipmentId);
   }
 
   /** The booking was decided (submitted as a job, or not printed on its facts). */

@@ -3,7 +3,7 @@ import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { newJobId } from './job-id';
-import { englishOf, type AgentMessage } from '../../shared/agent-messages';
+import { codedOnly, englishOf, type AgentMessage } from '../../shared/agent-messages';
 import {
   AUTO_TRIGGERS,
   autoJobKey,
@@ -262,5 +262,7 @@ function reasonColumns(job: JobRecord, reason: JobPatch['reason']): { text: stri
     return { text: job.reason, json: message ? JSON.stringify(message) : null, message };
   }
   if (reason === null || typeof reason === 'string') return { text: reason, json: null, message: null };
-  return { text: englishOf(reason), json: JSON.stringify(reason), message: reason };
+  // Bare text has no code to store: the row reads like one written before codes.
+  const message = codedOnly(reason);
+  return { text: englishOf(reason), json: message ? JSON.stringify(message) : null, message };
 }

@@ -1,4 +1,4 @@
-import { plainMessage, type AgentMessage } from '../../shared/agent-messages';
+import { codedOnly, plainMessage, type AgentMessage } from '../../shared/agent-messages';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { Batching } from './batching';
 import { JobError, JOB_ERROR_CODES } from './errors';
@@ -268,10 +268,12 @@ export class PrintPipeline {
   }
 
   /** Printers whose line waits because the printer is down as a whole, with the printer's advice. */
-  downPrinters(): Array<{ readonly target: string; readonly advice: string; readonly adviceMessage: AgentMessage }> {
-    return [...this.lanes.values()].flatMap((lane) =>
-      lane.down ? [{ target: lane.target, advice: lane.down.advice, adviceMessage: lane.down.message }] : [],
-    );
+  downPrinters(): Array<{ readonly target: string; readonly advice: string; readonly adviceMessage?: AgentMessage }> {
+    return [...this.lanes.values()].flatMap((lane) => {
+      if (!lane.down) return [];
+      const adviceMessage = codedOnly(lane.down.message);
+      return [{ target: lane.target, advice: lane.down.advice, ...(adviceMessage ? { adviceMessage } : {}) }];
+    });
   }
 
   /**

@@ -7,7 +7,7 @@ import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState
 import { IppHttpError, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
-import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
 import { MEDIA_NAMES } from './media';
 
@@ -209,7 +209,7 @@ export class CupsTarget implements PrinterTarget {
 
   async readiness(): Promise<Readiness> {
     const problem = await this.check();
-    return problem ? { ready: false, detail: problem.message, message: problem.agentMessage } : { ready: true, detail: null };
+    return problem ? notReady(problem) : { ready: true, detail: null };
   }
 
   /** What stops this queue from taking a job now (missing, disabled, scheduler down), or null. */

@@ -60,7 +60,7 @@ async function cupsPrinters(deps: DiscoveryDeps): Promise<PrinterInfo[]> {
       media: guessMedia(queue.name, queue.description),
       ready: queue.enabled && isAccepting,
       detail: message ? englishOf(message) : null,
-      detailMessage: message,
+      ...(message ? { detailMessage: message } : {}),
     };
   });
 }

@@ -35,6 +35,11 @@ export interface Readiness {
   readonly message?: AgentMessage | null;
 }
 
+/** A printer that is not ready because of `problem`: its English, and its message code when it has one. */
+export function notReady(problem: { readonly message: string; readonly agentMessage: AgentMessage | null }): Readiness {
+  return problem.agentMessage ? { ready: false, detail: problem.message, message: problem.agentMessage } : { ready: false, detail: problem.message };
+}
+
 /**
  * A place documents print to, addressed by a printer URI (docs/INTERFACES.md):
  * `cups:QUEUE[@HOST:PORT]`, `windows:NAME`, `folder:DIR`, `service:PRINTER_ID`. Each kind's
