@@ -227,11 +227,11 @@ export class AgentService implements AgentApi {
         try {
           const readiness = await targetFor(uri).readiness();
           const detailMessage = codedOnly(readiness.message);
-          const info = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
           return detailMessage ? { ...info, detailMessage } : info;
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
-          const info = { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
+          const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
           const detailMessage = error instanceof CodedError ? error.agentMessage : null;
           return detailMessage ? { ...info, detailMessage } : info;
         }
