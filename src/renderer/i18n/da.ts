@@ -476,7 +476,7 @@ export const da: Catalog = {
   'agentMsg.cupsReason.mediaEmpty': 'tom for papir',
   'agentMsg.cupsReason.mediaJam': 'papirstop',
   'agentMsg.cupsReason.coverOpen': 'låget er åbent',
-  'agentMsg.cupsReason.offline': 'offline',
+  'agentMsg.cupsReason.offline': 'uden forbindelse',
   'agentMsg.cupsReason.markerEmpty': 'tom for toner eller farvebånd',
   'agentMsg.cupsReason.paused': 'sat på pause',
   'agentMsg.printer.cupsDisabled': 'CUPS-køen "{queue}" er sat på pause{why}: kør `cupsenable \'{queue}\'`, eller aktivér den i printerindstillingerne.',
