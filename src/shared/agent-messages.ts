@@ -94,7 +94,9 @@ export interface AgentMessageParams {
 export type AgentMessageCode = keyof AgentMessageParams;
 
 /** One message: a code and its parameters, typed together. */
-export type AgentMessage = { readonly [C in AgentMessageCode]: { readonly code: C; readonly params: AgentMessageParams[C] } }[AgentMessageCode];
+export type AgentMessage = {
+  readonly [C in AgentMessageCode]: { readonly code: C; readonly params: AgentMessageParams[C] };
+}[AgentMessageCode];
 
 /** Builds a message; the compiler checks the parameters against the code. */
 export function agentMessage<C extends AgentMessageCode>(code: C, params: AgentMessageParams[C]): AgentMessage {
@@ -195,7 +197,8 @@ const ENGLISH: EnglishTable = {
   'printer.windowsWorkOffline': (p) =>
     `Windows printer "${p.printer}" is set to "Use Printer Offline": untick it in the printer's queue window (Printer menu).`,
   'printer.folderDiskFull': (p) => `The disk holding ${p.path} is full: free some space or choose another folder.`,
-  'printer.folderNoAccess': (p) => `Print Station may not write to ${p.path}: give this user write access to the folder or choose another one.`,
+  'printer.folderNoAccess': (p) =>
+    `Print Station may not write to ${p.path}: give this user write access to the folder or choose another one.`,
   'printer.folderNotAFolder': (p) => `${p.path} is not a folder (a file is in the way): move it or choose another folder.`,
   'intake.waiting': (p) => `${englishOf(p.cause)} Next try at ${p.nextAttemptAt}.`,
   'intake.waitingForRules': () => 'Received by webhook; waiting for the station rules to decide.',

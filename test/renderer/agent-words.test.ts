@@ -112,7 +112,7 @@ describe('agent messages in the UI language', () => {
   it('a job waiting for a paused printer reads in Swedish', () => {
     setLanguage('sv');
     expect(describeJob(waitingOnPausedPrinter())).toBe(
-      "Etikett → CUPS Zebra: i kö: CUPS-kön \"Zebra\" är pausad: kör `cupsenable 'Zebra'` eller aktivera den i skrivarinställningarna; " +
+      'Etikett → CUPS Zebra: i kö: CUPS-kön "Zebra" är pausad: kör `cupsenable \'Zebra\'` eller aktivera den i skrivarinställningarna; ' +
         'väntar på skrivaren (kontrollerar igen om 4 s)',
     );
   });
@@ -121,7 +121,7 @@ describe('agent messages in the UI language', () => {
     setLanguage('fi');
     const waiting = waitingOnPausedPrinter();
     expect(describeJob(waiting)).toContain(
-      "CUPS-jono \"Zebra\" on keskeytetty: suorita `cupsenable 'Zebra'` tai ota se käyttöön tulostinasetuksissa; " +
+      'CUPS-jono "Zebra" on keskeytetty: suorita `cupsenable \'Zebra\'` tai ota se käyttöön tulostinasetuksissa; ' +
         'odotetaan tulostinta (tarkistetaan uudelleen 4 s kuluttua)',
     );
     const client = fakeClient({ listJobs: async () => [waiting] });
@@ -130,7 +130,7 @@ describe('agent messages in the UI language', () => {
     await view.load();
     const reason = view.element.querySelector(`[data-job-id="${waiting.id}"] .reason`)?.textContent;
     expect(reason).toBe(
-      "CUPS-jono \"Zebra\" on keskeytetty: suorita `cupsenable 'Zebra'` tai ota se käyttöön tulostinasetuksissa; " +
+      'CUPS-jono "Zebra" on keskeytetty: suorita `cupsenable \'Zebra\'` tai ota se käyttöön tulostinasetuksissa; ' +
         'odotetaan tulostinta (tarkistetaan uudelleen 4 s kuluttua)',
     );
   });

@@ -106,7 +106,9 @@ export class IntakeStore {
       addPending: db.prepare(`
         INSERT OR IGNORE INTO intake_pending (shipment_id, notice, data, received_at, attempts, next_attempt_at, reason)
         VALUES (?, ?, ?, ?, 0, ?, NULL)`),
-      deferPending: db.prepare('UPDATE intake_pending SET attempts = attempts + 1, next_attempt_at = ?, reason = ?, reason_message = ? WHERE shipment_id = ?'),
+      deferPending: db.prepare(
+        'UPDATE intake_pending SET attempts = attempts + 1, next_attempt_at = ?, reason = ?, reason_message = ? WHERE shipment_id = ?',
+      ),
       removePending: db.prepare('DELETE FROM intake_pending WHERE shipment_id = ?'),
       allPending: db.prepare('SELECT * FROM intake_pending ORDER BY next_attempt_at, received_at'),
       pruneMessages: db.prepare('DELETE FROM webhook_messages WHERE received_at < ?'),

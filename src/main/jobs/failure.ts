@@ -33,7 +33,10 @@ export function classifyFailure(error: unknown): FailureInfo {
 export { messageOf } from '../errors';
 
 /** What a printer that is down said: its readiness (with its code, when it has one), else the error that stopped the job. */
-export function adviceOf(readiness: { readonly detail: string | null; readonly message?: AgentMessage | null }, error: unknown): AgentMessage {
+export function adviceOf(
+  readiness: { readonly detail: string | null; readonly message?: AgentMessage | null },
+  error: unknown,
+): AgentMessage {
   if (readiness.message) return readiness.message;
   return readiness.detail !== null ? textMessage(readiness.detail) : messageOf(error);
 }

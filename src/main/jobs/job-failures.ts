@@ -25,7 +25,12 @@ export class JobFailures {
       if (entry.auto && this.context.queue.isAutoPaused()) {
         // It was being handed over when printing was paused: it waits for resume with the rest.
         this.context.queue.drop(entry);
-        const patch = { reason: agentMessage('job.heldRetry', { cause: failure.agentMessage }), requestId: failure.requestId, held: true, nextAttemptAt: null };
+        const patch = {
+          reason: agentMessage('job.heldRetry', { cause: failure.agentMessage }),
+          requestId: failure.requestId,
+          held: true,
+          nextAttemptAt: null,
+        };
         this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'queued', patch));
         return;
       }
@@ -40,7 +45,9 @@ export class JobFailures {
       });
       return;
     }
-    const reason = failure.transient ? agentMessage('job.gaveUp', { cause: failure.agentMessage, attempts: entry.tries }) : failure.agentMessage;
+    const reason = failure.transient
+      ? agentMessage('job.gaveUp', { cause: failure.agentMessage, attempts: entry.tries })
+      : failure.agentMessage;
     this.fail(entry, reason, failure.requestId);
   }
 

@@ -135,7 +135,13 @@ export class JobRepository {
     this.s.update.run(next);
     const { reasonMessage: _json, ...changed } = next;
     const { reasonMessage: _old, ...before } = job;
-    return { ...before, ...changed, ...withReasonMessage(reason.message), held: next.held === 1, spoolAttempted: next.spoolAttempted === 1 };
+    return {
+      ...before,
+      ...changed,
+      ...withReasonMessage(reason.message),
+      held: next.held === 1,
+      spoolAttempted: next.spoolAttempted === 1,
+    };
   }
 
   get(id: string): JobRecord | null {
@@ -256,7 +262,10 @@ export class JobRepository {
 }
 
 /** The reason's two columns: its English text, and its code as JSON (null for plain text). Undefined keeps both. */
-function reasonColumns(job: JobRecord, reason: JobPatch['reason']): { text: string | null; json: string | null; message: AgentMessage | null } {
+function reasonColumns(
+  job: JobRecord,
+  reason: JobPatch['reason'],
+): { text: string | null; json: string | null; message: AgentMessage | null } {
   if (reason === undefined) {
     const message = job.reasonMessage ?? null;
     return { text: job.reason, json: message ? JSON.stringify(message) : null, message };

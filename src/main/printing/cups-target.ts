@@ -276,11 +276,15 @@ export class CupsTarget implements PrinterTarget {
   }
 
   private disabled(queue: string, reason: string | null): PrintError {
-    return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.cupsDisabled', { queue, reason }), { target: this.uri });
+    return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.cupsDisabled', { queue, reason }), {
+      target: this.uri,
+    });
   }
 
   private rejecting(queue: string, reason: string | null): PrintError {
-    return new PrintError(PRINT_ERROR_CODES.PRINTER_REJECTING, agentMessage('printer.cupsRejecting', { queue, reason }), { target: this.uri });
+    return new PrintError(PRINT_ERROR_CODES.PRINTER_REJECTING, agentMessage('printer.cupsRejecting', { queue, reason }), {
+      target: this.uri,
+    });
   }
 
   /**

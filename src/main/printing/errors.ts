@@ -106,11 +106,11 @@ export function fsPrintError(error: unknown, path: string, target: string | null
     });
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new PrintError(
-      PRINT_ERROR_CODES.PERMISSION_DENIED,
-      agentMessage('printer.folderNoAccess', { path }),
-      { cause: error, target, printerDown },
-    );
+    return new PrintError(PRINT_ERROR_CODES.PERMISSION_DENIED, agentMessage('printer.folderNoAccess', { path }), {
+      cause: error,
+      target,
+      printerDown,
+    });
   }
   if (code === 'ENOTDIR' || code === 'EEXIST') {
     const message = agentMessage('printer.folderNotAFolder', { path });

@@ -37,7 +37,9 @@ export interface Readiness {
 
 /** A printer that is not ready because of `problem`: its English, and its message code when it has one. */
 export function notReady(problem: { readonly message: string; readonly agentMessage: AgentMessage | null }): Readiness {
-  return problem.agentMessage ? { ready: false, detail: problem.message, message: problem.agentMessage } : { ready: false, detail: problem.message };
+  return problem.agentMessage
+    ? { ready: false, detail: problem.message, message: problem.agentMessage }
+    : { ready: false, detail: problem.message };
 }
 
 /**

@@ -13,12 +13,16 @@ import { JOB_STATUS, type WindowsPrinterInfo } from './windows-spooler';
 export function assertPrinterReady(printer: WindowsPrinterInfo, uri: string): void {
   const name = printer.name;
   if (printer.workOffline) {
-    throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.windowsWorkOffline', { printer: name }), { target: uri });
+    throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.windowsWorkOffline', { printer: name }), {
+      target: uri,
+    });
   }
   // The states in which a label sent now would wait in the queue or be lost, and their advice: src/shared/agent-messages.ts.
   const state = printer.status;
   if (isWindowsNotReadyState(state)) {
-    throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.windowsState', { printer: name, state }), { target: uri });
+    throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.windowsState', { printer: name, state }), {
+      target: uri,
+    });
   }
 }
 

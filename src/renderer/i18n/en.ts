@@ -454,7 +454,8 @@ export const en = {
   'agentMsg.job.noDocument': 'this shipment has no {document}',
   'agentMsg.job.canceledByHand': 'canceled by hand',
   'agentMsg.job.handedBeforeRestart': 'handed to the printer before the restart; it cannot be followed further',
-  'agentMsg.job.stoppedWhileSending': 'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',
+  'agentMsg.job.stoppedWhileSending':
+    'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',
   'agentMsg.job.resentAborted': 'the spooler aborted job {job} after the restart; sending it again',
   'agentMsg.job.resentCanceled': 'the spooler canceled job {job} after the restart; sending it again',
   'agentMsg.job.assumedPrinted': 'the spooler no longer lists the job; assumed printed',
@@ -471,7 +472,8 @@ export const en = {
   'agentMsg.service.limiting': 'The service is limiting the request rate: wait a moment and try again',
   'agentMsg.service.down': 'The service is unavailable (HTTP {status}): wait a moment and try again',
   'agentMsg.service.timeout': 'The service did not answer in time: check the network and try again',
-  'agentMsg.service.noConnection': 'Could not reach the service: check the network connection and the service address in Settings → Connection',
+  'agentMsg.service.noConnection':
+    'Could not reach the service: check the network connection and the service address in Settings → Connection',
   'agentMsg.service.badAnswer': 'The service sent an unexpected answer: report this to support with the request id',
   'agentMsg.service.answered': 'The service refused it (HTTP {status})',
   'agentMsg.cupsReason.mediaEmpty': 'out of paper',
@@ -480,21 +482,26 @@ export const en = {
   'agentMsg.cupsReason.offline': 'offline',
   'agentMsg.cupsReason.markerEmpty': 'out of toner or ribbon',
   'agentMsg.cupsReason.paused': 'paused',
-  'agentMsg.printer.cupsDisabled': "CUPS queue \"{queue}\" is disabled{why}: run `cupsenable '{queue}'` or enable it in printer settings.",
-  'agentMsg.printer.cupsRejecting': "CUPS queue \"{queue}\" is not accepting jobs{why}: run `cupsaccept '{queue}'` or accept jobs in printer settings.",
-  'agentMsg.printer.cupsNotFound': 'CUPS queue "{queue}" does not exist: check the name with `lpstat -p` or choose another printer in settings.',
-  'agentMsg.printer.cupsUnreachable': 'Cannot reach {server} to print to {printer}: start CUPS (systemctl start cups) or check the server address.',
+  'agentMsg.printer.cupsDisabled': 'CUPS queue "{queue}" is disabled{why}: run `cupsenable \'{queue}\'` or enable it in printer settings.',
+  'agentMsg.printer.cupsRejecting':
+    'CUPS queue "{queue}" is not accepting jobs{why}: run `cupsaccept \'{queue}\'` or accept jobs in printer settings.',
+  'agentMsg.printer.cupsNotFound':
+    'CUPS queue "{queue}" does not exist: check the name with `lpstat -p` or choose another printer in settings.',
+  'agentMsg.printer.cupsUnreachable':
+    'Cannot reach {server} to print to {printer}: start CUPS (systemctl start cups) or check the server address.',
   'agentMsg.printer.localCups': 'the local CUPS scheduler',
   'agentMsg.printer.listDisabled': "Disabled{why}: run `cupsenable '{queue}'`.",
   'agentMsg.printer.listRejecting': "Not accepting jobs{why}: run `cupsaccept '{queue}'`.",
   'agentMsg.printer.windowsWorkOffline':
     'Windows printer "{printer}" is set to "Use Printer Offline": untick it in the printer\'s queue window (Printer menu).',
   'agentMsg.printer.folderDiskFull': 'The disk holding {path} is full: free some space or choose another folder.',
-  'agentMsg.printer.folderNoAccess': 'Print Station may not write to {path}: give this user write access to the folder or choose another one.',
+  'agentMsg.printer.folderNoAccess':
+    'Print Station may not write to {path}: give this user write access to the folder or choose another one.',
   'agentMsg.printer.folderNotAFolder': '{path} is not a folder (a file is in the way): move it or choose another folder.',
   'agentMsg.windows.Paused':
     'Windows printer "{printer}" is paused: resume it in Windows (Settings > Printers & scanners > the printer > Open print queue > Printer > untick Pause Printing).',
-  'agentMsg.windows.Error': 'Windows printer "{printer}" reports an error: check the printer (display, lights) and its print queue in Windows.',
+  'agentMsg.windows.Error':
+    'Windows printer "{printer}" reports an error: check the printer (display, lights) and its print queue in Windows.',
   'agentMsg.windows.PendingDeletion': 'Windows printer "{printer}" is being removed from Windows: choose another printer in settings.',
   'agentMsg.windows.PaperJam': 'Windows printer "{printer}" has a paper jam: clear it, then printing continues.',
   'agentMsg.windows.PaperOut': 'Windows printer "{printer}" is out of paper (labels): load the label roll.',

@@ -453,7 +453,8 @@ export const fi: Catalog = {
   'agentMsg.job.noDocument': 'tällä lähetyksellä ei ole asiakirjaa {document}',
   'agentMsg.job.canceledByHand': 'peruttu käsin',
   'agentMsg.job.handedBeforeRestart': 'annettu tulostimelle ennen uudelleenkäynnistystä; sitä ei voi enää seurata',
-  'agentMsg.job.stoppedWhileSending': 'agentti pysähtyi tätä työtä lähetettäessä: se on voinut tulostua: tarkista tulostin ja yritä sitten uudelleen käsin',
+  'agentMsg.job.stoppedWhileSending':
+    'agentti pysähtyi tätä työtä lähetettäessä: se on voinut tulostua: tarkista tulostin ja yritä sitten uudelleen käsin',
   'agentMsg.job.resentAborted': 'tulostusjono keskeytti työn {job} uudelleenkäynnistyksen jälkeen; lähetetään se uudelleen',
   'agentMsg.job.resentCanceled': 'tulostusjono perui työn {job} uudelleenkäynnistyksen jälkeen; lähetetään se uudelleen',
   'agentMsg.job.assumedPrinted': 'tulostusjono ei enää näytä työtä; oletetaan tulostetuksi',
@@ -479,19 +480,27 @@ export const fi: Catalog = {
   'agentMsg.cupsReason.offline': 'ei yhteyttä',
   'agentMsg.cupsReason.markerEmpty': 'väri tai värinauha lopussa',
   'agentMsg.cupsReason.paused': 'keskeytetty',
-  'agentMsg.printer.cupsDisabled': 'CUPS-jono "{queue}" on keskeytetty{why}: suorita `cupsenable \'{queue}\'` tai ota se käyttöön tulostinasetuksissa.',
-  'agentMsg.printer.cupsRejecting': 'CUPS-jono "{queue}" ei ota vastaan töitä{why}: suorita `cupsaccept \'{queue}\'` tai salli työt tulostinasetuksissa.',
-  'agentMsg.printer.cupsNotFound': 'CUPS-jonoa "{queue}" ei ole: tarkista nimi komennolla `lpstat -p` tai valitse toinen tulostin asetuksista.',
-  'agentMsg.printer.cupsUnreachable': 'Palvelimeen {server} ei saada yhteyttä tulostettaessa kohteeseen {printer}: käynnistä CUPS (systemctl start cups) tai tarkista palvelimen osoite.',
+  'agentMsg.printer.cupsDisabled':
+    'CUPS-jono "{queue}" on keskeytetty{why}: suorita `cupsenable \'{queue}\'` tai ota se käyttöön tulostinasetuksissa.',
+  'agentMsg.printer.cupsRejecting':
+    'CUPS-jono "{queue}" ei ota vastaan töitä{why}: suorita `cupsaccept \'{queue}\'` tai salli työt tulostinasetuksissa.',
+  'agentMsg.printer.cupsNotFound':
+    'CUPS-jonoa "{queue}" ei ole: tarkista nimi komennolla `lpstat -p` tai valitse toinen tulostin asetuksista.',
+  'agentMsg.printer.cupsUnreachable':
+    'Palvelimeen {server} ei saada yhteyttä tulostettaessa kohteeseen {printer}: käynnistä CUPS (systemctl start cups) tai tarkista palvelimen osoite.',
   'agentMsg.printer.localCups': 'paikallinen CUPS-ajastin',
-  'agentMsg.printer.listDisabled': 'Keskeytetty{why}: suorita `cupsenable \'{queue}\'`.',
-  'agentMsg.printer.listRejecting': 'Ei ota vastaan töitä{why}: suorita `cupsaccept \'{queue}\'`.',
-  'agentMsg.printer.windowsWorkOffline': 'Windows-tulostimessa "{printer}" on valittu "Käytä tulostinta offline-tilassa": poista valinta tulostimen jonoikkunasta (Tulostin-valikko).',
+  'agentMsg.printer.listDisabled': "Keskeytetty{why}: suorita `cupsenable '{queue}'`.",
+  'agentMsg.printer.listRejecting': "Ei ota vastaan töitä{why}: suorita `cupsaccept '{queue}'`.",
+  'agentMsg.printer.windowsWorkOffline':
+    'Windows-tulostimessa "{printer}" on valittu "Käytä tulostinta offline-tilassa": poista valinta tulostimen jonoikkunasta (Tulostin-valikko).',
   'agentMsg.printer.folderDiskFull': 'Levy, jolla {path} on, on täynnä: vapauta tilaa tai valitse toinen kansio.',
-  'agentMsg.printer.folderNoAccess': 'Print Station ei saa kirjoittaa kohteeseen {path}: anna tälle käyttäjälle kirjoitusoikeus kansioon tai valitse toinen kansio.',
+  'agentMsg.printer.folderNoAccess':
+    'Print Station ei saa kirjoittaa kohteeseen {path}: anna tälle käyttäjälle kirjoitusoikeus kansioon tai valitse toinen kansio.',
   'agentMsg.printer.folderNotAFolder': '{path} ei ole kansio (tiedosto on tiellä): siirrä se tai valitse toinen kansio.',
-  'agentMsg.windows.Paused': 'Windows-tulostin "{printer}" on keskeytetty: jatka sitä Windowsissa (Asetukset > Tulostimet ja skannerit > tulostin > Avaa tulostusjono > Tulostin > poista valinta Keskeytä tulostus).',
-  'agentMsg.windows.Error': 'Windows-tulostin "{printer}" ilmoittaa virheestä: tarkista tulostin (näyttö, merkkivalot) ja sen tulostusjono Windowsissa.',
+  'agentMsg.windows.Paused':
+    'Windows-tulostin "{printer}" on keskeytetty: jatka sitä Windowsissa (Asetukset > Tulostimet ja skannerit > tulostin > Avaa tulostusjono > Tulostin > poista valinta Keskeytä tulostus).',
+  'agentMsg.windows.Error':
+    'Windows-tulostin "{printer}" ilmoittaa virheestä: tarkista tulostin (näyttö, merkkivalot) ja sen tulostusjono Windowsissa.',
   'agentMsg.windows.PendingDeletion': 'Windows-tulostinta "{printer}" ollaan poistamassa Windowsista: valitse toinen tulostin asetuksista.',
   'agentMsg.windows.PaperJam': 'Windows-tulostimessa "{printer}" on paperitukos: poista se, niin tulostus jatkuu.',
   'agentMsg.windows.PaperOut': 'Windows-tulostimesta "{printer}" on paperi (tarrat) lopussa: lisää tarrarulla.',
@@ -505,11 +514,14 @@ export const fi: Catalog = {
   'agentMsg.windows.UserIntervention': 'Windows-tulostin "{printer}" vaatii toimia tulostimella: katso sen näyttöä.',
   'agentMsg.windows.OutOfMemory': 'Windows-tulostimen "{printer}" muisti on loppunut: sammuta se ja käynnistä uudelleen.',
   'agentMsg.windows.DoorOpen': 'Windows-tulostimen "{printer}" luukku (kansi) on auki: sulje se.',
-  'agentMsg.windows.ServerUnknown': 'Windows-tulostin "{printer}" on tuntemattomassa tilassa tulostuspalvelimellaan: tarkista tulostuspalvelin.',
+  'agentMsg.windows.ServerUnknown':
+    'Windows-tulostin "{printer}" on tuntemattomassa tilassa tulostuspalvelimellaan: tarkista tulostuspalvelin.',
   'agentMsg.intake.waiting': '{cause} Seuraava yritys {time}.',
   'agentMsg.intake.waitingForRules': 'Vastaanotettu webhookilla; odotetaan aseman sääntöjen päätöstä.',
-  'agentMsg.intake.needsShipment': 'Odotetaan lähetyksen tietoja: aseman sääntö katsoo lähettäjän viitettä tai järjestelmää, joita webhook ei sisällä, eikä lähetystä saatu haettua ({cause}). Yritetään uudelleen automaattisesti.',
-  'agentMsg.error.apiKeyRequired': 'Anna API-avain uudelleen uutta palveluosoitetta varten: tallennettu avain lähetetään vain osoitteeseen, jota varten se annettiin.',
+  'agentMsg.intake.needsShipment':
+    'Odotetaan lähetyksen tietoja: aseman sääntö katsoo lähettäjän viitettä tai järjestelmää, joita webhook ei sisällä, eikä lähetystä saatu haettua ({cause}). Yritetään uudelleen automaattisesti.',
+  'agentMsg.error.apiKeyRequired':
+    'Anna API-avain uudelleen uutta palveluosoitetta varten: tallennettu avain lähetetään vain osoitteeseen, jota varten se annettiin.',
   'agentMsg.error.uiUnauthorized': 'Käyttöoikeustunnus puuttuu tai on väärä: avaa käyttöliittymä agentin tulostamasta ui:-osoitteesta.',
   'agentMsg.error.untrustedSender': 'Tällä ikkunalla ei ole lupaa keskustella agentin kanssa.',
 };

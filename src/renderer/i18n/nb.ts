@@ -453,7 +453,8 @@ export const nb: Catalog = {
   'agentMsg.job.noDocument': 'denne forsendelsen har ingen {document}',
   'agentMsg.job.canceledByHand': 'avbrutt manuelt',
   'agentMsg.job.handedBeforeRestart': 'levert til skriveren før omstarten; den kan ikke følges lenger',
-  'agentMsg.job.stoppedWhileSending': 'agenten stoppet mens jobben ble sendt: den kan ha blitt skrevet ut: sjekk skriveren, og prøv så igjen manuelt',
+  'agentMsg.job.stoppedWhileSending':
+    'agenten stoppet mens jobben ble sendt: den kan ha blitt skrevet ut: sjekk skriveren, og prøv så igjen manuelt',
   'agentMsg.job.resentAborted': 'skriverkøen avbrøt jobb {job} etter omstarten; sender den igjen',
   'agentMsg.job.resentCanceled': 'skriverkøen kansellerte jobb {job} etter omstarten; sender den igjen',
   'agentMsg.job.assumedPrinted': 'skriverkøen viser ikke lenger jobben; antas utskrevet',
@@ -470,7 +471,8 @@ export const nb: Catalog = {
   'agentMsg.service.limiting': 'Tjenesten begrenser antall forespørsler: vent litt, og prøv igjen',
   'agentMsg.service.down': 'Tjenesten er ikke tilgjengelig (HTTP {status}): vent litt, og prøv igjen',
   'agentMsg.service.timeout': 'Tjenesten svarte ikke i tide: sjekk nettverket, og prøv igjen',
-  'agentMsg.service.noConnection': 'Fikk ikke kontakt med tjenesten: sjekk nettverkstilkoblingen og tjenestens adresse under Innstillinger → Tilkobling',
+  'agentMsg.service.noConnection':
+    'Fikk ikke kontakt med tjenesten: sjekk nettverkstilkoblingen og tjenestens adresse under Innstillinger → Tilkobling',
   'agentMsg.service.badAnswer': 'Tjenesten sendte et uventet svar: rapporter det til kundestøtte med forespørsels-ID-en',
   'agentMsg.service.answered': 'Tjenesten avviste det (HTTP {status})',
   'agentMsg.cupsReason.mediaEmpty': 'tomt for papir',
@@ -479,23 +481,31 @@ export const nb: Catalog = {
   'agentMsg.cupsReason.offline': 'frakoblet',
   'agentMsg.cupsReason.markerEmpty': 'tomt for toner eller fargebånd',
   'agentMsg.cupsReason.paused': 'satt på pause',
-  'agentMsg.printer.cupsDisabled': 'CUPS-køen «{queue}» er satt på pause{why}: kjør `cupsenable \'{queue}\'`, eller aktiver den i skriverinnstillingene.',
-  'agentMsg.printer.cupsRejecting': 'CUPS-køen «{queue}» tar ikke imot jobber{why}: kjør `cupsaccept \'{queue}\'`, eller tillat jobber i skriverinnstillingene.',
-  'agentMsg.printer.cupsNotFound': 'CUPS-køen «{queue}» finnes ikke: sjekk navnet med `lpstat -p`, eller velg en annen skriver i innstillingene.',
-  'agentMsg.printer.cupsUnreachable': 'Får ikke kontakt med {server} for å skrive ut til {printer}: start CUPS (systemctl start cups), eller sjekk serveradressen.',
+  'agentMsg.printer.cupsDisabled':
+    "CUPS-køen «{queue}» er satt på pause{why}: kjør `cupsenable '{queue}'`, eller aktiver den i skriverinnstillingene.",
+  'agentMsg.printer.cupsRejecting':
+    "CUPS-køen «{queue}» tar ikke imot jobber{why}: kjør `cupsaccept '{queue}'`, eller tillat jobber i skriverinnstillingene.",
+  'agentMsg.printer.cupsNotFound':
+    'CUPS-køen «{queue}» finnes ikke: sjekk navnet med `lpstat -p`, eller velg en annen skriver i innstillingene.',
+  'agentMsg.printer.cupsUnreachable':
+    'Får ikke kontakt med {server} for å skrive ut til {printer}: start CUPS (systemctl start cups), eller sjekk serveradressen.',
   'agentMsg.printer.localCups': 'den lokale CUPS-planleggeren',
-  'agentMsg.printer.listDisabled': 'Satt på pause{why}: kjør `cupsenable \'{queue}\'`.',
-  'agentMsg.printer.listRejecting': 'Tar ikke imot jobber{why}: kjør `cupsaccept \'{queue}\'`.',
-  'agentMsg.printer.windowsWorkOffline': 'Windows-skriveren «{printer}» er satt til «Bruk skriveren frakoblet»: fjern merket i skriverens køvindu (menyen Skriver).',
+  'agentMsg.printer.listDisabled': "Satt på pause{why}: kjør `cupsenable '{queue}'`.",
+  'agentMsg.printer.listRejecting': "Tar ikke imot jobber{why}: kjør `cupsaccept '{queue}'`.",
+  'agentMsg.printer.windowsWorkOffline':
+    'Windows-skriveren «{printer}» er satt til «Bruk skriveren frakoblet»: fjern merket i skriverens køvindu (menyen Skriver).',
   'agentMsg.printer.folderDiskFull': 'Disken der {path} ligger, er full: frigjør plass, eller velg en annen mappe.',
-  'agentMsg.printer.folderNoAccess': 'Print Station har ikke lov til å skrive til {path}: gi denne brukeren skrivetilgang til mappen, eller velg en annen.',
+  'agentMsg.printer.folderNoAccess':
+    'Print Station har ikke lov til å skrive til {path}: gi denne brukeren skrivetilgang til mappen, eller velg en annen.',
   'agentMsg.printer.folderNotAFolder': '{path} er ikke en mappe (en fil er i veien): flytt den, eller velg en annen mappe.',
-  'agentMsg.windows.Paused': 'Windows-skriveren «{printer}» er satt på pause: gjenoppta den i Windows (Innstillinger > Skrivere og skannere > skriveren > Åpne utskriftskø > Skriver > fjern merket for Stans utskrift midlertidig).',
+  'agentMsg.windows.Paused':
+    'Windows-skriveren «{printer}» er satt på pause: gjenoppta den i Windows (Innstillinger > Skrivere og skannere > skriveren > Åpne utskriftskø > Skriver > fjern merket for Stans utskrift midlertidig).',
   'agentMsg.windows.Error': 'Windows-skriveren «{printer}» melder en feil: sjekk skriveren (skjerm, lamper) og utskriftskøen i Windows.',
   'agentMsg.windows.PendingDeletion': 'Windows-skriveren «{printer}» blir fjernet fra Windows: velg en annen skriver i innstillingene.',
   'agentMsg.windows.PaperJam': 'Windows-skriveren «{printer}» har papirstopp: fjern det, så fortsetter utskriften.',
   'agentMsg.windows.PaperOut': 'Windows-skriveren «{printer}» er tom for papir (etiketter): legg i etikettrullen.',
-  'agentMsg.windows.ManualFeed': 'Windows-skriveren «{printer}» venter på papir i den manuelle matingen: legg i papir, eller bytt papirkilde.',
+  'agentMsg.windows.ManualFeed':
+    'Windows-skriveren «{printer}» venter på papir i den manuelle matingen: legg i papir, eller bytt papirkilde.',
   'agentMsg.windows.PaperProblem': 'Windows-skriveren «{printer}» har et papirproblem: sjekk etikettrullen og førerne.',
   'agentMsg.windows.Offline': 'Windows-skriveren «{printer}» er frakoblet: slå den på, og sjekk kabelen eller nettverket.',
   'agentMsg.windows.OutputBinFull': 'Windows-skriveren «{printer}» har et fullt utskuff: tøm det.',
@@ -508,8 +518,10 @@ export const nb: Catalog = {
   'agentMsg.windows.ServerUnknown': 'Windows-skriveren «{printer}» er i en ukjent tilstand på utskriftsserveren: sjekk utskriftsserveren.',
   'agentMsg.intake.waiting': '{cause} Neste forsøk {time}.',
   'agentMsg.intake.waitingForRules': 'Mottatt via webhook; venter på at stasjonens regler avgjør.',
-  'agentMsg.intake.needsShipment': 'Venter på forsendelsens opplysninger: en stasjonsregel ser på avsenderreferansen eller systemet, som webhooken ikke inneholder, og forsendelsen kunne ikke hentes ({cause}). Prøver igjen automatisk.',
-  'agentMsg.error.apiKeyRequired': 'Skriv inn API-nøkkelen igjen for den nye tjenesteadressen: den lagrede nøkkelen sendes bare til adressen den ble skrevet inn for.',
+  'agentMsg.intake.needsShipment':
+    'Venter på forsendelsens opplysninger: en stasjonsregel ser på avsenderreferansen eller systemet, som webhooken ikke inneholder, og forsendelsen kunne ikke hentes ({cause}). Prøver igjen automatisk.',
+  'agentMsg.error.apiKeyRequired':
+    'Skriv inn API-nøkkelen igjen for den nye tjenesteadressen: den lagrede nøkkelen sendes bare til adressen den ble skrevet inn for.',
   'agentMsg.error.uiUnauthorized': 'Tilgangstokenet mangler eller er feil: åpne brukergrensesnittet via ui:-adressen agenten skrev ut.',
   'agentMsg.error.untrustedSender': 'Dette vinduet har ikke lov til å snakke med agenten.',
 };

@@ -453,7 +453,8 @@ export const sv: Catalog = {
   'agentMsg.job.noDocument': 'den här försändelsen har ingen {document}',
   'agentMsg.job.canceledByHand': 'avbruten manuellt',
   'agentMsg.job.handedBeforeRestart': 'lämnad till skrivaren före omstarten; den kan inte följas längre',
-  'agentMsg.job.stoppedWhileSending': 'agenten stoppades medan jobbet skickades: det kan ha skrivits ut: kontrollera skrivaren och försök sedan igen manuellt',
+  'agentMsg.job.stoppedWhileSending':
+    'agenten stoppades medan jobbet skickades: det kan ha skrivits ut: kontrollera skrivaren och försök sedan igen manuellt',
   'agentMsg.job.resentAborted': 'skrivarkön avbröt jobb {job} efter omstarten; skickar det igen',
   'agentMsg.job.resentCanceled': 'skrivarkön annullerade jobb {job} efter omstarten; skickar det igen',
   'agentMsg.job.assumedPrinted': 'skrivarkön visar inte längre jobbet; antas vara utskrivet',
@@ -470,7 +471,8 @@ export const sv: Catalog = {
   'agentMsg.service.limiting': 'Tjänsten begränsar antalet förfrågningar: vänta en stund och försök igen',
   'agentMsg.service.down': 'Tjänsten är inte tillgänglig (HTTP {status}): vänta en stund och försök igen',
   'agentMsg.service.timeout': 'Tjänsten svarade inte i tid: kontrollera nätverket och försök igen',
-  'agentMsg.service.noConnection': 'Kunde inte nå tjänsten: kontrollera nätverksanslutningen och tjänstens adress under Inställningar → Anslutning',
+  'agentMsg.service.noConnection':
+    'Kunde inte nå tjänsten: kontrollera nätverksanslutningen och tjänstens adress under Inställningar → Anslutning',
   'agentMsg.service.badAnswer': 'Tjänsten skickade ett oväntat svar: rapportera det till supporten med förfrågans id',
   'agentMsg.service.answered': 'Tjänsten avvisade det (HTTP {status})',
   'agentMsg.cupsReason.mediaEmpty': 'slut på papper',
@@ -479,20 +481,29 @@ export const sv: Catalog = {
   'agentMsg.cupsReason.offline': 'frånkopplad',
   'agentMsg.cupsReason.markerEmpty': 'slut på toner eller färgband',
   'agentMsg.cupsReason.paused': 'pausad',
-  'agentMsg.printer.cupsDisabled': 'CUPS-kön "{queue}" är pausad{why}: kör `cupsenable \'{queue}\'` eller aktivera den i skrivarinställningarna.',
-  'agentMsg.printer.cupsRejecting': 'CUPS-kön "{queue}" tar inte emot jobb{why}: kör `cupsaccept \'{queue}\'` eller tillåt jobb i skrivarinställningarna.',
-  'agentMsg.printer.cupsNotFound': 'CUPS-kön "{queue}" finns inte: kontrollera namnet med `lpstat -p` eller välj en annan skrivare i inställningarna.',
-  'agentMsg.printer.cupsUnreachable': 'Kan inte nå {server} för att skriva ut till {printer}: starta CUPS (systemctl start cups) eller kontrollera serverns adress.',
+  'agentMsg.printer.cupsDisabled':
+    'CUPS-kön "{queue}" är pausad{why}: kör `cupsenable \'{queue}\'` eller aktivera den i skrivarinställningarna.',
+  'agentMsg.printer.cupsRejecting':
+    'CUPS-kön "{queue}" tar inte emot jobb{why}: kör `cupsaccept \'{queue}\'` eller tillåt jobb i skrivarinställningarna.',
+  'agentMsg.printer.cupsNotFound':
+    'CUPS-kön "{queue}" finns inte: kontrollera namnet med `lpstat -p` eller välj en annan skrivare i inställningarna.',
+  'agentMsg.printer.cupsUnreachable':
+    'Kan inte nå {server} för att skriva ut till {printer}: starta CUPS (systemctl start cups) eller kontrollera serverns adress.',
   'agentMsg.printer.localCups': 'den lokala CUPS-schemaläggaren',
-  'agentMsg.printer.listDisabled': 'Pausad{why}: kör `cupsenable \'{queue}\'`.',
-  'agentMsg.printer.listRejecting': 'Tar inte emot jobb{why}: kör `cupsaccept \'{queue}\'`.',
-  'agentMsg.printer.windowsWorkOffline': 'Windows-skrivaren "{printer}" är inställd på "Använd skrivaren offline": avmarkera det i skrivarens köfönster (menyn Skrivare).',
+  'agentMsg.printer.listDisabled': "Pausad{why}: kör `cupsenable '{queue}'`.",
+  'agentMsg.printer.listRejecting': "Tar inte emot jobb{why}: kör `cupsaccept '{queue}'`.",
+  'agentMsg.printer.windowsWorkOffline':
+    'Windows-skrivaren "{printer}" är inställd på "Använd skrivaren offline": avmarkera det i skrivarens köfönster (menyn Skrivare).',
   'agentMsg.printer.folderDiskFull': 'Disken där {path} ligger är full: frigör utrymme eller välj en annan mapp.',
-  'agentMsg.printer.folderNoAccess': 'Print Station får inte skriva till {path}: ge den här användaren skrivrätt till mappen eller välj en annan.',
+  'agentMsg.printer.folderNoAccess':
+    'Print Station får inte skriva till {path}: ge den här användaren skrivrätt till mappen eller välj en annan.',
   'agentMsg.printer.folderNotAFolder': '{path} är ingen mapp (en fil ligger i vägen): flytta den eller välj en annan mapp.',
-  'agentMsg.windows.Paused': 'Windows-skrivaren "{printer}" är pausad: återuppta den i Windows (Inställningar > Skrivare och skannrar > skrivaren > Öppna utskriftskön > Skrivare > avmarkera Pausa utskrift).',
-  'agentMsg.windows.Error': 'Windows-skrivaren "{printer}" rapporterar ett fel: kontrollera skrivaren (display, lampor) och dess utskriftskö i Windows.',
-  'agentMsg.windows.PendingDeletion': 'Windows-skrivaren "{printer}" håller på att tas bort från Windows: välj en annan skrivare i inställningarna.',
+  'agentMsg.windows.Paused':
+    'Windows-skrivaren "{printer}" är pausad: återuppta den i Windows (Inställningar > Skrivare och skannrar > skrivaren > Öppna utskriftskön > Skrivare > avmarkera Pausa utskrift).',
+  'agentMsg.windows.Error':
+    'Windows-skrivaren "{printer}" rapporterar ett fel: kontrollera skrivaren (display, lampor) och dess utskriftskö i Windows.',
+  'agentMsg.windows.PendingDeletion':
+    'Windows-skrivaren "{printer}" håller på att tas bort från Windows: välj en annan skrivare i inställningarna.',
   'agentMsg.windows.PaperJam': 'Windows-skrivaren "{printer}" har pappersstopp: åtgärda det, sedan fortsätter utskriften.',
   'agentMsg.windows.PaperOut': 'Windows-skrivaren "{printer}" har slut på papper (etiketter): lägg i etikettrullen.',
   'agentMsg.windows.ManualFeed': 'Windows-skrivaren "{printer}" väntar på papper i manuell matning: lägg i papper eller byt papperskälla.',
@@ -505,11 +516,14 @@ export const sv: Catalog = {
   'agentMsg.windows.UserIntervention': 'Windows-skrivaren "{printer}" behöver åtgärdas vid skrivaren: titta på dess display.',
   'agentMsg.windows.OutOfMemory': 'Windows-skrivarens "{printer}" minne är fullt: stäng av den och slå på den igen.',
   'agentMsg.windows.DoorOpen': 'Windows-skrivaren "{printer}" har luckan öppen: stäng den.',
-  'agentMsg.windows.ServerUnknown': 'Windows-skrivaren "{printer}" är i ett okänt läge på sin utskriftsserver: kontrollera utskriftsservern.',
+  'agentMsg.windows.ServerUnknown':
+    'Windows-skrivaren "{printer}" är i ett okänt läge på sin utskriftsserver: kontrollera utskriftsservern.',
   'agentMsg.intake.waiting': '{cause} Nästa försök {time}.',
   'agentMsg.intake.waitingForRules': 'Mottagen via webhook; väntar på att stationens regler ska avgöra.',
-  'agentMsg.intake.needsShipment': 'Väntar på försändelsens uppgifter: en stationsregel tittar på avsändarreferensen eller systemet, som webhooken inte innehåller, och försändelsen kunde inte hämtas ({cause}). Försöker igen automatiskt.',
-  'agentMsg.error.apiKeyRequired': 'Ange API-nyckeln igen för den nya tjänsteadressen: den sparade nyckeln skickas bara till adressen den angavs för.',
+  'agentMsg.intake.needsShipment':
+    'Väntar på försändelsens uppgifter: en stationsregel tittar på avsändarreferensen eller systemet, som webhooken inte innehåller, och försändelsen kunde inte hämtas ({cause}). Försöker igen automatiskt.',
+  'agentMsg.error.apiKeyRequired':
+    'Ange API-nyckeln igen för den nya tjänsteadressen: den sparade nyckeln skickas bara till adressen den angavs för.',
   'agentMsg.error.uiUnauthorized': 'Åtkomsttoken saknas eller är fel: öppna gränssnittet via den ui:-adress som agenten skrev ut.',
   'agentMsg.error.untrustedSender': 'Det här fönstret får inte prata med agenten.',
 };

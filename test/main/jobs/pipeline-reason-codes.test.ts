@@ -114,12 +114,19 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
   });
 
   it("a refusal by the service: the service's own words and request id travel in the code, the English as before", async () => {
-    const { p, ledger } = make('refused', { fetcher: new ScriptedFetcher(() => ({ error: ctx(400, 'Label format not allowed.', 'req-400') })) });
+    const { p, ledger } = make('refused', {
+      fetcher: new ScriptedFetcher(() => ({ error: ctx(400, 'Label format not allowed.', 'req-400') })),
+    });
     await p.start();
     const [job] = p.submitBooking(notice('sr1', 'scan'));
     await expect.poll(() => ledger.get(job!.id)?.state, { timeout: 5000 }).toBe('failed');
     const message = expectCoded(ledger.get(job!.id), 'service.error');
-    expect(message.params).toMatchObject({ apiCode: 'SERVICE_BAD_REQUEST', status: 400, serviceMessage: 'Label format not allowed.', requestId: 'req-400' });
+    expect(message.params).toMatchObject({
+      apiCode: 'SERVICE_BAD_REQUEST',
+      status: 400,
+      serviceMessage: 'Label format not allowed.',
+      requestId: 'req-400',
+    });
     expect(ledger.get(job!.id)!.reason).toBe(
       'The service refused POST /shipments/print as invalid: Label format not allowed. Correct the request and try again (request id req-400)',
     );
@@ -127,7 +134,9 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
 
   it('a document the shipment does not have is canceled with its code; a job canceled by hand says so with a code', async () => {
     const { p, ledger } = make('missing', {
-      fetcher: new ScriptedFetcher((req) => (req.document_type === 'customsinvoice' ? { error: ctx(422, 'document_type_unavailable', 'r-422') } : {})),
+      fetcher: new ScriptedFetcher((req) =>
+        req.document_type === 'customsinvoice' ? { error: ctx(422, 'document_type_unavailable', 'r-422') } : {},
+      ),
       autoPrintTypes: () => ['label', 'customsinvoice'],
       route: (type) => ({ target: 'mem:labels', layout: type === 'label' ? 'printer' : 'a4', media: type === 'label' ? 'label' : 'a4' }),
       targetFor: () => new MemoryTarget('mem:labels'),
@@ -150,7 +159,10 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
     class Unconfirmed extends MemoryTarget {
       readonly reconcilable = false;
       override async spool(): Promise<never> {
-        throw timeoutError({ method: 'POST', path: '/shipments/print', status: null, requestId: null, retryAfterMs: null, secret: '' }, 30_000);
+        throw timeoutError(
+          { method: 'POST', path: '/shipments/print', status: null, requestId: null, retryAfterMs: null, secret: '' },
+          30_000,
+        );
       }
     }
     const { p, ledger } = make('unconfirmed', { targetFor: () => new Unconfirmed('mem:labels') });
@@ -159,6 +171,8 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
     await expect.poll(() => ledger.get(job!.id)?.state, { timeout: 5000 }).toBe('failed');
     const message = expectCoded(ledger.get(job!.id), 'job.mayHavePrinted');
     expect(message.code === 'job.mayHavePrinted' && message.params.cause).toEqual({ code: 'service.noAnswer', params: {} });
-    expect(ledger.get(job!.id)!.reason).toBe('the service did not answer in time; it may have printed: check the printer, then retry by hand');
+    expect(ledger.get(job!.id)!.reason).toBe(
+      'the service did not answer in time; it may have printed: check the printer, then retry by hand',
+    );
   });
 });
