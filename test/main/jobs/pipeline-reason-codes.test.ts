@@ -118,7 +118,7 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
       fetcher: new ScriptedFetcher(() => ({ error: ctx(400, 'Label format not allowed.', 'req-400') })),
     });
     await p.start();
-    const [job] = p.submitBooking(notice('sr1', 'scan'));
+    const [job] = p.submitBooking(notice('sr1'));
     await expect.poll(() => ledger.get(job!.id)?.state, { timeout: 5000 }).toBe('failed');
     const message = expectCoded(ledger.get(job!.id), 'service.error');
     expect(message.params).toMatchObject({
