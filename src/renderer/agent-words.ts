@@ -85,6 +85,8 @@ const WORDING: Wording = {
   'printer.folderNotAFolder': (p) => t('agentMsg.printer.folderNotAFolder', { path: p.path }),
   'intake.waiting': (p) => t('agentMsg.intake.waiting', { cause: agentWords(p.cause), time: localDateTime(p.nextAttemptAt) }),
   'intake.waitingForRules': () => t('agentMsg.intake.waitingForRules'),
+  'agent.notConnected': () => t('agentMsg.agent.notConnected'),
+  'agent.enterKeyToTest': () => t('agentMsg.agent.enterKeyToTest'),
   'intake.needsShipment': (p) => t('agentMsg.intake.needsShipment', { cause: trimEnd(agentWords(p.cause)) }),
 };
 

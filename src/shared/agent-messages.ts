@@ -89,6 +89,10 @@ export interface AgentMessageParams {
   readonly 'intake.waitingForRules': Record<string, never>;
   /** A station rule needs the shipment's fields and GET /shipments/{id} failed. */
   readonly 'intake.needsShipment': { readonly shipmentId: string; readonly cause: AgentMessage };
+
+  // The agent's connection to the service (src/main/agent)
+  readonly 'agent.notConnected': Record<string, never>;
+  readonly 'agent.enterKeyToTest': Record<string, never>;
 }
 
 export type AgentMessageCode = keyof AgentMessageParams;
@@ -202,6 +206,8 @@ const ENGLISH: EnglishTable = {
   'printer.folderNotAFolder': (p) => `${p.path} is not a folder (a file is in the way): move it or choose another folder.`,
   'intake.waiting': (p) => `${englishOf(p.cause)} Next try at ${p.nextAttemptAt}.`,
   'intake.waitingForRules': () => 'Received by webhook; waiting for the station rules to decide.',
+  'agent.notConnected': () => 'No API key is set: connect your account in Settings → Connection, or start the demo.',
+  'agent.enterKeyToTest': () => 'Enter an API key to test the connection.',
   'intake.needsShipment': (p) =>
     `Waiting for the shipment's details: a station rule looks at sender_reference or system, which the webhook does not carry, ` +
     `and GET /shipments/${p.shipmentId} failed (${englishOf(p.cause)}). Tried again automatically.`,

@@ -70,6 +70,8 @@ const SAMPLES: { readonly [C in AgentMessageCode]: AgentMessageParams[C] } = {
   'intake.waiting': { cause: CAUSE, nextAttemptAt: '2026-11-24T10:15:00.000Z' },
   'intake.waitingForRules': {},
   'intake.needsShipment': { shipmentId: 'shp_1', cause: CAUSE },
+  'agent.notConnected': {},
+  'agent.enterKeyToTest': {},
 };
 const sample = (code: AgentMessageCode): AgentMessage => agentMessage(code, SAMPLES[code] as never);
 

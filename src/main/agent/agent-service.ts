@@ -1,4 +1,4 @@
-import { codedOnly } from '../../shared/agent-messages';
+import { codedOnly, plainMessage } from '../../shared/agent-messages';
 /**
  * The AgentApi facade: what the UI can ask of the agent. Electron IPC and the headless web
  * bridge both validate their payloads and forward here, so this is the single place each
@@ -285,7 +285,7 @@ export class AgentService implements AgentApi {
     const { connection, apiKeys } = this.deps;
     this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, connection.url);
     const apiKey = input.apiKey ?? apiKeys.read();
-    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'Enter an API key to test the connection.');
+    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, plainMessage('agent.enterKeyToTest'));
     const probe = connection.probe(input.apiUrl ?? connection.url, apiKey);
     try {
       const answer = await probe.status();

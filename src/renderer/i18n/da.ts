@@ -521,6 +521,8 @@ export const da: Catalog = {
   'agentMsg.intake.waitingForRules': 'Modtaget via webhook; venter på, at stationens regler afgør det.',
   'agentMsg.intake.needsShipment':
     'Venter på forsendelsens oplysninger: en stationsregel ser på afsenderreferencen eller systemet, som webhooken ikke indeholder, og forsendelsen kunne ikke hentes ({cause}). Prøver igen automatisk.',
+  'agentMsg.agent.notConnected': 'Der er ingen API-nøgle: forbind din konto under Indstillinger → Forbindelse, eller start demoen.',
+  'agentMsg.agent.enterKeyToTest': 'Indtast en API-nøgle for at teste forbindelsen.',
   'agentMsg.error.apiKeyRequired':
     'Indtast API-nøglen igen for den nye tjenesteadresse: den gemte nøgle sendes kun til den adresse, den blev indtastet til.',
   'agentMsg.error.uiUnauthorized': 'Adgangstokenet mangler eller er forkert: åbn brugerfladen via den ui:-adresse, agenten skrev.',

@@ -520,6 +520,8 @@ export const en = {
   'agentMsg.intake.waitingForRules': 'Received by webhook; waiting for the station rules to decide.',
   'agentMsg.intake.needsShipment':
     "Waiting for the shipment's details: a station rule looks at the sender reference or system, which the webhook does not carry, and the shipment could not be fetched ({cause}). Tried again automatically.",
+  'agentMsg.agent.notConnected': 'No API key is set: connect your account in Settings → Connection, or start the demo.',
+  'agentMsg.agent.enterKeyToTest': 'Enter an API key to test the connection.',
   'agentMsg.error.apiKeyRequired':
     'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.',
   'agentMsg.error.uiUnauthorized': 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.',

@@ -520,6 +520,8 @@ export const fi: Catalog = {
   'agentMsg.intake.waitingForRules': 'Vastaanotettu webhookilla; odotetaan aseman sääntöjen päätöstä.',
   'agentMsg.intake.needsShipment':
     'Odotetaan lähetyksen tietoja: aseman sääntö katsoo lähettäjän viitettä tai järjestelmää, joita webhook ei sisällä, eikä lähetystä saatu haettua ({cause}). Yritetään uudelleen automaattisesti.',
+  'agentMsg.agent.notConnected': 'API-avainta ei ole asetettu: yhdistä tilisi kohdassa Asetukset → Yhteys tai käynnistä esittely.',
+  'agentMsg.agent.enterKeyToTest': 'Anna API-avain yhteyden testaamiseksi.',
   'agentMsg.error.apiKeyRequired':
     'Anna API-avain uudelleen uutta palveluosoitetta varten: tallennettu avain lähetetään vain osoitteeseen, jota varten se annettiin.',
   'agentMsg.error.uiUnauthorized': 'Käyttöoikeustunnus puuttuu tai on väärä: avaa käyttöliittymä agentin tulostamasta ui:-osoitteesta.',

@@ -520,6 +520,8 @@ export const nb: Catalog = {
   'agentMsg.intake.waitingForRules': 'Mottatt via webhook; venter på at stasjonens regler avgjør.',
   'agentMsg.intake.needsShipment':
     'Venter på forsendelsens opplysninger: en stasjonsregel ser på avsenderreferansen eller systemet, som webhooken ikke inneholder, og forsendelsen kunne ikke hentes ({cause}). Prøver igjen automatisk.',
+  'agentMsg.agent.notConnected': 'Ingen API-nøkkel er satt: koble til kontoen din under Innstillinger → Tilkobling, eller start demoen.',
+  'agentMsg.agent.enterKeyToTest': 'Skriv inn en API-nøkkel for å teste tilkoblingen.',
   'agentMsg.error.apiKeyRequired':
     'Skriv inn API-nøkkelen igjen for den nye tjenesteadressen: den lagrede nøkkelen sendes bare til adressen den ble skrevet inn for.',
   'agentMsg.error.uiUnauthorized': 'Tilgangstokenet mangler eller er feil: åpne brukergrensesnittet via ui:-adressen agenten skrev ut.',

@@ -522,6 +522,8 @@ export const sv: Catalog = {
   'agentMsg.intake.waitingForRules': 'Mottagen via webhook; väntar på att stationens regler ska avgöra.',
   'agentMsg.intake.needsShipment':
     'Väntar på försändelsens uppgifter: en stationsregel tittar på avsändarreferensen eller systemet, som webhooken inte innehåller, och försändelsen kunde inte hämtas ({cause}). Försöker igen automatiskt.',
+  'agentMsg.agent.notConnected': 'Ingen API-nyckel är angiven: anslut ditt konto under Inställningar → Anslutning, eller starta demot.',
+  'agentMsg.agent.enterKeyToTest': 'Ange en API-nyckel för att testa anslutningen.',
   'agentMsg.error.apiKeyRequired':
     'Ange API-nyckeln igen för den nya tjänsteadressen: den sparade nyckeln skickas bara till adressen den angavs för.',
   'agentMsg.error.uiUnauthorized': 'Åtkomsttoken saknas eller är fel: öppna gränssnittet via den ui:-adress som agenten skrev ut.',
