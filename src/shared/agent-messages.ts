@@ -194,7 +194,8 @@ const ENGLISH: EnglishTable = {
   'printer.cupsNotFound': (p) =>
     `CUPS queue "${p.queue}" does not exist: check the name with \`lpstat -p\` or choose another printer in settings.`,
   'printer.cupsUnreachable': (p) =>
-    `Cannot reach ${p.server ?? 'the local CUPS scheduler'} to print to ${p.printer}: start CUPS (systemctl start cups) or check the server address.`,
+    `Cannot reach ${p.server ?? 'the local CUPS scheduler'} to print to ${p.printer}: ` +
+    'start CUPS (systemctl start cups) or check the server address.',
   'printer.listDisabled': (p) => `Disabled${p.reason && p.reason !== 'Paused' ? ` (${p.reason})` : ''}: run \`cupsenable '${p.queue}'\`.`,
   'printer.listRejecting': (p) => `Not accepting jobs${p.reason ? ` (${p.reason})` : ''}: run \`cupsaccept '${p.queue}'\`.`,
   'printer.windowsState': (p) => `Windows printer "${p.printer}" ${WINDOWS_STATE_ENGLISH[p.state]}.`,

@@ -54,7 +54,9 @@ const SAMPLES: { readonly [C in AgentMessageCode]: AgentMessageParams[C] } = {
     status: 422,
     serviceMessage: 'Weight is missing.',
     requestId: 'req-42',
-    text: 'The service could not process POST /shipments/book: Weight is missing. Correct the shipment data and try again (request id req-42)',
+    text:
+      'The service could not process POST /shipments/book: Weight is missing. ' +
+      'Correct the shipment data and try again (request id req-42)',
   },
   'printer.cupsDisabled': { queue: 'Zebra', reason: 'media-empty-error' },
   'printer.cupsRejecting': { queue: 'Zebra', reason: null },
@@ -114,7 +116,8 @@ describe('agent messages in the UI language', () => {
   it('a job waiting for a paused printer reads in Swedish', () => {
     setLanguage('sv');
     expect(describeJob(waitingOnPausedPrinter())).toBe(
-      'Etikett → CUPS Zebra: i kö: CUPS-kön "Zebra" är pausad: kör `cupsenable \'Zebra\'` eller aktivera den i skrivarinställningarna; ' +
+      'Etikett → CUPS Zebra: i kö: CUPS-kön "Zebra" är pausad: ' +
+        "kör `cupsenable 'Zebra'` eller aktivera den i skrivarinställningarna; " +
         'väntar på skrivaren (kontrollerar igen om 4 s)',
     );
   });

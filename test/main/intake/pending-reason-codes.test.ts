@@ -25,7 +25,7 @@ describe('a webhook booking waiting for its decision: the reason as a message co
     await dispose();
   });
 
-  it('stores the code with the English; the history entry words "waiting for the shipment\'s details" around the service error', async () => {
+  it("stores the code with the English; the history entry wraps the shipment's details wait around the service error", async () => {
     const failing = errorFromResponse(
       { method: 'GET', path: '/shipments/x', status: 503, requestId: 'req-503', retryAfterMs: null, secret: '' },
       { message: 'Maintenance' },

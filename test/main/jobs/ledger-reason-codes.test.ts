@@ -25,7 +25,8 @@ describe('Ledger: reasons with their message code (migration 5)', () => {
     db.pragma('user_version = 4');
     db.prepare(
       `INSERT INTO jobs (id, shipment_id, document_type, layout, target, trigger, state, reason, created_at, updated_at)
-       VALUES ('old1', 's-old', 'label', 'printer', 'windows:Zebra', 'webhook', 'failed', 'paper out (old words)', '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')`,
+       VALUES ('old1', 's-old', 'label', 'printer', 'windows:Zebra', 'webhook', 'failed', 'paper out (old words)',
+               '2026-11-01T00:00:00Z', '2026-11-01T00:00:00Z')`,
     ).run();
     db.close();
 

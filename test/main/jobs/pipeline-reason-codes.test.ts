@@ -128,7 +128,8 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
       requestId: 'req-400',
     });
     expect(ledger.get(job!.id)!.reason).toBe(
-      'The service refused POST /shipments/print as invalid: Label format not allowed. Correct the request and try again (request id req-400)',
+      'The service refused POST /shipments/print as invalid: Label format not allowed. ' +
+        'Correct the request and try again (request id req-400)',
     );
   });
 
