@@ -5,6 +5,7 @@
  * it reaches the AgentApi facade in main.
  */
 import { z } from 'zod';
+import type { AgentMessage } from './agent-messages';
 import {
   DOCUMENT_TYPES,
   JOB_STATES,
@@ -54,7 +55,14 @@ export type AgentEvent =
    * A label printer stopped and has labels waiting: moveToFallback({ printer }) sends them to
    * `fallback` (or a chosen A4 printer) as sheets. Once per outage; not sent when `auto` is set.
    */
-  | { readonly type: 'fallback'; readonly printer: string; readonly advice: string; readonly fallback: string | null }
+  | {
+      readonly type: 'fallback';
+      readonly printer: string;
+      readonly advice: string;
+      /** `advice` as a message code (src/shared/agent-messages.ts), for the UI's languages. */
+      readonly adviceMessage?: AgentMessage;
+      readonly fallback: string | null;
+    }
   /** A stopped label printer's waiting labels went to an A4 printer (automatically or on request). */
   | { readonly type: 'fallbackMoved'; readonly printer: string; readonly to: string; readonly jobs: readonly JobView[] };
 

@@ -1,3 +1,4 @@
+import { codedOnly, plainMessage } from '../../shared/agent-messages';
 /**
  * The AgentApi facade: what the UI can ask of the agent. Electron IPC and the headless web
  * bridge both validate their payloads and forward here, so this is the single place each
@@ -228,10 +229,14 @@ export class AgentService implements AgentApi {
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          const detailMessage = codedOnly(readiness.message);
+          const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          return detailMessage ? { ...info, detailMessage } : info;
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
+          const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
+          const detailMessage = error instanceof CodedError ? error.agentMessage : null;
+          return detailMessage ? { ...info, detailMessage } : info;
         }
       }),
     );
@@ -283,7 +288,7 @@ export class AgentService implements AgentApi {
     const { connection, apiKeys } = this.deps;
     this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, connection.url);
     const apiKey = input.apiKey ?? apiKeys.read();
-    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'Enter an API key to test the connection.');
+    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, plainMessage('agent.enterKeyToTest'));
     const probe = connection.probe(input.apiUrl ?? connection.url, apiKey);
     try {
       const answer = await probe.status();

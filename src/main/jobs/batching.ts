@@ -1,3 +1,4 @@
+import { adviceOf } from './failure';
 import { newJobId } from './job-id';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Batch, Entry, Lane } from './lane';
@@ -174,7 +175,7 @@ export class Batching {
         const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
         if (!readiness.ready) {
           // The batch keeps its place, its PDF and its tries; the line waits on the printer.
-          this.failures.waitForPrinter(lane, first, readiness.detail ?? (error as Error).message);
+          this.failures.waitForPrinter(lane, first, adviceOf(readiness, error));
           first.phase = 'ready';
           return;
         }

@@ -515,4 +515,87 @@ export const da: Catalog = {
   'parcels.customSize': 'Egne mål',
   'parcels.add': 'Tilføj kollilinje',
   'parcels.save': 'Gem kolli og hent priser',
+
+  // Agent messages (src/renderer/agent-words.ts)
+  'agentMsg.job.waitingForPrinter': '{advice}; venter på printeren (tjekker igen om {delay})',
+  'agentMsg.job.retrying': '{cause}; prøver igen om {delay}',
+  'agentMsg.job.gaveUp': '{cause} (opgav efter {attempts} forsøg; prøv igen manuelt)',
+  'agentMsg.job.mayHavePrinted': '{cause}; den kan være udskrevet: tjek printeren, og prøv så igen manuelt',
+  'agentMsg.job.noDocument': 'denne forsendelse har ingen {document}',
+  'agentMsg.job.canceledByHand': 'annulleret manuelt',
+  'agentMsg.job.handedBeforeRestart': 'afleveret til printeren før genstarten; den kan ikke følges længere',
+  'agentMsg.job.stoppedWhileSending':
+    'agenten stoppede, mens jobbet blev sendt: det kan være udskrevet: tjek printeren, og prøv så igen manuelt',
+  'agentMsg.job.resentAborted': 'printerkøen afbrød job {job} efter genstarten; sender det igen',
+  'agentMsg.job.resentCanceled': 'printerkøen annullerede job {job} efter genstarten; sender det igen',
+  'agentMsg.job.assumedPrinted': 'printerkøen viser ikke længere jobbet; antages udskrevet',
+  'agentMsg.job.abortedAtPrinter': 'printeren afbrød job {job}; tjek printeren, og prøv så igen',
+  'agentMsg.job.canceledAtPrinter': 'job {job} blev annulleret ved printeren',
+  'agentMsg.service.unavailable': 'tjenesten er ikke tilgængelig',
+  'agentMsg.service.unavailable503': 'tjenesten er ikke tilgængelig (HTTP 503)',
+  'agentMsg.service.labelNotReady': 'etiketten er ikke klar endnu',
+  'agentMsg.service.slowDown': 'tjenesten bad os sætte tempoet ned',
+  'agentMsg.service.noAnswer': 'tjenesten svarede ikke i tide',
+  'agentMsg.service.unreachable': 'tjenesten kan ikke nås',
+  'agentMsg.service.refused': 'Tjenesten afviste det: {message}',
+  'agentMsg.service.badKey': 'Tjenesten afviste API-nøglen: tjek den under Indstillinger → Forbindelse',
+  'agentMsg.service.limiting': 'Tjenesten begrænser antallet af forespørgsler: vent et øjeblik, og prøv igen',
+  'agentMsg.service.down': 'Tjenesten er ikke tilgængelig (HTTP {status}): vent et øjeblik, og prøv igen',
+  'agentMsg.service.timeout': 'Tjenesten svarede ikke i tide: tjek netværket, og prøv igen',
+  'agentMsg.service.noConnection':
+    'Kunne ikke nå tjenesten: tjek netværksforbindelsen og tjenestens adresse under Indstillinger → Forbindelse',
+  'agentMsg.service.badAnswer': "Tjenesten sendte et uventet svar: rapportér det til support med forespørgsels-id'et",
+  'agentMsg.service.answered': 'Tjenesten afviste det (HTTP {status})',
+  'agentMsg.cupsReason.mediaEmpty': 'tom for papir',
+  'agentMsg.cupsReason.mediaJam': 'papirstop',
+  'agentMsg.cupsReason.coverOpen': 'låget er åbent',
+  'agentMsg.cupsReason.offline': 'uden forbindelse',
+  'agentMsg.cupsReason.markerEmpty': 'tom for toner eller farvebånd',
+  'agentMsg.cupsReason.paused': 'sat på pause',
+  'agentMsg.printer.cupsDisabled':
+    'CUPS-køen "{queue}" er sat på pause{why}: kør `cupsenable \'{queue}\'`, eller aktivér den i printerindstillingerne.',
+  'agentMsg.printer.cupsRejecting':
+    'CUPS-køen "{queue}" modtager ikke job{why}: kør `cupsaccept \'{queue}\'`, eller tillad job i printerindstillingerne.',
+  'agentMsg.printer.cupsNotFound':
+    'CUPS-køen "{queue}" findes ikke: tjek navnet med `lpstat -p`, eller vælg en anden printer i indstillingerne.',
+  'agentMsg.printer.cupsUnreachable':
+    'Kan ikke nå {server} for at udskrive til {printer}: start CUPS (systemctl start cups), eller tjek serverens adresse.',
+  'agentMsg.printer.localCups': 'den lokale CUPS-planlægger',
+  'agentMsg.printer.listDisabled': "Sat på pause{why}: kør `cupsenable '{queue}'`.",
+  'agentMsg.printer.listRejecting': "Modtager ikke job{why}: kør `cupsaccept '{queue}'`.",
+  'agentMsg.printer.windowsWorkOffline':
+    'Windows-printeren "{printer}" er sat til "Brug printer offline": fjern markeringen i printerens kø-vindue (menuen Printer).',
+  'agentMsg.printer.folderDiskFull': 'Disken med {path} er fuld: frigør plads, eller vælg en anden mappe.',
+  'agentMsg.printer.folderNoAccess':
+    'Print Station må ikke skrive til {path}: giv denne bruger skriveadgang til mappen, eller vælg en anden.',
+  'agentMsg.printer.folderNotAFolder': '{path} er ikke en mappe (en fil er i vejen): flyt den, eller vælg en anden mappe.',
+  'agentMsg.windows.Paused':
+    'Windows-printeren "{printer}" er sat på pause: genoptag den i Windows (Indstillinger > Printere og scannere > printeren > Åbn udskriftskø > Printer > fjern markeringen i Afbryd udskrivning midlertidigt).',
+  'agentMsg.windows.Error': 'Windows-printeren "{printer}" melder en fejl: tjek printeren (display, lamper) og dens udskriftskø i Windows.',
+  'agentMsg.windows.PendingDeletion':
+    'Windows-printeren "{printer}" er ved at blive fjernet fra Windows: vælg en anden printer i indstillingerne.',
+  'agentMsg.windows.PaperJam': 'Windows-printeren "{printer}" har papirstop: fjern det, så fortsætter udskrivningen.',
+  'agentMsg.windows.PaperOut': 'Windows-printeren "{printer}" er løbet tør for papir (etiketter): sæt etiketrullen i.',
+  'agentMsg.windows.ManualFeed':
+    'Windows-printeren "{printer}" venter på papir i den manuelle fremføring: læg papir i, eller skift papirkilde.',
+  'agentMsg.windows.PaperProblem': 'Windows-printeren "{printer}" har et papirproblem: tjek etiketrullen og styrene.',
+  'agentMsg.windows.Offline': 'Windows-printeren "{printer}" er offline: tænd den, og tjek kablet eller netværket.',
+  'agentMsg.windows.OutputBinFull': 'Windows-printeren "{printer}" har en fuld udskriftsbakke: tøm den.',
+  'agentMsg.windows.NotAvailable': 'Windows-printeren "{printer}" er ikke tilgængelig: tjek, at den er tændt og tilsluttet.',
+  'agentMsg.windows.NoToner': 'Windows-printeren "{printer}" er løbet tør for toner eller farvebånd: udskift det.',
+  'agentMsg.windows.PagePunt': 'Windows-printeren "{printer}" kan ikke udskrive den aktuelle side: tjek udskriftskøen i Windows.',
+  'agentMsg.windows.UserIntervention': 'Windows-printeren "{printer}" kræver handling ved printeren: se dens display.',
+  'agentMsg.windows.OutOfMemory': 'Windows-printeren "{printer}" er løbet tør for hukommelse: sluk den, og tænd den igen.',
+  'agentMsg.windows.DoorOpen': 'Windows-printeren "{printer}" har lågen (dækslet) åben: luk den.',
+  'agentMsg.windows.ServerUnknown': 'Windows-printeren "{printer}" er i en ukendt tilstand på sin printserver: tjek printserveren.',
+  'agentMsg.intake.waiting': '{cause} Næste forsøg {time}.',
+  'agentMsg.intake.waitingForRules': 'Modtaget via webhook; venter på, at stationens regler afgør det.',
+  'agentMsg.intake.needsShipment':
+    'Venter på forsendelsens oplysninger: en stationsregel ser på afsenderreferencen eller systemet, som webhooken ikke indeholder, og forsendelsen kunne ikke hentes ({cause}). Prøver igen automatisk.',
+  'agentMsg.agent.notConnected': 'Der er ingen API-nøgle: forbind din konto under Indstillinger → Forbindelse, eller start demoen.',
+  'agentMsg.agent.enterKeyToTest': 'Indtast en API-nøgle for at teste forbindelsen.',
+  'agentMsg.error.apiKeyRequired':
+    'Indtast API-nøglen igen for den nye tjenesteadresse: den gemte nøgle sendes kun til den adresse, den blev indtastet til.',
+  'agentMsg.error.uiUnauthorized': 'Adgangstokenet mangler eller er forkert: åbn brugerfladen via den ui:-adresse, agenten skrev.',
+  'agentMsg.error.untrustedSender': 'Dette vindue må ikke tale med agenten.',
 };

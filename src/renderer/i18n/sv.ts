@@ -515,4 +515,88 @@ export const sv: Catalog = {
   'parcels.customSize': 'Eget mått',
   'parcels.add': 'Lägg till kollirad',
   'parcels.save': 'Spara kollin och hämta priser',
+
+  // Agent messages (src/renderer/agent-words.ts)
+  'agentMsg.job.waitingForPrinter': '{advice}; väntar på skrivaren (kontrollerar igen om {delay})',
+  'agentMsg.job.retrying': '{cause}; försöker igen om {delay}',
+  'agentMsg.job.gaveUp': '{cause} (gav upp efter {attempts} försök; försök igen manuellt)',
+  'agentMsg.job.mayHavePrinted': '{cause}; den kan ha skrivits ut: kontrollera skrivaren och försök sedan igen manuellt',
+  'agentMsg.job.noDocument': 'den här försändelsen har ingen {document}',
+  'agentMsg.job.canceledByHand': 'avbruten manuellt',
+  'agentMsg.job.handedBeforeRestart': 'lämnad till skrivaren före omstarten; den kan inte följas längre',
+  'agentMsg.job.stoppedWhileSending':
+    'agenten stoppades medan jobbet skickades: det kan ha skrivits ut: kontrollera skrivaren och försök sedan igen manuellt',
+  'agentMsg.job.resentAborted': 'skrivarkön avbröt jobb {job} efter omstarten; skickar det igen',
+  'agentMsg.job.resentCanceled': 'skrivarkön annullerade jobb {job} efter omstarten; skickar det igen',
+  'agentMsg.job.assumedPrinted': 'skrivarkön visar inte längre jobbet; antas vara utskrivet',
+  'agentMsg.job.abortedAtPrinter': 'skrivaren avbröt jobb {job}; kontrollera skrivaren och försök sedan igen',
+  'agentMsg.job.canceledAtPrinter': 'jobb {job} avbröts vid skrivaren',
+  'agentMsg.service.unavailable': 'tjänsten är inte tillgänglig',
+  'agentMsg.service.unavailable503': 'tjänsten är inte tillgänglig (HTTP 503)',
+  'agentMsg.service.labelNotReady': 'etiketten är inte klar än',
+  'agentMsg.service.slowDown': 'tjänsten bad oss sakta ner',
+  'agentMsg.service.noAnswer': 'tjänsten svarade inte i tid',
+  'agentMsg.service.unreachable': 'tjänsten går inte att nå',
+  'agentMsg.service.refused': 'Tjänsten avvisade det: {message}',
+  'agentMsg.service.badKey': 'Tjänsten avvisade API-nyckeln: kontrollera den under Inställningar → Anslutning',
+  'agentMsg.service.limiting': 'Tjänsten begränsar antalet förfrågningar: vänta en stund och försök igen',
+  'agentMsg.service.down': 'Tjänsten är inte tillgänglig (HTTP {status}): vänta en stund och försök igen',
+  'agentMsg.service.timeout': 'Tjänsten svarade inte i tid: kontrollera nätverket och försök igen',
+  'agentMsg.service.noConnection':
+    'Kunde inte nå tjänsten: kontrollera nätverksanslutningen och tjänstens adress under Inställningar → Anslutning',
+  'agentMsg.service.badAnswer': 'Tjänsten skickade ett oväntat svar: rapportera det till supporten med förfrågans id',
+  'agentMsg.service.answered': 'Tjänsten avvisade det (HTTP {status})',
+  'agentMsg.cupsReason.mediaEmpty': 'slut på papper',
+  'agentMsg.cupsReason.mediaJam': 'pappersstopp',
+  'agentMsg.cupsReason.coverOpen': 'luckan är öppen',
+  'agentMsg.cupsReason.offline': 'frånkopplad',
+  'agentMsg.cupsReason.markerEmpty': 'slut på toner eller färgband',
+  'agentMsg.cupsReason.paused': 'pausad',
+  'agentMsg.printer.cupsDisabled':
+    'CUPS-kön "{queue}" är pausad{why}: kör `cupsenable \'{queue}\'` eller aktivera den i skrivarinställningarna.',
+  'agentMsg.printer.cupsRejecting':
+    'CUPS-kön "{queue}" tar inte emot jobb{why}: kör `cupsaccept \'{queue}\'` eller tillåt jobb i skrivarinställningarna.',
+  'agentMsg.printer.cupsNotFound':
+    'CUPS-kön "{queue}" finns inte: kontrollera namnet med `lpstat -p` eller välj en annan skrivare i inställningarna.',
+  'agentMsg.printer.cupsUnreachable':
+    'Kan inte nå {server} för att skriva ut till {printer}: starta CUPS (systemctl start cups) eller kontrollera serverns adress.',
+  'agentMsg.printer.localCups': 'den lokala CUPS-schemaläggaren',
+  'agentMsg.printer.listDisabled': "Pausad{why}: kör `cupsenable '{queue}'`.",
+  'agentMsg.printer.listRejecting': "Tar inte emot jobb{why}: kör `cupsaccept '{queue}'`.",
+  'agentMsg.printer.windowsWorkOffline':
+    'Windows-skrivaren "{printer}" är inställd på "Använd skrivaren offline": avmarkera det i skrivarens köfönster (menyn Skrivare).',
+  'agentMsg.printer.folderDiskFull': 'Disken där {path} ligger är full: frigör utrymme eller välj en annan mapp.',
+  'agentMsg.printer.folderNoAccess':
+    'Print Station får inte skriva till {path}: ge den här användaren skrivrätt till mappen eller välj en annan.',
+  'agentMsg.printer.folderNotAFolder': '{path} är ingen mapp (en fil ligger i vägen): flytta den eller välj en annan mapp.',
+  'agentMsg.windows.Paused':
+    'Windows-skrivaren "{printer}" är pausad: återuppta den i Windows (Inställningar > Skrivare och skannrar > skrivaren > Öppna utskriftskön > Skrivare > avmarkera Pausa utskrift).',
+  'agentMsg.windows.Error':
+    'Windows-skrivaren "{printer}" rapporterar ett fel: kontrollera skrivaren (display, lampor) och dess utskriftskö i Windows.',
+  'agentMsg.windows.PendingDeletion':
+    'Windows-skrivaren "{printer}" håller på att tas bort från Windows: välj en annan skrivare i inställningarna.',
+  'agentMsg.windows.PaperJam': 'Windows-skrivaren "{printer}" har pappersstopp: åtgärda det, sedan fortsätter utskriften.',
+  'agentMsg.windows.PaperOut': 'Windows-skrivaren "{printer}" har slut på papper (etiketter): lägg i etikettrullen.',
+  'agentMsg.windows.ManualFeed': 'Windows-skrivaren "{printer}" väntar på papper i manuell matning: lägg i papper eller byt papperskälla.',
+  'agentMsg.windows.PaperProblem': 'Windows-skrivaren "{printer}" har ett pappersproblem: kontrollera etikettrullen och styrningarna.',
+  'agentMsg.windows.Offline': 'Windows-skrivaren "{printer}" är frånkopplad: slå på den och kontrollera kabeln eller nätverket.',
+  'agentMsg.windows.OutputBinFull': 'Windows-skrivaren "{printer}" har ett fullt utmatningsfack: töm det.',
+  'agentMsg.windows.NotAvailable': 'Windows-skrivaren "{printer}" är inte tillgänglig: kontrollera att den är påslagen och ansluten.',
+  'agentMsg.windows.NoToner': 'Windows-skrivaren "{printer}" har slut på toner eller färgband: byt det.',
+  'agentMsg.windows.PagePunt': 'Windows-skrivaren "{printer}" kan inte skriva ut den aktuella sidan: kontrollera utskriftskön i Windows.',
+  'agentMsg.windows.UserIntervention': 'Windows-skrivaren "{printer}" behöver åtgärdas vid skrivaren: titta på dess display.',
+  'agentMsg.windows.OutOfMemory': 'Windows-skrivarens "{printer}" minne är fullt: stäng av den och slå på den igen.',
+  'agentMsg.windows.DoorOpen': 'Windows-skrivaren "{printer}" har luckan öppen: stäng den.',
+  'agentMsg.windows.ServerUnknown':
+    'Windows-skrivaren "{printer}" är i ett okänt läge på sin utskriftsserver: kontrollera utskriftsservern.',
+  'agentMsg.intake.waiting': '{cause} Nästa försök {time}.',
+  'agentMsg.intake.waitingForRules': 'Mottagen via webhook; väntar på att stationens regler ska avgöra.',
+  'agentMsg.intake.needsShipment':
+    'Väntar på försändelsens uppgifter: en stationsregel tittar på avsändarreferensen eller systemet, som webhooken inte innehåller, och försändelsen kunde inte hämtas ({cause}). Försöker igen automatiskt.',
+  'agentMsg.agent.notConnected': 'Ingen API-nyckel är angiven: anslut ditt konto under Inställningar → Anslutning, eller starta demot.',
+  'agentMsg.agent.enterKeyToTest': 'Ange en API-nyckel för att testa anslutningen.',
+  'agentMsg.error.apiKeyRequired':
+    'Ange API-nyckeln igen för den nya tjänsteadressen: den sparade nyckeln skickas bara till adressen den angavs för.',
+  'agentMsg.error.uiUnauthorized': 'Åtkomsttoken saknas eller är fel: öppna gränssnittet via den ui:-adress som agenten skrev ut.',
+  'agentMsg.error.untrustedSender': 'Det här fönstret får inte prata med agenten.',
 };
