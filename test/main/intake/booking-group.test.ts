@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StationRules } from '../../../src/shared/domain';
 import { Ledger } from '../../../src/main/agent/ledger';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import { parseWebhook, type ParsedWebhook } from '../../../src/main/intake/envelope';
@@ -9,7 +10,7 @@ import { createWebhookHandlers, newHandlerCounters } from '../../../src/main/int
 import { bookedEnvelope } from '../../support/intake/loopback-sender';
 import { tempDir } from '../../support/jobs/fakes';
 
-const ALL = { mode: 'all', sources: [], carriers: [], matches: [] } as const;
+const ALL: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] };
 
 function parsed(body: string): ParsedWebhook {
   const result = parseWebhook(JSON.parse(body));
