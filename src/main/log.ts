@@ -17,7 +17,7 @@ export interface Logger {
 }
 
 export interface LoggerOptions {
-  /** Where lines go. @default process.stderr */
+  /** Where lines go, one call a line. @default process.stderr, the lines of one event-loop turn in one write (stderrLines) */
   readonly write?: (line: string) => void;
   /** Prefix each line with an ISO timestamp. @default true */
   readonly timestamps?: boolean;
@@ -30,7 +30,7 @@ export interface LoggerOptions {
 const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const write = options.write ?? stderrLines;
   const timestamps = options.timestamps ?? true;
   const minimum = RANK[options.level ?? 'info'];
   const secrets = new Set<string>();
@@ -59,6 +59,39 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (secret.length > 0) secrets.add(secret);
     },
   };
+}
+
+/** Lines waiting for the end of this event-loop turn. */
+let stderrPending: string[] = [];
+let stderrBytes = 0;
+let stderrHooked = false;
+const STDERR_FLUSH_BYTES = 64 * 1024;
+
+/**
+ * The default writer: a line goes to stderr with the others of the same event-loop turn,
+ * in one write at its end (at once past 64 KiB, and on exit). A burst logs five or six
+ * lines a label; one pipe write each, to a reader as busy as the agent, cost more than the
+ * label's ledger work (docs/BENCHMARKS.md, issue 14). A line is out a turn later, a few
+ * milliseconds at most; only a SIGKILL can lose that turn's lines (the rotating log file,
+ * src/main/log-file.ts, still writes each line at once).
+ */
+function stderrLines(line: string): void {
+  if (!stderrHooked) {
+    stderrHooked = true;
+    process.on('exit', flushStderr);
+  }
+  if (stderrPending.length === 0) setImmediate(flushStderr).unref();
+  stderrPending.push(`${line}\n`);
+  stderrBytes += line.length + 1;
+  if (stderrBytes >= STDERR_FLUSH_BYTES) flushStderr();
+}
+
+function flushStderr(): void {
+  if (stderrPending.length === 0) return;
+  const text = stderrPending.join('');
+  stderrPending = [];
+  stderrBytes = 0;
+  process.stderr.write(text);
 }
 
 /** A logger that drops everything (tests, benchmarks). */

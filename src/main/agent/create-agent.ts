@@ -18,6 +18,7 @@ import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, routeFor } from '../printing/routing';
+import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
 import type { PrinterTarget } from '../printing/target';
@@ -74,7 +75,9 @@ export interface Agent {
 }
 
 export async function createAgent(options: AgentOptions): Promise<Agent> {
-  const { settings, apiKeys, log } = options;
+  const { apiKeys, log } = options;
+  // Read on every booking and job (rules, routing, copies, media): cached, not re-read from the file each time.
+  const settings: SettingsStore = new CachedSettingsStore(options.settings);
   const hub = new EventHub();
   const connection = new ServiceConnection({ apiUrl: settings.get().apiUrl, apiKey: apiKeys.read(), client: options.client });
   const ledger = Ledger.open({ path: join(options.dataDir, 'ledger.sqlite') });

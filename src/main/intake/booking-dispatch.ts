@@ -36,26 +36,52 @@ export interface DispatchResult extends RuleDecision {
  */
 export type BookingDispatcher = (notice: BookingNotice, data?: unknown) => Promise<DispatchResult>;
 
+/**
+ * The same decision made synchronously, so that several can share one ledger transaction;
+ * null, having done nothing, when it cannot be made without fetching the shipment first
+ * (then the dispatcher above decides it). Throws what submitBooking throws.
+ */
+export type ImmediateDispatcher = (notice: BookingNotice, data?: unknown) => DispatchResult | null;
+
 export function createBookingDispatcher(options: BookingDispatchOptions): BookingDispatcher {
+  return createDispatchers(options).dispatch;
+}
+
+/** Both forms of the dispatcher, sharing the options' rules, index and sink. */
+export function createDispatchers(options: BookingDispatchOptions): { dispatch: BookingDispatcher; now: ImmediateDispatcher } {
   const logger = options.logger ?? silentLogger;
   const currentRules = (): StationRules => (typeof options.stationRules === 'function' ? options.stationRules() : options.stationRules);
   const problem = stationRulesProblem(currentRules());
   if (problem) logger.error(`intake: ${problem} Until then that rule matches nothing.`);
-
-  return async (incoming, data) => {
-    if (options.index) {
-      try {
-        const { shipmentId, referenceId, trackingId, carrier, source, bookedAt } = incoming;
-        options.index.upsertShipment({ shipmentId, referenceId, trackingId, carrier, source, bookedAt, data: data ?? null });
-      } catch (error) {
-        logger.warn(`intake: could not index shipment ${incoming.shipmentId}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+  const index = (incoming: BookingNotice, data: unknown): void => {
+    if (!options.index) return;
+    try {
+      const { shipmentId, referenceId, trackingId, carrier, source, bookedAt } = incoming;
+      options.index.upsertShipment({ shipmentId, referenceId, trackingId, carrier, source, bookedAt, data: data ?? null });
+    } catch (error) {
+      logger.warn(`intake: could not index shipment ${incoming.shipmentId}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  };
+  const needsFetch = (rules: StationRules, notice: BookingNotice): boolean =>
+    rulesNeedShipmentDetails(rules) && notice.senderReference === null && notice.system === null && !!options.shipments?.getShipment;
+
+  const now: ImmediateDispatcher = (notice, data) => {
+    const rules = currentRules();
+    if (needsFetch(rules, notice)) return null;
+    index(notice, data);
+    const decision = matchesStationRules(rules, notice);
+    options.onDecision?.(notice, decision);
+    if (decision.print) options.sink.submitBooking(notice);
+    return { ...decision, notice };
+  };
+
+  const dispatch: BookingDispatcher = async (incoming, data) => {
+    index(incoming, data);
     const rules = currentRules();
     let notice = incoming;
-    if (rulesNeedShipmentDetails(rules) && notice.senderReference === null && notice.system === null && options.shipments?.getShipment) {
+    if (needsFetch(rules, notice)) {
       try {
-        const shipment = await options.shipments.getShipment(notice.shipmentId);
+        const shipment = await options.shipments!.getShipment!(notice.shipmentId);
         notice = {
           ...notice,
           senderReference: shipment.sender_reference ?? null,
@@ -79,4 +105,5 @@ export function createBookingDispatcher(options: BookingDispatchOptions): Bookin
     if (decision.print) await options.sink.submitBooking(notice);
     return { ...decision, notice };
   };
+  return { dispatch, now };
 }

@@ -117,6 +117,11 @@ export class IntakeStore {
     };
   }
 
+  /** Runs `fn` in one transaction; nested, in a savepoint of the outer one. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   /** True when the message id is new (first delivery); false for a redelivery. */
   rememberMessage(messageId: string): boolean {
     return this.s.remember.run(messageId, this.now().toISOString()).changes === 1;

@@ -63,14 +63,19 @@ export class PendingDecisions {
 
   /** The booking was decided: forget it. */
   decided(shipmentId: string): void {
-    this.clear(shipmentId);
-    this.attempts.delete(shipmentId);
+    this.forget(shipmentId);
     try {
       this.options.store?.removePendingBooking?.(shipmentId);
     } catch (error) {
       // Left stored, it is decided once more after a restart; the ledger's idempotency keeps it to one label.
       this.options.logger.warn(`intake: could not mark booking ${shipmentId} as decided: ${errorText(error)}`);
     }
+  }
+
+  /** The booking was decided and its stored row removed already (with its submission): forget its retries. */
+  forget(shipmentId: string): void {
+    this.clear(shipmentId);
+    this.attempts.delete(shipmentId);
   }
 
   /** The decision was put off (or the submission failed): store why and try again later. */

@@ -11,6 +11,11 @@ import type { SeenShipment } from './intake-store';
 /** Webhook dedup, persisted (the ledger). Returns false when the id was already seen. */
 export interface MessageLedgerPort {
   rememberMessage(messageId: string): boolean;
+  /**
+   * Runs `fn` in one transaction (a nested call: a savepoint); a throw undoes what `fn`
+   * wrote. Optional: without it each delivery is recorded on its own.
+   */
+  transaction?<T>(fn: () => T): T;
 }
 
 /** Per-shipment tracking store (the ledger). Returns false when the event was already stored. */
@@ -32,6 +37,12 @@ export interface ShipmentIndexPort {
 /** The print pipeline. Idempotent: the same booking submitted twice prints once. */
 export interface BookingSinkPort {
   submitBooking(notice: BookingNotice): unknown;
+  /**
+   * Runs `fn` (submissions and intake's own ledger writes) in one ledger transaction; what
+   * the submitted jobs start runs once it commits, nothing if `fn` throws. Optional: without
+   * it each booking is decided on its own.
+   */
+  together?<T>(fn: () => T): T;
 }
 
 /** A shipment as the service lists or fetches it; only what intake reads. */

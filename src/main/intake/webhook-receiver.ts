@@ -17,6 +17,12 @@ import { parseSignatureHeader, verifySignature, type SignatureFailure } from './
  * parsed or stored), then parse, record by message_id (a redelivery is answered `duplicate`),
  * acknowledge, and only then process: the service wants a 2xx within 3 s and a printer can
  * take longer than that.
+ *
+ * Group commit: the deliveries parsed in one turn of the event loop are recorded in one
+ * ledger transaction at its end (each in a savepoint of its own, so one that cannot be
+ * recorded fails alone), and each is acknowledged once that transaction has committed.
+ * A commit appends every page it touched to the WAL; in a burst, one commit per delivery
+ * was most of what the agent wrote (docs/BENCHMARKS.md, issue 14).
  */
 
 export interface WebhookReceiverOptions {
@@ -47,6 +53,8 @@ export interface WebhookReceiverOptions {
 export interface WebhookDeliveries {
   /** Before the 2xx: records the delivery durably; false for a redelivery. Throwing answers 500. */
   remember(webhook: ParsedWebhook): boolean;
+  /** Runs `fn`'s remember() calls in one transaction (nested: a savepoint). @default runs `fn` as it is */
+  together?<T>(fn: () => T): T;
   /** After the 2xx, off the request. */
   process(webhook: ParsedWebhook): void;
 }
@@ -137,27 +145,55 @@ export async function startWebhookReceiver(
         }
         const parsed = parseWebhook(body);
         if (!parsed.ok) return reject(res, 'invalid', 400, {}, parsed.error);
-        const { webhook } = parsed;
-
-        let fresh: boolean;
-        try {
-          // Recorded before the 2xx (a booking with all it needs to be decided after a crash).
-          fresh = deliveries.remember(webhook);
-        } catch (error) {
-          // Not recorded, so not acknowledged: the service retries with the same message_id.
-          logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(error)}`);
-          return reject(res, 'internal', 500);
-        }
-        if (!fresh) {
-          counters.duplicates++;
-          return send(res, 200, { status: 'duplicate' });
-        }
-        counters.accepted++;
-        send(res, 200, { status: 'accepted' });
-        setImmediate(() => deliveries.process(webhook));
+        record(parsed.webhook, res);
       },
       () => {},
     );
+  };
+
+  const together = <T>(fn: () => T): T => (deliveries.together ? deliveries.together(fn) : fn());
+  /** Parsed deliveries waiting for this turn's commit. */
+  let waiting: Array<{ readonly webhook: ParsedWebhook; readonly res: ServerResponse }> = [];
+  const record = (webhook: ParsedWebhook, res: ServerResponse): void => {
+    waiting.push({ webhook, res });
+    if (waiting.length === 1) setImmediate(recordWaiting);
+  };
+  const recordWaiting = (): void => {
+    const group = waiting;
+    waiting = [];
+    // Recorded before the 2xx (a booking with all it needs to be decided after a crash).
+    let outcomes: Array<{ fresh: boolean } | { error: unknown }>;
+    try {
+      outcomes = together(() =>
+        group.map(({ webhook }) => {
+          try {
+            return { fresh: together(() => deliveries.remember(webhook)) };
+          } catch (error) {
+            return { error };
+          }
+        }),
+      );
+    } catch (error) {
+      // The commit failed: nothing of the group was recorded.
+      outcomes = group.map(() => ({ error }));
+    }
+    const accepted: ParsedWebhook[] = [];
+    group.forEach(({ webhook, res }, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) {
+        // Not recorded, so not acknowledged: the service retries with the same message_id.
+        logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(outcome.error)}`);
+        return reject(res, 'internal', 500);
+      }
+      if (!outcome.fresh) {
+        counters.duplicates++;
+        return send(res, 200, { status: 'duplicate' });
+      }
+      counters.accepted++;
+      send(res, 200, { status: 'accepted' });
+      accepted.push(webhook);
+    });
+    if (accepted.length > 0) setImmediate(() => accepted.forEach((webhook) => deliveries.process(webhook)));
   };
 
   const reject = (

@@ -91,11 +91,19 @@ export class Batching {
       layout: first.layout,
       jobIds: members.map((m) => m.id),
     };
+    const { guard } = this.context;
     let claimed = false;
     try {
-      claimed = this.store.claimBatch!(spec);
+      // The claim and every member's `fetching` in one commit. Not counted as a try: a batch
+      // the service refuses costs its members nothing.
+      claimed = guard.together(() => {
+        if (!this.store.claimBatch!(spec)) return false;
+        for (const m of members) guard.write(m.id, 'fetching', { nextAttemptAt: null, reason: null });
+        return true;
+      });
     } catch {
-      // A ledger that cannot claim: the first job goes alone (its own writes meet the ledger's state).
+      // A ledger that cannot claim: nothing of the batch was written; the first job goes alone
+      // (its own writes meet the ledger's state).
     }
     if (!claimed) return null;
     const tokens = members.map((m) => m.token);
@@ -103,13 +111,6 @@ export class Batching {
       m.batch = batch;
       m.batchId = batch.id;
       m.phase = 'fetching';
-    }
-    try {
-      // Not counted as a try: a batch the service refuses costs its members nothing.
-      for (const m of members) this.context.guard.write(m.id, 'fetching', { nextAttemptAt: null, reason: null });
-    } catch (error) {
-      this.release(batch, members);
-      return Promise.reject(error);
     }
     this.fetches += 1;
     return this.runFetch(batch, tokens);
@@ -147,12 +148,11 @@ export class Batching {
         }
         for (const m of members) m.spoolUncertain = false;
       }
-      // Written before the hand-over: if the ledger cannot take it, the batch is not sent.
-      for (const m of members) {
-        this.steps.countTry(m, 'spooling', { spoolAttempted: true, batchId: batch.id });
-        m.spoolUncertain = true;
-      }
-      this.tryBatchState(batch.id, 'spooling');
+      // Written before the hand-over, in one commit: if the ledger cannot take it, the batch is not sent.
+      this.steps.countTries(members, 'spooling', { spoolAttempted: true, batchId: batch.id }, () =>
+        this.tryBatchState(batch.id, 'spooling'),
+      );
+      for (const m of members) m.spoolUncertain = true;
       result = await target.spool({
         jobId: batch.id,
         title: batchTitle(batch),
@@ -233,14 +233,21 @@ export class Batching {
       m.pdf = null;
       m.phase = 'waiting';
     }
+    const { guard } = this.context;
     try {
-      this.store.dissolveBatch?.(batch.id);
-    } catch {
-      // The batch row stays; its members leave it with their next write.
+      guard.together(() => {
+        try {
+          this.store.dissolveBatch?.(batch.id);
+        } catch {
+          // The batch row stays; its members leave it with their next write.
+        }
+        for (const m of members) guard.write(m.id, 'queued', { batchId: null });
+      });
+    } catch (error) {
+      // If these writes are lost, the rows stay `fetching` (start() queues them again) and
+      // each member's next spool write clears its batch id.
+      if (!isLedgerFailure(error)) throw error;
     }
-    // If this write is lost, the row stays `fetching` (start() queues it again) and the
-    // member's next spool write clears its batch id.
-    for (const m of members) this.context.guard.tryWrite(m.id, 'queued', { batchId: null });
   }
 
   private handOver(lane: Lane, batch: Batch, spoolerJobId: string | null, completed: boolean): void {
@@ -250,8 +257,13 @@ export class Batching {
       m.pdf = null;
     }
     batch.pdf = null;
-    this.tryBatchState(batch.id, 'spooled', spoolerJobId);
-    for (const m of batch.members) this.spooled.record(m.id, m.target, spoolerJobId, completed);
+    // One commit for the batch row and every member's `spooled`.
+    this.spooled.recordAll(
+      batch.members.map((m) => ({ jobId: m.id, targetUri: m.target })),
+      spoolerJobId,
+      completed,
+      () => this.tryBatchState(batch.id, 'spooled', spoolerJobId),
+    );
   }
 
   /** Bookkeeping only: the members' rows are what recovery reads. */

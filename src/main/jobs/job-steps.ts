@@ -150,6 +150,23 @@ export class JobSteps {
     if (lane.head) this.failures.showWait(lane.head, again);
   }
 
+  /**
+   * countTry() for every member of a batch, and `also` (the batch row), in one commit. If it
+   * fails nothing was written, so the members' try counts in memory stay as they were.
+   */
+  countTries(entries: readonly Entry[], state: 'fetching' | 'spooling', patch: JobPatch, also: () => void): void {
+    const before = entries.map((e) => ({ tries: e.tries, tryCounted: e.tryCounted }));
+    try {
+      this.context.guard.together(() => {
+        for (const e of entries) this.countTry(e, state, patch);
+        also();
+      });
+    } catch (error) {
+      entries.forEach((e, i) => Object.assign(e, before[i]));
+      throw error;
+    }
+  }
+
   /** Count a new try in the ledger's `attempts` (once per fetch+spool pass). */
   countTry(entry: Entry, state: 'fetching' | 'spooling', patch: JobPatch = {}): JobRecord {
     const counted = entry.tryCounted;

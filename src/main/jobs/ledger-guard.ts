@@ -35,6 +35,8 @@ export class LedgerGuard {
   private ledgerTimer: NodeJS.Timeout | null = null;
   /** Outcomes already true at the printer but not yet recorded, replayed in order. */
   private readonly deferred: (() => void)[] = [];
+  /** Inside together(): the rows written so far, told to the observer once the transaction commits. */
+  private grouped: JobRecord[] | null = null;
 
   constructor(private readonly options: LedgerGuardOptions) {}
 
@@ -52,8 +54,40 @@ export class LedgerGuard {
       throw sqliteCode(error) ? ledgerWriteError(error, this.options.ledger.dir) : error;
     }
     this.ledgerFailures = 0;
-    this.options.observer.onJobChange(toJobView(job));
+    if (this.grouped) this.grouped.push(job);
+    else this.options.observer.onJobChange(toJobView(job));
     return job;
+  }
+
+  /**
+   * Runs `fn`'s writes in one ledger transaction: one commit for a batch's members instead
+   * of one each (every commit appends each page it touched to the WAL, about 15 KiB a job
+   * transition; docs/BENCHMARKS.md, issue 14). All or nothing: if `fn` throws, nothing it
+   * wrote is kept and the error (LEDGER_WRITE_FAILED for SQLite's) reaches the caller, as
+   * for a single write. The observer hears of the rows once they are committed. Nested
+   * calls join the outer transaction.
+   */
+  together<T>(fn: () => T): T {
+    const { ledger } = this.options;
+    if (this.grouped || !ledger.transaction) return fn();
+    const grouped: JobRecord[] = [];
+    this.grouped = grouped;
+    let result: T;
+    try {
+      result = ledger.transaction(fn);
+    } catch (error) {
+      throw sqliteCode(error) ? ledgerWriteError(error, ledger.dir) : error;
+    } finally {
+      this.grouped = null;
+    }
+    this.ledgerFailures = 0;
+    for (const job of grouped) this.options.observer.onJobChange(toJobView(job));
+    return result;
+  }
+
+  /** orDefer() for several writes that belong together: committed at once, or kept and replayed at once. */
+  orDeferTogether(fn: () => void): void {
+    this.orDefer(() => this.together(fn));
   }
 
   /** A write that may be lost (the row's previous state is as good), e.g. at stop(). */
@@ -67,6 +101,8 @@ export class LedgerGuard {
 
   /** Run a ledger write now; if the ledger cannot take it, keep it for the retry. */
   orDefer(fn: () => void): void {
+    // Inside together() a failure undoes the whole group: it is the group that is kept for the retry.
+    if (this.grouped) return fn();
     if (this.ledgerDown) {
       this.deferred.push(fn);
       return;

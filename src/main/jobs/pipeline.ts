@@ -73,6 +73,8 @@ export class PrintPipeline {
   private wakeTimer: NodeJS.Timeout | null = null;
   private wakeAt = Infinity;
   private idleWaiters: (() => void)[] = [];
+  /** Inside together(): what the jobs created so far start (told, queued), run once it commits. */
+  private afterCommit: (() => void)[] | null = null;
 
   constructor(private readonly options: PrintPipelineOptions) {
     this.ledger = options.ledger;
@@ -145,12 +147,36 @@ export class PrintPipeline {
         held: this.autoPaused,
       });
       if (created) {
-        this.emit(job);
-        if (!job.held) this.enqueue(job);
+        const start = (): void => {
+          this.emit(job);
+          if (!job.held) this.enqueue(job);
+        };
+        if (this.afterCommit) this.afterCommit.push(start);
+        else start();
       }
       jobs.push(toJobView(job));
     }
     return jobs;
+  }
+
+  /**
+   * Runs `fn` (submitBooking calls, and whatever else the caller writes to the same ledger)
+   * in one ledger transaction: one commit for a group of bookings instead of one each. The
+   * jobs it creates are told and queued once it commits; if `fn` throws, nothing it wrote is
+   * kept and none of them starts. Nested calls join the outer one.
+   */
+  together<T>(fn: () => T): T {
+    if (this.afterCommit) return fn();
+    const after: (() => void)[] = [];
+    this.afterCommit = after;
+    let result: T;
+    try {
+      result = this.ledger.transaction ? this.ledger.transaction(fn) : fn();
+    } finally {
+      this.afterCommit = null;
+    }
+    for (const start of after) start();
+    return result;
   }
 
   /** Always a new job, never deduplicated against automatic prints. */

@@ -52,6 +52,11 @@ export interface JobStore {
   get(id: string): JobRecord | null;
   /** Every unfinished job, in creation order. */
   open(): JobRecord[];
+  /**
+   * Runs `fn` in one transaction (nested calls join it); a throw rolls back everything `fn`
+   * wrote. Optional: without it every write commits on its own.
+   */
+  transaction?<T>(fn: () => T): T;
 }
 
 /** Pauses ('*' = automatic printing, else a printer URI) and the automatic jobs they hold. */

@@ -19,12 +19,29 @@ export class SpooledJobs {
     this.follower = new SpoolerFollower({
       intervalMs: context.settings.followIntervalMs,
       onOutcome: (job, outcome) => this.onFollowOutcome(job, outcome, this.recovered.delete(job.jobId)),
+      onOutcomes: (outcomes) => this.onFollowOutcomes(outcomes),
     });
   }
 
   /** The handover happened: record it now, or as soon as the ledger can be written. */
   record(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
     this.context.guard.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered));
+  }
+
+  /**
+   * record() for the members of a batch, one spooler job, and `also` (the batch row), in
+   * one commit; kept and replayed as a whole if the ledger cannot take it.
+   */
+  recordAll(
+    jobs: ReadonlyArray<{ readonly jobId: string; readonly targetUri: string }>,
+    spoolerJobId: string | null,
+    completed: boolean,
+    also: () => void,
+  ): void {
+    this.context.guard.orDeferTogether(() => {
+      also();
+      for (const job of jobs) this.onSpooled(job.jobId, job.targetUri, spoolerJobId, completed);
+    });
   }
 
   /** Record the handover; finish at once (folder, service, windows) or follow the spooler. */
@@ -53,6 +70,19 @@ export class SpooledJobs {
     // Runs inside the follower's tick: a ledger that cannot be written must not throw there.
     try {
       this.context.guard.orDefer(() => this.recordOutcome(job, outcome, recovered));
+    } catch (error) {
+      this.context.guard.workFailed(error);
+    }
+  }
+
+  /** Outcomes settled by one answer of the spooler (a batch's members): recorded in one commit. */
+  private onFollowOutcomes(outcomes: ReadonlyArray<{ readonly job: FollowedJob; readonly outcome: FollowOutcome }>): void {
+    if (this.context.queue.isStopped()) return;
+    const settled = outcomes.map(({ job, outcome }) => ({ job, outcome, recovered: this.recovered.delete(job.jobId) }));
+    try {
+      this.context.guard.orDeferTogether(() => {
+        for (const { job, outcome, recovered } of settled) this.recordOutcome(job, outcome, recovered);
+      });
     } catch (error) {
       this.context.guard.workFailed(error);
     }

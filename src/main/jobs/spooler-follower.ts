@@ -16,6 +16,8 @@ export interface SpoolerFollowerOptions {
   /** Consecutive `unknown` answers after which the spooler has forgotten the job. @default 3 */
   readonly unknownLimit?: number;
   readonly onOutcome: (job: FollowedJob, outcome: FollowOutcome) => void;
+  /** The outcomes one answer (a Get-Jobs for a queue) settled, in one call. @default each through onOutcome */
+  readonly onOutcomes?: (outcomes: ReadonlyArray<{ readonly job: FollowedJob; readonly outcome: FollowOutcome }>) => void;
 }
 
 /**
@@ -99,11 +101,20 @@ export class SpoolerFollower {
         } catch {
           return; // as above, for every job of this target
         }
+        const settled: Array<{ job: FollowedJob; outcome: FollowOutcome }> = [];
         for (const job of jobs) {
           const state = states.get(job.spoolerJobId);
           // An id the answer left out was not asked about: not evidence the job is gone.
-          if (state !== undefined) this.settle(job, state);
+          const outcome = state === undefined || this.stopped ? null : this.outcomeOf(job, state);
+          if (outcome) {
+            this.jobs.delete(job.jobId);
+            settled.push({ job, outcome });
+          }
         }
+        if (settled.length === 0) return;
+        // A batch's members end together: one call, so their rows are written in one commit.
+        if (this.options.onOutcomes) this.options.onOutcomes(settled);
+        else for (const { job, outcome } of settled) this.options.onOutcome(job, outcome);
       });
     }
     let next = 0;

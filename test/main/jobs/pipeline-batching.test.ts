@@ -131,6 +131,53 @@ describe('PrintPipeline batching (issue 14)', () => {
     expect(fetcher.calls.flat()).toEqual(all);
   });
 
+  it('writes each step of a batch in one commit (claim and fetching, spooling, spooled, the followed end) and tells of rows once committed', async () => {
+    // Which ledger transaction (1, 2, …; 0 = none) each transition ran in, and whether the observer heard inside one.
+    let txCount = 0;
+    let inTx = 0;
+    const writes: Array<{ id: string; state: string; tx: number }> = [];
+    const heardInside: string[] = [];
+    const transaction = ledger.transaction.bind(ledger);
+    const transition = ledger.transition.bind(ledger);
+    Object.assign(ledger, {
+      transaction: <T>(fn: () => T): T => {
+        if (inTx !== 0) return transaction(fn);
+        inTx = ++txCount;
+        try {
+          return transaction(fn);
+        } finally {
+          inTx = 0;
+        }
+      },
+      transition: (id: string, state: Parameters<Ledger['transition']>[1], patch?: Parameters<Ledger['transition']>[2]) => {
+        writes.push({ id, state, tx: inTx });
+        return transition(id, state, patch);
+      },
+    });
+    target = cupsTarget(false);
+    // Followed as a CUPS queue is: one answer for every job of the queue.
+    Object.defineProperty(target, 'jobStates', {
+      value: async (spoolerIds: readonly string[]) =>
+        new Map(await Promise.all(spoolerIds.map(async (id) => [id, await target.jobState(id)] as const))),
+    });
+    const p = make(new BatchFetcher(), { onJobChange: (job) => void (inTx !== 0 && heardInside.push(`${job.id} ${job.state}`)) });
+    await p.start();
+    const jobs = ids('g', 6).map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+    expect(target.spooled).toHaveLength(1);
+    target.finish(target.spooled[0]!.spoolerJobId, 'completed');
+    await waitFor(() => jobs.every((j) => ledger.get(j.id)!.state === 'completed'));
+
+    const ids6 = new Set(jobs.map((j) => j.id));
+    for (const state of ['fetching', 'spooling', 'spooled', 'completed']) {
+      const txs = writes.filter((w) => ids6.has(w.id) && w.state === state).map((w) => w.tx);
+      expect(txs, state).toHaveLength(6);
+      expect(new Set(txs).size, state).toBe(1);
+      expect(txs[0], state).toBeGreaterThan(0);
+    }
+    expect(heardInside).toEqual([]);
+  });
+
   it('does not batch at the default batchMax (1): one call and one spool job per shipment', async () => {
     const fetcher = new BatchFetcher();
     const p = make(fetcher, { batchMax: undefined });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/main/log';
 import { capText, escapeControls, logField, MAX_LOG_FIELD, MAX_LOG_LINE } from '../../../src/main/log-text';
 
@@ -50,5 +50,26 @@ describe('log fields', () => {
     expect(logField('a'.repeat(200_000))).toBe(`${'a'.repeat(MAX_LOG_FIELD)}…(+${200_000 - MAX_LOG_FIELD} chars)`);
     expect(logField('short\nline')).toBe('short\\nline');
     expect(capText('abcdef', 3)).toBe('abc…(+3 chars)');
+  });
+});
+
+describe('the default writer (stderr)', () => {
+  it('writes the lines of one event-loop turn with one write, in order, at its end', async () => {
+    const writes: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string) => (writes.push(String(chunk)), true)) as never);
+    try {
+      const log = createLogger({ timestamps: false });
+      log.info('one');
+      log.warn('two');
+      log.error('three');
+      expect(writes).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes).toEqual(['one\nWARN two\nERROR three\n']);
+      log.info('four');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes).toEqual(['one\nWARN two\nERROR three\n', 'four\n']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -12,6 +12,8 @@ import type { HandlerCounters, WebhookHandler, WebhookHandlerTable } from './typ
 export interface WebhookRouter {
   /** Before the 2xx; false for a redelivery. Throws when nothing could be recorded. */
   remember(webhook: ParsedWebhook): boolean;
+  /** Runs `fn`'s remember() calls in one ledger transaction (nested: a savepoint). */
+  together<T>(fn: () => T): T;
   /** After the 2xx. */
   process(webhook: ParsedWebhook): void;
   /** Once the receiver listens. */
@@ -39,6 +41,9 @@ export function webhookRouter(table: WebhookHandlerTable, options: WebhookRouter
       if (!isKnownWebhook(webhook)) return rememberMessage(webhook);
       const handler = handlerFor(table, webhook.type);
       return handler.remember ? handler.remember(webhook) : rememberMessage(webhook);
+    },
+    together(fn) {
+      return options.ledger.transaction ? options.ledger.transaction(fn) : fn();
     },
     process(webhook) {
       if (isKnownWebhook(webhook)) handlerFor(table, webhook.type).process(webhook);

@@ -1,5 +1,5 @@
 import type { BookingNotice } from '../booking-notice';
-import { createBookingDispatcher, type DispatchResult } from '../booking-dispatch';
+import { createDispatchers, type DispatchResult } from '../booking-dispatch';
 import { ReorderBuffer } from '../booking-reorder';
 import type { WebhookOf } from '../envelope';
 import { errorText } from '../error-text';
@@ -38,7 +38,7 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
   const { ledger } = options;
   const { counters, logger, now } = context;
   const index: ShipmentIndexPort | undefined = ledger.upsertShipment ? { upsertShipment: (s) => ledger.upsertShipment!(s) } : undefined;
-  const dispatch = createBookingDispatcher({
+  const { dispatch, now: dispatchNow } = createDispatchers({
     stationRules: options.stationRules,
     sink: options.sink,
     shipments: options.shipments,
@@ -49,27 +49,71 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
   // (station rules on sender_reference/system), and concurrent fetches would undo the
   // booked_at order the reorder buffer just established.
   let chain: Promise<void> = Promise.resolve();
-  const dispatchInOrder = (notice: BookingNotice, data: unknown): void => {
-    chain = chain.then(() =>
-      dispatch(notice, data).then(
-        (result) => {
-          pending.decided(notice.shipmentId);
-          if (result.print) counters.bookingsSubmitted++;
-          else counters.bookingsSkipped++;
-          logger.info(`intake: booking ${notice.shipmentId} ${result.print ? 'submitted' : 'not printed'}: ${result.why}`);
-          options.onBooking?.(result);
-        },
-        (error: unknown) => {
-          // Put off or not submitted (the ledger could not be written): kept, tried again.
-          if (error instanceof BookingDeferredError) counters.bookingsDeferred++;
-          else {
-            counters.processingErrors++;
-            logger.error(`intake: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
-          }
-          pending.putOff(notice, data, error);
-        },
-      ),
+  const decided = (result: DispatchResult): void => {
+    const { notice } = result;
+    if (result.print) counters.bookingsSubmitted++;
+    else counters.bookingsSkipped++;
+    logger.info(`intake: booking ${notice.shipmentId} ${result.print ? 'submitted' : 'not printed'}: ${result.why}`);
+    options.onBooking?.(result);
+  };
+  const decideOne = (notice: BookingNotice, data: unknown): Promise<void> =>
+    dispatch(notice, data).then(
+      (result) => {
+        pending.decided(notice.shipmentId);
+        decided(result);
+      },
+      (error: unknown) => {
+        // Put off or not submitted (the ledger could not be written): kept, tried again.
+        if (error instanceof BookingDeferredError) counters.bookingsDeferred++;
+        else {
+          counters.processingErrors++;
+          logger.error(`intake: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
+        }
+        pending.putOff(notice, data, error);
+      },
     );
+  /**
+   * Bookings released together are decided together when the sink can: indexed, submitted
+   * and taken off the pending list in one ledger transaction (one commit instead of three a
+   * booking). Any that needs its shipment fetched first, or a transaction that fails, and
+   * the rest go one by one as before, each kept and tried again on its own.
+   */
+  const decideGroup = async (items: ReadonlyArray<{ notice: BookingNotice; data: unknown }>): Promise<void> => {
+    const sink = options.sink;
+    let rest = items;
+    if (items.length > 1 && sink.together) {
+      const results: DispatchResult[] = [];
+      try {
+        sink.together(() => {
+          for (const { notice, data } of items) {
+            const result = dispatchNow(notice, data);
+            if (!result) break;
+            ledger.removePendingBooking?.(notice.shipmentId);
+            results.push(result);
+          }
+        });
+      } catch {
+        results.length = 0; // nothing of it was written
+      }
+      for (const result of results) {
+        pending.forget(result.notice.shipmentId);
+        decided(result);
+      }
+      rest = items.slice(results.length);
+    }
+    for (const { notice, data } of rest) await decideOne(notice, data);
+  };
+  let releasing: Array<{ notice: BookingNotice; data: unknown }> = [];
+  const dispatchInOrder = (notice: BookingNotice, data: unknown): void => {
+    releasing.push({ notice, data });
+    // What is released in one go (the deliveries of one commit) is decided as one group.
+    if (releasing.length === 1) queueMicrotask(decideReleased);
+  };
+  const decideReleased = (): void => {
+    if (releasing.length === 0) return;
+    const items = releasing;
+    releasing = [];
+    chain = chain.then(() => decideGroup(items));
   };
   const pending = new PendingDecisions({ ...options.decisionRetry, store: ledger, redispatch: dispatchInOrder, logger, now });
   const bookings = new ReorderBuffer<{ notice: BookingNotice; data: unknown }>({
@@ -89,6 +133,7 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
     start: () => pending.resume(),
     close: async () => {
       bookings.flush();
+      decideReleased();
       pending.close();
       await chain;
     },
