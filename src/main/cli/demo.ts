@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     webhookSecrets: [secret],
     pollIntervalSeconds: options.pollIntervalSeconds ?? 15,
     uiPort: options.uiPort ?? 0,
+    // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
+    tuning: options.batchMax === null ? undefined : { pipeline: { batchMax: options.batchMax } },
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
 
