@@ -13,7 +13,8 @@ import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless'
 import { silentLogger } from '../../src/main/log';
 import { useRig } from '../support/reliability/rig';
 import { SIZES } from '../support/reliability/sizes';
-import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { PrintedShipments } from '../support/reliability/pdf-shipments';
+import { checkPdfs, countPrinted, describeCount } from '../support/reliability/spool-count';
 import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'printer_faults_sink';
@@ -70,16 +71,19 @@ describe('printer faults: a queue disabled mid-burst', () => {
     for (const job of failed) await agent.agent.api.retryJob({ id: job.id });
 
     const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
-    await until(`${shipments.length} outputs`, async () => (await outputs()).length >= shipments.length, {
+    // Batched by default: labels are read from the PDFs (a batch holds several).
+    const printed = new PrintedShipments();
+    const labels = async (): Promise<string[]> => printed.update(await outputs());
+    await until(`${shipments.length} labels`, async () => (await labels()).length >= shipments.length, {
       timeoutMs: 120_000,
-      detail: async () => describeCount(countByShipment(await outputs(), shipments)),
+      detail: async () => describeCount(countPrinted(await labels(), shipments, (await outputs()).length)),
     });
     await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
     await sleep(2_000);
     unsubscribe();
 
     const files = await outputs();
-    const count = countByShipment(files, shipments);
+    const count = countPrinted(await printed.update(files), shipments, files.length);
     console.log(
       `[printer-faults] ${shipments.length} labels; ${spooledAtFault} spooled when the queue was disabled, ${stuck} after 3 s disabled; ` +
         `${visible.length} jobs showing the fault, ${failed.length} failed and retried by hand: ${describeCount(count)}`,
