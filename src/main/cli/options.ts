@@ -98,6 +98,14 @@ function readConfigFile(path: string): z.infer<typeof configFileSchema> {
   return parsed.data;
 }
 
+/**
+ * The pipeline tuning the agent and the demo pass to startHeadlessAgent: none unless
+ * --batch-max (or batchMax in --config) was given, so the pipeline's default holds (25).
+ */
+export function pipelineTuning(options: Pick<AgentCliOptions, 'batchMax'>): { pipeline: { batchMax: number } } | undefined {
+  return options.batchMax === null ? undefined : { pipeline: { batchMax: options.batchMax } };
+}
+
 /** Every address of the service ends in the version prefix (the service's spec, base URL). */
 const API_PREFIX = '/external/v1';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_USAGE, parseAgentOptions } from '../../../src/main/cli/options';
+import { AGENT_USAGE, parseAgentOptions, pipelineTuning } from '../../../src/main/cli/options';
 import { resolveSettings } from '../../../src/main/jobs/pipeline-options';
 import type { PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 
@@ -18,13 +18,14 @@ afterAll(async () => {
 });
 
 const batchMax = (argv: string[]) => parseAgentOptions(argv, {}, () => {}).batchMax;
-/** The pipeline's settings for the tuning the CLI passes (src/main/cli/agent.ts: null = the pipeline's default). */
+/** The pipeline's batchMax for the tuning the agent and the demo pass (pipelineTuning), the pipeline's defaults filled in. */
 const pipelineBatchMax = (value: number | null) =>
-  resolveSettings({ ...(value === null ? {} : { batchMax: value }) } as PrintPipelineOptions).batchMax;
+  resolveSettings({ ...pipelineTuning({ batchMax: value })?.pipeline } as PrintPipelineOptions).batchMax;
 
 describe('--batch-max', () => {
   it('is left to the pipeline when absent, which batches up to 25 shipments', () => {
     expect(batchMax([])).toBeNull();
+    expect(pipelineTuning({ batchMax: null })).toBeUndefined();
     expect(pipelineBatchMax(batchMax([]))).toBe(25);
   });
 
