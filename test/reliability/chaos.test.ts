@@ -84,9 +84,25 @@ describe.each([
     const { sandbox, cups } = rig();
     agent = await start();
 
+    // The last kill at no more than 80% out: with IPP spooling a burst's tail of 10% prints
+    // within the ~150 ms a kill takes to land, which put a kill after the burst now and then.
+    const thresholds = killThresholds(SIZES.chaosLabels, SIZES.chaosKills, between, 0.8);
+    /** Batched: the booking count at which each kill comes (a clump's end). */
+    const clumpEnds = thresholds.map((t) => Math.ceil(t / CLUMP) * CLUMP);
+    let killsDone = 0;
+
     const shipments: string[] = [];
     const book = async (clump: number, gapMs: number): Promise<void> => {
       for (let i = 0; i < SIZES.chaosLabels; i++) {
+        // Batched, no clump is booked past the next kill's point before that kill came: 20
+        // kills and restarts take longer than 50 clumps a second apart on a loaded machine,
+        // and the later kills landed after the burst. Bookings go on while the agent restarts.
+        if (gapMs > 0 && i % clump === 0) {
+          await until(`kill ${killsDone + 1} before booking ${i + 1}`, () => killsDone >= clumpEnds.length || i < clumpEnds[killsDone]!, {
+            timeoutMs: 300_000,
+            intervalMs: 5,
+          });
+        }
         const booked = await sandbox.bookShipment({ source: i % 3 === 0 ? 'APP' : 'API', reference_id: `CHAOS-${i}` });
         shipments.push(booked.shipmentId);
         if (gapMs > 0 && i % clump === clump - 1) await sleep(gapMs);
@@ -98,9 +114,6 @@ describe.each([
     if (!batched) await book(1, 0);
     const booking = batched ? book(CLUMP, CLUMP_GAP_MS) : Promise.resolve();
 
-    // The last kill at no more than 80% out: with IPP spooling a burst's tail of 10% prints
-    // within the ~150 ms a kill takes to land, which put a kill after the burst now and then.
-    const thresholds = killThresholds(SIZES.chaosLabels, SIZES.chaosKills, between, 0.8);
     const killedAt: number[] = [];
     /** Jobs between fetch and spooled at each kill (from the agent's job lines). */
     const inFlightAtKill: number[] = [];
@@ -118,7 +131,7 @@ describe.each([
       } else {
         // Batches print a clump in one go, so progress jumps from clump to clump: the kill is
         // timed from the clump's booking instead, to land while its batch is on its way.
-        const clumpEnd = Math.ceil(threshold / CLUMP) * CLUMP;
+        const clumpEnd = clumpEnds[k]!;
         await until(`${clumpEnd} bookings before kill ${k + 1}`, async () => shipments.length >= clumpEnd, {
           timeoutMs: 120_000,
           intervalMs: 5,
@@ -133,6 +146,7 @@ describe.each([
       expect(agent.running, `the agent exited by itself before kill ${k + 1}:\n${agent.lines.slice(-30).join('\n')}`).toBe(true);
       const exit = await agent.kill('SIGKILL');
       expect(exit.signal).toBe('SIGKILL');
+      killsDone += 1;
       agent = await start();
     }
 
