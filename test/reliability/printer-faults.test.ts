@@ -49,12 +49,19 @@ describe('printer faults: a queue disabled mid-burst', () => {
     const spooled = (): number => jobs().filter((j) => j.state === 'spooled' || j.state === 'completed').length;
 
     const shipments: string[] = [];
-    for (let i = 0; i < SIZES.printerFaultLabels; i++) shipments.push((await sandbox.bookShipment({ reference_id: `PF-${i}` })).shipmentId);
+    const book = async (from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i++) shipments.push((await sandbox.bookShipment({ reference_id: `PF-${i}` })).shipmentId);
+    };
 
+    // A third is booked and printed, then the queue is disabled mid-burst and the rest is
+    // booked: batched (the default), a burst booked at once is spooled in a job or two, all
+    // of it before a fault could come between its labels.
     const third = Math.floor(SIZES.printerFaultLabels / 3);
+    await book(0, third);
     await until(`${third} labels spooled before the fault`, () => spooled() >= third, { timeoutMs: 60_000, intervalMs: 5 });
     await cups.disable(QUEUE, 'Out of labels');
     const spooledAtFault = spooled();
+    await book(third, SIZES.printerFaultLabels);
 
     // Visible: jobs say the queue is disabled, while waiting to retry or once given up.
     await until('a job to report the disabled queue', () => history.some((j) => /disabled/.test(j.reason ?? '')), { timeoutMs: 60_000 });
