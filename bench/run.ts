@@ -1,9 +1,9 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll,windows]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
- * scheduler with a sink queue (test/support/cups.ts, needs root), the agent as a station
- * runs it. Prints a table with each issue-6 target next to the measured figure and, with
+ * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
+ * runs it. Prints a table with each issue-14 target next to the measured figure and, with
  * --json, writes the fields docs/INTERFACES.md lists (and more). A benchmark, not a test: it
  * asserts nothing about speed.
  */
@@ -13,17 +13,21 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPrivateCups } from '../test/support/cups';
 import { bundleAgentCli } from '../scripts/bundle-agent';
-import { runBurst, type BurstResult } from './burst';
+import { BATCH_MAX, runBurst, type BurstResult } from './burst';
 import { measureIdle, type IdleResult } from './idle';
 import { runLatency, type LatencyResult, type ScanResult } from './latency';
 import { machineInfo } from './machine';
 import { SandboxProcess } from './sandbox-process';
 import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
+import { runSheets, type SheetPages } from './sheets';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
 
 const QUEUE = 'bench_sink';
+/** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
+const A4_QUEUE = 'bench_a4_sink';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows';
 
 interface Plan {
   readonly burst: number;
@@ -34,6 +38,8 @@ interface Plan {
   readonly scaleIdleSeconds: number;
   readonly pollSamples: number;
   readonly windowsLabels: number;
+  /** Labels a sheet layout in the sheets section. */
+  readonly sheetLabels: number;
 }
 
 const FULL: Plan = {
@@ -45,6 +51,7 @@ const FULL: Plan = {
   scaleIdleSeconds: 20,
   pollSamples: 30,
   windowsLabels: 100,
+  sheetLabels: 100,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -55,6 +62,7 @@ const QUICK: Plan = {
   scaleIdleSeconds: 5,
   pollSamples: 8,
   windowsLabels: 50,
+  sheetLabels: 40,
 };
 
 export interface BenchReport {
@@ -63,6 +71,8 @@ export interface BenchReport {
   quick: boolean;
   machine_detail: ReturnType<typeof machineInfo>;
   burst?: BurstResult;
+  /** Pages used on A4 sheet layouts, agent (batching) vs the DIY loop: one entry a layout. */
+  sheet_pages?: SheetPages[];
   latency?: LatencyResult;
   scan?: ScanResult;
   idle?: IdleResult;
@@ -82,11 +92,11 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write('Usage: npm run bench -- [--quick] [--json FILE] [--only burst,latency,idle,scale,poll,windows]\n');
+    process.stdout.write(`Usage: npm run bench -- [--quick] [--json FILE] [--only ${SECTIONS}]\n`);
     return;
   }
   const plan = values.quick ? QUICK : FULL;
-  const only = new Set((values.only ?? 'burst,latency,idle,scale,poll,windows').split(',').map((s) => s.trim()));
+  const only = new Set((values.only ?? SECTIONS).split(',').map((s) => s.trim()));
   const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
   const machine = machineInfo();
   const started = Date.now();
@@ -100,7 +110,12 @@ async function main(): Promise<void> {
   log(`${machine.summary}; load average ${machine.loadAverage}; ${values.quick ? 'quick' : 'full'} run`);
 
   const workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'psbench-'));
-  const cups = await startPrivateCups({ queues: [{ name: QUEUE, kind: 'sink' }] });
+  const cups = await startPrivateCups({
+    queues: [
+      { name: QUEUE, kind: 'sink' },
+      { name: A4_QUEUE, kind: 'sink' },
+    ],
+  });
   const sandbox = await SandboxProcess.start();
   try {
     const bundled = only.has('idle') || only.has('scale') || only.has('poll') ? await bundleAgentCli() : undefined;
@@ -127,6 +142,8 @@ async function main(): Promise<void> {
       report.idle = { ...idle, rss_mb_tsx: viaTsx.rss_mb, cpu_percent_tsx: viaTsx.cpu_percent };
     }
     if (only.has('burst')) report.burst = await runBurst({ sandbox, cups, queue: QUEUE, count: plan.burst, workDir, log });
+    if (only.has('sheets'))
+      report.sheet_pages = await runSheets({ sandbox, cups, queue: A4_QUEUE, labels: plan.sheetLabels, workDir, log });
     if (only.has('latency')) {
       const { latency, scan } = await runLatency({
         sandbox,
@@ -142,7 +159,7 @@ async function main(): Promise<void> {
     }
     if (only.has('poll'))
       report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
-    if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: 25, workDir, log });
+    if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('scale'))
       report.scale = await runScale({
         sandbox,

@@ -7,10 +7,12 @@
 import { fileURLToPath } from 'node:url';
 import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
 import type { Logger } from './log';
+import { routedPrinterUris } from './printing/routing';
 import { checkPrintersAtStart } from './printing/startup-check';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
+import { writeBridgeFile } from './web/bridge-file';
 import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
@@ -71,8 +73,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   settings.update(patch);
   // Before anything starts: a queue that does not exist or a folder that cannot be written
   // stops the start with one line; a scheduler that is down only warns (it may come up).
-  const { labelPrinter, documentPrinter } = settings.get().routing;
-  await checkPrintersAtStart([labelPrinter, documentPrinter], options.tuning?.targets ?? {}, log.warn);
+  // Every printer the routing can send to (issue 13: a list and rules), not only the two defaults.
+  await checkPrintersAtStart(routedPrinterUris(settings.get().routing), options.tuning?.targets ?? {}, log.warn);
 
   const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
   const agent = await createAgent({
@@ -94,8 +96,15 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   }
 
   let ui: UiServer | null = null;
+  let removeBridgeFile = (): void => undefined;
   if (options.uiPort != null) {
     ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir });
+    // `npm run agent -- report` cannot open the ledger this agent holds: it asks here instead.
+    try {
+      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(ui.url).origin, token: ui.token });
+    } catch (error) {
+      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
+    }
   }
 
   return {
@@ -104,6 +113,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
     async stop() {
+      removeBridgeFile();
       await ui?.close();
       await agent.stop();
     },

@@ -18,6 +18,7 @@ import { ScanView } from './views/scan-view';
 import { SettingsPanel } from './views/settings-view';
 import { packSettingsPanel } from './views/pack-settings';
 import { StatusBar } from './views/status-bar';
+import { agentWords } from './agent-words';
 
 /**
  * The tabs, in order. A new view is one entry here, one in TabName (context.ts) and one in
@@ -232,7 +233,7 @@ export class App {
         this.notice(`${event.title}: ${event.message}`);
         break;
       case 'fallback':
-        this.offerFallback(event.printer, event.advice, event.fallback);
+        this.offerFallback(event.printer, agentWords(event.adviceMessage, event.advice), event.fallback);
         break;
       case 'fallbackMoved':
         this.notice(t('fallback.moved', { count: event.jobs.length, printer: event.printer, to: event.to }));

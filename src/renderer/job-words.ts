@@ -2,6 +2,7 @@ import type { JobState, JobView } from '../shared/domain';
 import { describeTarget, targetKind } from './format';
 import { t } from './i18n';
 import { PRINTER_KIND_COMPLETED_WORDS, documentWords, localized } from './words';
+import { agentWords } from './agent-words';
 
 /** Honest words: `spooled` is not `printed`. */
 export const JOB_STATE_WORDS = localized<JobState>({
@@ -30,12 +31,18 @@ export function describeJob(job: JobView): string {
   // What "completed" means depends on the printer (its registry's words): only a spooler can say it printed.
   const state = job.state === 'completed' && kind ? PRINTER_KIND_COMPLETED_WORDS[kind] : JOB_STATE_WORDS[job.state];
   const line = t('job.line', { document: documentWords(job.documentType), target: describeTarget(job.target), state });
-  const requestId =
-    job.requestId && job.reason && !job.reason.includes(job.requestId) ? t('job.requestIdSuffix', { id: job.requestId }) : '';
-  if (job.state === 'failed' && job.reason) return t('job.lineFailed', { line, reason: job.reason }) + requestId;
+  const reason = jobReason(job);
+  const requestId = job.requestId && reason && !reason.includes(job.requestId) ? t('job.requestIdSuffix', { id: job.requestId }) : '';
+  if (job.state === 'failed' && reason) return t('job.lineFailed', { line, reason }) + requestId;
   // A job waiting for a retry says why it waits ("label not ready yet; retrying in 2 s").
-  if (isActive(job.state) && job.reason) return t('job.lineWaiting', { line, reason: job.reason }) + requestId;
+  if (isActive(job.state) && reason) return t('job.lineWaiting', { line, reason }) + requestId;
   return line;
+}
+
+/** Why the job failed or waits, in the UI's language (its stored English when it has no message code). */
+export function jobReason(job: Pick<JobView, 'reason' | 'reasonMessage'>): string | null {
+  if (job.reason === null) return null;
+  return agentWords(job.reasonMessage, job.reason);
 }
 
 export const isActive = (state: JobState): boolean => state === 'queued' || state === 'fetching' || state === 'spooling';

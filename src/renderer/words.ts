@@ -16,6 +16,7 @@ import type {
 } from '../shared/domain';
 import { PRINTER_KINDS, type PrinterKind } from '../shared/printer-kinds';
 import { t, tMaybe, type MessageKey } from './i18n';
+import { agentWords } from './agent-words';
 
 /** A read-only map whose values are looked up in the current language on every read. */
 export function localized<K extends string>(keys: Readonly<Record<K, MessageKey>>): Readonly<Record<K, string>> {
@@ -78,13 +79,14 @@ export const PRINTER_KIND_COMPLETED_WORDS: Readonly<Record<PrinterKind, string>>
 /** `ok` = green, `bad` = red, `unknown` = grey: the colour says what is known. */
 export type Readiness = { readonly tone: 'ok' | 'bad' | 'unknown'; readonly words: string };
 
-export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail'>): Readiness {
+export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail' | 'detailMessage'>): Readiness {
   if (printer.ready === null) return { tone: 'unknown', words: t('readiness.unknown') };
   if (printer.ready) return { tone: 'ok', words: t('readiness.ready') };
-  return { tone: 'bad', words: printer.detail ? t('readiness.notReadyDetail', { detail: printer.detail }) : t('readiness.notReady') };
+  if (!printer.detail) return { tone: 'bad', words: t('readiness.notReady') };
+  return { tone: 'bad', words: t('readiness.notReadyDetail', { detail: agentWords(printer.detailMessage, printer.detail) }) };
 }
 
-/** A booking's print state on the End of day tab and a shipment's documents (the CSV keeps the shared English words). */
+/** A booking's print state on the End of day tab and a shipment's documents (the same words as the CSV: src/shared/report-words.ts). */
 export const END_OF_DAY_WORDS = localized<EndOfDayState>({
   printed: 'eod.state.printed',
   may_have_printed: 'eod.state.may_have_printed',

@@ -5,6 +5,7 @@
  * it reaches the AgentApi facade in main.
  */
 import { z } from 'zod';
+import type { AgentMessage } from './agent-messages';
 import {
   DOCUMENT_TYPES,
   JOB_STATES,
@@ -54,7 +55,14 @@ export type AgentEvent =
    * A label printer stopped and has labels waiting: moveToFallback({ printer }) sends them to
    * `fallback` (or a chosen A4 printer) as sheets. Once per outage; not sent when `auto` is set.
    */
-  | { readonly type: 'fallback'; readonly printer: string; readonly advice: string; readonly fallback: string | null }
+  | {
+      readonly type: 'fallback';
+      readonly printer: string;
+      readonly advice: string;
+      /** `advice` as a message code (src/shared/agent-messages.ts), for the UI's languages. */
+      readonly adviceMessage?: AgentMessage;
+      readonly fallback: string | null;
+    }
   /** A stopped label printer's waiting labels went to an A4 printer (automatically or on request). */
   | { readonly type: 'fallbackMoved'; readonly printer: string; readonly to: string; readonly jobs: readonly JobView[] };
 
@@ -169,6 +177,7 @@ export const agentInputs = {
   getPackSettings: z.object({}).strict(),
   savePackSettings: packSettingsPatchSchema,
   listShippingRules: z.object({}).strict(),
+  listCarriers: z.object({}).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -246,6 +255,17 @@ export interface AgentApi {
   savePackSettings(input: AgentInput<'savePackSettings'>): Promise<PackSettings>;
   /** GET /shipping-rules, for choosing the station's rules. */
   listShippingRules(input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]>;
+  /**
+   * The service's carriers (GET /carriers, as the agent cached it for routing), for choosing
+   * one in a routing rule. Empty when the service was not reached: rules then take carriers as written.
+   */
+  listCarriers(input: AgentInput<'listCarriers'>): Promise<CarrierChoice[]>;
+}
+
+/** A carrier as GET /carriers names it: `code` lower case (what rules store), `name` for people. */
+export interface CarrierChoice {
+  readonly code: string;
+  readonly name: string | null;
 }
 
 export interface DiagnosticsSaved {

@@ -4,6 +4,7 @@
  * schemas.
  */
 import { z } from 'zod';
+import type { AgentMessage } from './agent-messages';
 import type { PrinterKind } from './printer-kinds';
 
 /** Print `document_type` values named by the spec. The service may add more. */
@@ -51,6 +52,12 @@ export interface JobView {
   readonly state: JobState;
   /** Why the job failed or waits, in words a packer can act on. */
   readonly reason: string | null;
+  /**
+   * The reason as a message code with parameters (src/shared/agent-messages.ts), for the UI to
+   * word in its language; `reason` is its English text. Absent on rows written before codes
+   * (ledger migration 5) and when the reason is null.
+   */
+  readonly reasonMessage?: AgentMessage | null;
   /** The service's X-Service-Request-ID of the failing call, when the service failed. */
   readonly requestId: string | null;
   readonly attempts: number;
@@ -113,6 +120,8 @@ export interface PrinterInfo {
   /** null when readiness cannot be known (service printers). */
   readonly ready: boolean | null;
   readonly detail: string | null;
+  /** `detail` as a message code (src/shared/agent-messages.ts); absent when it has none. */
+  readonly detailMessage?: AgentMessage | null;
 }
 
 /** The error shape that crosses process boundaries (IPC, web bridge). */
@@ -120,6 +129,8 @@ export interface AgentErrorPayload {
   readonly code: string;
   readonly message: string;
   readonly requestId: string | null;
+  /** `message` as a message code (src/shared/agent-messages.ts), when the error carries one. */
+  readonly agentMessage?: AgentMessage | null;
 }
 
 /** Station rules: which booked shipments this station prints by itself. */

@@ -1,47 +1,106 @@
 /**
  * The end-of-day report as CSV (RFC 4180, CRLF, a header row), shared by the command line
- * (`report --csv FILE`) and the UI's download so both give the same file. Cells are
- * quoted when needed, and a cell that a spreadsheet would run as a formula (= + - @ at the
- * start: a reference typed by someone else) is prefixed with ' so it stays text.
+ * (`report --csv FILE [--lang L]`) and the UI's download so both give the same file. Cells
+ * are quoted when needed, and a cell that a spreadsheet would run as a formula (= + - @ at
+ * the start: a reference typed by someone else) is prefixed with ' so it stays text.
+ *
+ * In a language other than English the file is written for a spreadsheet of that locale
+ * (CSV_FORMATS): Excel splits a double-clicked .csv on the locale's list separator, which is
+ * `;` wherever the decimal separator is a comma (Swedish, Danish, Norwegian, Finnish), and
+ * reads a file without a byte-order mark as the Windows code page, which garbles å, ä, ø. So
+ * those files start with a UTF-8 BOM and separate with `;`, and times are the station's local
+ * `YYYY-MM-DD HH:MM:SS`, which Excel and LibreOffice read as a date-time in every one of these
+ * locales (their own formats are not read back reliably: Finnish writes "klo", Danish `09.14`).
+ * English stays exactly the original file: `,`, no BOM, RFC 3339 times.
  */
-import type { EndOfDayReport, EndOfDayState } from './domain';
+import { END_OF_DAY_STATES, type EndOfDayReport, type EndOfDayState } from './domain';
+import { REPORT_WORDS, reportWord, seenByWord, stateWord, type ReportKey, type ReportLanguage } from './report-words';
 
-/** The states as the report says them ("not printed", never `not_printed`). */
-export const END_OF_DAY_STATE_WORDS: Readonly<Record<EndOfDayState, string>> = {
-  printed: 'printed',
-  may_have_printed: 'may have printed',
-  failed: 'failed',
-  not_printed: 'not printed',
-  canceled: 'canceled',
-};
+/** The states as the report says them in English ("not printed", never `not_printed`). */
+export const END_OF_DAY_STATE_WORDS: Readonly<Record<EndOfDayState, string>> = Object.fromEntries(
+  END_OF_DAY_STATES.map((state) => [state, stateWord('en', state)]),
+) as Record<EndOfDayState, string>;
 
-const HEADER = ['reference', 'carrier', 'tracking_id', 'shipment_id', 'booked_at', 'state', 'printed_at', 'printer', 'detail', 'seen_by'];
-
-export function endOfDayCsv(report: EndOfDayReport): string {
-  const lines = [HEADER.join(',')];
-  for (const r of report.rows) {
-    const state = END_OF_DAY_STATE_WORDS[r.state];
-    const cells = [r.reference, r.carrier, r.trackingId, r.shipmentId, r.bookedAt, state, r.printedAt, r.printer, r.detail, r.seenBy];
-    lines.push(cells.map(csvCell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+/** How a spreadsheet in a language's locale wants the file. */
+export interface CsvFormat {
+  readonly separator: ',' | ';';
+  /** Starts with U+FEFF, so Excel reads UTF-8. */
+  readonly bom: boolean;
+  /** `iso`: the RFC 3339 text as the report has it; `local`: `YYYY-MM-DD HH:MM:SS` in the station's time zone. */
+  readonly times: 'iso' | 'local';
 }
 
-export function csvCell(value: string | null): string {
+const NORDIC: CsvFormat = { separator: ';', bom: true, times: 'local' };
+export const CSV_FORMATS: Readonly<Record<ReportLanguage, CsvFormat>> = {
+  en: { separator: ',', bom: false, times: 'iso' },
+  sv: NORDIC,
+  da: NORDIC,
+  nb: NORDIC,
+  fi: NORDIC,
+};
+
+const COLUMNS: readonly ReportKey[] = [
+  'report.csv.reference',
+  'report.csv.carrier',
+  'report.csv.trackingId',
+  'report.csv.shipmentId',
+  'report.csv.bookedAt',
+  'report.csv.state',
+  'report.csv.printedAt',
+  'report.csv.printer',
+  'report.csv.detail',
+  'report.csv.seenBy',
+];
+
+export interface EndOfDayCsvOptions {
+  /** The words and the spreadsheet format. @default 'en' (the documented file) */
+  readonly language?: ReportLanguage;
+}
+
+export function endOfDayCsv(report: EndOfDayReport, options: EndOfDayCsvOptions = {}): string {
+  const language = options.language ?? 'en';
+  const format = CSV_FORMATS[language];
+  const cell = (value: string | null): string => csvCell(value, format.separator);
+  const time = (iso: string | null): string | null => (iso !== null && format.times === 'local' ? localTime(iso) : iso);
+  const lines = [COLUMNS.map((key) => cell(REPORT_WORDS[language][key])).join(format.separator)];
+  for (const r of report.rows) {
+    const cells = [
+      r.reference,
+      r.carrier,
+      r.trackingId,
+      r.shipmentId,
+      time(r.bookedAt),
+      stateWord(language, r.state),
+      time(r.printedAt),
+      r.printer,
+      r.detail,
+      seenByWord(language, r.seenBy),
+    ];
+    lines.push(cells.map(cell).join(format.separator));
+  }
+  return `${format.bom ? '\uFEFF' : ''}${lines.join('\r\n')}\r\n`;
+}
+
+/** One cell: quoted when it holds the separator, a quote or a line break; formulas defused. */
+export function csvCell(value: string | null, separator: ',' | ';' = ','): string {
   if (value === null) return '';
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return text.includes(separator) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** `2026-11-24 09:14:03` in this machine's time zone; the text itself when it is no time. */
+export function localTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 /** The counts in one line, the words the contract names: "booked 12 · printed 10 · not printed 2 …". */
-export function endOfDayCountsLine(report: EndOfDayReport): string {
+export function endOfDayCountsLine(report: EndOfDayReport, language: ReportLanguage = 'en'): string {
   const c = report.counts;
-  return [
-    `booked ${c.booked}`,
-    `printed ${c.printed}`,
-    `may have printed ${c.may_have_printed}`,
-    `failed ${c.failed}`,
-    `not printed ${c.not_printed}`,
-    `canceled ${c.canceled}`,
-  ].join(' · ');
+  return [`${reportWord(language, 'eod.booked')} ${c.booked}`, ...END_OF_DAY_STATES.map((s) => `${stateWord(language, s)} ${c[s]}`)].join(
+    ' · ',
+  );
 }

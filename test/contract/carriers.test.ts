@@ -16,4 +16,13 @@ describe('GET /carriers as the routing carrier map', () => {
     }
     expect(carriers.some((c) => c.name!.toLowerCase() !== c.carrier.toLowerCase())).toBe(true);
   });
+
+  it('keeps the list itself for choosing a carrier in a rule: codes lower case, names as the service writes them', async () => {
+    const { carriers } = await h.client.carriers();
+    const cache = new CarrierCache({ source: () => h.client });
+    expect(cache.list()).toEqual([]);
+    await cache.refresh();
+    expect(cache.list()).toEqual(carriers.map((c) => ({ code: c.carrier.toLowerCase(), name: c.name })));
+    expect(cache.list().length).toBeGreaterThan(1);
+  });
 });

@@ -3,7 +3,7 @@
  * critical violation. The views are found through the tab list (role=tab), so a view added
  * later is checked without touching this file. Besides the tabs: a shipment on screen after a
  * scan, completed and canceled jobs in the queue, Settings with Advanced open and with a
- * notice, and the first-run panel.
+ * notice, the printers form with rows and its Advanced parts open, and the first-run panel.
  */
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -59,6 +59,15 @@ test('every view has no serious or critical axe violation at 800x600 and 1280x80
     await page.getByText('Advanced: type a printer URI').click();
     expect(await blockingViolations(page), `Settings, Advanced open, at ${at}`).toEqual([]);
     await page.getByText('Advanced: type a printer URI').click();
+    // The printers form with a printer and a rule (their problems showing) and its Advanced parts open.
+    const form = page.locator('.printers-editor');
+    if ((await form.getByRole('group', { name: /^Printer 1/ }).count()) === 0) {
+      await form.getByRole('button', { name: 'Add a printer' }).click();
+      await form.getByRole('button', { name: 'Add a rule' }).click();
+    }
+    for (const part of ['Advanced: edit as JSON', 'Advanced: printer address']) await form.getByText(part).click();
+    expect(await blockingViolations(page), `Settings, printers form, at ${at}`).toEqual([]);
+    for (const part of ['Advanced: edit as JSON', 'Advanced: printer address']) await form.getByText(part).click();
   }
   expect(checked).toHaveLength(names.length * SIZES.length);
 

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LANGUAGE_STORAGE_KEY } from '../../src/renderer/i18n';
 import { expect, stationTest as test } from './fixtures';
 import { pdfsIn, type Station } from '../support/station';
 const labelsOf = async (station: Station, shipmentId: string): Promise<number> =>
@@ -47,6 +48,26 @@ test('End of day shows what printed and what did not, exports CSV and prints wha
   expect(await labelsOf(station, missing.shipmentId)).toBe(1);
   expect(await labelsOf(station, printed.shipmentId)).toBe(1);
   await snap('end-of-day-done-800x600');
+});
+
+test('End of day in Finnish downloads a CSV a Finnish spreadsheet opens: Finnish words, semicolons, UTF-8 BOM', async ({
+  page,
+  station,
+}) => {
+  const booking = await station.book({ reference_id: 'EOD-E2E-FI' });
+  await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [LANGUAGE_STORAGE_KEY, 'fi'] as const);
+  await page.goto(station.url);
+  await page.getByRole('tab', { name: /Päivän päätös/ }).click();
+  await expect(page.getByRole('table').getByRole('row').filter({ hasText: 'EOD-E2E-FI' })).toContainText('tulostettu');
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Lataa CSV' }).click();
+  const bytes = await readFile((await (await downloading).path())!);
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString('utf8').split('\r\n');
+  expect(lines[0]).toBe('Viite;Kuljetusyhtiö;Seurantatunnus;Lähetystunnus;Varattu;Tila;Tulostettu;Tulostin;Lisätiedot;Kenen tiedossa');
+  expect(lines[1]).toMatch(
+    new RegExp(`^EOD-E2E-FI;PostNord;${booking.trackingId};${booking.shipmentId};\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d;tulostettu;`),
+  );
 });
 
 test('Settings pauses one printer: its jobs wait, the other printer prints, Resume releases them', async ({ page, station, snap }) => {

@@ -30,6 +30,12 @@ for (const language of ['sv', 'da', 'nb', 'fi'] as const) {
     await expect(page.getByRole('textbox', { name: words['scan.label'] })).toBeFocused();
     const tabs = page.getByRole('tab');
     expect(await tabs.allTextContents()).toEqual(expect.arrayContaining([words['tab.scan'], words['tab.queue'], words['tab.settings']]));
+    // The printers form with a printer and a rule row and its JSON open: the longest words of Settings.
+    await page.getByRole('tab', { name: words['tab.settings'] }).click();
+    await page.getByRole('button', { name: words['pf.addPrinter'] }).click();
+    await page.getByRole('button', { name: words['pf.addRule'] }).click();
+    await page.getByText(words['pf.json']).click();
+    await expect(page.getByRole('group', { name: words['pf.ruleN'].replace('{n}', '1') })).toBeVisible();
     for (const size of SIZES) {
       await page.setViewportSize(size);
       for (let i = 0; i < (await tabs.count()); i++) {

@@ -133,7 +133,7 @@ test('settings are saved and survive a reload', async ({ page, station, snap }) 
   await page.getByLabel('Poll interval (seconds, 0 = off)').fill('42');
   await page.getByLabel('This station prints').selectOption('filtered');
   await page.getByLabel('Field matches').fill('reference_id SHOP-');
-  await page.getByLabel('waybill').check();
+  await page.getByRole('checkbox', { name: 'Waybill' }).check();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
   await snap('settings-saved');
@@ -143,7 +143,7 @@ test('settings are saved and survive a reload', async ({ page, station, snap }) 
   await expect(page.getByLabel('Poll interval (seconds, 0 = off)')).toHaveValue('42');
   await expect(page.getByLabel('This station prints')).toHaveValue('filtered');
   await expect(page.getByLabel('Field matches')).toHaveValue('reference_id SHOP-');
-  await expect(page.getByLabel('waybill')).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Waybill' })).toBeChecked();
   // The key is write-only: the field is empty, only "Key set" is shown.
   await expect(page.getByLabel('API key')).toHaveValue('');
   await page.getByRole('button', { name: 'Test connection' }).click();

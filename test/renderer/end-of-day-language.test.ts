@@ -76,6 +76,42 @@ describe('End of day in Swedish', () => {
   });
 });
 
+describe('End of day CSV download in the UI language', () => {
+  async function download(tags: string[]): Promise<string> {
+    sayLanguages(...tags);
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+      blobs.push(blob as Blob);
+      return 'blob:eod';
+    });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    const view = new EndOfDayView(context(fakeClient({ endOfDay: async () => REPORT })));
+    document.body.append(view.element);
+    view.show();
+    await settle();
+    const buttons = view.element.querySelectorAll<HTMLButtonElement>('.eod-actions button');
+    buttons[buttons.length - 1]!.click();
+    expect(blobs).toHaveLength(1);
+    // ignoreBOM: keep the byte-order mark in the text (a decoder drops it by default).
+    return new TextDecoder('utf-8', { ignoreBOM: true }).decode(await blobs[0]!.arrayBuffer());
+  }
+
+  it('downloads Swedish words laid out for a Swedish spreadsheet', async () => {
+    const text = await download(['sv-SE']);
+    const lines = text.replace(/^\uFEFF/, '').split('\r\n');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    expect(lines[0]).toBe('Referens;Transportör;Spårnings-id;Sändnings-id;Bokningstid;Läge;Utskriftstid;Skrivare;Detaljer;Känd av');
+    expect(lines[1]).toBe('ORDER-1;PostNord;0037;shp_1;;utskriven;2026-11-24 09:14:00;cups:Zebra;;båda');
+    expect(lines[2]).toBe('ORDER-2;PostNord;0037;shp_2;;inte utskriven;;;;båda');
+  });
+
+  it('keeps the documented English file in English', async () => {
+    const text = await download(['en-GB']);
+    expect(text.split('\r\n')[0]).toBe('reference,carrier,tracking_id,shipment_id,booked_at,state,printed_at,printer,detail,seen_by');
+    expect(text.split('\r\n')[1]).toBe(`ORDER-1,PostNord,0037,shp_1,,printed,${AT},cups:Zebra,,both`);
+  });
+});
+
 describe('documents of a scanned parcel in Swedish', () => {
   it('says the label printed, each document state and the print button in Swedish', async () => {
     sayLanguages('sv-SE');

@@ -233,3 +233,34 @@ describe('the booking panel in Swedish', () => {
     expect(el.querySelector('.pack-problem p.fail')?.textContent).toBe('Ogiltig vikt (förfrågans id req-9)');
   });
 });
+
+describe('customs items in the booking panel', () => {
+  const withCustoms = (): DraftView => ({
+    ...DRAFT,
+    customs: {
+      currency: 'SEK',
+      invoiceNumber: null,
+      termsOfSale: null,
+      items: [
+        { description: 'T-shirt', quantity: 3, unitWeightKg: 0.25, unitValue: 1234.5, hsCode: null, countryOfOrigin: null },
+        { description: null, quantity: null, unitWeightKg: null, unitValue: null, hsCode: null, countryOfOrigin: null },
+      ],
+    },
+  });
+  const customsLine = async (): Promise<string> => {
+    const client = fakeClient({ packDraft: async () => ({ ok: true, value: withCustoms() }), packPresets: async () => [] });
+    const panel = packPanel(DRAFT.shipment, context(client), () => undefined);
+    document.body.append(panel.element);
+    await settle();
+    // Intl separates digit groups and the unit with no-break spaces: read them as spaces.
+    return (panel.element.querySelectorAll('dd')[4]?.textContent ?? '').replaceAll(/[\u00a0\u202f]/g, ' ');
+  };
+
+  it('gives the item weight and value in the UI language’s digits, like the parcels’ weights', async () => {
+    sayLanguages('sv-SE');
+    expect(await customsLine()).toBe('3 × T-shirt, 0,25 kg, 1 234,5 SEK; ? × artikel, ? kg, ? SEK');
+    document.body.replaceChildren();
+    sayLanguages('en-GB');
+    expect(await customsLine()).toBe('3 × T-shirt, 0.25 kg, 1,234.5 SEK; ? × item, ? kg, ? SEK');
+  });
+});

@@ -1,9 +1,10 @@
+import { codedOnly, plainMessage } from '../../shared/agent-messages';
 /**
  * The AgentApi facade: what the UI can ask of the agent. Electron IPC and the headless web
  * bridge both validate their payloads and forward here, so this is the single place each
  * operation is implemented.
  */
-import type { AgentApi, AgentInput, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
+import type { AgentApi, AgentInput, CarrierChoice, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type {
   AgentStatus,
@@ -25,6 +26,7 @@ import type {
   ShippingRuleView,
 } from '../../shared/domain';
 import { isSheetMedia } from '../../shared/domain';
+import type { CarrierCache } from './carrier-cache';
 import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
@@ -69,6 +71,8 @@ export interface AgentServiceDeps {
   readonly secrets?: () => readonly string[];
   /** Moves a stopped label printer's labels (moveToFallback). @default none: the operation refuses */
   readonly fallback?: Pick<FallbackWatcher, 'moveToFallback'>;
+  /** The GET /carriers cache routing uses (listCarriers). @default none: listCarriers answers an empty list */
+  readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
 }
 
 export class AgentService implements AgentApi {
@@ -225,10 +229,14 @@ export class AgentService implements AgentApi {
         const { kind } = parsePrinterUri(uri);
         try {
           const readiness = await targetFor(uri).readiness();
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          const detailMessage = codedOnly(readiness.message);
+          const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
+          return detailMessage ? { ...info, detailMessage } : info;
         } catch (error) {
           // A printer this platform cannot drive (windows: on Linux) is listed, not fatal.
-          return { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
+          const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: false, detail: (error as Error).message };
+          const detailMessage = error instanceof CodedError ? error.agentMessage : null;
+          return detailMessage ? { ...info, detailMessage } : info;
         }
       }),
     );
@@ -280,7 +288,7 @@ export class AgentService implements AgentApi {
     const { connection, apiKeys } = this.deps;
     this.refuseKeyToNewAddress(input.apiUrl, input.apiKey, connection.url);
     const apiKey = input.apiKey ?? apiKeys.read();
-    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'Enter an API key to test the connection.');
+    if (!apiKey) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, plainMessage('agent.enterKeyToTest'));
     const probe = connection.probe(input.apiUrl ?? connection.url, apiKey);
     try {
       const answer = await probe.status();
@@ -351,6 +359,14 @@ export class AgentService implements AgentApi {
 
   async listShippingRules(_input: AgentInput<'listShippingRules'>): Promise<ShippingRuleView[]> {
     return this.pack.shippingRules();
+  }
+
+  async listCarriers(_input: AgentInput<'listCarriers'>): Promise<CarrierChoice[]> {
+    const { carriers, connection } = this.deps;
+    if (!carriers) return [];
+    // Not read yet (the agent started without a key, or the service was down): one more try.
+    if (carriers.list().length === 0 && connection.configured) await carriers.refresh();
+    return [...carriers.list()];
   }
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {

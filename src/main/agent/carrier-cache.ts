@@ -3,6 +3,8 @@
  * name. Routing rules may use either; both map to the code here so a rule matches the
  * booking however it arrived.
  */
+import type { CarrierChoice } from '../../shared/agent-api';
+
 export interface CarrierSource {
   carriers(): Promise<{ carriers: ReadonlyArray<{ carrier: string; name?: string | null }> }>;
 }
@@ -19,6 +21,7 @@ export interface CarrierCacheOptions {
 
 export class CarrierCache {
   private byKey = new Map<string, string>();
+  private known: readonly CarrierChoice[] = [];
   private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | null = null;
 
@@ -34,6 +37,11 @@ export class CarrierCache {
     return word;
   };
 
+  /** The service's carriers as last read (empty before the first load or when it failed), for choosing one in a rule. */
+  list(): readonly CarrierChoice[] {
+    return this.known;
+  }
+
   /** Loads the list; concurrent calls share one request. Never throws (onError hears of failures). */
   refresh(): Promise<void> {
     if (this.loading) return this.loading;
@@ -48,6 +56,7 @@ export class CarrierCache {
           if (c.name) next.set(c.name.trim().toLowerCase(), code);
         }
         this.byKey = next;
+        this.known = carriers.map((c) => ({ code: c.carrier.trim().toLowerCase(), name: c.name?.trim() || null }));
       } catch (error) {
         this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
       } finally {

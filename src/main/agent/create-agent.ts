@@ -213,6 +213,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   const service = new AgentService({
     fallback,
+    carriers,
     connection,
     ledger,
     pipeline,

@@ -1,3 +1,4 @@
+import type { AgentMessage } from '../../shared/agent-messages';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { CodedError } from '../errors';
 import { findPrinter, layoutOn, printersOf } from '../printing/routing';
@@ -12,7 +13,7 @@ import type { StoredSettings } from '../settings/settings-store';
  */
 
 export interface FallbackPipeline {
-  downPrinters(): ReadonlyArray<{ readonly target: string; readonly advice: string }>;
+  downPrinters(): ReadonlyArray<{ readonly target: string; readonly advice: string; readonly adviceMessage?: AgentMessage }>;
   moveWaiting(from: string, to: string, layout: LabelLayout, documentTypes?: readonly string[]): Promise<JobView[]>;
 }
 
@@ -21,6 +22,8 @@ export interface FallbackOffer {
   readonly printer: string;
   /** What the printer said. */
   readonly advice: string;
+  /** `advice` as a message code, for the UI's languages. */
+  readonly adviceMessage?: AgentMessage;
   /** The configured fallback printer's URI; null when none is set (choose one in moveToFallback). */
   readonly fallback: string | null;
 }
@@ -94,7 +97,7 @@ export class FallbackWatcher {
     const downUris = new Set(down.map((d) => d.target));
     for (const uri of this.offered) if (!downUris.has(uri)) this.offered.delete(uri); // back: a new outage offers again
     const routing = this.options.routing();
-    for (const { target, advice } of down) {
+    for (const { target, advice, adviceMessage } of down) {
       const printer = printersOf(routing).find((p) => p.uri === target);
       if (!printer || layoutOn(printer, 'label') !== 'printer') continue; // only label printers fall back
       try {
@@ -103,7 +106,7 @@ export class FallbackWatcher {
         } else if (!this.offered.has(target)) {
           this.offered.add(target);
           const fallback = printer.fallback ? (findPrinter(routing, printer.fallback.printer)?.uri ?? printer.fallback.printer) : null;
-          this.options.onOffer({ printer: target, advice, fallback });
+          this.options.onOffer({ printer: target, advice, fallback, ...(adviceMessage ? { adviceMessage } : {}) });
         }
       } catch (error) {
         this.options.onError(error instanceof Error ? error : new Error(String(error)));

@@ -1,3 +1,4 @@
+import type { AgentMessage } from '../../shared/agent-messages';
 import type { JobState, TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from '../intake/booking-notice';
 import { IntakeStore, type PendingBooking, type ScanMatch, type SeenShipment } from '../intake/intake-store';
@@ -143,7 +144,7 @@ export class Ledger {
   rememberBooking(messageId: string, notice: BookingNotice, data: unknown): boolean {
     return this.intake.rememberBooking(messageId, notice, data);
   }
-  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: string): void {
+  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: AgentMessage): void {
     this.intake.deferPendingBooking(shipmentId, nextAttemptAt, reason);
   }
   removePendingBooking(shipmentId: string): void {

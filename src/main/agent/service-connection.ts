@@ -1,3 +1,4 @@
+import { plainMessage } from '../../shared/agent-messages';
 /**
  * The agent's handle on the service. Settings can change the address or the key while
  * the agent runs, so the rest of the agent holds this stable object and the client
@@ -16,7 +17,7 @@ const RETIRE_GRACE_MS = 120_000;
 
 export class NotConnectedError extends CodedError {
   constructor() {
-    super(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key is set: connect your account in Settings → Connection, or start the demo.');
+    super(AGENT_ERROR_CODES.NOT_CONNECTED, plainMessage('agent.notConnected'));
   }
 }
 

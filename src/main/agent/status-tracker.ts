@@ -64,7 +64,8 @@ export class StatusTracker {
   job(job: JobView): void {
     if (job.state === 'spooled' || job.state === 'completed') this.lastPrintAt = job.updatedAt;
     if (job.state === 'failed') {
-      this.lastError = { code: AGENT_ERROR_CODES.JOB_FAILED, message: job.reason ?? 'print failed', requestId: job.requestId };
+      const failed = { code: AGENT_ERROR_CODES.JOB_FAILED, message: job.reason ?? 'print failed', requestId: job.requestId };
+      this.lastError = job.reasonMessage ? { ...failed, agentMessage: job.reasonMessage } : failed;
       this.lastErrorJob = job.id;
       this.recentFailures.set(job.id, this.now());
     } else {

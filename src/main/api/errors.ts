@@ -1,3 +1,4 @@
+import { agentMessage } from '../../shared/agent-messages';
 import { CodedError } from '../errors';
 
 /**
@@ -53,7 +54,10 @@ export class ApiError extends CodedError {
   readonly path: string;
 
   constructor(code: ApiErrorCode, message: string, details: ApiErrorDetails) {
-    super(code, withRequestId(message, details.requestId), { cause: details.cause });
+    // The service's own words cannot be translated: the UI frames them in its language (service.error).
+    const text = withRequestId(message, details.requestId);
+    const { status, serviceMessage, requestId } = details;
+    super(code, agentMessage('service.error', { apiCode: code, status, serviceMessage, requestId, text }), { cause: details.cause });
     this.code = code;
     this.status = details.status;
     this.requestId = details.requestId;

@@ -1,17 +1,21 @@
 /**
- * `npm run agent -- report --day YYYY-MM-DD [--csv FILE] [agent options]`: the end-of-day
- * report on the command line, with the same service and data-dir options as the agent.
+ * `npm run agent -- report --day YYYY-MM-DD [--csv FILE] [--lang L] [agent options]`: the
+ * end-of-day report on the command line, with the same service and data-dir options as the
+ * agent, in English (the default, the documented lines and CSV header) or a UI language.
  *
- * The ledger has one owner at a time (ledger-lock.ts): while the agent runs on the same
- * data directory, the report cannot open it (not even to read: SQLite's exclusive mode
- * shuts out readers too) and says to use the End of day view of the running agent's UI,
- * or to stop the agent first. It never prints: "print what is missing" is in the UI.
+ * The ledger has one owner at a time (ledger-lock.ts), and SQLite's exclusive mode shuts out
+ * readers too: while the agent runs on the same data directory, the report asks that agent
+ * through its loopback UI bridge (web/bridge-file.ts), the same operation the End of day view
+ * calls. An agent that serves no UI (started without --ui-port, or the desktop app) cannot be
+ * asked: the report then says, in one line, where to get it. It never prints: "print what is
+ * missing" is in the UI.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EndOfDayReport } from '../../shared/domain';
-import { END_OF_DAY_STATE_WORDS, endOfDayCountsLine, endOfDayCsv } from '../../shared/end-of-day-csv';
+import { endOfDayCountsLine, endOfDayCsv } from '../../shared/end-of-day-csv';
+import { REPORT_LANGUAGES, isReportLanguage, reportWord, stateWord, type ReportLanguage } from '../../shared/report-words';
 import { ServiceClient } from '../api/client';
 import { CodedError } from '../errors';
 import { JOB_ERROR_CODES } from '../jobs/errors';
@@ -19,14 +23,18 @@ import { Ledger } from '../agent/ledger';
 import { silentLogger, type Logger } from '../log';
 import { endOfDayReport } from '../report/end-of-day-service';
 import { createConfSettingsStore } from '../settings/conf-settings-store';
+import { AGENT_UNREACHABLE, callAgentBridge } from '../web/bridge-call';
+import { readBridgeFile } from '../web/bridge-file';
 import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
 
-export const REPORT_USAGE = `Usage: npm run agent -- report --day YYYY-MM-DD [--csv FILE] [OPTIONS]
+export const REPORT_USAGE = `Usage: npm run agent -- report --day YYYY-MM-DD [--csv FILE] [--lang L] [OPTIONS]
 The end-of-day report: the day's bookings (the service's list, filtered by this station's
-rules, and the ledger) and whether each printed. Reads the ledger: stop the agent that uses
---data-dir first, or use the End of day view of its UI.
+rules, and the ledger) and whether each printed. Reads the ledger; while an agent runs on
+--data-dir it asks that agent instead (through its UI, so the agent needs --ui-port).
   --day YYYY-MM-DD         the day, in this computer's time zone
   --csv FILE               also write the report as CSV to FILE
+  --lang ${REPORT_LANGUAGES.join('|')}    the report's words (default en); other than en, the CSV is
+                           laid out for a spreadsheet of that language (; between cells, local times)
 ${AGENT_USAGE}`;
 
 export interface ReportRun {
@@ -40,7 +48,7 @@ export async function runReport(
   env: NodeJS.ProcessEnv = process.env,
   log: Logger = silentLogger,
 ): Promise<ReportRun> {
-  const { day, csv, help, rest } = splitReportArgs(argv);
+  const { day, csv, lang, help, rest } = splitReportArgs(argv);
   if (help) return { text: `${REPORT_USAGE}\n`, report: null };
   if (!day) throw new OptionsError(`report needs --day YYYY-MM-DD\n${REPORT_USAGE}`);
   const options = parseAgentOptions(rest, env);
@@ -52,14 +60,10 @@ export async function runReport(
   try {
     ledger = Ledger.open({ path: ledgerPath, pruneIntervalMs: 0 });
   } catch (error) {
-    if ((error as { code?: string }).code === JOB_ERROR_CODES.LEDGER_LOCKED) {
-      throw new CodedError(
-        'AGENT_RUNNING',
-        `The agent is running on ${options.dataDir} and holds its ledger: open the End of day tab in its UI ` +
-          '(it has CSV export), or stop the agent and run the report again.',
-      );
-    }
-    throw error;
+    if ((error as { code?: string }).code !== JOB_ERROR_CODES.LEDGER_LOCKED) throw error;
+    const report = await askRunningAgent(options.dataDir, day);
+    if (csv) writeFileSync(csv, endOfDayCsv(report, { language: lang }), { mode: 0o600 });
+    return { text: reportText(report, csv, lang), report };
   }
   const client = options.apiUrl && options.apiKey ? new ServiceClient({ baseUrl: options.apiUrl, apiKey: options.apiKey }) : null;
   try {
@@ -72,59 +76,96 @@ export async function runReport(
       stationRules: () => settings.get().stationRules,
       logger: { info: log.info, warn: log.warn, error: log.error },
     });
-    if (csv) writeFileSync(csv, endOfDayCsv(report), { mode: 0o600 });
-    return { text: reportText(report, csv), report };
+    if (csv) writeFileSync(csv, endOfDayCsv(report, { language: lang }), { mode: 0o600 });
+    return { text: reportText(report, csv, lang), report };
   } finally {
     await client?.close();
     ledger.close();
   }
 }
 
-function splitReportArgs(argv: readonly string[]): { day: string | null; csv: string | null; help: boolean; rest: string[] } {
+/** The report from the agent that holds the ledger, through its UI bridge; one clear line when it cannot be asked. */
+async function askRunningAgent(dataDir: string, day: string): Promise<EndOfDayReport> {
+  const running = (why: string): CodedError =>
+    new CodedError(
+      'AGENT_RUNNING',
+      `The agent is running on ${dataDir} and holds its ledger, and ${why}: open the End of day tab in its UI ` +
+        '(it has CSV export), or stop the agent and run the report again.',
+    );
+  const bridge = readBridgeFile(dataDir);
+  if (!bridge) throw running('serves no UI to ask (start it with --ui-port N)');
+  try {
+    return await callAgentBridge(bridge, 'endOfDay', { day });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code === AGENT_UNREACHABLE) throw running((error as Error).message);
+    // The bridge itself refused (a token of an earlier run, a host it does not serve): not the report's fault.
+    if (code.startsWith('UI_')) throw running(`its UI refused the request (${(error as Error).message})`);
+    throw error;
+  }
+}
+
+interface ReportArgs {
+  readonly day: string | null;
+  readonly csv: string | null;
+  readonly lang: ReportLanguage;
+  readonly help: boolean;
+  readonly rest: string[];
+}
+
+function splitReportArgs(argv: readonly string[]): ReportArgs {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...argv],
       strict: false,
       allowPositionals: true,
-      options: { day: { type: 'string' }, csv: { type: 'string' }, help: { type: 'boolean' } },
+      options: { day: { type: 'string' }, csv: { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean' } },
       tokens: true,
     });
   } catch (error) {
     throw new OptionsError(`${(error as Error).message}\n${REPORT_USAGE}`);
   }
-  // Everything but --day, --csv and --help goes on to the agent's own option parser (strict there).
+  // Everything but --day, --csv, --lang and --help goes on to the agent's own option parser (strict there).
   const rest: string[] = [];
   for (const token of parsed.tokens ?? []) {
-    if (token.kind === 'option' && ['day', 'csv', 'help'].includes(token.name)) continue;
+    if (token.kind === 'option' && ['day', 'csv', 'lang', 'help'].includes(token.name)) continue;
     if (token.kind === 'option') rest.push(token.rawName, ...(token.value !== undefined ? [token.value] : []));
     else if (token.kind === 'positional') rest.push(token.value);
     else rest.push('--');
   }
   const value = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-  if (parsed.values.day === true || parsed.values.csv === true) {
-    throw new OptionsError(`--day and --csv each need a value\n${REPORT_USAGE}`);
+  if (parsed.values.day === true || parsed.values.csv === true || parsed.values.lang === true) {
+    throw new OptionsError(`--day, --csv and --lang each need a value\n${REPORT_USAGE}`);
   }
-  return { day: value(parsed.values.day), csv: value(parsed.values.csv), help: parsed.values.help === true, rest };
+  const lang = value(parsed.values.lang) ?? 'en';
+  if (!isReportLanguage(lang)) throw new OptionsError(`--lang ${lang}: use one of ${REPORT_LANGUAGES.join(', ')}`);
+  return { day: value(parsed.values.day), csv: value(parsed.values.csv), lang, help: parsed.values.help === true, rest };
 }
 
-/** The report as people read it in a terminal. */
-export function reportText(report: EndOfDayReport, csv: string | null = null): string {
-  const lines = [`End of day ${report.day}`, endOfDayCountsLine(report)];
-  if (report.manifests.available > 0) lines.push(`manifests: ${report.manifests.printed} of ${report.manifests.available} printed`);
+/** The report as people read it in a terminal, in `lang` (English: the lines scripts read). */
+export function reportText(report: EndOfDayReport, csv: string | null = null, lang: ReportLanguage = 'en'): string {
+  const word = (key: Parameters<typeof reportWord>[1], params?: Record<string, string | number>): string => reportWord(lang, key, params);
+  const lines = [word('report.title', { day: report.day }), endOfDayCountsLine(report, lang)];
+  if (report.manifests.available > 0) {
+    lines.push(word('report.manifests', { printed: report.manifests.printed, available: report.manifests.available }));
+  }
   if (report.serviceError) {
-    const id = report.serviceError.requestId ? ` (request id ${report.serviceError.requestId})` : '';
-    lines.push(`warning: the service's list was not read, counts are this station's ledger only: ${report.serviceError.message}${id}`);
+    const id = report.serviceError.requestId ? word('eod.requestId', { id: report.serviceError.requestId }) : '';
+    lines.push(`${word('report.serviceUnread', { error: report.serviceError.message })}${id}`);
   }
   for (const r of report.rows) {
-    const state = END_OF_DAY_STATE_WORDS[r.state];
-    const where = r.state === 'printed' && r.printedAt ? ` ${clock(r.printedAt)} on ${r.printer}` : r.detail ? `: ${r.detail}` : '';
+    const state = stateWord(lang, r.state);
+    const printedAt = r.state === 'printed' ? r.printedAt : null;
+    const where = printedAt
+      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: r.printer ?? '' })}`
+      : r.detail
+        ? `: ${r.detail}`
+        : '';
     lines.push(`${r.reference ?? r.shipmentId}\t${r.carrier ?? '-'}\t${r.trackingId ?? '-'}\t${state}${where}`);
   }
-  if (report.counts.not_printed + report.counts.failed > 0) {
-    lines.push('To print what is missing: the End of day tab of the agent\'s UI, "Print what is missing".');
-  }
-  if (csv) lines.push(`csv: ${csv}`);
+  if (report.counts.not_printed + report.counts.failed > 0) lines.push(word('report.printMissingHint'));
+  if (csv) lines.push(word('report.csvWritten', { file: csv }));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,3 +1,5 @@
+import { agentMessage } from '../../shared/agent-messages';
+import { messageOf } from '../errors';
 import type { StationRules } from '../../shared/domain';
 import type { BookingNotice } from './booking-notice';
 import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
@@ -65,11 +67,8 @@ export function createBookingDispatcher(options: BookingDispatchOptions): Bookin
         // A webhook lacks these fields: deciding without them would drop the booking for good
         // (the service got its 2xx and will not resend). The caller keeps it and asks again.
         if (notice.trigger === 'webhook') {
-          throw new BookingDeferredError(
-            `Waiting for the shipment's details: a station rule looks at sender_reference or system, which the webhook does not carry, ` +
-              `and GET /shipments/${notice.shipmentId} failed (${why}). Tried again automatically.`,
-            { cause: error },
-          );
+          const message = agentMessage('intake.needsShipment', { shipmentId: notice.shipmentId, cause: messageOf(error) });
+          throw new BookingDeferredError(message, { cause: error });
         }
         // A polled booking's listing already carried its fields: decide on them.
         logger.warn(`intake: could not fetch shipment ${notice.shipmentId} for station rules: ${why}`);

@@ -1,3 +1,4 @@
+import type { AgentMessage } from '../../shared/agent-messages';
 import { CodedError } from '../errors';
 
 /** Stable codes for intake configuration problems (webhooks, poller, station rules). */
@@ -27,7 +28,7 @@ export class IntakeConfigError extends CodedError {
 export class BookingDeferredError extends CodedError {
   override readonly code = 'INTAKE_BOOKING_DEFERRED';
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string | AgentMessage, options?: { cause?: unknown }) {
     super('INTAKE_BOOKING_DEFERRED', message, options);
   }
 }

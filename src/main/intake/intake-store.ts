@@ -1,3 +1,4 @@
+import { codedOnly, englishOf, parseAgentMessage, type AgentMessage } from '../../shared/agent-messages';
 import type Database from 'better-sqlite3';
 import type { TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from './booking-notice';
@@ -25,6 +26,8 @@ export interface PendingBooking {
   readonly nextAttemptAt: string;
   /** Why it waits; null before the first try. */
   readonly reason: string | null;
+  /** The same as a message code (migration 5); absent on rows stored before codes. */
+  readonly reasonMessage?: AgentMessage | null;
 }
 
 interface PendingRow {
@@ -34,6 +37,7 @@ interface PendingRow {
   attempts: number;
   next_attempt_at: string;
   reason: string | null;
+  reason_message?: string | null;
 }
 
 export interface ScanMatch {
@@ -102,7 +106,9 @@ export class IntakeStore {
       addPending: db.prepare(`
         INSERT OR IGNORE INTO intake_pending (shipment_id, notice, data, received_at, attempts, next_attempt_at, reason)
         VALUES (?, ?, ?, ?, 0, ?, NULL)`),
-      deferPending: db.prepare('UPDATE intake_pending SET attempts = attempts + 1, next_attempt_at = ?, reason = ? WHERE shipment_id = ?'),
+      deferPending: db.prepare(
+        'UPDATE intake_pending SET attempts = attempts + 1, next_attempt_at = ?, reason = ?, reason_message = ? WHERE shipment_id = ?',
+      ),
       removePending: db.prepare('DELETE FROM intake_pending WHERE shipment_id = ?'),
       allPending: db.prepare('SELECT * FROM intake_pending ORDER BY next_attempt_at, received_at'),
       pruneMessages: db.prepare('DELETE FROM webhook_messages WHERE received_at < ?'),
@@ -136,8 +142,9 @@ export class IntakeStore {
   }
 
   /** A decision was put off (the shipment could not be fetched): try again at `nextAttemptAt`. */
-  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: string): void {
-    this.s.deferPending.run(nextAttemptAt, reason, shipmentId);
+  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: AgentMessage): void {
+    const message = codedOnly(reason);
+    this.s.deferPending.run(nextAttemptAt, englishOf(reason), message ? JSON.stringify(message) : null, shipmentId);
   }
 
   /** The booking was decided (submitted as a job, or not printed on its facts). */
@@ -154,6 +161,7 @@ export class IntakeStore {
       attempts: row.attempts,
       nextAttemptAt: row.next_attempt_at,
       reason: row.reason,
+      reasonMessage: row.reason === null ? null : parseAgentMessage(row.reason_message),
     }));
   }
 

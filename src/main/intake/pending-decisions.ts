@@ -1,3 +1,5 @@
+import { agentMessage, englishOf, plainMessage, type AgentMessage } from '../../shared/agent-messages';
+import { messageOf } from '../errors';
 import type { JobView } from '../../shared/domain';
 import type { BookingNotice } from './booking-notice';
 import type { PendingBooking } from './intake-store';
@@ -16,7 +18,7 @@ import type { IntakeLogger } from './ports';
 export interface PendingBookingPort {
   /** Remembers the message id and stores the booking, in one transaction; false for a redelivery. */
   rememberBooking(messageId: string, notice: BookingNotice, data: unknown): boolean;
-  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: string): void;
+  deferPendingBooking(shipmentId: string, nextAttemptAt: string, reason: AgentMessage): void;
   removePendingBooking(shipmentId: string): void;
   pendingBookings(): PendingBooking[];
 }
@@ -83,7 +85,7 @@ export class PendingDecisions {
     const nextAt = new Date(this.options.now() + delayMs).toISOString();
     const reason = errorText(error);
     try {
-      this.options.store?.deferPendingBooking?.(notice.shipmentId, nextAt, reason);
+      this.options.store?.deferPendingBooking?.(notice.shipmentId, nextAt, messageOf(error));
     } catch (storeError) {
       this.options.logger.warn(`intake: could not store the next try of booking ${notice.shipmentId}: ${errorText(storeError)}`);
     }
@@ -145,9 +147,7 @@ export function pendingJobView(pending: PendingBooking): JobView {
     copies: 1,
     trigger: notice.trigger,
     state: 'queued',
-    reason: pending.reason
-      ? `${pending.reason} Next try at ${pending.nextAttemptAt}.`
-      : 'Received by webhook; waiting for the station rules to decide.',
+    ...pendingReason(pending),
     requestId: null,
     attempts: pending.attempts,
     spoolerJobId: null,
@@ -155,6 +155,17 @@ export function pendingJobView(pending: PendingBooking): JobView {
     updatedAt: pending.receivedAt,
     pendingIntake: true,
   };
+}
+
+/** Why a waiting booking waits, in English and as a message code; a row stored before codes keeps its English without one. */
+function pendingReason(pending: PendingBooking): Pick<JobView, 'reason' | 'reasonMessage'> {
+  if (pending.reason === null) {
+    const message = plainMessage('intake.waitingForRules');
+    return { reason: englishOf(message), reasonMessage: message };
+  }
+  if (!pending.reasonMessage) return { reason: `${pending.reason} Next try at ${pending.nextAttemptAt}.` };
+  const message = agentMessage('intake.waiting', { cause: pending.reasonMessage, nextAttemptAt: pending.nextAttemptAt });
+  return { reason: englishOf(message), reasonMessage: message };
 }
 
 /** Throws BookingWaitingError for a waiting booking's history id: there is no job to act on yet. */

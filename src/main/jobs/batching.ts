@@ -1,4 +1,5 @@
 import type { BatchBytes } from './batch-bytes';
+import { adviceOf } from './failure';
 import { newJobId } from './job-id';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Batch, Entry, Lane } from './lane';
@@ -178,7 +179,7 @@ export class Batching {
         const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
         if (!readiness.ready) {
           // The batch keeps its place, its PDF and its tries; the line waits on the printer.
-          this.failures.waitForPrinter(lane, first, readiness.detail ?? (error as Error).message);
+          this.failures.waitForPrinter(lane, first, adviceOf(readiness, error));
           first.phase = 'ready';
           return;
         }

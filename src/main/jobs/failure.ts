@@ -3,11 +3,16 @@
  * (service) and PrintError (printer) both carry `retryable`, and ApiError carries
  * `retryAfterMs` and `requestId`.
  */
+import { englishOf, plainMessage, textMessage, type AgentMessage } from '../../shared/agent-messages';
+import { messageOf } from '../errors';
+
 export interface FailureInfo {
   /** Worth retrying by itself (network, 5xx, 429, label not ready, printer busy). */
   readonly transient: boolean;
-  /** What the packer reads. */
+  /** What the packer reads: the English of `agentMessage`. */
   readonly message: string;
+  /** The same as a message code, for the UI's languages. */
+  readonly agentMessage: AgentMessage;
   /** The service's X-Service-Request-ID, when the service failed. */
   readonly requestId: string | null;
   /** The service's Retry-After, which wins over our own backoff. */
@@ -16,29 +21,40 @@ export interface FailureInfo {
 
 export function classifyFailure(error: unknown): FailureInfo {
   const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  const message = error instanceof Error ? error.message : String(error);
   // Errors that do not say (a bug, a socket error from a fake) are retried a bounded number
   // of times: giving up at once would lose labels to a blip.
   const transient = typeof e.retryable === 'boolean' ? e.retryable : true;
   const requestId = typeof e.requestId === 'string' ? e.requestId : null;
   const retryAfterMs = typeof e.retryAfterMs === 'number' && e.retryAfterMs >= 0 ? e.retryAfterMs : null;
-  return { transient, message: transient ? waitingReason(e, message) : message, requestId, retryAfterMs };
+  const agentMessage = transient ? waitingReason(e, error) : messageOf(error);
+  return { transient, message: englishOf(agentMessage), agentMessage, requestId, retryAfterMs };
 }
 
-function waitingReason(e: Record<string, unknown>, message: string): string {
+export { messageOf } from '../errors';
+
+/** What a printer that is down said: its readiness (with its code, when it has one), else the error that stopped the job. */
+export function adviceOf(
+  readiness: { readonly detail: string | null; readonly message?: AgentMessage | null },
+  error: unknown,
+): AgentMessage {
+  if (readiness.message) return readiness.message;
+  return readiness.detail !== null ? textMessage(readiness.detail) : messageOf(error);
+}
+
+function waitingReason(e: Record<string, unknown>, error: unknown): AgentMessage {
   switch (e.code) {
     case 'SERVICE_UNAVAILABLE':
-      if (e.status !== 503) return 'the service is unavailable';
+      if (e.status !== 503) return plainMessage('service.unavailable');
       // A 503 is also an overloaded or restarting service: "not ready" only when it says so.
-      return saysNotReady(e.serviceMessage) ? 'label not ready yet' : 'the service is unavailable (HTTP 503)';
+      return plainMessage(saysNotReady(e.serviceMessage) ? 'service.labelNotReady' : 'service.unavailable503');
     case 'SERVICE_RATE_LIMITED':
-      return 'the service asked us to slow down';
+      return plainMessage('service.slowDown');
     case 'SERVICE_TIMEOUT':
-      return 'the service did not answer in time';
+      return plainMessage('service.noAnswer');
     case 'SERVICE_UNREACHABLE':
-      return 'the service is unreachable';
+      return plainMessage('service.unreachable');
     default:
-      return message;
+      return messageOf(error);
   }
 }
 
@@ -54,7 +70,5 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number, random
   return Math.round(random() * ceiling);
 }
 
-export function formatDelay(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  return `${Math.round(ms / 1000)} s`;
-}
+/** "2 s", "500 ms" (src/shared/agent-messages.ts composes reasons with it). */
+export { formatDelay } from '../../shared/agent-messages';

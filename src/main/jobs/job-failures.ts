@@ -1,4 +1,5 @@
-import { backoffMs, classifyFailure, formatDelay } from './failure';
+import { agentMessage, type AgentMessage } from '../../shared/agent-messages';
+import { backoffMs, classifyFailure, messageOf } from './failure';
 import type { Entry, Lane, PrinterDown } from './lane';
 import type { PipelineContext } from './pipeline-context';
 
@@ -24,7 +25,12 @@ export class JobFailures {
       if (entry.auto && this.context.queue.isAutoPaused()) {
         // It was being handed over when printing was paused: it waits for resume with the rest.
         this.context.queue.drop(entry);
-        const patch = { reason: failure.message, requestId: failure.requestId, held: true, nextAttemptAt: null };
+        const patch = {
+          reason: agentMessage('job.heldRetry', { cause: failure.agentMessage }),
+          requestId: failure.requestId,
+          held: true,
+          nextAttemptAt: null,
+        };
         this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'queued', patch));
         return;
       }
@@ -33,14 +39,16 @@ export class JobFailures {
       // If this write fails the row keeps its last state (spool_attempted included), which
       // is as safe: the job stays in line and is looked up before any resend.
       this.context.guard.write(entry.id, 'queued', {
-        reason: `${failure.message}; retrying in ${formatDelay(delay)}`,
+        reason: agentMessage('job.retrying', { cause: failure.agentMessage, delayMs: delay }),
         requestId: failure.requestId,
         nextAttemptAt: new Date(entry.notBefore).toISOString(),
       });
       return;
     }
-    const gaveUp = failure.transient ? ` (gave up after ${entry.tries} attempts; retry by hand)` : '';
-    this.fail(entry, `${failure.message}${gaveUp}`, failure.requestId);
+    const reason = failure.transient
+      ? agentMessage('job.gaveUp', { cause: failure.agentMessage, attempts: entry.tries })
+      : failure.agentMessage;
+    this.fail(entry, reason, failure.requestId);
   }
 
   /**
@@ -57,7 +65,7 @@ export class JobFailures {
    * its PDF and its try (the try is not over until the printer has had the job), and the
    * line waits on the printer. The advice is what the printer said, every time.
    */
-  waitForPrinter(lane: Lane, entry: Entry, advice: string): void {
+  waitForPrinter(lane: Lane, entry: Entry, advice: AgentMessage): void {
     const o = this.context.settings;
     entry.phase = entry.pdf ? 'ready' : 'waiting';
     entry.notBefore = 0;
@@ -66,17 +74,16 @@ export class JobFailures {
 
   /** The job at the head of a line that waits on its printer says why, and when it is looked at again. */
   showWait(entry: Entry, down: PrinterDown): void {
-    const advice = down.advice.replace(/[.\s]+$/, '');
-    const delay = formatDelay(Math.max(0, down.nextProbeAt - this.context.queue.nowMs()));
+    const delayMs = Math.max(0, down.nextProbeAt - this.context.queue.nowMs());
     // Informational: if the ledger cannot take it, the job still waits in its line.
     this.context.guard.tryWrite(entry.id, 'queued', {
-      reason: `${advice}; waiting for the printer (checking again in ${delay})`,
+      reason: agentMessage('job.waitingForPrinter', { advice: down.message, delayMs }),
       requestId: null,
       nextAttemptAt: new Date(down.nextProbeAt).toISOString(),
     });
   }
 
-  fail(entry: Entry, reason: string, requestId: string | null): void {
+  fail(entry: Entry, reason: AgentMessage, requestId: string | null): void {
     this.context.queue.drop(entry);
     this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
   }
@@ -87,7 +94,7 @@ export class JobFailures {
    */
   failUnconfirmed(entry: Entry, error: unknown): void {
     const failure = classifyFailure(error);
-    this.fail(entry, mayHavePrinted(failure.message), failure.requestId);
+    this.fail(entry, mayHavePrinted(failure.agentMessage), failure.requestId);
   }
 
   /**
@@ -96,7 +103,7 @@ export class JobFailures {
    * before retrying, or the label could come out twice.
    */
   failNoTarget(entry: Entry, error: Error): void {
-    this.fail(entry, entry.spoolUncertain ? mayHavePrinted(error.message) : error.message, null);
+    this.fail(entry, entry.spoolUncertain ? mayHavePrinted(messageOf(error)) : messageOf(error), null);
   }
 
   /**
@@ -126,14 +133,14 @@ export class JobFailures {
   skipMissing(entry: Entry, error: unknown): void {
     this.context.queue.drop(entry);
     const requestId = classifyFailure(error).requestId;
-    const patch = { reason: `this shipment has no ${entry.documentType}`, requestId, nextAttemptAt: null };
+    const patch = { reason: agentMessage('job.noDocument', { documentType: entry.documentType }), requestId, nextAttemptAt: null };
     this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'canceled', patch));
   }
 }
 
-function mayHavePrinted(message: string): string {
-  if (/may have printed/.test(message)) return message;
-  return `${message.replace(/[.\s]+$/, '')}; it may have printed: check the printer, then retry by hand`;
+/** The English says "may have printed" once: a cause that already says it is kept as it is (agent-messages.ts). */
+function mayHavePrinted(cause: AgentMessage): AgentMessage {
+  return agentMessage('job.mayHavePrinted', { cause });
 }
 
 /** A failure after which the request may or may not have taken effect. */

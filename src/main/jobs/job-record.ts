@@ -1,3 +1,4 @@
+import { parseAgentMessage, type AgentMessage } from '../../shared/agent-messages';
 import type { JobState, JobTrigger, JobView, LabelLayout } from '../../shared/domain';
 
 /** States in which a job is done for good (until a manual retry). */
@@ -39,7 +40,11 @@ export interface JobSpec {
 
 /** Fields a transition may change; `undefined` keeps the stored value. */
 export interface JobPatch {
-  readonly reason?: string | null;
+  /**
+   * A message code (the pipeline writes only these, ledger-guard.ts) is stored with its English
+   * text; a plain string (older callers, tests) is stored as text without a code.
+   */
+  readonly reason?: AgentMessage | string | null;
   readonly requestId?: string | null;
   readonly attempts?: number;
   /** Count one more attempt (ignored when `attempts` is given). */
@@ -79,6 +84,8 @@ export interface JobRow {
   trigger: string;
   state: string;
   reason: string | null;
+  /** JSON of the reason's AgentMessage (migration 5); null on older rows and plain-text reasons. */
+  reason_message?: string | null;
   request_id: string | null;
   attempts: number;
   spooler_job_id: string | null;
@@ -105,6 +112,7 @@ export function rowToRecord(row: JobRow): JobRecord {
     trigger: row.trigger as JobTrigger,
     state: row.state as JobState,
     reason: row.reason,
+    ...withReasonMessage(row.reason === null ? null : parseAgentMessage(row.reason_message)),
     requestId: row.request_id,
     attempts: row.attempts,
     spoolerJobId: row.spooler_job_id,
@@ -134,10 +142,16 @@ export function toJobView(job: JobRecord): JobView {
     trigger: job.trigger,
     state: job.state,
     reason: job.reason,
+    ...withReasonMessage(job.reasonMessage ?? null),
     requestId: job.requestId,
     attempts: job.attempts,
     spoolerJobId: job.spoolerJobId,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };
+}
+
+/** `reasonMessage` only when there is one: rows and views without a code keep their old shape. */
+export function withReasonMessage(message: AgentMessage | null): { reasonMessage?: AgentMessage } {
+  return message ? { reasonMessage: message } : {};
 }

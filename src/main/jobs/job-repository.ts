@@ -3,7 +3,17 @@ import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { newJobId } from './job-id';
-import { AUTO_TRIGGERS, autoJobKey, rowToRecord, type JobPatch, type JobRecord, type JobRow, type JobSpec } from './job-record';
+import { codedOnly, englishOf, type AgentMessage } from '../../shared/agent-messages';
+import {
+  AUTO_TRIGGERS,
+  autoJobKey,
+  rowToRecord,
+  withReasonMessage,
+  type JobPatch,
+  type JobRecord,
+  type JobRow,
+  type JobSpec,
+} from './job-record';
 import { JobSearcher, type JobSearch } from './job-search';
 
 const FINISHED_SQL = "('completed', 'failed', 'canceled')";
@@ -37,7 +47,7 @@ export class JobRepository {
         'SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE AND document_type = ? AND idempotency_key IS NOT NULL ORDER BY seq LIMIT 1',
       ),
       update: db.prepare(`
-        UPDATE jobs SET state = @state, reason = @reason, request_id = @requestId, attempts = @attempts,
+        UPDATE jobs SET state = @state, reason = @reason, reason_message = @reasonMessage, request_id = @requestId, attempts = @attempts,
           spooler_job_id = @spoolerJobId, next_attempt_at = @nextAttemptAt, held = @held,
           spool_attempted = @spoolAttempted, batch_id = @batchId, target = @target, layout = @layout, updated_at = @updatedAt
         WHERE id = @id`),
@@ -103,10 +113,12 @@ export class JobRepository {
   /** Move a job to `state`, changing the patched fields; returns the updated row. */
   transition(id: string, state: JobState, patch: JobPatch = {}): JobRecord {
     const job = this.mustGet(id);
+    const reason = reasonColumns(job, patch.reason);
     const next = {
       id,
       state,
-      reason: patch.reason === undefined ? job.reason : patch.reason,
+      reason: reason.text,
+      reasonMessage: reason.json,
       requestId: patch.requestId === undefined ? job.requestId : patch.requestId,
       attempts: patch.attempts ?? job.attempts + (patch.incrementAttempts ? 1 : 0),
       spoolerJobId: patch.spoolerJobId === undefined ? job.spoolerJobId : patch.spoolerJobId,
@@ -121,7 +133,15 @@ export class JobRepository {
     next.batchId =
       patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : (job.batchId ?? null);
     this.s.update.run(next);
-    return { ...job, ...next, held: next.held === 1, spoolAttempted: next.spoolAttempted === 1 };
+    const { reasonMessage: _json, ...changed } = next;
+    const { reasonMessage: _old, ...before } = job;
+    return {
+      ...before,
+      ...changed,
+      ...withReasonMessage(reason.message),
+      held: next.held === 1,
+      spoolAttempted: next.spoolAttempted === 1,
+    };
   }
 
   get(id: string): JobRecord | null {
@@ -239,4 +259,19 @@ export class JobRepository {
     if (!job) throw new JobError(JOB_ERROR_CODES.NOT_FOUND, `No print job ${id}: it may have been removed by retention.`, { jobId: id });
     return job;
   }
+}
+
+/** The reason's two columns: its English text, and its code as JSON (null for plain text). Undefined keeps both. */
+function reasonColumns(
+  job: JobRecord,
+  reason: JobPatch['reason'],
+): { text: string | null; json: string | null; message: AgentMessage | null } {
+  if (reason === undefined) {
+    const message = job.reasonMessage ?? null;
+    return { text: job.reason, json: message ? JSON.stringify(message) : null, message };
+  }
+  if (reason === null || typeof reason === 'string') return { text: reason, json: null, message: null };
+  // Bare text has no code to store: the row reads like one written before codes.
+  const message = codedOnly(reason);
+  return { text: englishOf(reason), json: message ? JSON.stringify(message) : null, message };
 }

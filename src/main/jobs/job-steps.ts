@@ -1,3 +1,4 @@
+import { adviceOf, messageOf } from './failure';
 import type { JobPatch, JobRecord } from './job-record';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Entry, Lane } from './lane';
@@ -113,9 +114,9 @@ export class JobSteps {
       if (failures.waitsForPrinter(entry, error)) {
         // Confirmed by the printer's own readiness: a queue that is fine (the error was
         // about this job after all) makes it an ordinary failure that spends the try.
-        const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
+        const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: null, message: messageOf(e) }));
         if (!readiness.ready) {
-          failures.waitForPrinter(lane, entry, readiness.detail ?? (error as Error).message);
+          failures.waitForPrinter(lane, entry, adviceOf(readiness, error));
           return;
         }
       }
@@ -136,7 +137,7 @@ export class JobSteps {
   async probe(lane: Lane, target: PipelineTarget): Promise<void> {
     const down = lane.down;
     if (!down) return;
-    const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
+    const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: null, message: messageOf(e) }));
     if (this.context.queue.isStopped()) return;
     if (readiness.ready) {
       lane.down = null;
@@ -144,7 +145,8 @@ export class JobSteps {
     }
     // Probe backoff for a printer that is down: the jobs' retry backoff.
     const { retryBaseMs, retryMaxMs } = this.context.settings;
-    const again = lane.markDown(readiness.detail ?? down.advice, this.context.queue.nowMs(), retryBaseMs, retryMaxMs);
+    const advice = readiness.message || readiness.detail !== null ? adviceOf(readiness, null) : down.message;
+    const again = lane.markDown(advice, this.context.queue.nowMs(), retryBaseMs, retryMaxMs);
     if (lane.head) this.failures.showWait(lane.head, again);
   }
 

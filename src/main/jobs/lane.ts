@@ -1,3 +1,4 @@
+import { englishOf, type AgentMessage } from '../../shared/agent-messages';
 import type { LabelLayout } from '../../shared/domain';
 import { AUTO_TRIGGERS, type JobRecord } from './job-record';
 
@@ -69,8 +70,10 @@ export function entryFrom(job: JobRecord, now: number): Entry {
 
 /** The printer as a whole cannot take jobs: the line waits on it, not on its jobs' attempts. */
 export interface PrinterDown {
-  /** What to do, as the printer said it (start CUPS, cupsenable Q, give write access). */
+  /** What to do, as the printer said it (start CUPS, cupsenable Q, give write access): the English of `message`. */
   advice: string;
+  /** The same as a message code, for the UI's languages. */
+  message: AgentMessage;
   /** Readiness probes that found it still down since it went down. */
   probes: number;
   /** Epoch ms of the next readiness probe. */
@@ -97,10 +100,10 @@ export class Lane {
   constructor(readonly target: string) {}
 
   /** The printer was found down (again): the next probe after a backoff that doubles up to `maxMs`. */
-  markDown(advice: string, now: number, baseMs: number, maxMs: number): PrinterDown {
+  markDown(message: AgentMessage, now: number, baseMs: number, maxMs: number): PrinterDown {
     const probes = this.down ? this.down.probes + 1 : 0;
     const delay = Math.min(maxMs, baseMs * 2 ** Math.min(probes, 20));
-    this.down = { advice, probes, nextProbeAt: now + delay };
+    this.down = { advice: englishOf(message), message, probes, nextProbeAt: now + delay };
     return this.down;
   }
 

@@ -1,6 +1,10 @@
 import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
+import type { AgentMessage } from '../../shared/agent-messages';
 import { formatDelay } from './failure';
 import { toJobView, type JobPatch, type JobRecord } from './job-record';
+
+/** What the pipeline writes: a reason only as a message code, so every reason it composes can be worded in the UI's languages. */
+export type PipelinePatch = Omit<JobPatch, 'reason'> & { readonly reason?: AgentMessage | null };
 import type { JobQueue } from './pipeline-context';
 import type { JobStore, PipelineObserver } from './ports';
 
@@ -40,7 +44,7 @@ export class LedgerGuard {
   }
 
   /** SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. */
-  write(id: string, state: JobRecord['state'], patch: JobPatch): JobRecord {
+  write(id: string, state: JobRecord['state'], patch: PipelinePatch): JobRecord {
     let job: JobRecord;
     try {
       job = this.options.ledger.transition(id, state, patch);
@@ -53,7 +57,7 @@ export class LedgerGuard {
   }
 
   /** A write that may be lost (the row's previous state is as good), e.g. at stop(). */
-  tryWrite(id: string, state: JobRecord['state'], patch: JobPatch): void {
+  tryWrite(id: string, state: JobRecord['state'], patch: PipelinePatch): void {
     try {
       this.write(id, state, patch);
     } catch (error) {

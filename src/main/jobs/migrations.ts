@@ -148,6 +148,16 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       CREATE INDEX jobs_batch ON jobs(batch_id) WHERE batch_id IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    sql: `
+      -- A reason's message code and parameters as JSON (src/shared/agent-messages.ts), next to
+      -- its English text in reason, so the UI words history in its language. Older rows keep
+      -- NULL and show their stored English.
+      ALTER TABLE jobs ADD COLUMN reason_message TEXT;
+      ALTER TABLE intake_pending ADD COLUMN reason_message TEXT;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number {

@@ -1,3 +1,4 @@
+import { codedOnly, plainMessage, type AgentMessage } from '../../shared/agent-messages';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { BatchBytes } from './batch-bytes';
 import { Batching } from './batching';
@@ -217,7 +218,7 @@ export class PrintPipeline {
       );
     }
     if (entry) this.drop(entry);
-    const canceled = this.guard.write(jobId, 'canceled', { reason: 'canceled by hand', nextAttemptAt: null });
+    const canceled = this.guard.write(jobId, 'canceled', { reason: plainMessage('job.canceledByHand'), nextAttemptAt: null });
     this.schedulePump();
     return toJobView(canceled);
   }
@@ -271,8 +272,12 @@ export class PrintPipeline {
   }
 
   /** Printers whose line waits because the printer is down as a whole, with the printer's advice. */
-  downPrinters(): Array<{ readonly target: string; readonly advice: string }> {
-    return [...this.lanes.values()].flatMap((lane) => (lane.down ? [{ target: lane.target, advice: lane.down.advice }] : []));
+  downPrinters(): Array<{ readonly target: string; readonly advice: string; readonly adviceMessage?: AgentMessage }> {
+    return [...this.lanes.values()].flatMap((lane) => {
+      if (!lane.down) return [];
+      const adviceMessage = codedOnly(lane.down.message);
+      return [{ target: lane.target, advice: lane.down.advice, ...(adviceMessage ? { adviceMessage } : {}) }];
+    });
   }
 
   /**

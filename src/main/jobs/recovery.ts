@@ -1,3 +1,4 @@
+import { plainMessage } from '../../shared/agent-messages';
 import type { JobRecord } from './job-record';
 import type { PipelineContext } from './pipeline-context';
 import type { PipelineTarget } from './ports';
@@ -85,10 +86,10 @@ export async function resumeJob(job: JobRecord, context: RecoveryContext): Promi
  */
 function resumeUnreconcilable(job: JobRecord, context: RecoveryContext): void {
   if (job.state === 'spooled') {
-    context.guard.write(job.id, 'completed', { reason: 'handed to the printer before the restart; it cannot be followed further' });
+    context.guard.write(job.id, 'completed', { reason: plainMessage('job.handedBeforeRestart') });
   } else if (job.spoolAttempted) {
     context.guard.write(job.id, 'failed', {
-      reason: 'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',
+      reason: plainMessage('job.stoppedWhileSending'),
       nextAttemptAt: null,
     });
   } else {

@@ -1,3 +1,4 @@
+import { agentMessage, plainMessage } from '../../shared/agent-messages';
 import type { PipelineContext } from './pipeline-context';
 import { SpoolerFollower, type FollowOutcome, type FollowedJob } from './spooler-follower';
 
@@ -63,7 +64,7 @@ export class SpooledJobs {
       // A job found at the spooler after a crash that then ends canceled or aborted was
       // most likely cut off by the crash itself (lp killed mid-job): send it again once.
       const queued = guard.write(job.jobId, 'queued', {
-        reason: `the spooler ${outcome} job ${job.spoolerJobId} after the restart; sending it again`,
+        reason: agentMessage('job.resentAfterRestart', { outcome, spoolerJobId: job.spoolerJobId }),
         spoolerJobId: null,
         spoolAttempted: false,
       });
@@ -77,13 +78,13 @@ export class SpooledJobs {
         return;
       case 'vanished':
         // CUPS drops finished jobs from its list when history is off: gone without an abort.
-        guard.write(job.jobId, 'completed', { reason: 'the spooler no longer lists the job; assumed printed' });
+        guard.write(job.jobId, 'completed', { reason: plainMessage('job.assumedPrinted') });
         return;
       case 'aborted':
-        guard.write(job.jobId, 'failed', { reason: `the printer aborted job ${job.spoolerJobId}; check the printer, then retry` });
+        guard.write(job.jobId, 'failed', { reason: agentMessage('job.abortedAtPrinter', { spoolerJobId: job.spoolerJobId }) });
         return;
       case 'canceled':
-        guard.write(job.jobId, 'canceled', { reason: `job ${job.spoolerJobId} was canceled at the printer` });
+        guard.write(job.jobId, 'canceled', { reason: agentMessage('job.canceledAtPrinter', { spoolerJobId: job.spoolerJobId }) });
         return;
     }
   }

@@ -1,3 +1,4 @@
+import { agentMessage, type AgentMessage } from '../../shared/agent-messages';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
@@ -6,7 +7,7 @@ import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState
 import { IppHttpError, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
-import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
 import { MEDIA_NAMES } from './media';
 
@@ -89,8 +90,8 @@ function toSpoolerState(state: IppJobState): SpoolerJobState {
   }
 }
 
-function notFoundMessage(queue: string): string {
-  return `CUPS queue "${queue}" does not exist: check the name with \`lpstat -p\` or choose another printer in settings.`;
+function notFoundMessage(queue: string): AgentMessage {
+  return agentMessage('printer.cupsNotFound', { queue });
 }
 
 function hex(status: number): string {
@@ -208,7 +209,7 @@ export class CupsTarget implements PrinterTarget {
 
   async readiness(): Promise<Readiness> {
     const problem = await this.check();
-    return problem ? { ready: false, detail: problem.message } : { ready: true, detail: null };
+    return problem ? notReady(problem) : { ready: true, detail: null };
   }
 
   /** What stops this queue from taking a job now (missing, disabled, scheduler down), or null. */
@@ -275,22 +276,15 @@ export class CupsTarget implements PrinterTarget {
   }
 
   private disabled(queue: string, reason: string | null): PrintError {
-    // "Paused" is what cupsd says when cupsdisable was given no reason: it adds nothing.
-    const why = reason && reason !== 'Paused' ? ` (${reason})` : '';
-    return new PrintError(
-      PRINT_ERROR_CODES.PRINTER_DISABLED,
-      `CUPS queue "${queue}" is disabled${why}: run \`cupsenable '${queue}'\` or enable it in printer settings.`,
-      { target: this.uri },
-    );
+    return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.cupsDisabled', { queue, reason }), {
+      target: this.uri,
+    });
   }
 
   private rejecting(queue: string, reason: string | null): PrintError {
-    const why = reason && reason !== 'Rejecting Jobs' ? ` (${reason})` : '';
-    return new PrintError(
-      PRINT_ERROR_CODES.PRINTER_REJECTING,
-      `CUPS queue "${queue}" is not accepting jobs${why}: run \`cupsaccept '${queue}'\` or accept jobs in printer settings.`,
-      { target: this.uri },
-    );
+    return new PrintError(PRINT_ERROR_CODES.PRINTER_REJECTING, agentMessage('printer.cupsRejecting', { queue, reason }), {
+      target: this.uri,
+    });
   }
 
   /**
@@ -307,12 +301,11 @@ export class CupsTarget implements PrinterTarget {
   }
 
   private unreachable(cause?: unknown): PrintError {
-    const where = this.server ?? this.env.CUPS_SERVER ?? 'the local CUPS scheduler';
-    return new PrintError(
-      PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
-      `Cannot reach ${where} to print to ${this.uri}: start CUPS (systemctl start cups) or check the server address.`,
-      { cause, target: this.uri },
-    );
+    const server = this.server ?? this.env.CUPS_SERVER ?? null;
+    return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, agentMessage('printer.cupsUnreachable', { server, printer: this.uri }), {
+      cause,
+      target: this.uri,
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { agentMessage, englishOf } from '../../shared/agent-messages';
 import type { PrinterInfo } from '../../shared/domain';
 import { cLocaleEnv, runExecFile, type ExecFileRunner } from './exec';
 import { parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
@@ -47,17 +48,19 @@ async function cupsPrinters(deps: DiscoveryDeps): Promise<PrinterInfo[]> {
   return parseLpstatPrinters(printers.stdout).map((queue) => {
     const acc = acceptingByName.get(queue.name);
     const isAccepting = acc?.accepting ?? true;
-    let detail: string | null = null;
-    if (!queue.enabled)
-      detail = `Disabled${queue.reason && queue.reason !== 'Paused' ? ` (${queue.reason})` : ''}: run \`cupsenable '${queue.name}'\`.`;
-    else if (!isAccepting) detail = `Not accepting jobs${acc?.reason ? ` (${acc.reason})` : ''}: run \`cupsaccept '${queue.name}'\`.`;
+    const message = !queue.enabled
+      ? agentMessage('printer.listDisabled', { queue: queue.name, reason: queue.reason })
+      : !isAccepting
+        ? agentMessage('printer.listRejecting', { queue: queue.name, reason: acc?.reason ?? null })
+        : null;
     return {
       uri: `cups:${queue.name}`,
       name: queue.description ?? queue.name,
       kind: 'cups' as const,
       media: guessMedia(queue.name, queue.description),
       ready: queue.enabled && isAccepting,
-      detail,
+      detail: message ? englishOf(message) : null,
+      ...(message ? { detailMessage: message } : {}),
     };
   });
 }

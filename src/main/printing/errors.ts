@@ -1,3 +1,4 @@
+import { agentMessage, type AgentMessage } from '../../shared/agent-messages';
 import { CodedError } from '../errors';
 import { MakeDirError } from '../fs/make-dir';
 
@@ -68,7 +69,7 @@ export class PrintError extends CodedError {
 
   constructor(
     code: PrintErrorCode,
-    message: string,
+    message: string | AgentMessage,
     options?: { cause?: unknown; target?: string | null; retryable?: boolean; requestId?: string | null; printerDown?: boolean },
   ) {
     super(code, message, { cause: options?.cause });
@@ -98,21 +99,21 @@ export function fsPrintError(error: unknown, path: string, target: string | null
   const code = error instanceof MakeDirError ? (error.sysCode ?? undefined) : (error as NodeJS.ErrnoException | null)?.code;
   const printerDown = folderDown || (code !== undefined && FOLDER_DOWN.has(code));
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new PrintError(PRINT_ERROR_CODES.DISK_FULL, `The disk holding ${path} is full: free some space or choose another folder.`, {
+    return new PrintError(PRINT_ERROR_CODES.DISK_FULL, agentMessage('printer.folderDiskFull', { path }), {
       cause: error,
       target,
       printerDown,
     });
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new PrintError(
-      PRINT_ERROR_CODES.PERMISSION_DENIED,
-      `Print Station may not write to ${path}: give this user write access to the folder or choose another one.`,
-      { cause: error, target, printerDown },
-    );
+    return new PrintError(PRINT_ERROR_CODES.PERMISSION_DENIED, agentMessage('printer.folderNoAccess', { path }), {
+      cause: error,
+      target,
+      printerDown,
+    });
   }
   if (code === 'ENOTDIR' || code === 'EEXIST') {
-    const message = `${path} is not a folder (a file is in the way): move it or choose another folder.`;
+    const message = agentMessage('printer.folderNotAFolder', { path });
     return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, message, { cause: error, target, printerDown });
   }
   const detail = error instanceof Error ? error.message : String(error);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { makeDir } from '../fs/make-dir';
 import { fsPrintError, PRINT_ERROR_CODES, PrintError } from './errors';
-import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 
 /** The file-system calls the folder target makes; tests inject failures (ENOSPC). */
 export type FolderFs = Pick<typeof nodeFs, 'mkdir' | 'open' | 'rename' | 'unlink' | 'readdir' | 'access' | 'stat'>;
@@ -111,7 +111,7 @@ export class FolderTarget implements PrinterTarget {
 
   async readiness(): Promise<Readiness> {
     const problem = await this.check();
-    return problem ? { ready: false, detail: problem.message } : { ready: true, detail: null };
+    return problem ? notReady(problem) : { ready: true, detail: null };
   }
 
   /** Why no file can be saved in the folder now (created when missing), or null. */

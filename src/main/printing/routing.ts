@@ -1,4 +1,5 @@
 import { isSheetMedia, type LabelLayout, type PrinterEntry, type PrinterMedia, type Routing } from '../../shared/domain';
+import { printerKindOf } from '../../shared/printer-kinds';
 
 export interface Route {
   /** Printer URI. */
@@ -38,6 +39,25 @@ export function printersOf(routing: Routing): PrinterEntry[] {
   }
   if (!has(routing.documentPrinter)) list.push({ name: 'Document printer', uri: routing.documentPrinter, media: 'a4' });
   return list;
+}
+
+/**
+ * Every printer URI this routing can print to, each once: the label and document printers
+ * first, then the listed printers, then URIs a rule, a default or a fallback names without
+ * listing them. What the start-up check asks about.
+ */
+export function routedPrinterUris(routing: Routing): string[] {
+  const uris = [routing.labelPrinter, routing.documentPrinter, ...printersOf(routing).map((p) => p.uri)];
+  const named = [
+    ...(routing.rules ?? []).map((r) => r.printer),
+    ...Object.values(routing.defaults ?? {}),
+    ...(routing.printers ?? []).flatMap((p) => (p.fallback ? [p.fallback.printer] : [])),
+  ];
+  for (const ref of named) {
+    // A name of a listed printer is already in; anything else that reads as a URI is a printer too.
+    if (findPrinter(routing, ref) === null && printerKindOf(ref) !== null) uris.push(ref);
+  }
+  return [...new Set(uris)];
 }
 
 /** A printer by name or URI; null when neither matches (a bare URI is still printable). */

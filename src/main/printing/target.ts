@@ -1,3 +1,4 @@
+import type { AgentMessage } from '../../shared/agent-messages';
 import type { LabelLayout, PrinterMedia } from '../../shared/domain';
 import type { PrinterKind } from '../../shared/printer-kinds';
 
@@ -30,6 +31,15 @@ export interface Readiness {
   readonly ready: boolean;
   /** Why not, in words that say what to do ("queue Zebra is disabled: cupsenable Zebra"). */
   readonly detail: string | null;
+  /** `detail` as a message code, for the UI's languages; absent or null when it has none. */
+  readonly message?: AgentMessage | null;
+}
+
+/** A printer that is not ready because of `problem`: its English, and its message code when it has one. */
+export function notReady(problem: { readonly message: string; readonly agentMessage: AgentMessage | null }): Readiness {
+  return problem.agentMessage
+    ? { ready: false, detail: problem.message, message: problem.agentMessage }
+    : { ready: false, detail: problem.message };
 }
 
 /**

@@ -1,6 +1,7 @@
+import { agentMessage, isWindowsNotReadyState } from '../../shared/agent-messages';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 import type { SpoolerJobState } from './target';
-import { JOB_STATUS, type PrinterStatusName, type WindowsPrinterInfo } from './windows-spooler';
+import { JOB_STATUS, type WindowsPrinterInfo } from './windows-spooler';
 
 /*
  * What the spooler's printer and job states mean for a packing station: whether to send a
@@ -8,39 +9,21 @@ import { JOB_STATUS, type PrinterStatusName, type WindowsPrinterInfo } from './w
  * (and tested) in one place.
  */
 
-/** Printer states in which a label sent now would wait in the queue or be lost. */
-const NOT_READY: Partial<Record<PrinterStatusName, string>> = {
-  Paused:
-    'is paused: resume it in Windows (Settings > Printers & scanners > the printer > Open print queue > Printer > untick Pause Printing)',
-  Error: 'reports an error: check the printer (display, lights) and its print queue in Windows',
-  PendingDeletion: 'is being removed from Windows: choose another printer in settings',
-  PaperJam: 'has a paper jam: clear it, then printing continues',
-  PaperOut: 'is out of paper (labels): load the label roll',
-  ManualFeed: 'waits for paper in the manual feed: load it or change the paper source',
-  PaperProblem: 'has a paper problem: check the label roll and the guides',
-  Offline: 'is offline: switch it on and check its cable or network',
-  OutputBinFull: 'has a full output bin: empty it',
-  NotAvailable: 'is not available: check that it is switched on and connected',
-  NoToner: 'is out of toner or ribbon: replace it',
-  PagePunt: 'cannot print the current page: check the print queue in Windows',
-  UserIntervention: 'needs attention at the printer: check its display',
-  OutOfMemory: 'has run out of memory: switch it off and on again',
-  DoorOpen: 'has its door (cover) open: close it',
-  ServerUnknown: 'is in an unknown state on its print server: check the print server',
-};
-
 /** Throws the PrintError that says why the printer cannot print now; returns when it can. */
 export function assertPrinterReady(printer: WindowsPrinterInfo, uri: string): void {
   const name = printer.name;
   if (printer.workOffline) {
-    throw new PrintError(
-      PRINT_ERROR_CODES.PRINTER_DISABLED,
-      `Windows printer "${name}" is set to "Use Printer Offline": untick it in the printer's queue window (Printer menu).`,
-      { target: uri },
-    );
+    throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.windowsWorkOffline', { printer: name }), {
+      target: uri,
+    });
   }
-  const why = NOT_READY[printer.status];
-  if (why) throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, `Windows printer "${name}" ${why}.`, { target: uri });
+  // The states in which a label sent now would wait in the queue or be lost, and their advice: src/shared/agent-messages.ts.
+  const state = printer.status;
+  if (isWindowsNotReadyState(state)) {
+    throw new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.windowsState', { printer: name, state }), {
+      target: uri,
+    });
+  }
 }
 
 /**

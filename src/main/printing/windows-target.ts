@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { PrinterMedia } from '../../shared/domain';
 import { MEDIA_NAMES } from './media';
 import { fsPrintError, PRINT_ERROR_CODES, PrintError } from './errors';
-import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import type { WindowsPrintJob, WindowsSpooler } from './windows-spooler';
 import { assertPrinterReady, jobHasError, jobStateOf } from './windows-status';
 
@@ -371,7 +371,7 @@ export class WindowsTarget implements PrinterTarget {
         return { ready: true, detail: null };
       } catch (error) {
         if (!(error instanceof PrintError)) throw error;
-        if (error.code !== PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE) return { ready: false, detail: error.message };
+        if (error.code !== PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE) return notReady(error);
         // PowerShell could not answer: whether the printer exists is still worth knowing.
       }
     }

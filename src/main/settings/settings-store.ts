@@ -140,7 +140,14 @@ function checkRoutingTargets(routing: StoredSettings['routing']): void {
   const printers = routing.printers ?? [];
   const names = new Set(printers.map((p) => p.name));
   if (names.size !== printers.length) throw new InvalidSettingsError('routing.printers', 'two printers have the same name');
-  for (const printer of printers) parsePrinterUri(printer.uri);
+  printers.forEach((printer, i) => {
+    try {
+      parsePrinterUri(printer.uri);
+    } catch (error) {
+      // Named by its place in the list, so the printers form shows it beside that printer's URI.
+      throw new InvalidSettingsError(`routing.printers.${i}.uri`, (error as Error).message.replace(/\.$/, ''));
+    }
+  });
   const named = (field: string, value: string): void => {
     if (names.has(value)) return;
     try {

@@ -1,7 +1,8 @@
 /**
  * End of day: for a day, where each booking stands (booked, printed, may have printed,
  * failed, not printed, canceled), from the service's list and the ledger; the list by
- * reference, carrier and tracking id; CSV download; "Print what is missing" and, when the
+ * reference, carrier and tracking id; CSV download (in the UI's language, laid out for a spreadsheet
+ * of its locale: src/shared/end-of-day-csv.ts); "Print what is missing" and, when the
  * service offers manifests for the day's shipments, "Print manifests". The agent makes both
  * actions exactly-once, so a second click is harmless.
  */
@@ -11,7 +12,7 @@ import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { describeTarget, localClock } from '../format';
-import { t, type MessageKey } from '../i18n';
+import { language, t, type MessageKey } from '../i18n';
 import { END_OF_DAY_WORDS } from '../words';
 
 const COLUMNS: readonly MessageKey[] = ['eod.col.reference', 'eod.col.carrier', 'eod.col.trackingId', 'eod.col.state'];
@@ -148,7 +149,7 @@ export class EndOfDayView {
 
   private downloadCsv(): void {
     if (!this.report) return;
-    const url = URL.createObjectURL(new Blob([endOfDayCsv(this.report)], { type: 'text/csv;charset=utf-8' }));
+    const url = URL.createObjectURL(new Blob([endOfDayCsv(this.report, { language: language() })], { type: 'text/csv;charset=utf-8' }));
     const link = h('a', { href: url, download: `end-of-day-${this.report.day}.csv`, hidden: true });
     document.body.append(link);
     link.click();

@@ -4,10 +4,11 @@
  * and print), by keyboard alone. Every failure keeps what was typed and shows the
  * service's message with its request id; field errors sit next to their fields.
  */
-import type { DraftView, FieldProblem, PackProblem, PackResult, RateView, ShipmentView } from '../../shared/domain';
+import type { CustomsItemView, DraftView, FieldProblem, PackProblem, PackResult, RateView, ShipmentView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
+import { localNumber, localWeight } from '../format';
 import { t } from '../i18n';
 import { beepFailure, beepSuccess } from '../sound';
 import { documentWords } from '../words';
@@ -94,13 +95,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
       ],
       [
         t('packPanel.customs'),
-        d.customs
-          ? d.customs.items
-              .map((i) =>
-                `${i.quantity ?? '?'} × ${i.description ?? t('packPanel.item')}, ${i.unitWeightKg ?? '?'} kg, ${i.unitValue ?? '?'} ${d.customs?.currency ?? ''}`.trim(),
-              )
-              .join('; ') || t('packPanel.noItems')
-          : null,
+        d.customs ? d.customs.items.map((i) => customsItemLine(i, d.customs?.currency ?? null)).join('; ') || t('packPanel.noItems') : null,
       ],
     ];
     replaceChildren(
@@ -307,6 +302,13 @@ function partyLine(p: ShipmentView['receiver']): string | null {
     .filter((x): x is string => !!x)
     .join(', ');
   return text || null;
+}
+
+/** `3 × T-shirt, 0,25 kg, 1 234,5 SEK`: weight and value in the UI's digits, like the parcels' weights. */
+function customsItemLine(item: CustomsItemView, currency: string | null): string {
+  const weight = item.unitWeightKg === null ? '? kg' : localWeight(item.unitWeightKg);
+  const value = item.unitValue === null ? '?' : localNumber(item.unitValue);
+  return `${item.quantity ?? '?'} × ${item.description ?? t('packPanel.item')}, ${weight}, ${value} ${currency ?? ''}`.trim();
 }
 
 function packageLine(p: DraftView['packages'][number]): string {

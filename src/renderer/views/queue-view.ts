@@ -9,7 +9,7 @@ import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime, localWhen } from '../format';
 import { t, type MessageKey } from '../i18n';
-import { JOB_BADGE_WORDS, JOB_STATE_WORDS, isActive } from '../job-words';
+import { JOB_BADGE_WORDS, JOB_STATE_WORDS, isActive, jobReason } from '../job-words';
 import { pageOf } from '../paging';
 import { LAYOUT_WORDS, TRIGGER_WORDS, documentWords } from '../words';
 
@@ -172,7 +172,7 @@ export class QueueView {
         'td',
         { class: 'state', 'data-label': column('state') },
         h('span', { class: `badge state-${job.state}`, title: JOB_STATE_WORDS[job.state] }, JOB_BADGE_WORDS[job.state]),
-        job.reason ? h('span', { class: 'reason' }, job.reason) : null,
+        job.reason ? h('span', { class: 'reason' }, jobReason(job)) : null,
         job.requestId ? h('span', { class: 'request-id' }, t('common.requestId', { id: job.requestId })) : null,
       ),
       h(

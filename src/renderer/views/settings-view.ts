@@ -14,7 +14,7 @@ import { MEDIA_WORDS, documentWords } from '../words';
 import { createDiagnosticsPanel } from './diagnostics-panel';
 import { PrinterPicker } from './printer-picker';
 import { PrinterPauseList } from './printer-pauses';
-import { mountPrintersEditor } from './printers-editor';
+import { mountPrintersEditor, type PrintersEditor } from './printers-editor';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -85,6 +85,7 @@ export class SettingsPanel {
   private readonly findPrinters = h('button', { type: 'button', class: 'find-printers' }, t('settings.findPrinters'));
   private readonly datalist = h('datalist', { id: 'printer-uris' });
   private readonly printerPauses: PrinterPauseList;
+  private readonly printersEditor: PrintersEditor;
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
@@ -92,6 +93,7 @@ export class SettingsPanel {
   constructor(private readonly ctx: UiContext) {
     const f = this.fields;
     this.printerPauses = new PrinterPauseList(ctx);
+    this.printersEditor = mountPrintersEditor(ctx);
     const field = (label: string, control: HTMLElement, hint?: string) =>
       h('div', { class: 'field' }, h('label', { for: control.id }, label), control, hint ? h('span', { class: 'hint' }, hint) : null);
     const testLabel = h('button', { type: 'button', 'data-target': 'label' }, t('settings.testLabel'));
@@ -137,7 +139,7 @@ export class SettingsPanel {
         field(t('settings.copies'), f.copies),
         h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
         this.printerPauses.element,
-        mountPrintersEditor(ctx),
+        this.printersEditor.element,
       ),
       h(
         'fieldset',
@@ -231,6 +233,7 @@ export class SettingsPanel {
     replaceChildren(this.datalist, ...printers.map((p) => option(p.uri, p.name)));
     this.labelPrinter.setPrinters(printers);
     this.documentPrinter.setPrinters(printers);
+    this.printersEditor.setPrinters(printers);
   }
 
   private input(): AgentInput<'saveSettings'> | string {

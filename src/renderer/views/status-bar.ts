@@ -3,6 +3,7 @@ import type { AgentStatus } from '../../shared/domain';
 import { h, replaceChildren } from '../dom';
 import { localDateTime, localNumber } from '../format';
 import { t, tMaybe, type MessageKey } from '../i18n';
+import { errorWords } from '../agent-words';
 
 const STATE_WORDS: Readonly<Record<AgentStatus['state'], MessageKey>> = {
   ok: 'status.state.ok',
@@ -28,7 +29,7 @@ export class StatusBar {
       status.lastError
         ? h(
             'span',
-            { class: 'status-item error', title: status.lastError.message },
+            { class: 'status-item error', title: lastError(status) },
             h('span', { class: 'status-label' }, t('status.lastError')),
             lastError(status),
           )
@@ -52,6 +53,5 @@ export class StatusBar {
 
 function lastError(status: AgentStatus): string {
   const e = status.lastError;
-  if (!e) return '';
-  return e.requestId && !e.message.includes(e.requestId) ? t('common.withRequestId', { message: e.message, id: e.requestId }) : e.message;
+  return e ? errorWords(e) : '';
 }

@@ -125,6 +125,13 @@ describe('agent', () => {
     await expect(station.start({ printer: 'not-a-uri' })).rejects.toMatchObject({ code: 'INVALID_PRINTER_URI' });
   });
 
+  it('answers the service carriers it routes by, for the rule form', async () => {
+    const { agent } = await station.start();
+    const carriers = await agent.api.listCarriers({});
+    expect(carriers).toContainEqual({ code: 'dhl_express', name: 'DHL Express' });
+    expect(carriers.map((c) => c.code)).toEqual(expect.arrayContaining(['postnord', 'bring']));
+  });
+
   it('lists a printer this platform cannot drive as not ready, instead of failing the list', async () => {
     const { agent } = await station.start({ documentPrinter: 'windows:Office A4' });
     const printers = await agent.api.listPrinters({});

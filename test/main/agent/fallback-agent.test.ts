@@ -42,7 +42,15 @@ describe('agent: a stopped label printer', () => {
       const ids = booked.map((b) => b.shipmentId).sort();
       await waitFor(() => events.some((e) => e.type === 'fallback'), 'the fallback offer', 20_000);
       const offers = events.filter((e) => e.type === 'fallback');
-      expect(offers).toEqual([{ type: 'fallback', printer: labels, advice: expect.any(String), fallback: sheets }]);
+      expect(offers).toEqual([
+        {
+          type: 'fallback',
+          printer: labels,
+          advice: expect.any(String),
+          adviceMessage: { code: 'printer.folderNotAFolder', params: { path: labelsDir } },
+          fallback: sheets,
+        },
+      ]);
       await waitFor(
         async () => (await agent.api.listJobs({})).filter((j) => j.target === labels).length === 2,
         'both labels waiting',

@@ -3,7 +3,7 @@
  * mistake gets one line and a non-zero exit where the agent cannot work, and a printer
  * that may come back by itself (a scheduler not running yet) a warning while it starts.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +170,62 @@ describe('start-up checks', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/zebra_desk/);
+  });
+
+  describe('with several printers configured (a printers list and rules)', () => {
+    /** A data dir whose settings list printers beyond the label and document printer, as a team lead writes them. */
+    async function stationWith(routing: Record<string, unknown>): Promise<string> {
+      const data = dataDir();
+      await mkdir(data, { recursive: true });
+      await writeFile(
+        join(data, 'settings.json'),
+        JSON.stringify({ routing: { labelPrinter: 'cups:zebra_desk', documentPrinter: 'cups:zebra_desk', ...routing } }),
+      );
+      return data;
+    }
+
+    it('stops on a listed printer whose CUPS queue does not exist, listing the queues that do', async () => {
+      const data = await stationWith({
+        printers: [
+          { name: 'Desk', uri: 'cups:zebra_desk', media: 'label' },
+          { name: 'Bench 2', uri: 'cups:bench2', media: 'label' },
+        ],
+        rules: [{ carriers: ['dhl'], documentTypes: ['label'], printer: 'Bench 2' }],
+      });
+      // (Stopped at once should it start anyway, so a regression fails here rather than by timeout.)
+      const r = await run(
+        AGENT,
+        ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra_desk', '--poll-interval', '0', '--data-dir', data],
+        { PRINT_STATION_API_KEY: KEY, ...cups.env },
+        /^printer: /m,
+      );
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(lines(r.stderr)).toEqual([
+        'error: printer cups:bench2: CUPS queue "bench2" does not exist: check the name with `lpstat -p` or choose another printer in settings ' +
+          '(the queues that exist: a4_office, zebra_desk) [PRINTER_UNUSABLE]',
+      ]);
+    });
+
+    it('warns about a stopped queue that only a rule names, and starts', async () => {
+      await cups.addQueue('sheets_stopped', 'sink');
+      await cups.disable('sheets_stopped', 'out of paper');
+      const data = await stationWith({ rules: [{ carriers: ['bring'], documentTypes: [], printer: 'cups:sheets_stopped' }] });
+      const r = await run(
+        AGENT,
+        ['--api-url', sandbox.baseUrl, '--printer', 'cups:zebra_desk', '--poll-interval', '0', '--data-dir', data],
+        { PRINT_STATION_API_KEY: KEY, ...cups.env },
+        /^printer: /m,
+      );
+      expect(r.stdout).toContain('printer: cups:zebra_desk');
+      const warnings = lines(r.stderr).filter((l) => l.includes('sheets_stopped'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /printer cups:sheets_stopped: CUPS queue "sheets_stopped" is (disabled|stopped).*; labels wait until it can print$/,
+      );
+      expect(r.stderr).not.toMatch(/zebra_desk/);
+      // It started (the ready line above). Not its exit code: under load tsx's signal relay may give
+      // up on the agent after 30 ms and exit 143 (SIGKILL), which says nothing about the check.
+    });
   });
 });

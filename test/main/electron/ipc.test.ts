@@ -230,15 +230,20 @@ describe('registerAgentIpc', () => {
     expect(calls).toEqual([]);
   });
 
-  it('turns api errors into {code, message, requestId}, keeping the service request id', async () => {
+  it('turns api errors into {code, message, requestId}, keeping the service request id (and the message code for the UI)', async () => {
     const event = senderEvent(WINDOW_ID, APP_URL);
     const reprint = await ipcMain.invoke(ipcChannel('reprint'), event, { shipmentId: 'f0e1' });
+    const message = 'The label is not ready yet; try again in a few seconds. (request id req-503)';
     expect(reprint).toEqual({
       ok: false,
       error: {
         code: 'SERVICE_UNAVAILABLE',
-        message: 'The label is not ready yet; try again in a few seconds. (request id req-503)',
+        message,
         requestId: 'req-503',
+        agentMessage: {
+          code: 'service.error',
+          params: { apiCode: 'SERVICE_UNAVAILABLE', status: 503, serviceMessage: null, requestId: 'req-503', text: message },
+        },
       },
     });
     const retry = await ipcMain.invoke(ipcChannel('retryJob'), event, { id: 'j1' });

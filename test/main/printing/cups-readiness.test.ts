@@ -126,7 +126,8 @@ describe('CupsTarget readiness over IPP', () => {
     const { exec, calls } = recordingExec();
     const withReason = new CupsTarget({ uri: 'cups:off_reason', queue: 'off_reason', env: cups.env, exec });
     const expected = `CUPS queue "off_reason" is disabled (Media empty): run \`cupsenable 'off_reason'\` or enable it in printer settings.`;
-    expect(await withReason.readiness()).toEqual({ ready: false, detail: expected });
+    const message = { code: 'printer.cupsDisabled', params: { queue: 'off_reason', reason: 'Media empty' } };
+    expect(await withReason.readiness()).toEqual({ ready: false, detail: expected, message });
     const error = await spoolError(withReason, pdf);
     expect(error.code).toBe('PRINTER_DISABLED');
     expect(error.retryable).toBe(true);
@@ -147,7 +148,8 @@ describe('CupsTarget readiness over IPP', () => {
     const { exec, calls } = recordingExec();
     const withReason = new CupsTarget({ uri: 'cups:shut_reason', queue: 'shut_reason', env: cups.env, exec });
     const expected = `CUPS queue "shut_reason" is not accepting jobs (Maintenance): run \`cupsaccept 'shut_reason'\` or accept jobs in printer settings.`;
-    expect(await withReason.readiness()).toEqual({ ready: false, detail: expected });
+    const message = { code: 'printer.cupsRejecting', params: { queue: 'shut_reason', reason: 'Maintenance' } };
+    expect(await withReason.readiness()).toEqual({ ready: false, detail: expected, message });
     expect(await spoolError(withReason, pdf)).toMatchObject({ code: 'PRINTER_REJECTING', retryable: true, message: expected });
     expect(await spoolError(new CupsTarget({ uri: 'cups:shut_plain', queue: 'shut_plain', env: cups.env, exec }), pdf)).toMatchObject({
       code: 'PRINTER_REJECTING',
@@ -172,7 +174,11 @@ describe('CupsTarget readiness over IPP', () => {
     const { exec, calls } = recordingExec();
     const t = new CupsTarget({ uri: 'cups:gone', queue: 'gone', env: cups.env, exec });
     const expected = 'CUPS queue "gone" does not exist: check the name with `lpstat -p` or choose another printer in settings.';
-    expect(await t.readiness()).toEqual({ ready: false, detail: expected });
+    expect(await t.readiness()).toEqual({
+      ready: false,
+      detail: expected,
+      message: { code: 'printer.cupsNotFound', params: { queue: 'gone' } },
+    });
     expect(await spoolError(t, pdf)).toMatchObject({ code: 'PRINTER_NOT_FOUND', retryable: false, message: expected });
     expect(calls.map((c) => c.slice(0, 2).join(' '))).toEqual(['lpstat -H']);
     expect(await ippGetPrinter({ server: cups.server }, 'gone')).toBeNull();
@@ -182,7 +188,8 @@ describe('CupsTarget readiness over IPP', () => {
     const byServer = new CupsTarget({ uri: 'cups:fast@127.0.0.1:1', queue: 'fast', server: '127.0.0.1:1', env: cups.env });
     const expected =
       'Cannot reach 127.0.0.1:1 to print to cups:fast@127.0.0.1:1: start CUPS (systemctl start cups) or check the server address.';
-    expect(await byServer.readiness()).toEqual({ ready: false, detail: expected });
+    const message = { code: 'printer.cupsUnreachable', params: { server: '127.0.0.1:1', printer: 'cups:fast@127.0.0.1:1' } };
+    expect(await byServer.readiness()).toEqual({ ready: false, detail: expected, message });
     expect(await spoolError(byServer, pdf)).toMatchObject({ code: 'SPOOLER_UNAVAILABLE', retryable: true, message: expected });
     const byEnv = new CupsTarget({ uri: 'cups:fast', queue: 'fast', env: { ...cups.env, CUPS_SERVER: '127.0.0.1:1' } });
     expect(await spoolError(byEnv, pdf)).toMatchObject({

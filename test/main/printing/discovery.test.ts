@@ -53,6 +53,7 @@ describe('discoverPrinters', () => {
         media: 'unknown',
         ready: false,
         detail: "Not accepting jobs (Maintenance): run `cupsaccept 'closed'`.",
+        detailMessage: { code: 'printer.listRejecting', params: { queue: 'closed', reason: 'Maintenance' } },
       },
       {
         uri: 'cups:office',
@@ -61,6 +62,7 @@ describe('discoverPrinters', () => {
         media: 'unknown',
         ready: false,
         detail: "Disabled (Paper jam): run `cupsenable 'office'`.",
+        detailMessage: { code: 'printer.listDisabled', params: { queue: 'office', reason: 'Paper jam' } },
       },
       { uri: 'cups:Zebra_ZD420', name: 'Zebra ZD420 Bench 1', kind: 'cups', media: 'label', ready: true, detail: null },
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autoPrintTypes, mediaForLayout, routeFor } from '../../../src/main/printing/routing';
+import { autoPrintTypes, mediaForLayout, routeFor, routedPrinterUris } from '../../../src/main/printing/routing';
 import { DOCUMENT_TYPES, routingSchema, type LabelLayout } from '../../../src/shared/domain';
 
 const base = { labelPrinter: 'cups:Zebra', documentPrinter: 'cups:Office' };
@@ -54,5 +54,31 @@ describe('routing', () => {
       'waybill',
     ]);
     expect(autoPrintTypes(routingSchema.parse({ ...base, autoPrint: [] }))).toEqual([]);
+  });
+
+  it('lists every printer the routing can send to once, the two defaults first (what the start-up check asks about)', () => {
+    expect(routedPrinterUris(routingSchema.parse({ labelPrinter: 'cups:Zebra', documentPrinter: 'cups:Zebra' }))).toEqual(['cups:Zebra']);
+    const routing = routingSchema.parse({
+      ...base,
+      printers: [
+        { name: 'Bench 2', uri: 'cups:Zebra2', media: '4x6in', fallback: { printer: 'folder:/tmp/fallback' } },
+        { name: 'Office', uri: 'cups:Office', media: 'a4' },
+        { name: 'Sheets', uri: 'cups:Sheets', media: 'letter', layout: '2x2' },
+      ],
+      rules: [
+        { carriers: ['dhl'], documentTypes: ['label'], printer: 'Bench 2' },
+        { carriers: ['bring'], documentTypes: [], printer: 'cups:Unlisted' },
+      ],
+      defaults: { customsinvoice: 'Sheets', waybill: 'windows:HP LaserJet' },
+    });
+    expect(routedPrinterUris(routing)).toEqual([
+      'cups:Zebra',
+      'cups:Office',
+      'cups:Zebra2',
+      'cups:Sheets',
+      'cups:Unlisted',
+      'windows:HP LaserJet',
+      'folder:/tmp/fallback',
+    ]);
   });
 });

@@ -277,6 +277,7 @@ describe('createTarget wires the spooler for windows: printers', () => {
     expect(await target.readiness()).toEqual({
       ready: false,
       detail: 'Windows printer "Zebra (Bench 1)" has its door (cover) open: close it.',
+      message: { code: 'printer.windowsState', params: { printer: 'Zebra (Bench 1)', state: 'DoorOpen' } },
     });
     expect(calls).toEqual([
       {

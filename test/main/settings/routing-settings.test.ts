@@ -63,6 +63,9 @@ describe('routing settings', () => {
     };
     expect(refused({ routing: { rules: [{ documentTypes: [], carriers: [], printer: 'Nowhere' }] } })).toBe('routing.rules.0.printer');
     expect(refused({ routing: { printers: [...printers, { name: 'Zebra', uri: 'cups:Z2', media: 'label' }] } })).toBe('routing.printers');
+    expect(refused({ routing: { printers: [...printers, { name: 'Z3', uri: 'not-a-uri', media: 'label' }] } })).toBe(
+      'routing.printers.2.uri',
+    );
     expect(
       refused({
         routing: {

@@ -1,0 +1,186 @@
+/**
+ * The end-of-day report's words in the five UI languages: the CSV's headers and values, the
+ * booking states and the lines of `npm run agent -- report --lang`. They are part of the UI
+ * catalogs (each src/renderer/i18n/<lang>.ts spreads its language in, so the End of day view
+ * reads them with `t()` like any other message), and they live here because the command
+ * line needs them too and src/main may not import the renderer. One place, so the screen,
+ * the downloaded CSV and the terminal say the same word.
+ *
+ * English keeps the report's original words: the CSV header `reference,carrier,tracking_id,…`
+ * and the terminal lines scripts read are unchanged.
+ */
+import type { EndOfDayRow, EndOfDayState } from './domain';
+
+export const REPORT_LANGUAGES = ['en', 'sv', 'da', 'nb', 'fi'] as const;
+export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
+
+export const isReportLanguage = (value: unknown): value is ReportLanguage =>
+  typeof value === 'string' && (REPORT_LANGUAGES as readonly string[]).includes(value);
+
+const en = {
+  // A booking's print state, here and on the End of day tab.
+  'eod.state.printed': 'printed',
+  'eod.state.may_have_printed': 'may have printed',
+  'eod.state.failed': 'failed',
+  'eod.state.not_printed': 'not printed',
+  'eod.state.canceled': 'canceled',
+  'eod.booked': 'booked',
+  'eod.printedOn': '{time} on {printer}',
+  'eod.requestId': ' (request id {id})',
+  // CSV columns, in file order (English: the documented header).
+  'report.csv.reference': 'reference',
+  'report.csv.carrier': 'carrier',
+  'report.csv.trackingId': 'tracking_id',
+  'report.csv.shipmentId': 'shipment_id',
+  'report.csv.bookedAt': 'booked_at',
+  'report.csv.state': 'state',
+  'report.csv.printedAt': 'printed_at',
+  'report.csv.printer': 'printer',
+  'report.csv.detail': 'detail',
+  'report.csv.seenBy': 'seen_by',
+  // Who knows of a booking (the seen_by column).
+  'report.seenBy.service': 'service',
+  'report.seenBy.station': 'station',
+  'report.seenBy.both': 'both',
+  // The terminal report.
+  'report.title': 'End of day {day}',
+  'report.manifests': 'manifests: {printed} of {available} printed',
+  'report.serviceUnread': "warning: the service's list was not read, counts are this station's ledger only: {error}",
+  'report.printMissingHint': 'To print what is missing: the End of day tab of the agent\'s UI, "Print what is missing".',
+  'report.csvWritten': 'csv: {file}',
+};
+
+export type ReportKey = keyof typeof en;
+export type ReportWords = Readonly<Record<ReportKey, string>>;
+
+const sv: ReportWords = {
+  'eod.state.printed': 'utskriven',
+  'eod.state.may_have_printed': 'kan ha skrivits ut',
+  'eod.state.failed': 'misslyckades',
+  'eod.state.not_printed': 'inte utskriven',
+  'eod.state.canceled': 'avbokad',
+  'eod.booked': 'bokade',
+  'eod.printedOn': '{time} på {printer}',
+  'eod.requestId': ' (förfrågnings-id {id})',
+  'report.csv.reference': 'Referens',
+  'report.csv.carrier': 'Transportör',
+  'report.csv.trackingId': 'Spårnings-id',
+  'report.csv.shipmentId': 'Sändnings-id',
+  'report.csv.bookedAt': 'Bokningstid',
+  'report.csv.state': 'Läge',
+  'report.csv.printedAt': 'Utskriftstid',
+  'report.csv.printer': 'Skrivare',
+  'report.csv.detail': 'Detaljer',
+  'report.csv.seenBy': 'Känd av',
+  'report.seenBy.service': 'tjänsten',
+  'report.seenBy.station': 'stationen',
+  'report.seenBy.both': 'båda',
+  'report.title': 'Dagsavslut {day}',
+  'report.manifests': 'manifest: {printed} av {available} utskrivna',
+  'report.serviceUnread': 'varning: tjänstens lista kunde inte läsas, siffrorna gäller bara stationens egna jobb: {error}',
+  'report.printMissingHint': 'För att skriva ut det som saknas: fliken Dagsavslut i agentens gränssnitt, "Skriv ut det som saknas".',
+  'report.csvWritten': 'CSV-fil: {file}',
+};
+
+const da: ReportWords = {
+  'eod.state.printed': 'udskrevet',
+  'eod.state.may_have_printed': 'kan være udskrevet',
+  'eod.state.failed': 'mislykkedes',
+  'eod.state.not_printed': 'ikke udskrevet',
+  'eod.state.canceled': 'annulleret',
+  'eod.booked': 'booket',
+  'eod.printedOn': '{time} på {printer}',
+  'eod.requestId': ' (anmodnings-id {id})',
+  'report.csv.reference': 'Referencenummer',
+  'report.csv.carrier': 'Fragtfirma',
+  'report.csv.trackingId': 'Sporings-id',
+  'report.csv.shipmentId': 'Forsendelses-id',
+  'report.csv.bookedAt': 'Booket kl.',
+  'report.csv.state': 'Status',
+  'report.csv.printedAt': 'Udskrevet kl.',
+  'report.csv.printer': 'Printer',
+  'report.csv.detail': 'Detaljer',
+  'report.csv.seenBy': 'Kendt af',
+  'report.seenBy.service': 'tjenesten',
+  'report.seenBy.station': 'stationen',
+  'report.seenBy.both': 'begge',
+  'report.title': 'Dagsafslutning {day}',
+  'report.manifests': 'manifester: {printed} af {available} udskrevet',
+  'report.serviceUnread': 'advarsel: tjenestens liste kunne ikke læses, tallene gælder kun stationens egne job: {error}',
+  'report.printMissingHint': 'For at udskrive det, der mangler: fanen Dagsafslutning i agentens brugerflade, "Udskriv det, der mangler".',
+  'report.csvWritten': 'CSV-fil: {file}',
+};
+
+const nb: ReportWords = {
+  'eod.state.printed': 'skrevet ut',
+  'eod.state.may_have_printed': 'kan være skrevet ut',
+  'eod.state.failed': 'mislyktes',
+  'eod.state.not_printed': 'ikke skrevet ut',
+  'eod.state.canceled': 'kansellert',
+  'eod.booked': 'booket',
+  'eod.printedOn': '{time} på {printer}',
+  'eod.requestId': ' (forespørsels-id {id})',
+  'report.csv.reference': 'Referanse',
+  'report.csv.carrier': 'Transportør',
+  'report.csv.trackingId': 'Sporings-id',
+  'report.csv.shipmentId': 'Sendings-ID',
+  'report.csv.bookedAt': 'Booket kl.',
+  'report.csv.state': 'Status',
+  'report.csv.printedAt': 'Skrevet ut kl.',
+  'report.csv.printer': 'Skriver',
+  'report.csv.detail': 'Detaljer',
+  'report.csv.seenBy': 'Kjent av',
+  'report.seenBy.service': 'tjenesten',
+  'report.seenBy.station': 'stasjonen',
+  'report.seenBy.both': 'begge',
+  'report.title': 'Dagsavslutning {day}',
+  'report.manifests': 'manifester: {printed} av {available} skrevet ut',
+  'report.serviceUnread': 'advarsel: tjenestens liste kunne ikke leses, tallene gjelder bare stasjonens egne jobber: {error}',
+  'report.printMissingHint':
+    'For å skrive ut det som mangler: fanen Dagsavslutning i agentens brukergrensesnitt, "Skriv ut det som mangler".',
+  'report.csvWritten': 'CSV-fil: {file}',
+};
+
+const fi: ReportWords = {
+  'eod.state.printed': 'tulostettu',
+  'eod.state.may_have_printed': 'saattoi tulostua',
+  'eod.state.failed': 'epäonnistui',
+  'eod.state.not_printed': 'ei tulostettu',
+  'eod.state.canceled': 'peruttu',
+  'eod.booked': 'varattu',
+  'eod.printedOn': '{time} tulostimella {printer}',
+  'eod.requestId': ' (pyynnön tunnus {id})',
+  'report.csv.reference': 'Viite',
+  'report.csv.carrier': 'Kuljetusyhtiö',
+  'report.csv.trackingId': 'Seurantatunnus',
+  'report.csv.shipmentId': 'Lähetystunnus',
+  'report.csv.bookedAt': 'Varattu',
+  'report.csv.state': 'Tila',
+  'report.csv.printedAt': 'Tulostettu',
+  'report.csv.printer': 'Tulostin',
+  'report.csv.detail': 'Lisätiedot',
+  'report.csv.seenBy': 'Kenen tiedossa',
+  'report.seenBy.service': 'palvelu',
+  'report.seenBy.station': 'asema',
+  'report.seenBy.both': 'molemmat',
+  'report.title': 'Päivän päätös {day}',
+  'report.manifests': 'manifestit: {printed}/{available} tulostettu',
+  'report.serviceUnread': 'varoitus: palvelun listaa ei voitu lukea, luvut koskevat vain aseman omia töitä: {error}',
+  'report.printMissingHint': 'Puuttuvat tulostetaan agentin käyttöliittymän Päivän päätös -välilehdeltä: "Tulosta puuttuvat".',
+  'report.csvWritten': 'CSV-tiedosto: {file}',
+};
+
+export const REPORT_WORDS: Readonly<Record<ReportLanguage, ReportWords>> = { en, sv, da, nb, fi };
+
+/** A report word in `language` with `{name}` replaced by params[name] (no Intl: the callers format). */
+export function reportWord(language: ReportLanguage, key: ReportKey, params: Readonly<Record<string, string | number>> = {}): string {
+  return REPORT_WORDS[language][key].replaceAll(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+export const stateWord = (language: ReportLanguage, state: EndOfDayState): string => REPORT_WORDS[language][`eod.state.${state}`];
+
+export const seenByWord = (language: ReportLanguage, seenBy: EndOfDayRow['seenBy']): string =>
+  REPORT_WORDS[language][`report.seenBy.${seenBy}`];

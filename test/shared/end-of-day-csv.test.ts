@@ -1,0 +1,114 @@
+/**
+ * The end-of-day CSV in each language: English byte for byte the documented file; the Nordic
+ * languages in their words, with `;`, a UTF-8 BOM and local times a spreadsheet reads. The
+ * report words are the UI catalogs' own (one source).
+ */
+import { describe, expect, it } from 'vitest';
+import type { EndOfDayReport, EndOfDayRow } from '../../src/shared/domain';
+import { CSV_FORMATS, csvCell, endOfDayCsv, localTime } from '../../src/shared/end-of-day-csv';
+import { REPORT_LANGUAGES, REPORT_WORDS } from '../../src/shared/report-words';
+import { CATALOGS, LANGUAGES } from '../../src/renderer/i18n';
+
+// Times in the machine's zone, so the local form is known whatever TZ the test runs in.
+const BOOKED = new Date(2026, 10, 24, 8, 5, 9);
+const PRINTED = new Date(2026, 10, 24, 9, 14, 3);
+const row = (over: Partial<EndOfDayRow>): EndOfDayRow => ({
+  shipmentId: 'shp_1',
+  reference: 'ORDER-1',
+  carrier: 'PostNord',
+  trackingId: '0037',
+  bookedAt: BOOKED.toISOString(),
+  state: 'printed',
+  detail: null,
+  printedAt: PRINTED.toISOString(),
+  printer: 'cups:Zebra',
+  seenBy: 'both',
+  manifest: false,
+  ...over,
+});
+const REPORT: EndOfDayReport = {
+  day: '2026-11-24',
+  generatedAt: PRINTED.toISOString(),
+  counts: { booked: 2, printed: 1, may_have_printed: 0, failed: 0, not_printed: 1, canceled: 0 },
+  rows: [
+    row({}),
+    row({
+      shipmentId: 'shp_2',
+      reference: 'A;B, "C"',
+      state: 'not_printed',
+      printedAt: null,
+      printer: null,
+      detail: 'never reached this station',
+      seenBy: 'service',
+    }),
+  ],
+  manifests: { available: 1, printed: 0 },
+  serviceError: null,
+};
+
+describe('end-of-day CSV', () => {
+  it('keeps the English file exactly as documented: comma, no BOM, RFC 3339 times, English words', () => {
+    expect(endOfDayCsv(REPORT)).toBe(
+      'reference,carrier,tracking_id,shipment_id,booked_at,state,printed_at,printer,detail,seen_by\r\n' +
+        `ORDER-1,PostNord,0037,shp_1,${BOOKED.toISOString()},printed,${PRINTED.toISOString()},cups:Zebra,,both\r\n` +
+        `"A;B, ""C""",PostNord,0037,shp_2,${BOOKED.toISOString()},not printed,,,never reached this station,service\r\n`,
+    );
+    expect(endOfDayCsv(REPORT, { language: 'en' })).toBe(endOfDayCsv(REPORT));
+  });
+
+  it('writes Swedish for a Swedish spreadsheet: BOM, semicolons, Swedish words, local times', () => {
+    const text = endOfDayCsv(REPORT, { language: 'sv' });
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    expect(text.slice(1).split('\r\n')).toEqual([
+      'Referens;Transportör;Spårnings-id;Sändnings-id;Bokningstid;Läge;Utskriftstid;Skrivare;Detaljer;Känd av',
+      'ORDER-1;PostNord;0037;shp_1;2026-11-24 08:05:09;utskriven;2026-11-24 09:14:03;cups:Zebra;;båda',
+      // A semicolon is quoted now, a comma need not be.
+      '"A;B, ""C""";PostNord;0037;shp_2;2026-11-24 08:05:09;inte utskriven;;;never reached this station;tjänsten',
+      '',
+    ]);
+  });
+
+  it.each(['da', 'nb', 'fi'] as const)('writes %s with its own words and the Nordic spreadsheet format', (lang) => {
+    const [header, first] = endOfDayCsv(REPORT, { language: lang }).slice(1).split('\r\n');
+    const words = REPORT_WORDS[lang];
+    expect(header!.split(';')).toHaveLength(10);
+    expect(header!.startsWith(`${words['report.csv.reference']};${words['report.csv.carrier']};`)).toBe(true);
+    expect(first!.split(';')[5]).toBe(words['eod.state.printed']);
+    expect(first!.split(';')[9]).toBe(words['report.seenBy.both']);
+    expect(first!.split(';')[4]).toBe('2026-11-24 08:05:09');
+  });
+
+  it('defuses formulas and quotes the separator in use', () => {
+    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell('a;b')).toBe('a;b');
+    expect(csvCell('a;b', ';')).toBe('"a;b"');
+    expect(csvCell('a,b', ';')).toBe('a,b');
+    expect(localTime('not a time')).toBe('not a time');
+    expect(CSV_FORMATS.en).toEqual({ separator: ',', bom: false, times: 'iso' });
+  });
+});
+
+describe('report words', () => {
+  it('are the UI catalogs’ own words in every UI language', () => {
+    expect([...REPORT_LANGUAGES]).toEqual([...LANGUAGES]);
+    for (const lang of LANGUAGES) {
+      for (const [key, word] of Object.entries(REPORT_WORDS[lang])) expect(CATALOGS[lang][key as keyof (typeof CATALOGS)['en']]).toBe(word);
+    }
+  });
+
+  it('name the same columns as the End of day table, and the tab and button the hint sends people to', () => {
+    for (const lang of LANGUAGES) {
+      const words = REPORT_WORDS[lang];
+      const ui = CATALOGS[lang];
+      expect(words['report.printMissingHint'], lang).toContain(ui['tab.endOfDay']);
+      expect(words['report.printMissingHint'], lang).toContain(`"${ui['eod.printMissing']}"`);
+      if (lang === 'en') continue; // English keeps the documented snake_case header
+      expect([
+        words['report.csv.reference'],
+        words['report.csv.carrier'],
+        words['report.csv.trackingId'],
+        words['report.csv.state'],
+      ]).toEqual([ui['eod.col.reference'], ui['eod.col.carrier'], ui['eod.col.trackingId'], ui['eod.col.state']]);
+    }
+  });
+});
