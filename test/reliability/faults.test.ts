@@ -16,7 +16,8 @@ import { bridgeCall } from '../support/reliability/bridge';
 import { useRig } from '../support/reliability/rig';
 import { sampleRss } from '../support/reliability/proc-stats';
 import { SIZES } from '../support/reliability/sizes';
-import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { PrintedShipments } from '../support/reliability/pdf-shipments';
+import { checkPdfs, countPrinted, describeCount } from '../support/reliability/spool-count';
 import { round, summarize } from '../support/reliability/stats';
 import { sleep, until } from '../support/reliability/wait';
 
@@ -66,16 +67,19 @@ describe('faults: a flaky service during a burst', () => {
 
     // Under faults, every label either comes out or is given up on (failed, visibly).
     const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
+    // Batched by default: labels are read from the PDFs (a batch holds several).
+    const printed = new PrintedShipments();
+    const labelsOut = async (): Promise<number> => (await printed.update(await outputs())).length;
     const failedJobs = async (): Promise<number> => (await bridgeCall(agent!.uiUrl!, 'listJobs', { state: 'failed', limit: 500 })).length;
     await until(
       `${shipments.length} labels out or given up under faults`,
-      async () => (await outputs()).length + (await failedJobs()) >= shipments.length,
+      async () => (await labelsOut()) + (await failedJobs()) >= shipments.length,
       {
         timeoutMs: 120_000,
         intervalMs: 500,
       },
     );
-    const underFaults = (await outputs()).length;
+    const underFaults = await labelsOut();
 
     // What the agent gave up on (bounded attempts) is failed, visibly; a person retries it.
     sandbox.setFaults({ errorRate: 0, rateLimitRate: 0, dropRate: 0, labelDelayMs: 0 });
@@ -85,16 +89,16 @@ describe('faults: a flaky service during a burst', () => {
       expect(job.reason, `failed job ${job.id} says why`).toBeTruthy();
       await bridgeCall(agent.uiUrl!, 'retryJob', { id: job.id });
     }
-    await until(`${shipments.length} outputs`, async () => (await outputs()).length >= shipments.length, {
+    await until(`${shipments.length} labels`, async () => (await labelsOut()) >= shipments.length, {
       timeoutMs: 120_000,
-      detail: async () => describeCount(countByShipment(await outputs(), shipments)),
+      detail: async () => describeCount(countPrinted(await printed.update(await outputs()), shipments, (await outputs()).length)),
     });
     await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
     await sleep(2_500);
 
     const samples = rss.stop();
     const files = await outputs();
-    const count = countByShipment(files, shipments);
+    const count = countPrinted(await printed.update(files), shipments, files.length);
     const lines = parseJobLines(agent.lines);
     const waits = agent.lines.filter((l) => / queued .*retrying in /.test(l)).length;
     const memory = summarize(samples);

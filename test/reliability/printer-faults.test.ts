@@ -13,7 +13,8 @@ import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless'
 import { silentLogger } from '../../src/main/log';
 import { useRig } from '../support/reliability/rig';
 import { SIZES } from '../support/reliability/sizes';
-import { checkPdfs, countByShipment, describeCount } from '../support/reliability/spool-count';
+import { PrintedShipments } from '../support/reliability/pdf-shipments';
+import { checkPdfs, countPrinted, describeCount } from '../support/reliability/spool-count';
 import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'printer_faults_sink';
@@ -48,12 +49,19 @@ describe('printer faults: a queue disabled mid-burst', () => {
     const spooled = (): number => jobs().filter((j) => j.state === 'spooled' || j.state === 'completed').length;
 
     const shipments: string[] = [];
-    for (let i = 0; i < SIZES.printerFaultLabels; i++) shipments.push((await sandbox.bookShipment({ reference_id: `PF-${i}` })).shipmentId);
+    const book = async (from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i++) shipments.push((await sandbox.bookShipment({ reference_id: `PF-${i}` })).shipmentId);
+    };
 
+    // A third is booked and printed, then the queue is disabled mid-burst and the rest is
+    // booked: batched (the default), a burst booked at once is spooled in a job or two, all
+    // of it before a fault could come between its labels.
     const third = Math.floor(SIZES.printerFaultLabels / 3);
+    await book(0, third);
     await until(`${third} labels spooled before the fault`, () => spooled() >= third, { timeoutMs: 60_000, intervalMs: 5 });
     await cups.disable(QUEUE, 'Out of labels');
     const spooledAtFault = spooled();
+    await book(third, SIZES.printerFaultLabels);
 
     // Visible: jobs say the queue is disabled, while waiting to retry or once given up.
     await until('a job to report the disabled queue', () => history.some((j) => /disabled/.test(j.reason ?? '')), { timeoutMs: 60_000 });
@@ -70,16 +78,19 @@ describe('printer faults: a queue disabled mid-burst', () => {
     for (const job of failed) await agent.agent.api.retryJob({ id: job.id });
 
     const outputs = (): Promise<string[]> => cups.outputs(QUEUE);
-    await until(`${shipments.length} outputs`, async () => (await outputs()).length >= shipments.length, {
+    // Batched by default: labels are read from the PDFs (a batch holds several).
+    const printed = new PrintedShipments();
+    const labels = async (): Promise<string[]> => printed.update(await outputs());
+    await until(`${shipments.length} labels`, async () => (await labels()).length >= shipments.length, {
       timeoutMs: 120_000,
-      detail: async () => describeCount(countByShipment(await outputs(), shipments)),
+      detail: async () => describeCount(countPrinted(await labels(), shipments, (await outputs()).length)),
     });
     await cups.waitForJobs({ queue: QUEUE, timeoutMs: 60_000 });
     await sleep(2_000);
     unsubscribe();
 
     const files = await outputs();
-    const count = countByShipment(files, shipments);
+    const count = countPrinted(await printed.update(files), shipments, files.length);
     console.log(
       `[printer-faults] ${shipments.length} labels; ${spooledAtFault} spooled when the queue was disabled, ${stuck} after 3 s disabled; ` +
         `${visible.length} jobs showing the fault, ${failed.length} failed and retried by hand: ${describeCount(count)}`,

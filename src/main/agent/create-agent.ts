@@ -49,8 +49,10 @@ export interface AgentOptions {
     readonly retryBaseMs?: number;
     readonly retryMaxMs?: number;
     readonly followIntervalMs?: number;
-    /** See PrintPipelineOptions.batchMax. @default 1 */
+    /** See PrintPipelineOptions.batchMax. @default 25 (batching on) */
     readonly batchMax?: number;
+    /** See PrintPipelineOptions.batchMaxBytes. @default 8 MiB */
+    readonly batchMaxBytes?: number;
   };
   /** Extra target dependencies (CUPS env, a fake pdf-to-printer in tests). */
   readonly targets?: Omit<TargetDeps, 'service'>;

@@ -9,7 +9,7 @@ import { createLogFile } from '../log-file';
 import { runDiagnostics } from './diagnostics';
 import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
-import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
+import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
 
 async function main(): Promise<void> {
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     webhookSecrets: options.webhookSecrets,
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
-    tuning: options.batchMax === null ? undefined : { pipeline: { batchMax: options.batchMax } },
+    tuning: pipelineTuning(options),
   });
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
   stopOnSignals(() => agent.stop(), log.info);

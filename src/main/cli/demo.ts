@@ -13,7 +13,7 @@ import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
-import { AGENT_USAGE, parseAgentOptions } from './options';
+import { AGENT_USAGE, parseAgentOptions, pipelineTuning } from './options';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     webhookSecrets: [secret],
     pollIntervalSeconds: options.pollIntervalSeconds ?? 15,
     uiPort: options.uiPort ?? 0,
+    // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
+    tuning: pipelineTuning(options),
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
 

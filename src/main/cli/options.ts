@@ -25,7 +25,7 @@ export interface AgentCliOptions {
   readonly webhookSecrets: readonly string[];
   readonly pollIntervalSeconds: number | null;
   readonly uiPort: number | null;
-  /** Most shipments per print call and spool job (src/main/jobs/batching.ts); null = 1, no batching. */
+  /** Most shipments per print call and spool job (src/main/jobs/batching.ts); null = the pipeline's default, 25. */
   readonly batchMax: number | null;
   readonly dataDir: string;
   readonly help: boolean;
@@ -63,7 +63,7 @@ Options:
                            (on the command line it shows in \`ps\`: prefer the env or --config)
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
   --ui-port N              serve the web UI on 127.0.0.1:N
-  --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 1: each alone)
+  --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 25; 1 = each label alone)
   --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
   --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...)
   --help                   this text`;
@@ -96,6 +96,14 @@ function readConfigFile(path: string): z.infer<typeof configFileSchema> {
     throw new OptionsError(`--config ${path}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * The pipeline tuning the agent and the demo pass to startHeadlessAgent: none unless
+ * --batch-max (or batchMax in --config) was given, so the pipeline's default holds (25).
+ */
+export function pipelineTuning(options: Pick<AgentCliOptions, 'batchMax'>): { pipeline: { batchMax: number } } | undefined {
+  return options.batchMax === null ? undefined : { pipeline: { batchMax: options.batchMax } };
 }
 
 /** Every address of the service ends in the version prefix (the service's spec, base URL). */

@@ -1,3 +1,4 @@
+import type { BatchBytes } from './batch-bytes';
 import { adviceOf } from './failure';
 import { newJobId } from './job-id';
 import { isAmbiguous, type JobFailures } from './job-failures';
@@ -13,7 +14,8 @@ import type { SpooledJobs } from './spooled-jobs';
  * consecutive jobs behind it in its line that are already waiting, with the same document
  * type, layout and copies, go with it: one POST /shipments/print with their shipment ids
  * in line order (one PDF), then one spool job titled with the batch id. Nothing waits for a
- * batch to fill, so the first label of a burst goes alone and at once.
+ * batch to fill, so the first label of a burst goes alone and at once. A batch is also kept
+ * under a byte cap, from the bytes per shipment seen so far (batch-bytes.ts).
  *
  * Exactly once per shipment: the ledger claims the members in one transaction (table
  * `batches`, jobs.batch_id), and every member is written `spooling` with spool_attempted and
@@ -45,6 +47,7 @@ export class Batching {
     private readonly steps: JobSteps,
     private readonly failures: JobFailures,
     private readonly spooled: SpooledJobs,
+    private readonly bytes: BatchBytes,
   ) {}
 
   /** Batch fetches in progress (they count against fetchConcurrency like single ones). */
@@ -66,8 +69,9 @@ export class Batching {
   membersFrom(lane: Lane, first: Entry, now: number): Entry[] {
     const members = [first];
     if (!batchable(first, now)) return members;
+    const max = Math.min(this.context.settings.batchMax, this.bytes.limit(first.documentType, first.layout));
     const start = lane.entries.indexOf(first);
-    for (let i = start + 1; i < lane.entries.length && members.length < this.context.settings.batchMax; i++) {
+    for (let i = start + 1; i < lane.entries.length && members.length < max; i++) {
       const e = lane.entries[i]!;
       if (!batchable(e, now) || e.documentType !== first.documentType || e.layout !== first.layout || e.copies !== first.copies) break;
       members.push(e);

@@ -15,6 +15,17 @@ import {
  * modules the pipeline is built from share one resolved settings type.
  */
 
+/** Shipments per batch unless told otherwise: batching is on (issue 14). */
+export const BATCH_MAX_DEFAULT = 25;
+/** The most shipments one batch may hold, whatever is asked. */
+export const BATCH_MAX_LIMIT = 25;
+/**
+ * 8 MiB: 25 carrier labels (50–300 kB each) fit well under it, so it bites only on heavy
+ * documents (many-page customs invoices, shipments of hundreds of parcels); a lane holds at
+ * most `lookahead` batches in memory, so this keeps a lane's PDFs to tens of MB at worst.
+ */
+export const BATCH_MAX_BYTES_DEFAULT = 8 * 1024 * 1024;
+
 export interface PrintPipelineOptions {
   readonly ledger: PipelineLedger;
   /** Fetches PDFs (`ServiceClient` satisfies it). */
@@ -36,9 +47,16 @@ export interface PrintPipelineOptions {
   /**
    * Most shipments fetched with one print call and spooled as one job (jobs/batching.ts),
    * from the consecutive jobs already waiting in a line (cups and windows targets only).
-   * 1 prints every job alone, as before batching; at most 25. @default 1
+   * 1 prints every job alone, as before batching; at most 25. @default 25
    */
   readonly batchMax?: number;
+  /**
+   * Bytes a batch's PDF is expected to stay under (batch-bytes.ts): a batch holds at most
+   * this many bytes divided by the bytes per shipment seen so far for its document type and
+   * layout, and a shipment that big alone goes alone. Bounds the PDFs held in memory and sent
+   * to the spooler in one job. @default 8 MiB (BATCH_MAX_BYTES_DEFAULT)
+   */
+  readonly batchMaxBytes?: number;
   /** Tries before a transient failure becomes a failed job. @default 8 */
   readonly maxAttempts?: number;
   /** @default 500 */
@@ -99,7 +117,8 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
     copies: options.copies ?? (() => 1),
     fetchConcurrency: Math.max(1, options.fetchConcurrency ?? 4),
     lookahead: Math.max(1, options.lookahead ?? 8),
-    batchMax: Math.min(25, Math.max(1, Math.floor(options.batchMax ?? 1))),
+    batchMax: Math.min(BATCH_MAX_LIMIT, Math.max(1, Math.floor(options.batchMax ?? BATCH_MAX_DEFAULT))),
+    batchMaxBytes: Math.max(1, options.batchMaxBytes ?? BATCH_MAX_BYTES_DEFAULT),
     maxAttempts: Math.max(1, options.maxAttempts ?? 8),
     retryBaseMs: options.retryBaseMs ?? 500,
     retryMaxMs: options.retryMaxMs ?? 30_000,

@@ -1,5 +1,6 @@
 import { codedOnly, plainMessage, type AgentMessage } from '../../shared/agent-messages';
 import type { JobView, LabelLayout } from '../../shared/domain';
+import { BatchBytes } from './batch-bytes';
 import { Batching } from './batching';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { JobFailures } from './job-failures';
@@ -94,11 +95,14 @@ export class PrintPipeline {
     };
     const { ledgerRetryBaseMs: retryBaseMs, ledgerRetryMaxMs: retryMaxMs } = this.o;
     this.guard = new LedgerGuard({ ledger: this.ledger, observer: this.observer, queue, retryBaseMs, retryMaxMs });
-    const context: PipelineContext = { settings: this.o, queue, guard: this.guard, fetcher: options.fetcher, printers: this.printers };
+    // Every PDF fetched teaches the byte cap on batches what a shipment weighs (batch-bytes.ts).
+    const bytes = new BatchBytes(this.o.batchMaxBytes);
+    const fetcher = bytes.watch(options.fetcher);
+    const context: PipelineContext = { settings: this.o, queue, guard: this.guard, fetcher, printers: this.printers };
     this.spooled = new SpooledJobs(context);
     this.failures = new JobFailures(context);
     this.steps = new JobSteps(context, this.failures, this.spooled);
-    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled);
+    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled, bytes);
     this.recovery = { ...context, spooled: this.spooled };
     for (const scope of this.ledger.pausedScopes()) {
       if (scope === AUTO_SCOPE) this.autoPaused = true;

@@ -178,15 +178,113 @@ describe('PrintPipeline batching (issue 14)', () => {
     expect(heardInside).toEqual([]);
   });
 
-  it('does not batch at the default batchMax (1): one call and one spool job per shipment', async () => {
+  it('batches by default, at most 25 shipments a batch (batchMax 25)', async () => {
     const fetcher = new BatchFetcher();
     const p = make(fetcher, { batchMax: undefined });
+    await p.start();
+    const all = ids('d', 30);
+    for (const id of all) p.submitBooking(notice(id));
+    await p.idle();
+    expect(fetcher.calls).toEqual([all.slice(0, 25), all.slice(25)]);
+    expect(printedShipments(target)).toEqual([all.slice(0, 25), all.slice(25)]);
+  });
+
+  it('does not batch at batchMax 1: one call and one spool job per shipment', async () => {
+    const fetcher = new BatchFetcher();
+    const p = make(fetcher, { batchMax: 1 });
     await p.start();
     const all = ids('d', 6);
     for (const id of all) p.submitBooking(notice(id));
     await p.idle();
     expect(fetcher.calls).toEqual(all.map((id) => [id]));
     expect(target.spooled.map((s) => s.shipmentId)).toEqual(all);
+  });
+
+  describe('byte cap (batchMaxBytes)', () => {
+    /** The service's PDF for a call: `bytesOf(shipment)` bytes per shipment, the ids readable as in BatchFetcher. */
+    class SizedFetcher extends BatchFetcher {
+      readonly sizes: number[] = [];
+      constructor(private readonly bytesOf: (shipmentId: string) => number) {
+        super();
+      }
+      override async printFile(req: PrintFileRequest): Promise<{ pdf: Uint8Array; requestId: string | null }> {
+        const { pdf, requestId } = await super.printFile(req);
+        const size = Math.max(
+          pdf.length,
+          req.shipment_ids.reduce((sum, id) => sum + this.bytesOf(id), 0),
+        );
+        const sized = new Uint8Array(size).fill(0x20);
+        sized.set(pdf);
+        this.sizes.push(size);
+        return { pdf: sized, requestId };
+      }
+    }
+
+    it('keeps a batch under the cap from the bytes per shipment seen so far', async () => {
+      const fetcher = new SizedFetcher(() => 100_000);
+      const p = make(fetcher, { batchMaxBytes: 1_000_000 });
+      await p.start();
+      p.submitBooking(notice('k-first'));
+      await p.idle(); // one label seen: 100 kB a shipment
+      const all = ids('k', 30);
+      for (const id of all) p.submitBooking(notice(id));
+      await p.idle();
+      expect(fetcher.calls.slice(1)).toEqual([all.slice(0, 10), all.slice(10, 20), all.slice(20)]);
+      expect(Math.max(...fetcher.sizes)).toBeLessThanOrEqual(1_000_000);
+      expect(printedShipments(target).flat()).toEqual(['k-first', ...all]);
+    });
+
+    it('holds a batch to what fits of shipments seen to be big, and batches fully again once they are small', async () => {
+      const big = new Set(ids('h', 5));
+      const fetcher = new SizedFetcher((id) => (big.has(id) ? 3_000_000 : 50_000));
+      const p = make(fetcher); // the default cap, 8 MiB
+      await p.start();
+      p.submitBooking(notice('h00'));
+      await p.idle(); // one big shipment seen: 3 MB
+      const huge = [...big].slice(1);
+      for (const id of huge) p.submitBooking(notice(id));
+      await p.idle();
+      // 8 MiB holds two 3 MB shipments: never more in one call.
+      expect(fetcher.calls.slice(1)).toEqual([huge.slice(0, 2), huge.slice(2)]);
+      expect(Math.max(...fetcher.sizes)).toBeLessThanOrEqual(8 * 1024 * 1024);
+
+      // Small shipments again: the estimate falls back a quarter of the way per PDF, and batches grow to 25.
+      const waves = Array.from({ length: 6 }, (_, w) => ids(`m${w}-`, 25));
+      const callsPerWave: string[][][] = [];
+      for (const wave of waves) {
+        const before = fetcher.calls.length;
+        for (const id of wave) p.submitBooking(notice(id));
+        await p.idle();
+        callsPerWave.push(fetcher.calls.slice(before));
+      }
+      expect(callsPerWave.flat().flat()).toEqual(waves.flat());
+      expect(callsPerWave[0]![0]).toHaveLength(2);
+      expect(callsPerWave[callsPerWave.length - 1]).toEqual([waves[waves.length - 1]]);
+      expect(printedShipments(target).flat()).toEqual(['h00', ...huge, ...waves.flat()]);
+    });
+
+    it('sends each shipment alone when one alone is over the cap', async () => {
+      const fetcher = new SizedFetcher(() => 9_000_000);
+      const p = make(fetcher);
+      await p.start();
+      p.submitBooking(notice('t-first'));
+      await p.idle();
+      const rest = ids('t', 4);
+      for (const id of rest) p.submitBooking(notice(id));
+      await p.idle();
+      expect(fetcher.calls).toEqual([['t-first'], ...rest.map((id) => [id])]);
+      expect(printedShipments(target)).toEqual([['t-first'], ...rest.map((id) => [id])]);
+    });
+
+    it('bounds by batchMax alone before the first PDF of a document type and layout is seen', async () => {
+      const fetcher = new SizedFetcher(() => 9_000_000);
+      const p = make(fetcher, { batchMax: 3 });
+      await p.start();
+      const all = ids('u', 3);
+      for (const id of all) p.submitBooking(notice(id));
+      await p.idle();
+      expect(fetcher.calls).toEqual([all]);
+    });
   });
 
   it('never batches folder targets (one file per shipment)', async () => {

@@ -148,7 +148,7 @@ export function agentArgs(o: {
   readonly webhookSecret?: string;
   readonly pollIntervalSeconds?: number;
   readonly uiPort?: number | null;
-  /** --batch-max (src/main/jobs/batching.ts); absent = the default, no batching. */
+  /** --batch-max (src/main/jobs/batching.ts); absent = the default: batching on, up to 25 labels a job. */
   readonly batchMax?: number;
 }): string[] {
   const args = ['--api-url', o.apiUrl, '--api-key', o.apiKey, '--printer', o.printer, '--data-dir', o.dataDir];

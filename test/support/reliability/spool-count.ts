@@ -2,7 +2,10 @@
  * Counting what came out of a printer: the spooled outputs per shipment. A CUPS sink
  * queue names each file `<job>-<title>.pdf`, and the agent's titles carry the job id and
  * shipment id (`Print Station <job> <shipment> label`); a folder target's file names hold
- * the shipment id too. So the count per shipment is the number of files naming it.
+ * the shipment id too. So the count per shipment is the number of files naming it
+ * (countByShipment), when every job holds one label. A batch (on by default for CUPS and
+ * Windows printers) holds several and its title names none: countPrinted counts the labels
+ * read from the PDFs themselves (pdf-shipments.ts).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +36,24 @@ export function countByShipment(files: readonly string[], expected: Iterable<str
     duplicated: ids.filter((id) => counts.get(id)! > 1).map((shipmentId) => ({ shipmentId, count: counts.get(shipmentId)! })),
     unexpected,
     total: files.length,
+  };
+}
+
+/** Per shipment from the labels printed (PrintedShipments), not the files: a batch file counts once for each label in it. */
+export function countPrinted(printed: readonly string[], expected: Iterable<string>, files: number): SpoolCount {
+  const counts = new Map<string, number>();
+  for (const id of expected) counts.set(id, 0);
+  const unexpected: string[] = [];
+  for (const id of printed) {
+    if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
+    else unexpected.push(id);
+  }
+  const ids = [...counts.keys()];
+  return {
+    missing: ids.filter((id) => counts.get(id) === 0),
+    duplicated: ids.filter((id) => counts.get(id)! > 1).map((shipmentId) => ({ shipmentId, count: counts.get(shipmentId)! })),
+    unexpected,
+    total: files,
   };
 }
 
