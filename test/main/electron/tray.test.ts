@@ -199,7 +199,7 @@ describe('TrayController', () => {
         .filter((entry) => entry.type !== 'separator')
         .flatMap((entry) => [
           entry.label ?? '',
-          ...((entry.submenu as MenuItemConstructorOptions[] | undefined) ?? []).map((sub) => sub.label),
+          ...((entry.submenu as MenuItemConstructorOptions[] | undefined) ?? []).map((sub) => sub.label ?? ''),
         ]);
     const toolTip = (): unknown =>
       tray()
