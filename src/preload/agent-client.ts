@@ -5,7 +5,16 @@
  * `sender` is ipcRenderer itself).
  */
 import type { IpcRenderer } from 'electron';
-import { AGENT_OPERATIONS, IPC_EVENT_CHANNEL, ipcChannel, type AgentClient, type AgentEvent, type AgentResult } from '../shared/agent-api';
+import {
+  AGENT_OPERATIONS,
+  IPC_EVENT_CHANNEL,
+  UI_LANGUAGE_CHANNEL,
+  ipcChannel,
+  type AgentClient,
+  type AgentEvent,
+  type AgentResult,
+} from '../shared/agent-api';
+import type { UiLanguage } from '../shared/tray-words';
 import type { AgentErrorPayload } from '../shared/domain';
 
 /** The error the renderer sees when an operation fails. */
@@ -14,7 +23,7 @@ export interface AgentCallError extends Error {
   readonly requestId: string | null;
 }
 
-export function createAgentClient(ipcRenderer: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): AgentClient {
+export function createAgentClient(ipcRenderer: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener' | 'send'>): AgentClient {
   const client: Record<string, unknown> = {};
   for (const op of AGENT_OPERATIONS) {
     client[op] = async (input?: unknown) => {
@@ -30,6 +39,8 @@ export function createAgentClient(ipcRenderer: Pick<IpcRenderer, 'invoke' | 'on'
       ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler);
     };
   };
+  // One way: the tray follows the window's language; nothing comes back.
+  client.setUiLanguage = (language: UiLanguage): void => ipcRenderer.send(UI_LANGUAGE_CHANNEL, { language });
   return Object.freeze(client) as unknown as AgentClient;
 }
 

@@ -7,6 +7,7 @@
  */
 import { englishOf, formatDelay, type AgentMessage, type AgentMessageCode, type AgentMessageParams } from '../shared/agent-messages';
 import type { AgentErrorPayload } from '../shared/domain';
+import { reportDetailKey } from '../shared/report-words';
 import { localDateTime } from './format';
 import { t, type MessageKey } from './i18n';
 import { documentWords } from './words';
@@ -40,6 +41,12 @@ function cupsReasonWords(reason: string): string {
       return key ? t(key) : token;
     })
     .join(', ');
+}
+
+/** The report's codes are worded by the report words (src/shared/report-words.ts, in the catalogs), as the CSV words them. */
+function reportWords(message: AgentMessage): string {
+  const key = reportDetailKey(message);
+  return key ? t(key) : englishOf(message);
 }
 
 const delay = (ms: number): string => formatDelay(ms);
@@ -85,6 +92,14 @@ const WORDING: Wording = {
   'printer.folderNotAFolder': (p) => t('agentMsg.printer.folderNotAFolder', { path: p.path }),
   'intake.waiting': (p) => t('agentMsg.intake.waiting', { cause: agentWords(p.cause), time: localDateTime(p.nextAttemptAt) }),
   'intake.waitingForRules': () => t('agentMsg.intake.waitingForRules'),
+  'report.neverReached': (p) => reportWords({ code: 'report.neverReached', params: p }),
+  'report.canceledAtService': (p) => reportWords({ code: 'report.canceledAtService', params: p }),
+  'report.atPrinter': (p) => reportWords({ code: 'report.atPrinter', params: p }),
+  'report.held': (p) => reportWords({ code: 'report.held', params: p }),
+  'report.waiting': (p) => reportWords({ code: 'report.waiting', params: p }),
+  'report.canceledByHand': (p) => reportWords({ code: 'report.canceledByHand', params: p }),
+  'report.onlyOtherDocument': (p) => reportWords({ code: 'report.onlyOtherDocument', params: p }),
+  'report.notPrintedYet': (p) => reportWords({ code: 'report.notPrintedYet', params: p }),
   'agent.notConnected': () => t('agentMsg.agent.notConnected'),
   'agent.enterKeyToTest': () => t('agentMsg.agent.enterKeyToTest'),
   'intake.needsShipment': (p) => t('agentMsg.intake.needsShipment', { cause: trimEnd(agentWords(p.cause)) }),

@@ -9,7 +9,7 @@ import type { AgentStatus } from '../shared/domain';
 import { describeError } from './bridge/agent-call-error';
 import { UiContext, type TabName } from './context';
 import { h } from './dom';
-import { onLanguageChange, refreshLanguage, t, type MessageKey } from './i18n';
+import { language, onLanguageChange, refreshLanguage, t, type MessageKey } from './i18n';
 import { EndOfDayView } from './views/end-of-day-view';
 import { firstRunPanel } from './views/first-run';
 import { LANGUAGE_SELECT_ID, createLanguagePicker } from './views/language-picker';
@@ -64,7 +64,12 @@ export class App {
     this.installFocusRule();
     this.installShortcuts();
     this.api.onEvent((event) => this.onEvent(event));
-    onLanguageChange(() => this.rebuild());
+    // The desktop app's tray and notifications follow the window's language (no-op in a browser).
+    this.api.setUiLanguage?.(language());
+    onLanguageChange((chosen) => {
+      this.api.setUiLanguage?.(chosen);
+      this.rebuild();
+    });
     this.showTab('scan');
     void this.refreshStatus();
     setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS);

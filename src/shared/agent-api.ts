@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { AgentMessage } from './agent-messages';
+import { UI_LANGUAGES, type UiLanguage } from './tray-words';
 import {
   DOCUMENT_TYPES,
   JOB_STATES,
@@ -282,7 +283,20 @@ export const AGENT_OPERATIONS = Object.keys(agentInputs) as AgentOperation[];
 export interface AgentClient extends AgentApi {
   /** Returns the unsubscribe function. */
   onEvent(listener: (event: AgentEvent) => void): () => void;
+  /**
+   * Tells the desktop app the language the window shows (UI_LANGUAGE_CHANNEL), so its tray
+   * menu and notifications say the same. Electron only: the web bridge has no tray.
+   */
+  setUiLanguage?(language: UiLanguage): void;
 }
+
+/**
+ * Electron only, beside the agent's operations: the window sends the language it shows
+ * (Settings → Language, or the system's) at start and on every change, one way
+ * (ipcRenderer.send); main checks the sender and this schema before the tray follows.
+ */
+export const UI_LANGUAGE_CHANNEL = 'app:ui-language';
+export const uiLanguageInput = z.object({ language: z.enum(UI_LANGUAGES) }).strict();
 
 /** IPC channel names (Electron) and HTTP paths (web bridge) derive from the operation. */
 export const ipcChannel = (op: AgentOperation): string => `agent:${op}`;

@@ -31,6 +31,10 @@ export const WINDOWS_NOT_READY_STATES = [
 ] as const;
 export type WindowsNotReadyState = (typeof WINDOWS_NOT_READY_STATES)[number];
 
+/** Job states in which a document still waits in line (the report's "waiting in the queue (queued)"). */
+export const REPORT_WAITING_STATES = ['queued', 'fetching', 'spooling'] as const;
+export type ReportWaitingState = (typeof REPORT_WAITING_STATES)[number];
+
 /** Every code and its parameters: the one registry. */
 export interface AgentMessageParams {
   /** Words without a code (an uncoded error): shown as sent, in English. */
@@ -89,6 +93,16 @@ export interface AgentMessageParams {
   readonly 'intake.waitingForRules': Record<string, never>;
   /** A station rule needs the shipment's fields and GET /shipments/{id} failed. */
   readonly 'intake.needsShipment': { readonly shipmentId: string; readonly cause: AgentMessage };
+
+  // Where a document stands in the end-of-day report and a shipment's documents (src/main/report)
+  readonly 'report.neverReached': Record<string, never>;
+  readonly 'report.canceledAtService': Record<string, never>;
+  readonly 'report.atPrinter': Record<string, never>;
+  readonly 'report.held': Record<string, never>;
+  readonly 'report.waiting': { readonly state: ReportWaitingState };
+  readonly 'report.canceledByHand': Record<string, never>;
+  readonly 'report.onlyOtherDocument': Record<string, never>;
+  readonly 'report.notPrintedYet': Record<string, never>;
 
   // The agent's connection to the service (src/main/agent)
   readonly 'agent.notConnected': Record<string, never>;
@@ -207,6 +221,14 @@ const ENGLISH: EnglishTable = {
   'printer.folderNotAFolder': (p) => `${p.path} is not a folder (a file is in the way): move it or choose another folder.`,
   'intake.waiting': (p) => `${englishOf(p.cause)} Next try at ${p.nextAttemptAt}.`,
   'intake.waitingForRules': () => 'Received by webhook; waiting for the station rules to decide.',
+  'report.neverReached': () => 'never reached this station',
+  'report.canceledAtService': () => 'shipment canceled at the service',
+  'report.atPrinter': () => 'at the printer, not reported done: check the printer',
+  'report.held': () => 'held: automatic printing is paused',
+  'report.waiting': (p) => `waiting in the queue (${p.state})`,
+  'report.canceledByHand': () => 'label job canceled by hand',
+  'report.onlyOtherDocument': () => 'no label job: only another document was printed automatically',
+  'report.notPrintedYet': () => 'not printed yet',
   'agent.notConnected': () => 'No API key is set: connect your account in Settings → Connection, or start the demo.',
   'agent.enterKeyToTest': () => 'Enter an API key to test the connection.',
   'intake.needsShipment': (p) =>

@@ -257,6 +257,8 @@ export interface EndOfDayRow {
   readonly state: EndOfDayState;
   /** Why, in words: "waiting in the queue", the failure reason, "never reached this station". */
   readonly detail: string | null;
+  /** `detail` as a message code (src/shared/agent-messages.ts), for the UI's languages; absent when it has none. */
+  readonly detailMessage?: AgentMessage;
   /** When and where the label came out (state printed), else the last printer tried. */
   readonly printedAt: string | null;
   readonly printer: string | null;
@@ -307,6 +309,8 @@ export interface ShipmentDocumentState {
   /** As in the end-of-day report; `not_printed` with a detail when it waits in line. */
   readonly state: EndOfDayState;
   readonly detail: string | null;
+  /** `detail` as a message code, as in the end-of-day report; absent when it has none. */
+  readonly detailMessage?: AgentMessage;
   /** When and where it printed (state printed). */
   readonly printedAt: string | null;
   readonly printer: string | null;

@@ -13,8 +13,8 @@
  * locales (their own formats are not read back reliably: Finnish writes "klo", Danish `09.14`).
  * English stays exactly the original file: `,`, no BOM, RFC 3339 times.
  */
-import { END_OF_DAY_STATES, type EndOfDayReport, type EndOfDayState } from './domain';
-import { REPORT_WORDS, reportWord, seenByWord, stateWord, type ReportKey, type ReportLanguage } from './report-words';
+import { END_OF_DAY_STATES, type EndOfDayReport, type EndOfDayRow, type EndOfDayState } from './domain';
+import { REPORT_WORDS, reportDetailWords, reportWord, seenByWord, stateWord, type ReportKey, type ReportLanguage } from './report-words';
 
 /** The states as the report says them in English ("not printed", never `not_printed`). */
 export const END_OF_DAY_STATE_WORDS: Readonly<Record<EndOfDayState, string>> = Object.fromEntries(
@@ -55,10 +55,17 @@ const COLUMNS: readonly ReportKey[] = [
 export interface EndOfDayCsvOptions {
   /** The words and the spreadsheet format. @default 'en' (the documented file) */
   readonly language?: ReportLanguage;
+  /**
+   * The detail column's words. @default the report's own words in `language` for the report's
+   * codes ("waiting in the queue"), a job's reason in English (the command line; the UI passes
+   * its catalogs' wording of every code)
+   */
+  readonly detailWords?: (row: EndOfDayRow) => string | null;
 }
 
 export function endOfDayCsv(report: EndOfDayReport, options: EndOfDayCsvOptions = {}): string {
   const language = options.language ?? 'en';
+  const detail = options.detailWords ?? ((row: EndOfDayRow): string | null => reportDetailWords(language, row));
   const format = CSV_FORMATS[language];
   const cell = (value: string | null): string => csvCell(value, format.separator);
   const time = (iso: string | null): string | null => (iso !== null && format.times === 'local' ? localTime(iso) : iso);
@@ -73,7 +80,7 @@ export function endOfDayCsv(report: EndOfDayReport, options: EndOfDayCsvOptions 
       stateWord(language, r.state),
       time(r.printedAt),
       r.printer,
-      r.detail,
+      detail(r),
       seenByWord(language, r.seenBy),
     ];
     lines.push(cells.map(cell).join(format.separator));

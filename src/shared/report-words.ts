@@ -9,6 +9,7 @@
  * English keeps the report's original words: the CSV header `reference,carrier,tracking_id,…`
  * and the terminal lines scripts read are unchanged.
  */
+import type { AgentMessage } from './agent-messages';
 import type { EndOfDayRow, EndOfDayState } from './domain';
 
 export const REPORT_LANGUAGES = ['en', 'sv', 'da', 'nb', 'fi'] as const;
@@ -48,6 +49,17 @@ const en = {
   'report.serviceUnread': "warning: the service's list was not read, counts are this station's ledger only: {error}",
   'report.printMissingHint': 'To print what is missing: the End of day tab of the agent\'s UI, "Print what is missing".',
   'report.csvWritten': 'csv: {file}',
+  // Where a booking stands (the detail column), from its message code (src/shared/agent-messages.ts).
+  'report.detail.neverReached': 'never reached this station',
+  'report.detail.canceledAtService': 'shipment canceled at the service',
+  'report.detail.atPrinter': 'at the printer, not reported done: check the printer',
+  'report.detail.held': 'held: automatic printing is paused',
+  'report.detail.waiting.queued': 'waiting in the queue (queued)',
+  'report.detail.waiting.fetching': 'waiting in the queue (fetching)',
+  'report.detail.waiting.spooling': 'waiting in the queue (spooling)',
+  'report.detail.canceledByHand': 'label job canceled by hand',
+  'report.detail.onlyOtherDocument': 'no label job: only another document was printed automatically',
+  'report.detail.notPrintedYet': 'not printed yet',
 };
 
 export type ReportKey = keyof typeof en;
@@ -80,6 +92,16 @@ const sv: ReportWords = {
   'report.serviceUnread': 'varning: tjänstens lista kunde inte läsas, siffrorna gäller bara stationens egna jobb: {error}',
   'report.printMissingHint': 'För att skriva ut det som saknas: fliken Dagsavslut i agentens gränssnitt, "Skriv ut det som saknas".',
   'report.csvWritten': 'CSV-fil: {file}',
+  'report.detail.neverReached': 'nådde aldrig den här stationen',
+  'report.detail.canceledAtService': 'sändningen avbokad hos tjänsten',
+  'report.detail.atPrinter': 'hos skrivaren men inte rapporterad klar: kontrollera skrivaren',
+  'report.detail.held': 'väntar: automatisk utskrift är pausad',
+  'report.detail.waiting.queued': 'väntar i kön (köad)',
+  'report.detail.waiting.fetching': 'väntar i kön (hämtas)',
+  'report.detail.waiting.spooling': 'väntar i kön (skickas till skrivaren)',
+  'report.detail.canceledByHand': 'etikettjobbet avbröts för hand',
+  'report.detail.onlyOtherDocument': 'inget etikettjobb: bara ett annat dokument skrevs ut automatiskt',
+  'report.detail.notPrintedYet': 'inte utskrivet än',
 };
 
 const da: ReportWords = {
@@ -109,6 +131,16 @@ const da: ReportWords = {
   'report.serviceUnread': 'advarsel: tjenestens liste kunne ikke læses, tallene gælder kun stationens egne job: {error}',
   'report.printMissingHint': 'For at udskrive det, der mangler: fanen Dagsafslutning i agentens brugerflade, "Udskriv det, der mangler".',
   'report.csvWritten': 'CSV-fil: {file}',
+  'report.detail.neverReached': 'nåede aldrig frem til denne station',
+  'report.detail.canceledAtService': 'forsendelsen annulleret hos tjenesten',
+  'report.detail.atPrinter': 'ved printeren, men ikke meldt færdig: tjek printeren',
+  'report.detail.held': 'tilbageholdt: automatisk udskrivning er sat på pause',
+  'report.detail.waiting.queued': 'venter i køen (i kø)',
+  'report.detail.waiting.fetching': 'venter i køen (hentes)',
+  'report.detail.waiting.spooling': 'venter i køen (sendes til printeren)',
+  'report.detail.canceledByHand': 'etiketjobbet annulleret manuelt',
+  'report.detail.onlyOtherDocument': 'intet etiketjob: kun et andet dokument blev udskrevet automatisk',
+  'report.detail.notPrintedYet': 'ikke udskrevet endnu',
 };
 
 const nb: ReportWords = {
@@ -139,6 +171,16 @@ const nb: ReportWords = {
   'report.printMissingHint':
     'For å skrive ut det som mangler: fanen Dagsavslutning i agentens brukergrensesnitt, "Skriv ut det som mangler".',
   'report.csvWritten': 'CSV-fil: {file}',
+  'report.detail.neverReached': 'nådde aldri frem til denne stasjonen',
+  'report.detail.canceledAtService': 'sendingen kansellert hos tjenesten',
+  'report.detail.atPrinter': 'hos skriveren, men ikke meldt ferdig: sjekk skriveren',
+  'report.detail.held': 'holdt tilbake: automatisk utskrift er satt på pause',
+  'report.detail.waiting.queued': 'venter i køen (i kø)',
+  'report.detail.waiting.fetching': 'venter i køen (hentes)',
+  'report.detail.waiting.spooling': 'venter i køen (sendes til skriveren)',
+  'report.detail.canceledByHand': 'etikettjobben kansellert manuelt',
+  'report.detail.onlyOtherDocument': 'ingen etikettjobb: bare et annet dokument ble skrevet ut automatisk',
+  'report.detail.notPrintedYet': 'ikke skrevet ut ennå',
 };
 
 const fi: ReportWords = {
@@ -168,6 +210,16 @@ const fi: ReportWords = {
   'report.serviceUnread': 'varoitus: palvelun listaa ei voitu lukea, luvut koskevat vain aseman omia töitä: {error}',
   'report.printMissingHint': 'Puuttuvat tulostetaan agentin käyttöliittymän Päivän päätös -välilehdeltä: "Tulosta puuttuvat".',
   'report.csvWritten': 'CSV-tiedosto: {file}',
+  'report.detail.neverReached': 'ei koskaan tullut tälle asemalle',
+  'report.detail.canceledAtService': 'lähetys peruttu palvelussa',
+  'report.detail.atPrinter': 'tulostimella, mutta valmistumista ei ilmoitettu: tarkista tulostin',
+  'report.detail.held': 'pidossa: automaattinen tulostus on keskeytetty',
+  'report.detail.waiting.queued': 'odottaa jonossa (ei vielä aloitettu)',
+  'report.detail.waiting.fetching': 'odottaa jonossa (haetaan)',
+  'report.detail.waiting.spooling': 'odottaa jonossa (lähetetään tulostimelle)',
+  'report.detail.canceledByHand': 'tarratyö peruttu käsin',
+  'report.detail.onlyOtherDocument': 'ei tarratyötä: vain toinen asiakirja tulostettiin automaattisesti',
+  'report.detail.notPrintedYet': 'ei vielä tulostettu',
 };
 
 export const REPORT_WORDS: Readonly<Record<ReportLanguage, ReportWords>> = { en, sv, da, nb, fi };
@@ -184,3 +236,37 @@ export const stateWord = (language: ReportLanguage, state: EndOfDayState): strin
 
 export const seenByWord = (language: ReportLanguage, seenBy: EndOfDayRow['seenBy']): string =>
   REPORT_WORDS[language][`report.seenBy.${seenBy}`];
+
+/** The report word of a report code (`report.waiting` and the like); null for any other message (a job's reason). */
+export function reportDetailKey(message: AgentMessage | null | undefined): ReportKey | null {
+  switch (message?.code) {
+    case 'report.neverReached':
+      return 'report.detail.neverReached';
+    case 'report.canceledAtService':
+      return 'report.detail.canceledAtService';
+    case 'report.atPrinter':
+      return 'report.detail.atPrinter';
+    case 'report.held':
+      return 'report.detail.held';
+    case 'report.waiting':
+      return `report.detail.waiting.${message.params.state}`;
+    case 'report.canceledByHand':
+      return 'report.detail.canceledByHand';
+    case 'report.onlyOtherDocument':
+      return 'report.detail.onlyOtherDocument';
+    case 'report.notPrintedYet':
+      return 'report.detail.notPrintedYet';
+    default:
+      return null;
+  }
+}
+
+/**
+ * A row's detail in `language` where the report has words for it; a job's own reason (which
+ * only the UI's catalogs word) and a detail without a code stay the English the agent composed.
+ */
+export function reportDetailWords(language: ReportLanguage, row: Pick<EndOfDayRow, 'detail' | 'detailMessage'>): string | null {
+  if (row.detail === null) return null;
+  const key = reportDetailKey(row.detailMessage);
+  return key && Object.hasOwn(REPORT_WORDS[language], key) ? REPORT_WORDS[language][key] : row.detail;
+}

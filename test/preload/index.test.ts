@@ -1,6 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AGENT_OPERATIONS, IPC_EVENT_CHANNEL, ipcChannel, type AgentEvent, type AgentResult } from '../../src/shared/agent-api';
+import {
+  AGENT_OPERATIONS,
+  IPC_EVENT_CHANNEL,
+  UI_LANGUAGE_CHANNEL,
+  ipcChannel,
+  type AgentEvent,
+  type AgentResult,
+} from '../../src/shared/agent-api';
 
 // No Electron binary here: contextBridge and ipcRenderer are mocked, the one place a mock is right.
 const electron = vi.hoisted(() => {
@@ -14,6 +21,10 @@ const electron = vi.hoisted(() => {
 
 class FakeIpcRenderer extends EventEmitter {
   readonly invocations: Array<{ channel: string; input: unknown }> = [];
+  readonly sent: Array<[string, unknown]> = [];
+  send(channel: string, payload: unknown): void {
+    this.sent.push([channel, payload]);
+  }
   reply: (channel: string, input: unknown) => AgentResult<unknown> = (channel) => ({ ok: true, value: { channel } });
   async invoke(channel: string, input: unknown): Promise<AgentResult<unknown>> {
     this.invocations.push({ channel, input });
@@ -33,10 +44,10 @@ describe('preload', () => {
     ipcRenderer.reply = (channel) => ({ ok: true, value: { channel } });
   });
 
-  it('exposes exactly one function per AgentOperation plus onEvent, under window.printStation only', () => {
+  it('exposes exactly one function per AgentOperation plus onEvent and setUiLanguage, under window.printStation only', () => {
     expect(electron.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
     expect([...electron.exposed.keys()]).toEqual(['printStation']);
-    expect(Object.keys(api).sort()).toEqual([...AGENT_OPERATIONS, 'onEvent'].sort());
+    expect(Object.keys(api).sort()).toEqual([...AGENT_OPERATIONS, 'onEvent', 'setUiLanguage'].sort());
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
   });
 
@@ -52,6 +63,13 @@ describe('preload', () => {
     const input = { probe: op };
     await expect(api[op]!(input)).resolves.toEqual({ channel: ipcChannel(op) });
     expect(ipcRenderer.invocations).toEqual([{ channel: ipcChannel(op), input }]);
+  });
+
+  it('setUiLanguage tells main the language one way, on its own channel', () => {
+    ipcRenderer.sent.length = 0;
+    expect(api.setUiLanguage!('fi')).toBeUndefined();
+    expect(ipcRenderer.sent).toEqual([[UI_LANGUAGE_CHANNEL, { language: 'fi' }]]);
+    expect(ipcRenderer.invocations).toEqual([]);
   });
 
   it('sends {} when an operation is called without input', async () => {

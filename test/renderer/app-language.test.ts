@@ -91,6 +91,16 @@ describe('changing the language in Settings', () => {
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBeNull();
   });
 
+  it('tells the desktop app the language at start and on every change, so its tray follows', async () => {
+    sayLanguages('sv-SE');
+    const { root, client } = await startApp();
+    expect(client.uiLanguages).toEqual(['sv']);
+    (root.querySelector('#tab-settings') as HTMLButtonElement).click();
+    choose('fi');
+    choose('');
+    expect(client.uiLanguages).toEqual(['sv', 'fi', 'sv']);
+  });
+
   it('keeps the choice for the next start, over the OS language', async () => {
     sayLanguages('sv-SE');
     localStorage.setItem(LANGUAGE_STORAGE_KEY, 'da');

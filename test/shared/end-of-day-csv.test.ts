@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EndOfDayReport, EndOfDayRow } from '../../src/shared/domain';
 import { CSV_FORMATS, csvCell, endOfDayCsv, localTime } from '../../src/shared/end-of-day-csv';
-import { REPORT_LANGUAGES, REPORT_WORDS } from '../../src/shared/report-words';
+import { REPORT_LANGUAGES, REPORT_WORDS, reportDetailWords } from '../../src/shared/report-words';
+import { REPORT_WAITING_STATES, agentMessage, englishOf, plainMessage } from '../../src/shared/agent-messages';
 import { CATALOGS, LANGUAGES } from '../../src/renderer/i18n';
 
 // Times in the machine's zone, so the local form is known whatever TZ the test runs in.
@@ -85,6 +86,62 @@ describe('end-of-day CSV', () => {
     expect(csvCell('a,b', ';')).toBe('a,b');
     expect(localTime('not a time')).toBe('not a time');
     expect(CSV_FORMATS.en).toEqual({ separator: ',', bom: false, times: 'iso' });
+  });
+});
+
+describe('the detail column in the report words', () => {
+  const waiting = agentMessage('report.waiting', { state: 'queued' });
+  const aborted = agentMessage('job.canceledAtPrinter', { spoolerJobId: 'zebra-12' });
+  const detailed: EndOfDayReport = {
+    ...REPORT,
+    rows: [
+      row({ state: 'not_printed', printedAt: null, detail: englishOf(waiting), detailMessage: waiting }),
+      row({
+        state: 'not_printed',
+        printedAt: null,
+        detail: 'never reached this station',
+        detailMessage: plainMessage('report.neverReached'),
+      }),
+      row({ state: 'failed', printedAt: null, detail: englishOf(aborted), detailMessage: aborted }),
+    ],
+  };
+  const details = (text: string): string[] =>
+    text
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(';')[8]!);
+
+  it("words the report's own codes in the language, and leaves a job's reason in English (the command line)", () => {
+    expect(details(endOfDayCsv(detailed, { language: 'sv' }))).toEqual([
+      'väntar i kön (köad)',
+      'nådde aldrig den här stationen',
+      englishOf(aborted),
+    ]);
+    expect(details(endOfDayCsv(detailed, { language: 'fi' })).slice(0, 2)).toEqual([
+      'odottaa jonossa (ei vielä aloitettu)',
+      'ei koskaan tullut tälle asemalle',
+    ]);
+    const english = endOfDayCsv(detailed).split('\r\n');
+    expect(english[1]).toContain(',waiting in the queue (queued),');
+    expect(english[2]).toContain(',never reached this station,');
+  });
+
+  it("takes the caller's wording of every detail (the UI words the job reasons too)", () => {
+    const text = endOfDayCsv(detailed, { language: 'da', detailWords: (r) => `<${r.detailMessage?.code ?? r.detail}>` });
+    expect(details(text)).toEqual(['<report.waiting>', '<report.neverReached>', '<job.canceledAtPrinter>']);
+  });
+
+  it('has words for every waiting state in every language', () => {
+    for (const language of REPORT_LANGUAGES) {
+      for (const state of REPORT_WAITING_STATES) {
+        const message = agentMessage('report.waiting', { state });
+        const words = reportDetailWords(language, { detail: englishOf(message), detailMessage: message });
+        if (language === 'en') expect(words).toBe(englishOf(message));
+        else expect(words, `${language} ${state}`).not.toBe(englishOf(message));
+      }
+    }
   });
 });
 

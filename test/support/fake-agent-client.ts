@@ -7,13 +7,22 @@ import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../src/
 import { App } from '../../src/renderer/app';
 import { UiContext } from '../../src/renderer/context';
 
-export type FakeClient = AgentClient & { readonly calls: Array<{ op: string; input: unknown }>; emit(event: AgentEvent): void };
+export type FakeClient = AgentClient & {
+  readonly calls: Array<{ op: string; input: unknown }>;
+  /** The languages the window told the desktop app (setUiLanguage), in order. */
+  readonly uiLanguages: string[];
+  emit(event: AgentEvent): void;
+};
 
 export function fakeClient(ops: Partial<AgentClient>): FakeClient {
   const calls: Array<{ op: string; input: unknown }> = [];
   const listeners = new Set<(event: AgentEvent) => void>();
+  const uiLanguages: string[] = [];
   const base = {
     calls,
+    uiLanguages,
+    // As the preload: one way, no answer.
+    setUiLanguage: (language: string) => void uiLanguages.push(language),
     emit: (event: AgentEvent) => listeners.forEach((l) => l(event)),
     onEvent: (listener: (event: AgentEvent) => void) => {
       listeners.add(listener);

@@ -12,10 +12,12 @@ import { createLogFile } from '../log-file';
 import { EncryptedApiKeyStore, type ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore } from '../settings/settings-store';
 import { createElectronStoreSettings } from './electron-store-settings';
-import { forwardAgentEvents, registerAgentIpc, trustedSenderCheck } from './ipc';
+import { forwardAgentEvents, registerAgentIpc, registerUiLanguage, trustedSenderCheck } from './ipc';
 import { AgentNotifier } from './notifications';
 import { SafeStorageSecretBox } from './safe-storage-secret-box';
 import { TRAY_ICON_STATES, TrayController, type TrayIconState } from './tray';
+import { systemUiLanguage } from './ui-language';
+import { trayWord, type UiLanguage } from '../../shared/tray-words';
 import { createAppUrlPolicy } from './url-policy';
 import { notifyWhenReady, queueEmptyFrom, startDesktopUpdates } from './updater';
 import { createMainWindow, hardenSession } from './window';
@@ -117,15 +119,13 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     return;
   }
 
-  const ipc = registerAgentIpc({
-    ipcMain,
-    api: agent.api,
-    isTrustedSender: trustedSenderCheck({
-      knownWebContentsIds: () => (window && !window.isDestroyed() ? [window.webContents.id] : []),
-      policy,
-    }),
-    logger,
+  const isTrustedSender = trustedSenderCheck({
+    knownWebContentsIds: () => (window && !window.isDestroyed() ? [window.webContents.id] : []),
+    policy,
   });
+  const ipc = registerAgentIpc({ ipcMain, api: agent.api, isTrustedSender, logger });
+  // The system's language until the window says which it shows (at start and on every change).
+  let uiLanguage: UiLanguage = systemUiLanguage(app);
   const stopForwarding = forwardAgentEvents({
     subscribe: (listener) => agent.subscribe(listener),
     targets: () => (window && !window.isDestroyed() ? [window.webContents] : []),
@@ -156,7 +156,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
           notifier.handle({
             type: 'alert',
             shipmentId: '',
-            title: 'Test print failed',
+            title: trayWord(uiLanguage, 'tray.testPrintFailed'),
             message: message(error),
           }),
         );
@@ -166,6 +166,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
         app.quit();
       },
     },
+    language: uiLanguage,
     ...(process.platform === 'darwin' || process.platform === 'win32'
       ? {
           loginItem: {
@@ -180,6 +181,17 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     createNotification: (notificationOptions) => new Notification(notificationOptions),
     isSupported: () => Notification.isSupported(),
     onClick: () => showWindow(),
+    language: uiLanguage,
+  });
+  const uiLanguageIpc = registerUiLanguage({
+    ipcMain,
+    isTrustedSender,
+    logger,
+    onLanguage: (language) => {
+      uiLanguage = language;
+      tray.setLanguage(language);
+      notifier.setLanguage(language);
+    },
   });
   const stopEvents = agent.subscribe((event) => {
     notifier.handle(event);
@@ -217,6 +229,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
       (o) => new Notification(o),
       () => Notification.isSupported(),
       () => updates.restartWhenIdle(),
+      () => uiLanguage,
     ),
   });
 
@@ -226,6 +239,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
     stopEvents();
     stopForwarding();
     ipc.dispose();
+    uiLanguageIpc.dispose();
     notifier.dispose();
     tray.destroy();
     await agent.stop();

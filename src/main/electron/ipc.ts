@@ -4,8 +4,18 @@
  * dispatcher (src/main/agent/operation-dispatcher.ts), which validates it, calls the
  * operation and answers with an AgentResult envelope (errors cross as data).
  */
-import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { AGENT_OPERATIONS, IPC_EVENT_CHANNEL, ipcChannel, type AgentApi, type AgentEvent, type AgentResult } from '../../shared/agent-api';
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
+import {
+  AGENT_OPERATIONS,
+  IPC_EVENT_CHANNEL,
+  UI_LANGUAGE_CHANNEL,
+  ipcChannel,
+  uiLanguageInput,
+  type AgentApi,
+  type AgentEvent,
+  type AgentResult,
+} from '../../shared/agent-api';
+import type { UiLanguage } from '../../shared/tray-words';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { agentFailure, createOperationDispatcher } from '../agent/operation-dispatcher';
 import type { Logger } from '../log';
@@ -45,6 +55,33 @@ export function registerAgentIpc(options: RegisterAgentIpcOptions): AgentIpcRegi
       for (const op of AGENT_OPERATIONS) ipcMain.removeHandler(ipcChannel(op));
     },
   };
+}
+
+export interface RegisterUiLanguageOptions {
+  readonly ipcMain: Pick<IpcMain, 'on' | 'removeListener'>;
+  readonly isTrustedSender: (event: IpcSenderEvent) => boolean;
+  /** Called with each language a trusted window says it shows. */
+  readonly onLanguage: (language: UiLanguage) => void;
+  readonly logger: Logger;
+}
+
+/** The window's language (UI_LANGUAGE_CHANNEL), checked like an operation: a trusted sender, a valid payload. */
+export function registerUiLanguage(options: RegisterUiLanguageOptions): AgentIpcRegistration {
+  const { ipcMain, isTrustedSender, logger } = options;
+  const listener = (event: IpcMainEvent, payload: unknown): void => {
+    if (!isTrustedSender(event)) {
+      logger.warn(`ipc: dropped the UI language from an untrusted sender (webContents ${safeId(event)})`);
+      return;
+    }
+    const parsed = uiLanguageInput.safeParse(payload);
+    if (!parsed.success) {
+      logger.warn(`ipc: ignored a UI language that is none of the five: ${JSON.stringify(payload)?.slice(0, 80)}`);
+      return;
+    }
+    options.onLanguage(parsed.data.language);
+  };
+  ipcMain.on(UI_LANGUAGE_CHANNEL, listener);
+  return { dispose: () => void ipcMain.removeListener(UI_LANGUAGE_CHANNEL, listener) };
 }
 
 export interface TrustedSenderOptions {

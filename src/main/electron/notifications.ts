@@ -5,6 +5,7 @@
  */
 import type { NotificationConstructorOptions } from 'electron';
 import type { AgentEvent } from '../../shared/agent-api';
+import { notifyDocumentWord, trayWord, type UiLanguage } from '../../shared/tray-words';
 
 /** The part of Electron's Notification this module uses. */
 export interface NotificationLike {
@@ -25,6 +26,8 @@ export interface AgentNotifierOptions {
   readonly windowMs?: number;
   /** @default Date.now */
   readonly now?: () => number;
+  /** The notifications' language until setLanguage() says otherwise. @default 'en' */
+  readonly language?: UiLanguage;
 }
 
 export class AgentNotifier {
@@ -37,12 +40,19 @@ export class AgentNotifier {
   readonly #announcedJobs = new Map<string, number>();
   #suppressed = 0;
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #language: UiLanguage;
 
   constructor(options: AgentNotifierOptions) {
     this.#options = options;
     this.#max = options.maxPerWindow ?? 3;
     this.#windowMs = options.windowMs ?? 60_000;
     this.#now = options.now ?? Date.now;
+    this.#language = options.language ?? 'en';
+  }
+
+  /** The window's language (Settings → Language): notifications from now on are in it. */
+  setLanguage(language: UiLanguage): void {
+    this.#language = language;
   }
 
   /** Feed every agent event here; only failures and alerts notify. */
@@ -54,9 +64,12 @@ export class AgentNotifier {
       this.#announcedJobs.set(job.id, job.attempts);
       if (this.#announcedJobs.size > 1000) this.#announcedJobs.delete(this.#announcedJobs.keys().next().value as string);
       const what = job.reference ?? job.trackingId ?? job.shipmentId;
-      const reason = job.reason ?? 'unknown reason';
-      const requestId = job.requestId ? ` (request ${job.requestId})` : '';
-      this.#notify(`Print failed: ${job.documentType} for ${what}`, `${reason}${requestId}`, true);
+      const language = this.#language;
+      // The reason is the agent's English: its words live in the renderer's catalogs, which main cannot read.
+      const reason = job.reason ?? trayWord(language, 'notify.unknownReason');
+      const requestId = job.requestId ? trayWord(language, 'notify.requestId', { id: job.requestId }) : '';
+      const title = trayWord(language, 'notify.printFailed', { document: notifyDocumentWord(language, job.documentType), what });
+      this.#notify(title, `${reason}${requestId}`, true);
     } else if (event.type === 'alert') {
       this.#notify(event.title, event.message, false);
     }
@@ -72,7 +85,7 @@ export class AgentNotifier {
       return;
     }
     this.#shownAt.push(now);
-    const more = this.#suppressed > 0 ? `\n…and ${this.#suppressed} more since the last notification (see the queue).` : '';
+    const more = this.#suppressed > 0 ? trayWord(this.#language, 'notify.more', { count: this.#suppressed }) : '';
     this.#suppressed = 0;
     this.#show(title, `${body}${more}`, urgent);
   }
@@ -93,7 +106,8 @@ export class AgentNotifier {
       const count = this.#suppressed;
       this.#suppressed = 0;
       this.#shownAt.push(this.#now());
-      this.#show(`${count} more print problem${count === 1 ? '' : 's'}`, 'Open Print Station to see the queue.', true);
+      const title = trayWord(this.#language, count === 1 ? 'notify.moreProblems.one' : 'notify.moreProblems.other', { count });
+      this.#show(title, trayWord(this.#language, 'notify.openQueue'), true);
     }, wait);
     this.#flushTimer.unref?.();
   }

@@ -6,6 +6,7 @@
  */
 import type { MenuItemConstructorOptions } from 'electron';
 import type { AgentStatus, ConfiguredPrinter } from '../../shared/domain';
+import { trayWord, type UiLanguage } from '../../shared/tray-words';
 
 export type TrayIconState = AgentStatus['state'];
 export const TRAY_ICON_STATES: readonly TrayIconState[] = ['ok', 'paused', 'error', 'offline'];
@@ -44,6 +45,8 @@ export interface TrayControllerOptions {
   readonly loginItem?: { readonly get: () => boolean; readonly set: (enabled: boolean) => void };
   /** How the last print time reads in the status line. @default local HH:MM */
   readonly formatTime?: (iso: string) => string;
+  /** The menu's and tooltip's language until setLanguage() says otherwise. @default 'en' */
+  readonly language?: UiLanguage;
 }
 
 /** Everything the tray shows, derived from the status: rendering compares these. */
@@ -56,14 +59,9 @@ export interface TrayView {
   readonly startAtLogin: boolean | null;
   /** The configured printers, each paused or not (setPrinters). */
   readonly printers: readonly Pick<ConfiguredPrinter, 'uri' | 'paused'>[];
+  /** The language the tooltip and menu are in. */
+  readonly language: UiLanguage;
 }
-
-const STATE_WORDS: Record<TrayIconState, string> = {
-  ok: 'printing automatically',
-  paused: 'auto-print paused',
-  error: 'needs attention',
-  offline: 'offline',
-};
 
 export class TrayController {
   readonly #options: TrayControllerOptions;
@@ -72,20 +70,31 @@ export class TrayController {
   #last: TrayView | null = null;
   #status: AgentStatus | null = null;
   #printers: readonly Pick<ConfiguredPrinter, 'uri' | 'paused'>[] = [];
+  #language: UiLanguage;
 
   constructor(options: TrayControllerOptions) {
     this.#options = options;
-    this.#formatTime = options.formatTime ?? defaultFormatTime;
+    this.#formatTime = options.formatTime ?? ((iso) => defaultFormatTime(iso, this.#language));
+    this.#language = options.language ?? 'en';
+  }
+
+  /** The window's language (Settings → Language): the tooltip and menu follow at once. */
+  setLanguage(language: UiLanguage): void {
+    this.#language = language;
+    this.#refresh();
   }
 
   /** Derives what the tray shows for a status (pure; exposed for tests and the window title). */
   view(status: AgentStatus): TrayView {
     const state: TrayIconState = status.paused && status.state === 'ok' ? 'paused' : status.state;
-    const team = status.team ?? 'Not connected';
-    const lastPrint = status.lastPrintAt ? `last print ${this.#formatTime(status.lastPrintAt)}` : 'no prints yet';
+    const language = this.#language;
+    const team = status.team ?? trayWord(language, 'tray.notConnected');
+    const lastPrint = status.lastPrintAt
+      ? trayWord(language, 'tray.lastPrint', { time: this.#formatTime(status.lastPrintAt) })
+      : trayWord(language, 'tray.noPrints');
     const problem = status.lastError && state === 'error' ? `: ${status.lastError.message}` : '';
     // Windows truncates tray tooltips at 127 characters.
-    const toolTip = `Print Station — ${STATE_WORDS[state]}${problem}`.slice(0, 127);
+    const toolTip = `Print Station — ${trayWord(language, `tray.state.${state}`)}${problem}`.slice(0, 127);
     return {
       icon: this.#options.icons[state],
       toolTip,
@@ -93,6 +102,7 @@ export class TrayController {
       paused: status.paused,
       startAtLogin: this.#options.loginItem ? this.#options.loginItem.get() : null,
       printers: this.#printers,
+      language,
     };
   }
 
@@ -116,7 +126,8 @@ export class TrayController {
       !previous ||
       previous.statusLine !== next.statusLine ||
       previous.paused !== next.paused ||
-      previous.startAtLogin !== next.startAtLogin;
+      previous.startAtLogin !== next.startAtLogin ||
+      previous.language !== next.language;
     if (menuChanged || !samePrinters(previous, next)) {
       tray.setContextMenu(this.#options.buildMenu(this.#menu(next)));
     }
@@ -144,7 +155,7 @@ export class TrayController {
     return [
       {
         id: 'start-at-login',
-        label: 'Start at login',
+        label: trayWord(view.language, 'tray.startAtLogin'),
         type: 'checkbox',
         checked: view.startAtLogin,
         click: (item) => {
@@ -166,33 +177,34 @@ export class TrayController {
     if (!setPrinterPaused || view.printers.length === 0) return [];
     const submenu: MenuItemConstructorOptions[] = view.printers.map((p) => ({
       id: `printer:${p.uri}`,
-      label: `${p.paused ? 'Resume' : 'Pause'} ${p.uri}`,
+      label: trayWord(view.language, p.paused ? 'tray.resumePrinter' : 'tray.pausePrinter', { printer: p.uri }),
       click: () => setPrinterPaused(p.uri, !p.paused),
     }));
-    return [{ id: 'printers', label: 'Printers', submenu }];
+    return [{ id: 'printers', label: trayWord(view.language, 'tray.printers'), submenu }];
   }
 
   #menu(view: TrayView): MenuItemConstructorOptions[] {
     const { actions } = this.#options;
+    const say = (key: Parameters<typeof trayWord>[1]): string => trayWord(view.language, key);
     return [
       { id: 'status', label: view.statusLine, enabled: false },
       { type: 'separator' },
       view.paused
-        ? { id: 'pause', label: 'Resume auto-print', click: () => actions.setPaused(false) }
-        : { id: 'pause', label: 'Pause auto-print', click: () => actions.setPaused(true) },
+        ? { id: 'pause', label: say('tray.resumeAutoPrint'), click: () => actions.setPaused(false) }
+        : { id: 'pause', label: say('tray.pauseAutoPrint'), click: () => actions.setPaused(true) },
       ...this.#printerMenu(view),
-      { id: 'open', label: 'Open Print Station', click: () => actions.openWindow() },
-      { id: 'test-print', label: 'Print test label', click: () => actions.printTestLabel() },
+      { id: 'open', label: say('tray.open'), click: () => actions.openWindow() },
+      { id: 'test-print', label: say('tray.testPrint'), click: () => actions.printTestLabel() },
       ...this.#loginItemMenu(view),
       { type: 'separator' },
-      { id: 'quit', label: 'Quit Print Station', click: () => actions.quit() },
+      { id: 'quit', label: say('tray.quit'), click: () => actions.quit() },
     ];
   }
 }
 
 function sameView(a: TrayView, b: TrayView): boolean {
   const same = a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused;
-  return same && a.startAtLogin === b.startAtLogin && samePrinters(a, b);
+  return same && a.startAtLogin === b.startAtLogin && a.language === b.language && samePrinters(a, b);
 }
 
 function samePrinters(a: TrayView, b: TrayView): boolean {
@@ -200,7 +212,8 @@ function samePrinters(a: TrayView, b: TrayView): boolean {
   return a.printers.every((p, i) => p.uri === b.printers[i]?.uri && p.paused === b.printers[i]?.paused);
 }
 
-function defaultFormatTime(iso: string): string {
+function defaultFormatTime(iso: string, language: UiLanguage): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'unknown' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  if (Number.isNaN(date.getTime())) return trayWord(language, 'tray.unknownTime');
+  return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }

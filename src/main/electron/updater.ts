@@ -6,6 +6,7 @@
  * against the sha512 in latest.yml, and on Windows that the installer is signed by the
  * same publisher as the running app (when the app is signed).
  */
+import { trayWord, type UiLanguage } from '../../shared/tray-words';
 import type { AgentApi } from '../../shared/agent-api';
 import type { Logger } from '../log';
 import type { NotificationLike } from './notifications';
@@ -235,14 +236,18 @@ export function notifyWhenReady(
   createNotification: (options: { title: string; body: string }) => NotificationLike,
   isSupported: () => boolean,
   restartWhenIdle: () => boolean,
+  /** The window's language when the notification shows. @default () => 'en' */
+  language: () => UiLanguage = () => 'en',
 ): (state: UpdateState) => void {
   let told: string | null | undefined;
   return (state) => {
     if (state.phase !== 'downloaded' || state.version === told || !isSupported()) return;
     told = state.version;
     const version = state.version ? ` ${state.version}` : '';
-    const body = `Print Station${version} installs when the print queue is empty. Click to install then.`;
-    const ready = createNotification({ title: 'Update ready', body });
+    const ready = createNotification({
+      title: trayWord(language(), 'notify.updateReady'),
+      body: trayWord(language(), 'notify.updateBody', { version }),
+    });
     ready.on('click', () => void restartWhenIdle());
     ready.show();
   };

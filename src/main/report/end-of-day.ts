@@ -21,6 +21,14 @@ import { toEpochNanos } from '../intake/timestamps';
 import { matchesStationRules } from '../intake/station-rules';
 import type { SeenShipment } from '../intake/intake-store';
 import { AUTO_TRIGGERS, type JobRecord } from '../jobs/job-record';
+import {
+  englishOf,
+  plainMessage,
+  agentMessage,
+  REPORT_WAITING_STATES,
+  type AgentMessage,
+  type ReportWaitingState,
+} from '../../shared/agent-messages';
 import type { DayWindow } from './day-window';
 
 /** A shipment from GET /shipments with its established booking time. */
@@ -44,7 +52,7 @@ export interface EndOfDayInputs {
 
 const LABEL = 'label';
 const MANIFEST = 'manifest';
-const WAITING = new Set(['queued', 'fetching', 'spooling']);
+const WAITING: ReadonlySet<string> = new Set(REPORT_WAITING_STATES);
 
 export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
   const { window, listed, jobs } = inputs;
@@ -67,7 +75,7 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
       carrier: shipment.carrier_name ?? inputs.seen(shipment.id)?.carrier ?? null,
       trackingId: shipment.tracking_id ?? labels[0]?.trackingId ?? null,
       bookedAt,
-      ...standing(labels, canceled, 'never reached this station'),
+      ...standing(labels, canceled, plainMessage('report.neverReached')),
       seenBy: own.length > 0 || inputs.seen(shipment.id) !== null ? 'both' : 'service',
       manifest: (shipment.available_documents_types ?? []).some((d) => d.toLowerCase() === MANIFEST),
     });
@@ -85,7 +93,7 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
       carrier: seen?.carrier ?? null,
       trackingId: job.trackingId ?? seen?.trackingId ?? null,
       bookedAt: job.bookedAt ?? seen?.bookedAt ?? null,
-      ...standing(labels, false, 'no label job: only another document was printed automatically'),
+      ...standing(labels, false, plainMessage('report.onlyOtherDocument')),
       seenBy: 'station',
       manifest: false,
     });
@@ -113,30 +121,43 @@ function printsHere(inputs: EndOfDayInputs, shipment: ShipmentRecord): boolean {
   return matchesStationRules(inputs.rules, { ...noticeFromShipment(shipment), source }).print;
 }
 
-export type Standing = Pick<EndOfDayRow, 'state' | 'detail' | 'printedAt' | 'printer'>;
+export type Standing = Pick<EndOfDayRow, 'state' | 'detail' | 'detailMessage' | 'printedAt' | 'printer'>;
+
+/** The detail from its code (English composed by englishOf), or a job's reason as stored (with its code when it has one). */
+function detailOf(message: AgentMessage): Pick<Standing, 'detail' | 'detailMessage'> {
+  return { detail: englishOf(message), detailMessage: message };
+}
+
+function reasonOf(job: JobRecord): Pick<Standing, 'detail' | 'detailMessage'> {
+  return { detail: job.reason, ...(job.reasonMessage ? { detailMessage: job.reasonMessage } : {}) };
+}
 
 /** Where one document of one shipment stands, from its jobs (oldest first). */
-export function standing(labels: readonly JobRecord[], canceledAtService: boolean, noJob: string): Standing {
+export function standing(labels: readonly JobRecord[], canceledAtService: boolean, noJob: AgentMessage): Standing {
   const last = labels.at(-1);
   if (canceledAtService) {
-    return { state: 'canceled', detail: 'shipment canceled at the service', printedAt: null, printer: last?.target ?? null };
+    return { state: 'canceled', ...detailOf(plainMessage('report.canceledAtService')), printedAt: null, printer: last?.target ?? null };
   }
   const printed = labels.find((j) => j.state === 'completed');
   if (printed) return { state: 'printed', detail: null, printedAt: printed.updatedAt, printer: printed.target };
   const unsure = labels.find((j) => j.state === 'spooled' || (j.state === 'failed' && /may have printed/.test(j.reason ?? '')));
   if (unsure) {
-    const detail = unsure.state === 'spooled' ? 'at the printer, not reported done: check the printer' : unsure.reason;
-    return { state: 'may_have_printed', detail, printedAt: null, printer: unsure.target };
+    const detail = unsure.state === 'spooled' ? detailOf(plainMessage('report.atPrinter')) : reasonOf(unsure);
+    return { state: 'may_have_printed', ...detail, printedAt: null, printer: unsure.target };
   }
   const waiting = labels.find((j) => WAITING.has(j.state));
   if (waiting) {
-    const detail = waiting.held ? 'held: automatic printing is paused' : `waiting in the queue (${waiting.state})`;
-    return { state: 'not_printed', detail, printedAt: null, printer: waiting.target };
+    const message = waiting.held
+      ? plainMessage('report.held')
+      : agentMessage('report.waiting', { state: waiting.state as ReportWaitingState });
+    return { state: 'not_printed', ...detailOf(message), printedAt: null, printer: waiting.target };
   }
   const failed = labels.findLast((j) => j.state === 'failed');
-  if (failed) return { state: 'failed', detail: failed.reason, printedAt: null, printer: failed.target };
-  if (last?.state === 'canceled') return { state: 'canceled', detail: 'label job canceled by hand', printedAt: null, printer: last.target };
-  return { state: 'not_printed', detail: noJob, printedAt: null, printer: null };
+  if (failed) return { state: 'failed', ...reasonOf(failed), printedAt: null, printer: failed.target };
+  if (last?.state === 'canceled') {
+    return { state: 'canceled', ...detailOf(plainMessage('report.canceledByHand')), printedAt: null, printer: last.target };
+  }
+  return { state: 'not_printed', ...detailOf(noJob), printedAt: null, printer: null };
 }
 
 /** Milliseconds of an RFC 3339 time (any fraction, any offset); NaN when unreadable. */

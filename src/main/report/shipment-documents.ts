@@ -5,6 +5,7 @@
  * most (the ledger's idempotency), so a second press or a booking webhook arriving
  * meanwhile prints nothing twice. A failed document is retried as the same job.
  */
+import { plainMessage } from '../../shared/agent-messages';
 import { DOCUMENT_TYPES, type ShipmentDocumentState, type ShipmentDocumentsPrint } from '../../shared/domain';
 import { CodedError } from '../errors';
 import type { ShipmentRecord } from '../intake/ports';
@@ -26,7 +27,7 @@ export interface ShipmentDocumentsDeps {
 export function documentStates(jobs: readonly JobRecord[], documentTypes: readonly string[]): ShipmentDocumentState[] {
   return documentTypes.map((documentType) => {
     const own = jobs.filter((j) => j.documentType === documentType);
-    return { documentType, ...standing(own, false, 'not printed yet') };
+    return { documentType, ...standing(own, false, plainMessage('report.notPrintedYet')) };
   });
 }
 

@@ -6,9 +6,16 @@
  * service offers manifests for the day's shipments, "Print manifests". The agent makes both
  * actions exactly-once, so a second click is harmless.
  */
-import { END_OF_DAY_STATES, type EndOfDayPrintResult, type EndOfDayReport, type EndOfDayState } from '../../shared/domain';
+import {
+  END_OF_DAY_STATES,
+  type EndOfDayPrintResult,
+  type EndOfDayReport,
+  type EndOfDayRow,
+  type EndOfDayState,
+} from '../../shared/domain';
 import { endOfDayCsv } from '../../shared/end-of-day-csv';
 import { describeError } from '../bridge/agent-call-error';
+import { agentWords } from '../agent-words';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { describeTarget, localClock } from '../format';
@@ -149,7 +156,9 @@ export class EndOfDayView {
 
   private downloadCsv(): void {
     if (!this.report) return;
-    const url = URL.createObjectURL(new Blob([endOfDayCsv(this.report, { language: language() })], { type: 'text/csv;charset=utf-8' }));
+    const url = URL.createObjectURL(
+      new Blob([endOfDayCsv(this.report, { language: language(), detailWords: detailWords })], { type: 'text/csv;charset=utf-8' }),
+    );
     const link = h('a', { href: url, download: `end-of-day-${this.report.day}.csv`, hidden: true });
     document.body.append(link);
     link.click();
@@ -171,5 +180,11 @@ function stateDetail(state: EndOfDayState, row: EndOfDayReport['rows'][number]):
       ` ${t('eod.printedOn', { time: localClock(row.printedAt), printer: describeTarget(row.printer ?? '') })}`,
     );
   }
-  return row.detail ? h('span', { class: 'eod-detail' }, ` ${row.detail}`) : null;
+  const detail = detailWords(row);
+  return detail ? h('span', { class: 'eod-detail' }, ` ${detail}`) : null;
+}
+
+/** A row's detail in the UI's language: its code worded, else the English the agent sent. */
+function detailWords(row: Pick<EndOfDayRow, 'detail' | 'detailMessage'>): string | null {
+  return row.detail === null ? null : agentWords(row.detailMessage, row.detail);
 }

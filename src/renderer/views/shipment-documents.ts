@@ -8,6 +8,7 @@
  */
 import { DOCUMENT_TYPES, type EndOfDayState, type JobView, type ShipmentDocumentState, type ShipmentView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
+import { agentWords } from '../agent-words';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { describeTarget, localClock } from '../format';
@@ -57,7 +58,11 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
           h(
             'span',
             { class: 'eod-detail' },
-            s.state === 'printed' ? t('eod.printedOn', { time: localClock(s.printedAt), printer: printerName(s.printer) }) : s.detail,
+            s.state === 'printed'
+              ? t('eod.printedOn', { time: localClock(s.printedAt), printer: printerName(s.printer) })
+              : s.detail === null
+                ? null
+                : agentWords(s.detailMessage, s.detail),
           ),
         ),
       ),

@@ -98,6 +98,7 @@ const fakes = vi.hoisted(() => {
     }
   }
   const handlers = new Map<string, (event: unknown, payload: unknown) => unknown>();
+  const listeners = new Map<string, (event: unknown, payload: unknown) => void>();
   const app = Object.assign(new Emitter(), {
     lock: true,
     quitCalls: 0,
@@ -114,10 +115,15 @@ const fakes = vi.hoisted(() => {
     isPackaged: false,
     getLoginItemSettings: () => ({ openAtLogin: false, wasOpenedAsHidden: false }),
     setLoginItemSettings: () => {},
+    locale: 'en-US',
+    preferred: ['en-US'] as string[],
+    getLocale: () => app.locale,
+    getPreferredSystemLanguages: () => app.preferred,
   });
   return {
     app,
     handlers,
+    listeners,
     FakeBrowserWindow,
     FakeTray,
     FakeNotification,
@@ -130,6 +136,8 @@ const fakes = vi.hoisted(() => {
       ipcMain: {
         handle: (channel: string, fn: (event: unknown, payload: unknown) => unknown) => handlers.set(channel, fn),
         removeHandler: (channel: string) => handlers.delete(channel),
+        on: (channel: string, fn: (event: unknown, payload: unknown) => void) => listeners.set(channel, fn),
+        removeListener: (channel: string) => listeners.delete(channel),
       },
       safeStorage: {
         isEncryptionAvailable: () => true,
@@ -154,7 +162,7 @@ vi.mock('electron', () => fakes.electron);
 const { runDesktopApp } = await import('../../../src/main/electron/desktop-app');
 const { createConfSettingsStore } = await import('../../../src/main/settings/conf-settings-store');
 const { silentLogger } = await import('../../../src/main/log');
-const { ipcChannel, IPC_EVENT_CHANNEL, AGENT_OPERATIONS } = await import('../../../src/shared/agent-api');
+const { ipcChannel, IPC_EVENT_CHANNEL, AGENT_OPERATIONS, UI_LANGUAGE_CHANNEL } = await import('../../../src/shared/agent-api');
 
 const STATUS: AgentStatus = {
   team: 'Acme',
@@ -207,8 +215,16 @@ describe('runDesktopApp', () => {
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'ps-desktop-'));
     fakes.app.removeAllListeners();
-    Object.assign(fakes.app, { lock: true, quitCalls: 0, userData: join(dir, 'userData'), appPath: join(dir, 'app') });
+    Object.assign(fakes.app, {
+      lock: true,
+      quitCalls: 0,
+      userData: join(dir, 'userData'),
+      appPath: join(dir, 'app'),
+      locale: 'en-US',
+      preferred: ['en-US'],
+    });
     fakes.handlers.clear();
+    fakes.listeners.clear();
     fakes.FakeBrowserWindow.created.length = 0;
     fakes.FakeTray.created.length = 0;
     fakes.FakeNotification.shown.length = 0;
@@ -350,5 +366,105 @@ describe('runDesktopApp', () => {
     expect(fakes.FakeNotification.shown).toEqual([expect.objectContaining({ title: 'Delivery exception' })]);
     expect(window.webContents.sent.map(([channel]) => channel)).toEqual([IPC_EVENT_CHANNEL, IPC_EVENT_CHANNEL]);
     expect(window.webContents.sent[0]![1]).toEqual(offline);
+  });
+
+  describe("in the window's language", () => {
+    type Item = { id?: string; label?: string; submenu?: Item[] };
+    const labels = (menu: Item[]): string[] =>
+      menu.flatMap((item) => [item.label ?? '', ...(item.submenu ?? []).map((sub) => sub.label ?? '')]).filter(Boolean);
+    const failedJob = (id: string): AgentEvent => ({
+      type: 'job',
+      job: {
+        id,
+        shipmentId: 'shp_1',
+        reference: 'ORDER-1',
+        trackingId: null,
+        documentType: 'waybill',
+        layout: 'printer',
+        target: 'cups:Zebra',
+        copies: 1,
+        trigger: 'webhook',
+        state: 'failed',
+        reason: 'paper out',
+        requestId: 'req-7',
+        attempts: 1,
+        spoolerJobId: null,
+        createdAt: '2026-11-24T09:00:00.000Z',
+        updatedAt: '2026-11-24T09:00:01.000Z',
+      },
+    });
+    async function say(language: unknown, from: 'window' | 'stranger' = 'window'): Promise<void> {
+      const window = fakes.FakeBrowserWindow.created[0]!;
+      const sender = from === 'window' ? window.webContents : { id: 9999 };
+      fakes.listeners.get(UI_LANGUAGE_CHANNEL)!({ sender, senderFrame: { url: window.webContents.url, parent: null } }, { language });
+      await tick();
+    }
+
+    it('speaks English by default, then Swedish and Finnish once the window says so', async () => {
+      await start();
+      await tick();
+      const tray = fakes.FakeTray.created[0]!;
+      expect(labels(tray.menu)).toEqual([
+        'Acme · sandbox · no prints yet',
+        'Pause auto-print',
+        'Printers',
+        'Pause cups:Zebra',
+        'Open Print Station',
+        'Print test label',
+        'Quit Print Station',
+      ]);
+      expect(tray.toolTip).toBe('Print Station — printing automatically');
+
+      await say('sv');
+      expect(labels(tray.menu)).toEqual([
+        'Acme · sandbox · inga utskrifter än',
+        'Pausa automatisk utskrift',
+        'Skrivare',
+        'Pausa cups:Zebra',
+        'Öppna Print Station',
+        'Skriv ut testetikett',
+        'Avsluta Print Station',
+      ]);
+      expect(tray.toolTip).toBe('Print Station — skriver ut automatiskt');
+      agent.emit(failedJob('j1'));
+      expect(fakes.FakeNotification.shown.at(-1)).toEqual({
+        title: 'Utskriften misslyckades: fraktsedel för ORDER-1',
+        body: 'paper out (förfrågnings-id req-7)',
+        silent: false,
+        urgency: 'critical',
+      });
+
+      await say('fi');
+      expect(labels(tray.menu)).toEqual([
+        'Acme · sandbox · ei vielä tulosteita',
+        'Keskeytä automaattinen tulostus',
+        'Tulostimet',
+        'Keskeytä cups:Zebra',
+        'Avaa Print Station',
+        'Tulosta testitarra',
+        'Sulje Print Station',
+      ]);
+      expect(tray.toolTip).toBe('Print Station — tulostaa automaattisesti');
+      agent.emit(failedJob('j2'));
+      expect(fakes.FakeNotification.shown.at(-1)).toMatchObject({ title: 'Tulostus epäonnistui: rahtikirja, ORDER-1' });
+    });
+
+    it('ignores a language from another webContents, and one that is none of the five', async () => {
+      await start();
+      const tray = fakes.FakeTray.created[0]!;
+      await say('sv', 'stranger');
+      await say('de');
+      await say('<script>');
+      expect(tray.menu.find((item) => item.id === 'open')!.label).toBe('Open Print Station');
+    });
+
+    it("starts in the system's language before the window says any (Finnish Windows)", async () => {
+      Object.assign(fakes.app, { locale: 'fi', preferred: ['de-DE', 'fi-FI'] });
+      await start();
+      const tray = fakes.FakeTray.created[0]!;
+      expect(tray.menu.find((item) => item.id === 'quit')!.label).toBe('Sulje Print Station');
+      await say('en');
+      expect(tray.menu.find((item) => item.id === 'quit')!.label).toBe('Quit Print Station');
+    });
   });
 });

@@ -116,6 +116,20 @@ describe('AgentNotifier', () => {
     expect(shown).toHaveLength(4);
   });
 
+  it("says a failure, a storm's summary and the folded count in the language set (Finnish, then Danish)", () => {
+    notifier.setLanguage('fi');
+    for (let i = 0; i < 5; i += 1) notifier.handle({ type: 'job', job: job(String(i), { documentType: 'customsinvoice' }) });
+    expect(shown[0]).toMatchObject({ title: 'Tulostus epäonnistui: tullilasku, ORDER-0' });
+    now += 60_000;
+    vi.advanceTimersByTime(60_000);
+    expect(shown[3]).toMatchObject({ title: '2 tulostusongelmaa lisää', body: 'Avaa Print Station nähdäksesi jonon.' });
+    notifier.setLanguage('da');
+    for (let i = 5; i < 10; i += 1) notifier.handle({ type: 'job', job: job(String(i)) });
+    now += 61_000;
+    notifier.handle({ type: 'job', job: job('late') });
+    expect(shown.at(-1)!.body).toBe('The printer is offline\n…og 3 mere siden sidste notifikation (se køen).');
+  });
+
   it('shows nothing where notifications are unsupported', () => {
     const silent = new AgentNotifier({ createNotification: () => ({ show: () => shown.push({}), on() {} }), isSupported: () => false });
     silent.handle({ type: 'job', job: job('1') });

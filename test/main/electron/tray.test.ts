@@ -174,6 +174,69 @@ describe('TrayController', () => {
     expect(paused).toEqual(['cups:Zebra:true', 'cups:Zebra:false']);
   });
 
+  it('says its menu and tooltip in Swedish, then Finnish, once the language is set, without a new tray', () => {
+    const tray2 = new TrayController({
+      createTray,
+      buildMenu: (template) => template,
+      icons: ICONS,
+      formatTime: (iso) => iso.slice(11, 16),
+      actions: {
+        setPaused: () => undefined,
+        openWindow: () => undefined,
+        printTestLabel: () => undefined,
+        quit: () => undefined,
+        setPrinterPaused: () => undefined,
+      },
+      loginItem: { get: () => false, set: () => undefined },
+    });
+    tray2.render({ ...BASE, state: 'error', lastError: { code: 'X', message: 'Zebra is offline', requestId: null } });
+    tray2.setPrinters([
+      { uri: 'cups:Zebra', roles: ['label'], paused: true },
+      { uri: 'cups:Office', roles: ['document'], paused: false },
+    ]);
+    const allLabels = (): string[] =>
+      lastMenu()
+        .filter((entry) => entry.type !== 'separator')
+        .flatMap((entry) => [
+          entry.label ?? '',
+          ...((entry.submenu as MenuItemConstructorOptions[] | undefined) ?? []).map((sub) => sub.label ?? ''),
+        ]);
+    const toolTip = (): unknown =>
+      tray()
+        .calls.filter(([name]) => name === 'setToolTip')
+        .at(-1)![1];
+
+    tray2.setLanguage('sv');
+    expect(allLabels()).toEqual([
+      'Acme Shipping · production · senaste utskrift 09:05',
+      'Pausa automatisk utskrift',
+      'Skrivare',
+      'Återuppta cups:Zebra',
+      'Pausa cups:Office',
+      'Öppna Print Station',
+      'Skriv ut testetikett',
+      'Starta vid inloggning',
+      'Avsluta Print Station',
+    ]);
+    expect(toolTip()).toBe('Print Station — behöver åtgärdas: Zebra is offline');
+
+    tray2.setLanguage('fi');
+    tray2.render({ ...BASE, team: null, lastPrintAt: null, paused: true });
+    expect(allLabels()).toEqual([
+      'Ei yhdistetty · production · ei vielä tulosteita',
+      'Jatka automaattista tulostusta',
+      'Tulostimet',
+      'Jatka cups:Zebra',
+      'Keskeytä cups:Office',
+      'Avaa Print Station',
+      'Tulosta testitarra',
+      'Käynnistä kirjautuessa',
+      'Sulje Print Station',
+    ]);
+    expect(toolTip()).toBe('Print Station — automaattinen tulostus keskeytetty');
+    expect(trays).toHaveLength(1);
+  });
+
   it('menu items call the injected actions', () => {
     controller.render(BASE);
     const click = (id: string) => (item(id).click as unknown as (menuItem: { checked: boolean }) => void)({ checked: !loginItem });

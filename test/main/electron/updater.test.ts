@@ -274,6 +274,27 @@ describe('desktop hooks', () => {
     onChange({ phase: 'downloaded', version: '1.3.0', error: null });
     expect(shown).toHaveLength(2);
   });
+
+  it("says it in the window's language at the time", () => {
+    const shown: Array<{ title: string; body: string }> = [];
+    let language: 'sv' | 'nb' = 'sv';
+    const onChange = notifyWhenReady(
+      (options) => {
+        shown.push(options);
+        return { show: () => undefined, on: () => undefined };
+      },
+      () => true,
+      () => true,
+      () => language,
+    );
+    onChange({ phase: 'downloaded', version: '1.2.0', error: null });
+    language = 'nb';
+    onChange({ phase: 'downloaded', version: null, error: null });
+    expect(shown).toEqual([
+      { title: 'Uppdatering klar', body: 'Print Station 1.2.0 installeras när utskriftskön är tom. Klicka för att installera då.' },
+      { title: 'Oppdatering klar', body: 'Print Station installeres når utskriftskøen er tom. Klikk for å installere den da.' },
+    ]);
+  });
 });
 
 describe('electron-builder.yml feeds electron-updater', () => {

@@ -4,6 +4,7 @@ import type { SeenShipment } from '../../../src/main/intake/intake-store';
 import type { JobRecord } from '../../../src/main/jobs/job-record';
 import { dayWindow, localDay, ReportDayError } from '../../../src/main/report/day-window';
 import { buildEndOfDay, type ListedBooking } from '../../../src/main/report/end-of-day';
+import { agentMessage, englishOf, plainMessage } from '../../../src/shared/agent-messages';
 import { csvCell, endOfDayCountsLine, endOfDayCsv } from '../../../src/shared/end-of-day-csv';
 
 const window = dayWindow('2026-11-24');
@@ -114,6 +115,31 @@ describe('end-of-day report', () => {
     expect(report.rows.find((r) => r.shipmentId === 'E')!.detail).toBe('held: automatic printing is paused');
     expect(report.rows.find((r) => r.shipmentId === 'D')!.detail).toContain('request id r-9');
     expect(report.rows.map((r) => r.shipmentId)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H']);
+  });
+
+  it('carries each detail as a message code beside the English it composes', () => {
+    const gaveUp = agentMessage('job.gaveUp', { cause: plainMessage('service.unreachable'), attempts: 5 });
+    const report = build(
+      [listed('F', 8), listed('Q', 9), listed('E', 10), listed('D', 11), listed('T', 12), listed('G', 13, { status: 'CANCELED' })],
+      [
+        job({ shipmentId: 'Q', state: 'fetching' }),
+        job({ shipmentId: 'E', state: 'queued', held: true }),
+        job({ shipmentId: 'D', state: 'failed', reason: englishOf(gaveUp), reasonMessage: gaveUp }),
+        job({ shipmentId: 'T', state: 'failed', reason: 'typed by an older build' }),
+      ],
+    );
+    const of = (id: string) => report.rows.find((r) => r.shipmentId === id)!;
+    expect(of('F')).toMatchObject({ detail: 'never reached this station', detailMessage: { code: 'report.neverReached', params: {} } });
+    expect(of('Q')).toMatchObject({
+      detail: 'waiting in the queue (fetching)',
+      detailMessage: { code: 'report.waiting', params: { state: 'fetching' } },
+    });
+    expect(of('E').detailMessage).toEqual(plainMessage('report.held'));
+    expect(of('D')).toMatchObject({ detail: englishOf(gaveUp), detailMessage: gaveUp });
+    expect(of('T').detail).toBe('typed by an older build');
+    expect(of('T')).not.toHaveProperty('detailMessage');
+    expect(of('G')).toMatchObject({ detail: 'shipment canceled at the service', detailMessage: plainMessage('report.canceledAtService') });
+    for (const row of report.rows) if (row.detailMessage) expect(row.detail).toBe(englishOf(row.detailMessage));
   });
 
   it('a reprint that completed makes a failed automatic label printed', () => {
