@@ -1,12 +1,11 @@
 /** Pages used: counted with pdf-lib in the PDFs a sink queue received (one file a spooler job, byte-exact). */
 import { promises as fs } from 'node:fs';
 import { PDFDocument } from 'pdf-lib';
+import { LABELS_PER_SHEET } from '../src/shared/domain';
 
 /** Sheet layouts of the service's print call (its spec: `1x2` two labels a page, `3x1` three, `2x2` four on A4). */
 export const SHEET_LAYOUTS = ['2x2', '3x1', '1x2'] as const;
 export type SheetLayout = (typeof SHEET_LAYOUTS)[number];
-
-const LABELS_PER_SHEET: Readonly<Record<SheetLayout, number>> = { '2x2': 4, '3x1': 3, '1x2': 2 };
 
 export function labelsPerSheet(layout: SheetLayout): number {
   return LABELS_PER_SHEET[layout];

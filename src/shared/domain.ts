@@ -14,6 +14,8 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 /** Print `label_layout`: `printer` = one 4x6 label a page; the others are A4 sheets. */
 export const LABEL_LAYOUTS = ['printer', 'a4', '1x2', '3x1', '2x2'] as const;
 export type LabelLayout = (typeof LABEL_LAYOUTS)[number];
+/** Labels one page holds in each layout (the spec: `1x2` two, `3x1` three, `2x2` four on A4). */
+export const LABELS_PER_SHEET: Readonly<Record<LabelLayout, number>> = { printer: 1, a4: 1, '1x2': 2, '3x1': 3, '2x2': 4 };
 
 /**
  * Job states. `spooled` means the spooler accepted the job, not that paper came out;

@@ -1,3 +1,4 @@
+import { LABELS_PER_SHEET } from '../../shared/domain';
 import type { BatchBytes } from './batch-bytes';
 import { adviceOf } from './failure';
 import { newJobId } from './job-id';
@@ -16,6 +17,11 @@ import type { SpooledJobs } from './spooled-jobs';
  * in line order (one PDF), then one spool job titled with the batch id. Nothing waits for a
  * batch to fill, so the first label of a burst goes alone and at once. A batch is also kept
  * under a byte cap, from the bytes per shipment seen so far (batch-bytes.ts).
+ *
+ * Sheet layouts (`2x2`, `3x1`, `1x2`): a batch of more than one sheet's worth takes whole
+ * sheets only, and the rest waits at the head of the line until that batch's fetch ends, then
+ * goes in the next batch with what arrived meanwhile, so a burst arriving over seconds does
+ * not leave a part-empty sheet per batch. A batch under one sheet goes as it is.
  *
  * Exactly once per shipment: the ledger claims the members in one transaction (table
  * `batches`, jobs.batch_id), and every member is written `spooling` with spool_attempted and
@@ -40,6 +46,10 @@ export function newBatchId(now: number): string {
 
 export class Batching {
   private fetches = 0;
+  /** Member lists membersFrom cut to whole sheets, leaving labels behind. */
+  private readonly trimmed = new WeakSet<readonly Entry[]>();
+  /** Per target, the batch cut to whole sheets: the labels it left wait until its fetch ends. */
+  private readonly filling = new Map<string, Batch>();
 
   constructor(
     private readonly context: PipelineContext,
@@ -76,7 +86,27 @@ export class Batching {
       if (!batchable(e, now) || e.documentType !== first.documentType || e.layout !== first.layout || e.copies !== first.copies) break;
       members.push(e);
     }
+    const perSheet = LABELS_PER_SHEET[first.layout];
+    if (members.length > perSheet && members.length % perSheet !== 0) {
+      members.length -= members.length % perSheet;
+      this.trimmed.add(members);
+    }
     return members;
+  }
+
+  /**
+   * Whether `candidate` waits for the lane's batch that was trimmed to whole sheets to be
+   * fetched, so that it fills the next sheet with what arrives meanwhile.
+   */
+  holds(lane: Lane, candidate: Entry): boolean {
+    const batch = this.filling.get(lane.target);
+    if (!batch) return false;
+    if (!batch.members.some((m) => m.batch === batch && m.phase === 'fetching')) {
+      this.filling.delete(lane.target);
+      return false;
+    }
+    const first = batch.members[0]!;
+    return candidate.documentType === first.documentType && candidate.layout === first.layout && candidate.copies === first.copies;
   }
 
   /**
@@ -116,6 +146,7 @@ export class Batching {
       m.batchId = batch.id;
       m.phase = 'fetching';
     }
+    if (this.trimmed.has(members)) this.filling.set(first.target, batch);
     this.fetches += 1;
     return this.runFetch(batch, tokens);
   }

@@ -133,7 +133,7 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
       },
     );
 
-    it('fills 2x2 sheets with a batch: 9 labels on 3 pages instead of 9', { timeout: 120_000 }, async () => {
+    it('fills 2x2 sheets with batches: 9 labels on 3 pages instead of 9, whole sheets first', { timeout: 120_000 }, async () => {
       const booked = [];
       for (let i = 0; i < 9; i++) booked.push(await sandbox.bookShipment());
       const ids = booked.map((b) => b.shipmentId);
@@ -144,10 +144,12 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
       await expect.poll(() => ledger.counts().completed, { timeout: 60_000 }).toBe(9);
       await p.stop();
       ledger.close();
-      const [sheet, ...more] = await cups.outputs('sheet_sink');
-      expect(more).toEqual([]);
-      expect(await pdfPages(sheet!)).toBe(3);
-      expect((await shipmentsInPdf(sheet!)).sort()).toEqual([...ids].sort());
+      // Two whole sheets in one job, then the label left over (nothing else arrived) alone.
+      const sheets = await cups.outputs('sheet_sink'); // in spooler job order
+      expect(await Promise.all(sheets.map((f) => pdfPages(f)))).toEqual([2, 1]);
+      const [eight, one] = await Promise.all(sheets.map((f) => shipmentsInPdf(f)));
+      expect(eight!.sort()).toEqual(ids.slice(0, 8).sort());
+      expect(one).toEqual([ids[8]]);
     });
 
     it('prints a label as 288 x 432 pt and a waybill as 595 x 842 pt', { timeout: 120_000 }, async () => {

@@ -1,0 +1,141 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Ledger } from '../../../src/main/agent/ledger';
+import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
+import type { LabelLayout } from '../../../src/shared/domain';
+import { MemoryTarget, notice, tempDir } from '../../support/jobs/fakes';
+
+const LABELS = 'cups:sheets';
+
+/** One PDF naming the call's shipments in order; records the calls and how many were in flight at once. */
+class SheetFetcher implements PdfFetcher {
+  readonly calls: string[][] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Runs when call number `index` (0-based) has started, before it answers. */
+  onCall: (index: number) => void = () => undefined;
+
+  async printFile(req: PrintFileRequest): Promise<{ pdf: Uint8Array; requestId: string | null }> {
+    const index = this.calls.push([...req.shipment_ids]) - 1;
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      this.onCall(index);
+      await new Promise((r) => setTimeout(r, 20));
+      return { pdf: new TextEncoder().encode(`%PDF ${req.shipment_ids.join(',')} ${req.label_layout}`), requestId: `rq-${index}` };
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}
+
+describe('PrintPipeline batching on sheet layouts fills the sheets (issue 14)', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let ledger: Ledger;
+  let target: MemoryTarget;
+  let pipelines: PrintPipeline[];
+
+  beforeEach(() => {
+    tmp = tempDir();
+    ledger = Ledger.open({ path: path.join(tmp.dir, 'ledger.sqlite') });
+    target = new MemoryTarget(LABELS);
+    Object.defineProperty(target, 'kind', { value: 'cups' }); // batching is for cups and windows targets
+    pipelines = [];
+  });
+  afterEach(async () => {
+    for (const p of pipelines) await p.stop();
+    ledger.close();
+    tmp.cleanup();
+  });
+
+  function make(fetcher: PdfFetcher, layout: LabelLayout, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline {
+    const p = new PrintPipeline({
+      ledger,
+      fetcher,
+      targetFor: () => target,
+      route: () => ({ target: LABELS, layout, media: layout === 'printer' ? 'label' : 'a4' }),
+      retryBaseMs: 5,
+      retryMaxMs: 20,
+      followIntervalMs: 10,
+      reconcileSettleMs: 0,
+      ...extra,
+    });
+    pipelines.push(p);
+    return p;
+  }
+
+  const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
+  const sizes = (calls: string[][]) => calls.map((c) => c.length);
+  /** Shipments per spooled document, in spool order, read from the PDFs. */
+  const printed = () => target.spooled.map((s) => s.pdfText!.split(' ')[1]!.split(','));
+
+  /** Starts the pipeline, books `all` at once, waits until every job is done, and checks order and exactly-once. */
+  async function burst(p: PrintPipeline, all: readonly string[], arriving: readonly string[] = []): Promise<void> {
+    await p.start();
+    const jobs = all.map((id) => p.submitBooking(notice(id))[0]!);
+    await p.idle();
+    expect(printed().flat()).toEqual([...all, ...arriving]);
+    for (const job of jobs) expect(ledger.get(job.id)).toMatchObject({ state: 'completed', attempts: 1 });
+  }
+
+  it('takes whole sheets of 7 labels waiting in 2x2 (4), and the 3 left go next, after that fetch', async () => {
+    const fetcher = new SheetFetcher();
+    const all = ids('a', 7);
+    await burst(make(fetcher, '2x2'), all);
+    expect(fetcher.calls).toEqual([all.slice(0, 4), all.slice(4)]);
+    expect(fetcher.maxInFlight).toBe(1); // the 3 left waited for the first batch instead of going beside it
+  });
+
+  it('puts the labels left over with those that arrive during the fetch: 4, then 3 + 3 = 6 as 4, then 2', async () => {
+    const fetcher = new SheetFetcher();
+    const p = make(fetcher, '2x2');
+    const first = ids('c', 7);
+    const later = ids('d', 3);
+    fetcher.onCall = (index) => {
+      // A few ms into the first call: after the pump has handed out what was waiting.
+      if (index === 0) setTimeout(() => later.forEach((id) => p.submitBooking(notice(id))), 5);
+    };
+    await burst(p, first, later);
+    expect(fetcher.calls).toEqual([first.slice(0, 4), [...first.slice(4), later[0]!], later.slice(1)]);
+    expect(printed()).toEqual(fetcher.calls);
+  });
+
+  it('fills 3x1 sheets by threes and 1x2 sheets by twos', async () => {
+    const threes = new SheetFetcher();
+    const all = ids('t', 8);
+    await burst(make(threes, '3x1'), all);
+    expect(sizes(threes.calls)).toEqual([6, 2]);
+  });
+
+  it('fills 1x2 sheets by twos', async () => {
+    const twos = new SheetFetcher();
+    await burst(make(twos, '1x2'), ids('w', 5));
+    expect(sizes(twos.calls)).toEqual([4, 1]);
+  });
+
+  it('keeps whole sheets under batchMax: 30 in 2x2 at the default 25 go as 24, 4, 2', async () => {
+    const fetcher = new SheetFetcher();
+    await burst(make(fetcher, '2x2'), ids('m', 30));
+    expect(sizes(fetcher.calls)).toEqual([24, 4, 2]);
+  });
+
+  it('sends fewer than a sheet as they are, and whole sheets whole, at once', async () => {
+    const fetcher = new SheetFetcher();
+    const p = make(fetcher, '2x2');
+    await burst(p, ids('f', 3));
+    for (const id of ids('g', 8)) p.submitBooking(notice(id));
+    await p.idle();
+    expect(sizes(fetcher.calls)).toEqual([3, 8]);
+  });
+
+  it.each([
+    ['printer', [25, 5]],
+    ['a4', [25, 5]],
+  ] as const)('leaves one-label-a-page layout %s as before (30 labels: %j)', async (layout, expected) => {
+    const fetcher = new SheetFetcher();
+    await burst(make(fetcher, layout), ids('p', 30));
+    expect(sizes(fetcher.calls)).toEqual(expected);
+    expect(fetcher.maxInFlight).toBe(2); // the 5 behind the cap went beside the 25
+  });
+});
