@@ -8,7 +8,8 @@ export const fi: Catalog = {
   'app.dismiss': 'Sulje',
   'fallback.stopped': '{printer} on pysähtynyt: {advice}',
   'fallback.move': 'Lähetä odottavat tarrat tulostimelle {to}',
-  'fallback.moved': '{count, plural, one {# odottava tarra siirretty} other {# odottavaa tarraa siirretty}} tulostimelta {printer} tulostimelle {to}',
+  'fallback.moved':
+    '{count, plural, one {# odottava tarra siirretty} other {# odottavaa tarraa siirretty}} tulostimelta {printer} tulostimelle {to}',
   'app.settingsLoadFailed': 'Asetuksia ei voitu ladata: {error}',
   'tab.scan': 'Skannaa',
   'tab.queue': 'Jono ja historia',
