@@ -58,6 +58,16 @@ describe('t with plural forms (Intl.PluralRules of the UI locale)', () => {
     );
   });
 
+  it('words the packing counts (days, excluded products, documents sent) by the rules, not by "=== 1" in the views', () => {
+    expect(inLanguage('sv', () => [1, 3].map((days) => t('rate.days', { days })).join('|'))).toBe('1 dag|3 dagar');
+    expect(inLanguage('fi', () => [1, 2].map((count) => t('packRates.excluded', { count })).join('|'))).toBe(
+      '1 tuote poissuljettu|2 tuotetta poissuljettu',
+    );
+    expect(inLanguage('da', () => [1, 0].map((count) => t('packPanel.sent', { count })).join('|'))).toBe(
+      '1 dokument sendt til printeren|0 dokumenter sendt til printeren',
+    );
+  });
+
   it('fills the other parameters of a plural message and keeps a missing count visible in the "other" form', () => {
     setLanguage('en');
     expect(t('docs.sent', { count: 1, already: ', 2 already printing or printed' })).toBe(
