@@ -144,7 +144,7 @@ export function rateWords(rate: RateView): { readonly title: string; readonly pr
     rate.daysMin !== null && rate.daysMax !== null && rate.daysMin !== rate.daysMax
       ? t('rate.daysRange', { min: rate.daysMin, max: rate.daysMax })
       : one !== null
-        ? t(one === 1 ? 'rate.day' : 'rate.days', { days: one })
+        ? t('rate.days', { days: one })
         : t('rate.noDays');
   const needs = [
     rate.needsServicePoint ? t('rate.needsServicePoint') : null,

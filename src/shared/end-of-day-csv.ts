@@ -14,7 +14,7 @@
  * English stays exactly the original file: `,`, no BOM, RFC 3339 times.
  */
 import { END_OF_DAY_STATES, type EndOfDayReport, type EndOfDayRow, type EndOfDayState } from './domain';
-import { REPORT_WORDS, reportDetailWords, reportWord, seenByWord, stateWord, type ReportKey, type ReportLanguage } from './report-words';
+import { REPORT_WORDS, countWord, reportDetailWords, seenByWord, stateWord, type ReportKey, type ReportLanguage } from './report-words';
 
 /** The states as the report says them in English ("not printed", never `not_printed`). */
 export const END_OF_DAY_STATE_WORDS: Readonly<Record<EndOfDayState, string>> = Object.fromEntries(
@@ -107,7 +107,6 @@ export function localTime(iso: string): string {
 /** The counts in one line, the words the contract names: "booked 12 · printed 10 · not printed 2 …". */
 export function endOfDayCountsLine(report: EndOfDayReport, language: ReportLanguage = 'en'): string {
   const c = report.counts;
-  return [`${reportWord(language, 'eod.booked')} ${c.booked}`, ...END_OF_DAY_STATES.map((s) => `${stateWord(language, s)} ${c[s]}`)].join(
-    ' · ',
-  );
+  const what = ['booked', ...END_OF_DAY_STATES] as const;
+  return what.map((w) => `${countWord(language, w, c[w])} ${c[w]}`).join(' · ');
 }

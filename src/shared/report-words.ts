@@ -11,6 +11,7 @@
  */
 import type { AgentMessage } from './agent-messages';
 import type { EndOfDayRow, EndOfDayState } from './domain';
+import { formatMessage } from './plural';
 
 export const REPORT_LANGUAGES = ['en', 'sv', 'da', 'nb', 'fi'] as const;
 export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
@@ -25,7 +26,13 @@ const en = {
   'eod.state.failed': 'failed',
   'eod.state.not_printed': 'not printed',
   'eod.state.canceled': 'canceled',
-  'eod.booked': 'booked',
+  // The End of day count tiles and the terminal's counts line: the word for a number of bookings.
+  'eod.count.booked': '{count, plural, one {booked} other {booked}}',
+  'eod.count.printed': '{count, plural, one {printed} other {printed}}',
+  'eod.count.may_have_printed': '{count, plural, one {may have printed} other {may have printed}}',
+  'eod.count.failed': '{count, plural, one {failed} other {failed}}',
+  'eod.count.not_printed': '{count, plural, one {not printed} other {not printed}}',
+  'eod.count.canceled': '{count, plural, one {canceled} other {canceled}}',
   'eod.printedOn': '{time} on {printer}',
   'eod.requestId': ' (request id {id})',
   // CSV columns, in file order (English: the documented header).
@@ -71,7 +78,12 @@ const sv: ReportWords = {
   'eod.state.failed': 'misslyckades',
   'eod.state.not_printed': 'inte utskriven',
   'eod.state.canceled': 'avbokad',
-  'eod.booked': 'bokade',
+  'eod.count.booked': '{count, plural, one {bokad} other {bokade}}',
+  'eod.count.printed': '{count, plural, one {utskriven} other {utskrivna}}',
+  'eod.count.may_have_printed': '{count, plural, one {kan ha skrivits ut} other {kan ha skrivits ut}}',
+  'eod.count.failed': '{count, plural, one {misslyckades} other {misslyckades}}',
+  'eod.count.not_printed': '{count, plural, one {inte utskriven} other {inte utskrivna}}',
+  'eod.count.canceled': '{count, plural, one {avbokad} other {avbokade}}',
   'eod.printedOn': '{time} på {printer}',
   'eod.requestId': ' (förfrågnings-id {id})',
   'report.csv.reference': 'Referens',
@@ -88,7 +100,7 @@ const sv: ReportWords = {
   'report.seenBy.station': 'stationen',
   'report.seenBy.both': 'båda',
   'report.title': 'Dagsavslut {day}',
-  'report.manifests': 'manifest: {printed} av {available} utskrivna',
+  'report.manifests': 'manifest: {printed} av {available} {printed, plural, one {utskrivet} other {utskrivna}}',
   'report.serviceUnread': 'varning: tjänstens lista kunde inte läsas, siffrorna gäller bara stationens egna jobb: {error}',
   'report.printMissingHint': 'För att skriva ut det som saknas: fliken Dagsavslut i agentens gränssnitt, "Skriv ut det som saknas".',
   'report.csvWritten': 'CSV-fil: {file}',
@@ -110,7 +122,12 @@ const da: ReportWords = {
   'eod.state.failed': 'mislykkedes',
   'eod.state.not_printed': 'ikke udskrevet',
   'eod.state.canceled': 'annulleret',
-  'eod.booked': 'booket',
+  'eod.count.booked': '{count, plural, one {booket} other {bookede}}',
+  'eod.count.printed': '{count, plural, one {udskrevet} other {udskrevne}}',
+  'eod.count.may_have_printed': '{count, plural, one {kan være udskrevet} other {kan være udskrevet}}',
+  'eod.count.failed': '{count, plural, one {mislykkedes} other {mislykkedes}}',
+  'eod.count.not_printed': '{count, plural, one {ikke udskrevet} other {ikke udskrevne}}',
+  'eod.count.canceled': '{count, plural, one {annulleret} other {annullerede}}',
   'eod.printedOn': '{time} på {printer}',
   'eod.requestId': ' (anmodnings-id {id})',
   'report.csv.reference': 'Referencenummer',
@@ -149,7 +166,12 @@ const nb: ReportWords = {
   'eod.state.failed': 'mislyktes',
   'eod.state.not_printed': 'ikke skrevet ut',
   'eod.state.canceled': 'kansellert',
-  'eod.booked': 'booket',
+  'eod.count.booked': '{count, plural, one {booket} other {bookede}}',
+  'eod.count.printed': '{count, plural, one {skrevet ut} other {skrevet ut}}',
+  'eod.count.may_have_printed': '{count, plural, one {kan være skrevet ut} other {kan være skrevet ut}}',
+  'eod.count.failed': '{count, plural, one {mislyktes} other {mislyktes}}',
+  'eod.count.not_printed': '{count, plural, one {ikke skrevet ut} other {ikke skrevet ut}}',
+  'eod.count.canceled': '{count, plural, one {kansellert} other {kansellerte}}',
   'eod.printedOn': '{time} på {printer}',
   'eod.requestId': ' (forespørsels-id {id})',
   'report.csv.reference': 'Referanse',
@@ -189,7 +211,12 @@ const fi: ReportWords = {
   'eod.state.failed': 'epäonnistui',
   'eod.state.not_printed': 'ei tulostettu',
   'eod.state.canceled': 'peruttu',
-  'eod.booked': 'varattu',
+  'eod.count.booked': '{count, plural, one {varattu} other {varattua}}',
+  'eod.count.printed': '{count, plural, one {tulostettu} other {tulostettua}}',
+  'eod.count.may_have_printed': '{count, plural, one {saattoi tulostua} other {saattoi tulostua}}',
+  'eod.count.failed': '{count, plural, one {epäonnistui} other {epäonnistui}}',
+  'eod.count.not_printed': '{count, plural, one {tulostamatta} other {tulostamatta}}',
+  'eod.count.canceled': '{count, plural, one {peruttu} other {peruttua}}',
   'eod.printedOn': '{time} tulostimella {printer}',
   'eod.requestId': ' (pyynnön tunnus {id})',
   'report.csv.reference': 'Viite',
@@ -224,12 +251,23 @@ const fi: ReportWords = {
 
 export const REPORT_WORDS: Readonly<Record<ReportLanguage, ReportWords>> = { en, sv, da, nb, fi };
 
-/** A report word in `language` with `{name}` replaced by params[name] (no Intl: the callers format). */
+/**
+ * A report word in `language` with its plural forms chosen (Intl.PluralRules of the language:
+ * src/shared/plural.ts) and `{name}` replaced by params[name] (no number formatting: the callers format).
+ */
 export function reportWord(language: ReportLanguage, key: ReportKey, params: Readonly<Record<string, string | number>> = {}): string {
-  return REPORT_WORDS[language][key].replaceAll(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = params[name];
-    return value === undefined ? whole : String(value);
-  });
+  return formatMessage(REPORT_WORDS[language][key], params, { plural: (n) => pluralRules(language).select(n) });
+}
+
+/** The word for `count` bookings in a state ("6 utskrivna", "1 utskriven"): the count tiles and the counts line. */
+export const countWord = (language: ReportLanguage, what: EndOfDayState | 'booked', count: number): string =>
+  reportWord(language, `eod.count.${what}`, { count });
+
+const rules = new Map<ReportLanguage, Intl.PluralRules>();
+function pluralRules(language: ReportLanguage): Intl.PluralRules {
+  let made = rules.get(language);
+  if (!made) rules.set(language, (made = new Intl.PluralRules(language)));
+  return made;
 }
 
 export const stateWord = (language: ReportLanguage, state: EndOfDayState): string => REPORT_WORDS[language][`eod.state.${state}`];

@@ -38,7 +38,7 @@ test('End of day shows what printed and what did not, exports CSV and prints wha
   expect(csv).toContain(`EOD-E2E-MISSING,PostNord,${missing.trackingId},${missing.shipmentId},`);
 
   await page.getByRole('button', { name: /Print what is missing/ }).click();
-  await expect(page.getByRole('status').filter({ hasText: '1 label(s) sent to print' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '1 label sent to print' })).toBeVisible();
   await expect.poll(() => labelsOf(station, missing.shipmentId), { timeout: 15_000 }).toBe(1);
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(counts).toContainText('2 printed');
@@ -140,7 +140,7 @@ test('a scan of a printed parcel says when and where its label printed; Alt+R re
   await expect.poll(() => labelsOf(station, booked.shipmentId), { timeout: 15_000 }).toBe(2);
 
   await page.getByRole('button', { name: /Print missing documents/ }).click();
-  await expect(page.getByRole('status').filter({ hasText: '1 document(s) sent to print' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '1 document sent to print' })).toBeVisible();
   const waybills = async (): Promise<number> =>
     (await pdfsIn(station.printsDir)).filter((f) => f.startsWith(`${booked.shipmentId}_waybill_`)).length;
   await expect.poll(waybills, { timeout: 15_000 }).toBe(1);

@@ -86,7 +86,7 @@ test('a second printer and a rule, added by keyboard, are saved and there after 
 
   await tabTo(page, 'Save printers and rules');
   await page.keyboard.press('Enter');
-  await expect(form.getByRole('status').filter({ hasText: 'Saved: 2 printer(s), 1 rule(s).' })).toBeVisible();
+  await expect(form.getByRole('status').filter({ hasText: 'Saved: 2 printers, 1 rule.' })).toBeVisible();
   await expect(form.getByText('Unsaved changes')).toHaveCount(0);
 
   const routing = (await station.agent.agent.api.getSettings({})).routing;

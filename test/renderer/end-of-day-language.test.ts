@@ -59,7 +59,7 @@ describe('End of day in Swedish', () => {
       '0 kan ha skrivits ut',
       '0 misslyckades',
       '1 inte utskriven',
-      '0 avbokad',
+      '0 avbokade',
     ]);
     expect(texts(el, '.eod-row .eod-state')).toEqual(['utskriven', 'inte utskriven']);
     expect(el.querySelector('.eod-row .eod-detail')?.textContent).toMatch(/^ 09[.:]14 på /);
@@ -67,11 +67,11 @@ describe('End of day in Swedish', () => {
       'Tjänstens lista kunde inte läsas; detta är bara stationens egna jobb: HTTP 503 (förfrågnings-id req-9)',
     );
     const buttons = texts(el, '.eod-actions button');
-    expect(buttons).toEqual(['Skriv ut det som saknas (1)', 'Skriv ut manifest (1 av 2 utskrivna)', 'Ladda ner CSV']);
+    expect(buttons).toEqual(['Skriv ut det som saknas (1)', 'Skriv ut manifest (1 av 2 utskrivet)', 'Ladda ner CSV']);
     el.querySelector<HTMLButtonElement>('.eod-actions button.primary')!.click();
     await settle();
     expect(el.querySelector('.inline-result')?.textContent).toBe(
-      '1 etikett(er) skickade till utskrift, 1 misslyckade etikett(er) försökte igen, 2 skrivs redan ut eller är utskrivna.',
+      '1 etikett skickad till utskrift, 1 misslyckad etikett skickad igen, 2 skrivs redan ut eller är utskrivna.',
     );
   });
 });
@@ -153,7 +153,7 @@ describe('documents of a scanned parcel in Swedish', () => {
     button.click();
     await settle();
     expect(element.querySelector('.inline-result')?.textContent).toBe(
-      '1 dokument skickade till utskrift, 1 skrivs redan ut eller är utskrivna.',
+      '1 dokument skickat till utskrift, 1 skrivs redan ut eller är utskrivet.',
     );
   });
 });

@@ -16,9 +16,11 @@ import {
 } from '../../src/renderer/i18n';
 import { en } from '../../src/renderer/i18n/en';
 import { PRINTER_KINDS, PRINTER_KIND_WORDS_TABLE } from '../../src/shared/printer-kinds';
+import { messageParams, pluralBlocks } from '../../src/shared/plural';
 import { sayLanguages } from '../support/languages';
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+/** Every {parameter} of a message, those choosing a plural form and those inside the forms too. */
+const placeholders = messageParams;
 
 afterEach(() => {
   localStorage.clear();
@@ -39,6 +41,27 @@ describe('catalogs', () => {
     for (const key of keys) {
       expect(placeholders(CATALOGS[lang][key as keyof typeof en]), `${lang} ${key}`).toEqual(placeholders(en[key as keyof typeof en]));
     }
+  });
+
+  it.each(LANGUAGES)('%s words each plural with a "one" and an "other" form, both saying the same {parameters}', (lang) => {
+    let plurals = 0;
+    for (const key of keys) {
+      for (const block of pluralBlocks(CATALOGS[lang][key as keyof typeof en])) {
+        plurals++;
+        const { one, other } = block.forms;
+        expect([one?.trim(), other?.trim()], `${lang} ${key}`).not.toContain(undefined);
+        expect([one!.trim(), other!.trim()], `${lang} ${key}`).not.toContain('');
+        expect(placeholders(one!), `${lang} ${key}`).toEqual(placeholders(other!));
+        expect(one!.includes('#'), `${lang} ${key}: # in one form only`).toBe(other!.includes('#'));
+      }
+    }
+    expect(plurals, `${lang} has plural messages`).toBeGreaterThan(10);
+  });
+
+  it.each(LANGUAGES)('%s words a count for the number, never "label(s)" or "regel/regler"', (lang) => {
+    const hedged = /\p{L}\((?:s|e|r|er|ter|ta|ä|a)\)|\bregel\/regler\b/u;
+    const found = keys.filter((key) => hedged.test(CATALOGS[lang][key as keyof typeof en]));
+    expect(found, lang).toEqual([]);
   });
 
   it('keeps the English printer kind words equal to the shared registry', () => {

@@ -80,7 +80,7 @@ describe('packing settings in Swedish', () => {
     el.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
     await settle();
     expect(el.querySelector('.save-result [role=status]')?.textContent).toBe(
-      'Packning sparad: ingen upphämtning (lämnas hos transportören), 1 regel/regler.',
+      'Packning sparad: ingen upphämtning (lämnas hos transportören), 1 regel.',
     );
   });
 });

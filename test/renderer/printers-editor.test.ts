@@ -36,7 +36,7 @@ describe('printers editor', () => {
       { documentTypes: ['label'], carriers: ['dhl'], printer: 'Zebra' },
       { documentTypes: [], carriers: ['Bring'], printer: 'Office' },
     ]);
-    expect(document.querySelector('[role=status]')!.textContent).toBe('Saved: 2 printer(s), 2 rule(s).');
+    expect(document.querySelector('[role=status]')!.textContent).toBe('Saved: 2 printers, 2 rules.');
   });
 
   it('refuses broken JSON before saving, and shows a sheet layout on label stock next to the layout, in words', async () => {
@@ -122,7 +122,7 @@ describe('printers editor', () => {
       defaults: {},
     });
     await expect.poll(unsaved).toBe('');
-    expect(document.querySelector('[role=status]')!.textContent).toBe('Saved: 2 printer(s), 1 rule(s).');
+    expect(document.querySelector('[role=status]')!.textContent).toBe('Saved: 2 printers, 1 rule.');
   });
 
   it('flags a rule that prints on a removed printer, and moves rules by their buttons', async () => {

@@ -72,7 +72,7 @@ describe('documents of a scanned parcel', () => {
     const prints = client.calls.filter((c) => c.op === 'printShipmentDocuments');
     expect(prints).toEqual([{ op: 'printShipmentDocuments', input: { shipmentId: 'shp_1' } }]);
     const said = element.querySelector('[role=status].inline-result')!.textContent;
-    expect(said).toBe('2 document(s) sent to print, 1 already printing or printed.');
+    expect(said).toBe('2 documents sent to print, 1 already printing or printed.');
     expect(button.disabled).toBe(true); // both wait in line now: nothing left to press for
   });
 

@@ -3,6 +3,7 @@
  * the OS/browser languages), `t(key, params)` and a change signal so views redraw.
  * The agent's own messages (errors from the service) stay as the agent wrote them.
  */
+import { formatMessage } from '../../shared/plural';
 import type { Catalog, MessageKey } from './catalog';
 import { da } from './da';
 import { en } from './en';
@@ -104,16 +105,15 @@ export function onLanguageChange(listener: (language: Language) => void): () => 
 }
 
 /**
- * The message in the current language with `{name}` replaced by params[name]; numbers in
- * the locale's digits. A missing parameter stays visible as `{name}` rather than vanishing.
+ * The message in the current language with its plural forms chosen for the numbers
+ * (`{count, plural, one {…} other {…}}`, Intl.PluralRules of the UI locale: src/shared/plural.ts)
+ * and `{name}` replaced by params[name]; numbers in the locale's digits. A missing parameter stays
+ * visible as `{name}` rather than vanishing.
  */
 export function t(key: MessageKey, params: Readonly<Record<string, string | number>> = {}): string {
   const template = CATALOGS[language()][key] ?? en[key] ?? key;
-  return template.replaceAll(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = params[name];
-    if (value === undefined) return whole;
-    return typeof value === 'number' ? new Intl.NumberFormat(locale()).format(value) : value;
-  });
+  const { numbers, plurals } = intl();
+  return formatMessage(template, params, { number: (n) => numbers.format(n), plural: (n) => plurals.select(n) });
 }
 
 /** `t` for keys built from API values (`document.${type}`): null when the catalog has none. */
@@ -127,6 +127,15 @@ function resolved(): { language: Language; locale: string } {
   const own = systemTags().find((tag) => languageOf(tag) === chosen && /^[a-z]{2,3}-[A-Z]{2}$/i.test(tag));
   cached = { language: chosen, locale: own ?? DEFAULT_LOCALE[chosen] };
   return cached;
+}
+
+let formats: { locale: string; numbers: Intl.NumberFormat; plurals: Intl.PluralRules } | null = null;
+
+/** The locale's number format and plural rules, made once per locale (t() runs for every row). */
+function intl(): { numbers: Intl.NumberFormat; plurals: Intl.PluralRules } {
+  const now = locale();
+  if (formats?.locale !== now) formats = { locale: now, numbers: new Intl.NumberFormat(now), plurals: new Intl.PluralRules(now) };
+  return formats;
 }
 
 function systemTags(): readonly string[] {

@@ -115,10 +115,10 @@ export class EndOfDayView {
 
   private render(report: EndOfDayReport): void {
     this.report = report;
-    const items = [h('li', { class: 'eod-count booked' }, h('strong', {}, report.counts.booked), ` ${t('eod.booked')}`)];
-    for (const state of END_OF_DAY_STATES) {
-      items.push(h('li', { class: `eod-count ${state}` }, h('strong', {}, report.counts[state]), ` ${END_OF_DAY_WORDS[state]}`));
-    }
+    const items = (['booked', ...END_OF_DAY_STATES] as const).map((what) => {
+      const count = report.counts[what];
+      return h('li', { class: `eod-count ${what}` }, h('strong', {}, count), ` ${t(`eod.count.${what}`, { count })}`);
+    });
     replaceChildren(this.counts, ...items);
     const error = report.serviceError;
     replaceChildren(

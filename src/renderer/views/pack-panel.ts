@@ -280,7 +280,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
         name: shipment.referenceId ?? shipment.id,
         tracking: b.trackingId ? t('packPanel.tracking', { tracking: b.trackingId }) : '',
         refreshed: b.refreshedToken ? t('packPanel.refreshed') : '',
-        what: t(b.jobs.length === 1 ? 'packPanel.sentOne' : 'packPanel.sentMany', { count: b.jobs.length }),
+        what: t('packPanel.sent', { count: b.jobs.length }),
       }),
     );
   };

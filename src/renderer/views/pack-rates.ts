@@ -69,7 +69,7 @@ export class RateList {
         ? h(
             'details',
             {},
-            h('summary', {}, t(excluded === 1 ? 'packRates.excludedOne' : 'packRates.excludedMany', { count: excluded })),
+            h('summary', {}, t('packRates.excluded', { count: excluded })),
             h('ul', {}, ...view.warnings.map((w) => h('li', {}, `${w.carrierName} ${w.product}: ${w.messages.join('; ')}`))),
           )
         : null,

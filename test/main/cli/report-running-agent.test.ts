@@ -85,7 +85,7 @@ describe('report while the agent runs', () => {
     expect(danish.stderr).toBe('');
     expect(danish.code).toBe(0);
     expect(danish.stdout).toContain(
-      `Dagsafslutning ${localDay()}\nbooket 2 · udskrevet 1 · kan være udskrevet 0 · mislykkedes 0 · ikke udskrevet 1`,
+      `Dagsafslutning ${localDay()}\nbookede 2 · udskrevet 1 · kan være udskrevet 0 · mislykkedes 0 · ikke udskrevet 1`,
     );
     expect(danish.stdout).toContain(`LIVE-MISSING\tPostNord\t${missing.trackingId}\tikke udskrevet: never reached this station`);
     expect(danish.stdout).toContain(`CSV-fil: ${csv}`);

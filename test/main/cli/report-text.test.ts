@@ -52,7 +52,7 @@ describe('report text', () => {
       '',
     ]);
     expect(endOfDayCountsLine(REPORT, 'fi')).toBe(
-      'varattu 2 · tulostettu 1 · saattoi tulostua 0 · epäonnistui 0 · ei tulostettu 1 · peruttu 0',
+      'varattua 2 · tulostettu 1 · saattoi tulostua 0 · epäonnistui 0 · tulostamatta 1 · peruttua 0',
     );
     const finnish = reportText({ ...REPORT, serviceError: { code: 'X', message: 'HTTP 503', requestId: 'req-1' } }, 'eod.csv', 'fi');
     expect(finnish).toContain('Päivän päätös 2026-11-24\n');
