@@ -13,6 +13,7 @@ import { EndOfDayView } from '../../src/renderer/views/end-of-day-view';
 import { shipmentDocumentsPanel } from '../../src/renderer/views/shipment-documents';
 import { context, fakeClient, printer, settle } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
+import { endOfDayRow } from '../support/end-of-day';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -26,20 +27,7 @@ const coded = (message: AgentMessage): Pick<EndOfDayRow, 'detail' | 'detailMessa
 });
 const canceledAtPrinter = agentMessage('job.canceledAtPrinter', { spoolerJobId: 'zebra-12' });
 
-const row = (over: Partial<EndOfDayRow>): EndOfDayRow => ({
-  shipmentId: 'shp_1',
-  reference: 'ORDER-1',
-  carrier: 'PostNord',
-  trackingId: '0037',
-  bookedAt: null,
-  state: 'not_printed',
-  detail: null,
-  printedAt: null,
-  printer: null,
-  seenBy: 'both',
-  manifest: false,
-  ...over,
-});
+const row = endOfDayRow;
 const REPORT: EndOfDayReport = {
   day: '2026-11-24',
   generatedAt: '2026-11-24T16:00:00.000Z',

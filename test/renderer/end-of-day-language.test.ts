@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EndOfDayReport, EndOfDayRow, ShipmentDocumentState, ShipmentView } from '../../src/shared/domain';
+import type { EndOfDayReport, ShipmentDocumentState, ShipmentView } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
 import { EndOfDayView } from '../../src/renderer/views/end-of-day-view';
 import { shipmentDocumentsPanel } from '../../src/renderer/views/shipment-documents';
 import { context, fakeClient, printer, settle } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
+import { endOfDayRow } from '../support/end-of-day';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -15,20 +16,7 @@ afterEach(() => {
 
 // 09:14 in the station's time zone, whatever it is.
 const AT = new Date(2026, 10, 24, 9, 14).toISOString();
-const row = (over: Partial<EndOfDayRow>): EndOfDayRow => ({
-  shipmentId: 'shp_1',
-  reference: 'ORDER-1',
-  carrier: 'PostNord',
-  trackingId: '0037',
-  bookedAt: null,
-  state: 'not_printed',
-  detail: null,
-  printedAt: null,
-  printer: null,
-  seenBy: 'both',
-  manifest: false,
-  ...over,
-});
+const row = endOfDayRow;
 const REPORT: EndOfDayReport = {
   day: '2026-11-24',
   generatedAt: AT,

@@ -9,24 +9,13 @@ import { CSV_FORMATS, csvCell, endOfDayCsv, localTime } from '../../src/shared/e
 import { REPORT_LANGUAGES, REPORT_WORDS, reportDetailWords } from '../../src/shared/report-words';
 import { REPORT_WAITING_STATES, agentMessage, englishOf, plainMessage } from '../../src/shared/agent-messages';
 import { CATALOGS, LANGUAGES } from '../../src/renderer/i18n';
+import { endOfDayRow } from '../support/end-of-day';
 
 // Times in the machine's zone, so the local form is known whatever TZ the test runs in.
 const BOOKED = new Date(2026, 10, 24, 8, 5, 9);
 const PRINTED = new Date(2026, 10, 24, 9, 14, 3);
-const row = (over: Partial<EndOfDayRow>): EndOfDayRow => ({
-  shipmentId: 'shp_1',
-  reference: 'ORDER-1',
-  carrier: 'PostNord',
-  trackingId: '0037',
-  bookedAt: BOOKED.toISOString(),
-  state: 'printed',
-  detail: null,
-  printedAt: PRINTED.toISOString(),
-  printer: 'cups:Zebra',
-  seenBy: 'both',
-  manifest: false,
-  ...over,
-});
+const row = (over: Partial<EndOfDayRow>): EndOfDayRow =>
+  endOfDayRow({ bookedAt: BOOKED.toISOString(), state: 'printed', printedAt: PRINTED.toISOString(), printer: 'cups:Zebra', ...over });
 const REPORT: EndOfDayReport = {
   day: '2026-11-24',
   generatedAt: PRINTED.toISOString(),

@@ -3,22 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { EndOfDayReport, EndOfDayRow } from '../../../src/shared/domain';
 import { endOfDayCountsLine } from '../../../src/shared/end-of-day-csv';
 import { reportText } from '../../../src/main/cli/report';
+import { endOfDayRow } from '../../support/end-of-day';
 
 const PRINTED = new Date(2026, 10, 24, 9, 14, 3);
-const row = (over: Partial<EndOfDayRow>): EndOfDayRow => ({
-  shipmentId: 'shp_1',
-  reference: 'ORDER-1',
-  carrier: 'PostNord',
-  trackingId: '0037',
-  bookedAt: null,
-  state: 'printed',
-  detail: null,
-  printedAt: PRINTED.toISOString(),
-  printer: 'cups:Zebra',
-  seenBy: 'both',
-  manifest: false,
-  ...over,
-});
+const row = (over: Partial<EndOfDayRow>): EndOfDayRow =>
+  endOfDayRow({ state: 'printed', printedAt: PRINTED.toISOString(), printer: 'cups:Zebra', ...over });
 const REPORT: EndOfDayReport = {
   day: '2026-11-24',
   generatedAt: PRINTED.toISOString(),
