@@ -21,7 +21,9 @@ import type { SpooledJobs } from './spooled-jobs';
  * Sheet layouts (`2x2`, `3x1`, `1x2`): a batch of more than one sheet's worth takes whole
  * sheets only, and the rest waits at the head of the line until that batch's fetch ends, then
  * goes in the next batch with what arrived meanwhile, so a burst arriving over seconds does
- * not leave a part-empty sheet per batch. A batch under one sheet goes as it is.
+ * not leave a part-empty sheet per batch. A batch under one sheet goes at once when its lane
+ * fetches nothing of that layout (the first label of a burst, a lone label); beside such a
+ * fetch it waits for that fetch to end (tens of milliseconds) and goes with what arrived.
  *
  * Exactly once per shipment: the ledger claims the members in one transaction (table
  * `batches`, jobs.batch_id), and every member is written `spooling` with spool_attempted and
@@ -77,15 +79,7 @@ export class Batching {
 
   /** The batch that would start at `first`: it and the jobs like it that follow it, already waiting. */
   membersFrom(lane: Lane, first: Entry, now: number): Entry[] {
-    const members = [first];
-    if (!batchable(first, now)) return members;
-    const max = Math.min(this.context.settings.batchMax, this.bytes.limit(first.documentType, first.layout));
-    const start = lane.entries.indexOf(first);
-    for (let i = start + 1; i < lane.entries.length && members.length < max; i++) {
-      const e = lane.entries[i]!;
-      if (!batchable(e, now) || e.documentType !== first.documentType || e.layout !== first.layout || e.copies !== first.copies) break;
-      members.push(e);
-    }
+    const members = this.run(lane, first, now);
     const perSheet = LABELS_PER_SHEET[first.layout];
     if (members.length > perSheet && members.length % perSheet !== 0) {
       members.length -= members.length % perSheet;
@@ -95,10 +89,17 @@ export class Batching {
   }
 
   /**
-   * Whether `candidate` waits for the lane's batch that was trimmed to whole sheets to be
-   * fetched, so that it fills the next sheet with what arrives meanwhile.
+   * Whether `candidate` waits, on a sheet layout, to fill a sheet: behind the lane's batch that
+   * was trimmed to whole sheets until that batch is fetched, or as a part sheet while the lane
+   * fetches that layout. Either way it goes when that fetch ends, with what arrived meanwhile;
+   * with nothing in flight a part sheet goes at once, so nothing waits for a batch to fill.
    */
-  holds(lane: Lane, candidate: Entry): boolean {
+  holds(lane: Lane, candidate: Entry, target: PipelineTarget, now: number): boolean {
+    if (!this.batches(target)) return false;
+    return this.behindTrimmed(lane, candidate) || this.partSheetBesideFetch(lane, candidate, now);
+  }
+
+  private behindTrimmed(lane: Lane, candidate: Entry): boolean {
     const batch = this.filling.get(lane.target);
     if (!batch) return false;
     if (!batch.members.some((m) => m.batch === batch && m.phase === 'fetching')) {
@@ -107,6 +108,35 @@ export class Batching {
     }
     const first = batch.members[0]!;
     return candidate.documentType === first.documentType && candidate.layout === first.layout && candidate.copies === first.copies;
+  }
+
+  /**
+   * A fetch takes tens of milliseconds, and a burst arrives a label or two at a time: a part
+   * sheet sent beside a fetch of its layout would start one more part-empty sheet.
+   */
+  private partSheetBesideFetch(lane: Lane, candidate: Entry, now: number): boolean {
+    const perSheet = LABELS_PER_SHEET[candidate.layout];
+    if (perSheet === 1 || !batchable(candidate, now)) return false;
+    if (!lane.entries.some((e) => e.phase === 'fetching' && e.layout === candidate.layout)) return false;
+    return this.run(lane, candidate, now).length < Math.min(perSheet, this.maxFor(candidate));
+  }
+
+  /** `first` and the consecutive jobs like it already waiting behind it, up to the batch caps. */
+  private run(lane: Lane, first: Entry, now: number): Entry[] {
+    const members = [first];
+    if (!batchable(first, now)) return members;
+    const max = this.maxFor(first);
+    const start = lane.entries.indexOf(first);
+    for (let i = start + 1; i < lane.entries.length && members.length < max; i++) {
+      const e = lane.entries[i]!;
+      if (!batchable(e, now) || e.documentType !== first.documentType || e.layout !== first.layout || e.copies !== first.copies) break;
+      members.push(e);
+    }
+    return members;
+  }
+
+  private maxFor(first: Entry): number {
+    return Math.min(this.context.settings.batchMax, this.bytes.limit(first.documentType, first.layout));
   }
 
   /**

@@ -506,7 +506,7 @@ export class PrintPipeline {
     const target = this.printers.resolve(lane.target);
     if (target instanceof Error || !target.needsPdf) return null;
     for (const e of lookahead(lane, this.o.lookahead)) {
-      if (e.phase === 'waiting' && e.notBefore <= now) return this.batching.holds(lane, e) ? null : e;
+      if (e.phase === 'waiting' && e.notBefore <= now) return this.batching.holds(lane, e, target, now) ? null : e;
     }
     return null;
   }

@@ -129,6 +129,52 @@ describe('PrintPipeline batching on sheet layouts fills the sheets (issue 14)', 
     expect(sizes(fetcher.calls)).toEqual([3, 8]);
   });
 
+  /** Books `ids` one at a time, `gapMs` apart, starting `gapMs` from now. */
+  function arrive(p: PrintPipeline, ids: readonly string[], gapMs = 2): void {
+    ids.forEach((id, i) => setTimeout(() => p.submitBooking(notice(id)), gapMs * (i + 1)));
+  }
+
+  it('joins 3x1 labels arriving one at a time during a fetch into whole sheets: 1, then 3, then 2', async () => {
+    const fetcher = new SheetFetcher();
+    const p = make(fetcher, '3x1');
+    const first = ids('h', 1);
+    const during0 = ids('i', 3);
+    const during1 = ids('j', 2);
+    fetcher.onCall = (index) => {
+      // One or two alone would be a part sheet beside a fetch in flight: they wait. The third
+      // makes a whole sheet, which goes at once; the next two wait for the fetches to end.
+      if (index === 0) arrive(p, during0);
+      if (index === 1) arrive(p, during1);
+    };
+    await burst(p, first, [...during0, ...during1]);
+    expect(fetcher.calls).toEqual([first, during0, during1]);
+    expect(fetcher.maxInFlight).toBe(2);
+  });
+
+  it('fetches a lone label with nothing in flight at once, alone, without waiting on a timer', async () => {
+    const fetcher = new SheetFetcher();
+    const p = make(fetcher, '1x2');
+    await p.start();
+    p.submitBooking(notice('lone'));
+    await new Promise((r) => setImmediate(r)); // microtasks only: no timer has run yet
+    expect(fetcher.calls).toEqual([['lone']]);
+    await p.idle();
+    expect(printed()).toEqual([['lone']]);
+  });
+
+  it('keeps fetching ahead on the printer layout: labels arriving during a fetch go beside it', async () => {
+    const fetcher = new SheetFetcher();
+    const p = make(fetcher, 'printer');
+    const first = ids('k', 1);
+    const during0 = ids('l', 3);
+    fetcher.onCall = (index) => {
+      if (index === 0) arrive(p, during0, 4);
+    };
+    await burst(p, first, during0);
+    expect(fetcher.calls[1]).toEqual([during0[0]]); // went at once, not after the first fetch
+    expect(fetcher.maxInFlight).toBeGreaterThan(1);
+  });
+
   it.each([
     ['printer', [25, 5]],
     ['a4', [25, 5]],
