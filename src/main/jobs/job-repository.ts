@@ -3,9 +3,9 @@ import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { newJobId } from './job-id';
-import { codedOnly, englishOf } from '../../shared/agent-messages';
 import { AUTO_TRIGGERS, autoJobKey, rowToRecord, type JobPatch, type JobRecord, type JobRow, type JobSpec } from './job-record';
 import { JobSearcher, type JobSearch } from './job-search';
+import { transitionUpdate } from './job-transition-sql';
 
 const FINISHED_SQL = "('completed', 'failed', 'canceled')";
 const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
@@ -18,10 +18,12 @@ const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
 export class JobRepository {
   private readonly s;
   private readonly searcher: JobSearcher;
+  /** Transition statements by the set of columns they write (a dozen shapes; job-transition-sql.ts). */
+  private readonly transitions = new Map<string, Database.Statement>();
 
   /** `dir` is the data directory an error tells the user to check. */
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly now: () => Date,
     private readonly dir: string,
   ) {
@@ -37,23 +39,6 @@ export class JobRepository {
       autoForDocument: db.prepare(
         'SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE AND document_type = ? AND idempotency_key IS NOT NULL ORDER BY seq LIMIT 1',
       ),
-      // One statement reads and writes: a field the patch leaves out keeps its column (a @set… flag
-      // of 0 or a null), and RETURNING hands back the row as stored, without a SELECT before.
-      // In SET, a column read is its value before this UPDATE.
-      transition: db.prepare(`
-        UPDATE jobs SET state = @state,
-          reason = CASE WHEN @setReason THEN @reason ELSE reason END,
-          reason_message = CASE WHEN @setReason THEN @reasonMessage ELSE reason_message END,
-          request_id = CASE WHEN @setRequestId THEN @requestId ELSE request_id END,
-          attempts = COALESCE(@attempts, attempts + @increment),
-          spooler_job_id = CASE WHEN @setSpoolerJobId THEN @spoolerJobId ELSE spooler_job_id END,
-          next_attempt_at = CASE WHEN @setNextAttemptAt THEN @nextAttemptAt ELSE next_attempt_at END,
-          held = COALESCE(@held, held),
-          spool_attempted = COALESCE(@spoolAttempted, spool_attempted),
-          batch_id = CASE WHEN @setBatchId THEN @batchId
-            WHEN @state = 'queued' AND COALESCE(@spoolAttempted, spool_attempted) = 0 THEN NULL ELSE batch_id END,
-          target = COALESCE(@target, target), layout = COALESCE(@layout, layout), updated_at = @updatedAt
-        WHERE id = @id RETURNING *`),
       inFlight: db.prepare("SELECT * FROM jobs WHERE state IN ('fetching', 'spooling', 'spooled') ORDER BY seq"),
       createdSince: db.prepare('SELECT * FROM jobs WHERE created_at >= ? ORDER BY seq'),
       forShipment: db.prepare('SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE ORDER BY seq'),
@@ -115,31 +100,13 @@ export class JobRepository {
 
   /** Move a job to `state`, changing the patched fields; returns the updated row. */
   transition(id: string, state: JobState, patch: JobPatch = {}): JobRecord {
-    const reason = reasonColumns(patch.reason);
-    const flag = (value: unknown): number => (value === undefined ? 0 : 1);
-    const bit = (value: boolean | undefined): number | null => (value === undefined ? null : value ? 1 : 0);
-    const row = this.s.transition.get({
-      id,
-      state,
-      setReason: flag(patch.reason),
-      reason: reason.text,
-      reasonMessage: reason.json,
-      setRequestId: flag(patch.requestId),
-      requestId: patch.requestId ?? null,
-      attempts: patch.attempts ?? null,
-      increment: patch.incrementAttempts ? 1 : 0,
-      setSpoolerJobId: flag(patch.spoolerJobId),
-      spoolerJobId: patch.spoolerJobId ?? null,
-      setNextAttemptAt: flag(patch.nextAttemptAt),
-      nextAttemptAt: patch.nextAttemptAt ?? null,
-      held: bit(patch.held),
-      spoolAttempted: bit(patch.spoolAttempted),
-      setBatchId: flag(patch.batchId),
-      batchId: patch.batchId ?? null,
-      target: patch.target ?? null,
-      layout: patch.layout ?? null,
-      updatedAt: this.now().toISOString(),
-    }) as JobRow | undefined;
+    const { sql, args } = transitionUpdate(state, patch, this.now().toISOString());
+    let statement = this.transitions.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.transitions.set(sql, statement);
+    }
+    const row = statement.get(...args, id) as JobRow | undefined;
     if (!row) throw notFound(id);
     return rowToRecord(row);
   }
@@ -257,12 +224,4 @@ export class JobRepository {
 
 function notFound(id: string): JobError {
   return new JobError(JOB_ERROR_CODES.NOT_FOUND, `No print job ${id}: it may have been removed by retention.`, { jobId: id });
-}
-
-/** The reason's two columns: its English text, and its code as JSON (null for plain text); unused when the patch has no reason. */
-function reasonColumns(reason: JobPatch['reason']): { text: string | null; json: string | null } {
-  if (reason === undefined || reason === null || typeof reason === 'string') return { text: reason ?? null, json: null };
-  // Bare text has no code to store: the row reads like one written before codes.
-  const message = codedOnly(reason);
-  return { text: englishOf(reason), json: message ? JSON.stringify(message) : null };
 }
