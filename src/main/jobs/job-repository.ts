@@ -3,9 +3,18 @@ import type { JobState } from '../../shared/domain';
 import { JOB_STATES } from '../../shared/domain';
 import { JobError, JOB_ERROR_CODES } from './errors';
 import { newJobId } from './job-id';
-import { AUTO_TRIGGERS, autoJobKey, rowToRecord, type JobPatch, type JobRecord, type JobRow, type JobSpec } from './job-record';
+import { codedOnly, englishOf, type AgentMessage } from '../../shared/agent-messages';
+import {
+  AUTO_TRIGGERS,
+  autoJobKey,
+  rowToRecord,
+  withReasonMessage,
+  type JobPatch,
+  type JobRecord,
+  type JobRow,
+  type JobSpec,
+} from './job-record';
 import { JobSearcher, type JobSearch } from './job-search';
-import { transitionUpdate } from './job-transition-sql';
 
 const FINISHED_SQL = "('completed', 'failed', 'canceled')";
 const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
@@ -18,12 +27,10 @@ const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
 export class JobRepository {
   private readonly s;
   private readonly searcher: JobSearcher;
-  /** Transition statements by the set of columns they write (a dozen shapes; job-transition-sql.ts). */
-  private readonly transitions = new Map<string, Database.Statement>();
 
   /** `dir` is the data directory an error tells the user to check. */
   constructor(
-    private readonly db: Database.Database,
+    db: Database.Database,
     private readonly now: () => Date,
     private readonly dir: string,
   ) {
@@ -39,6 +46,11 @@ export class JobRepository {
       autoForDocument: db.prepare(
         'SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE AND document_type = ? AND idempotency_key IS NOT NULL ORDER BY seq LIMIT 1',
       ),
+      update: db.prepare(`
+        UPDATE jobs SET state = @state, reason = @reason, reason_message = @reasonMessage, request_id = @requestId, attempts = @attempts,
+          spooler_job_id = @spoolerJobId, next_attempt_at = @nextAttemptAt, held = @held,
+          spool_attempted = @spoolAttempted, batch_id = @batchId, target = @target, layout = @layout, updated_at = @updatedAt
+        WHERE id = @id`),
       inFlight: db.prepare("SELECT * FROM jobs WHERE state IN ('fetching', 'spooling', 'spooled') ORDER BY seq"),
       createdSince: db.prepare('SELECT * FROM jobs WHERE created_at >= ? ORDER BY seq'),
       forShipment: db.prepare('SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE ORDER BY seq'),
@@ -100,15 +112,36 @@ export class JobRepository {
 
   /** Move a job to `state`, changing the patched fields; returns the updated row. */
   transition(id: string, state: JobState, patch: JobPatch = {}): JobRecord {
-    const { sql, args } = transitionUpdate(state, patch, this.now().toISOString());
-    let statement = this.transitions.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.transitions.set(sql, statement);
-    }
-    const row = statement.get(...args, id) as JobRow | undefined;
-    if (!row) throw notFound(id);
-    return rowToRecord(row);
+    const job = this.mustGet(id);
+    const reason = reasonColumns(job, patch.reason);
+    const next = {
+      id,
+      state,
+      reason: reason.text,
+      reasonMessage: reason.json,
+      requestId: patch.requestId === undefined ? job.requestId : patch.requestId,
+      attempts: patch.attempts ?? job.attempts + (patch.incrementAttempts ? 1 : 0),
+      spoolerJobId: patch.spoolerJobId === undefined ? job.spoolerJobId : patch.spoolerJobId,
+      nextAttemptAt: patch.nextAttemptAt === undefined ? job.nextAttemptAt : patch.nextAttemptAt,
+      held: (patch.held ?? job.held) ? 1 : 0,
+      spoolAttempted: (patch.spoolAttempted ?? job.spoolAttempted) ? 1 : 0,
+      batchId: job.batchId ?? null,
+      target: patch.target ?? job.target,
+      layout: patch.layout ?? job.layout,
+      updatedAt: this.now().toISOString(),
+    };
+    next.batchId =
+      patch.batchId !== undefined ? patch.batchId : state === 'queued' && next.spoolAttempted === 0 ? null : (job.batchId ?? null);
+    this.s.update.run(next);
+    const { reasonMessage: _json, ...changed } = next;
+    const { reasonMessage: _old, ...before } = job;
+    return {
+      ...before,
+      ...changed,
+      ...withReasonMessage(reason.message),
+      held: next.held === 1,
+      spoolAttempted: next.spoolAttempted === 1,
+    };
   }
 
   get(id: string): JobRecord | null {
@@ -220,8 +253,25 @@ export class JobRepository {
     };
     return { changes: info.changes, record };
   }
+
+  private mustGet(id: string): JobRecord {
+    const job = this.get(id);
+    if (!job) throw new JobError(JOB_ERROR_CODES.NOT_FOUND, `No print job ${id}: it may have been removed by retention.`, { jobId: id });
+    return job;
+  }
 }
 
-function notFound(id: string): JobError {
-  return new JobError(JOB_ERROR_CODES.NOT_FOUND, `No print job ${id}: it may have been removed by retention.`, { jobId: id });
+/** The reason's two columns: its English text, and its code as JSON (null for plain text). Undefined keeps both. */
+function reasonColumns(
+  job: JobRecord,
+  reason: JobPatch['reason'],
+): { text: string | null; json: string | null; message: AgentMessage | null } {
+  if (reason === undefined) {
+    const message = job.reasonMessage ?? null;
+    return { text: job.reason, json: message ? JSON.stringify(message) : null, message };
+  }
+  if (reason === null || typeof reason === 'string') return { text: reason, json: null, message: null };
+  // Bare text has no code to store: the row reads like one written before codes.
+  const message = codedOnly(reason);
+  return { text: englishOf(reason), json: message ? JSON.stringify(message) : null, message };
 }

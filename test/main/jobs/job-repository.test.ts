@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntakeStore } from '../../../src/main/intake/intake-store';
 import { JobRepository } from '../../../src/main/jobs/job-repository';
 import { openLedgerFile, type LedgerFile } from '../../../src/main/jobs/ledger-file';
@@ -85,21 +85,6 @@ describe('ledger file and repositories', () => {
     expect(jobs.transition(other.id, 'queued', { spoolAttempted: false })).toMatchObject({ batchId: null, spoolAttempted: false });
     expect(jobs.get(other.id)).toMatchObject({ batchId: null, spoolAttempted: false });
     expect(() => jobs.transition('nope', 'queued')).toThrow(expect.objectContaining({ code: 'JOB_NOT_FOUND' }));
-  });
-
-  it('prepares a transition statement once per set of patched fields, not once per call', () => {
-    file = openLedgerFile({ path: join(dir, 'ledger.sqlite'), now });
-    const prepare = vi.spyOn(file.db, 'prepare');
-    const jobs = new JobRepository(file.db, now, file.dir);
-    const made = prepare.mock.calls.length;
-    const ids = [1, 2, 3].map((i) => jobs.createJob({ ...spec, shipmentId: `P${i}`, trigger: 'reprint' }).id);
-    for (const id of ids) {
-      jobs.transition(id, 'fetching', { incrementAttempts: true });
-      jobs.transition(id, 'spooled', { spoolerJobId: `q-${id}` });
-      jobs.transition(id, 'completed');
-    }
-    expect(prepare.mock.calls.length - made).toBe(3);
-    expect(jobs.get(ids[2]!)).toMatchObject({ state: 'completed', attempts: 1, spoolerJobId: `q-${ids[2]}` });
   });
 
   it('keeps a webhook booking and its message id together, once', () => {
