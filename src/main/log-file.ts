@@ -2,8 +2,9 @@
  * The rotating log file in the data directory (`<dataDir>/logs/agent.log`, then
  * agent.1.log … agent.4.log, oldest last). The logger hands it lines after redaction
  * (src/main/log.ts `sink`), so the API key and webhook secrets never reach the disk.
- * Writes are synchronous appends: log lines are few, and a line written just before a
- * crash is the one support needs.
+ * Writes are synchronous appends to a file kept open, one write a line: a line written
+ * just before a crash is the one support needs. The file is opened again after a rotation,
+ * and when someone else renamed or removed it (checked at the first line of each event-loop turn).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,8 @@ export interface LogFile {
   readonly path: string;
   /** One structured line: `ISO-time LEVEL message`. Control characters are escaped to keep one entry per line. */
   write(level: LogLevel, message: string): void;
+  /** Releases the open file (tests, a second agent in one process); the next line opens it again. */
+  close(): void;
 }
 
 /** `agent.log` is file 0; rotated ones are `agent.N.log`. */
@@ -62,7 +65,46 @@ export function createLogFile(options: LogFileOptions): LogFile {
     if (size > 0) fs.chmodSync(current, 0o600);
   }
 
+  // The file stays open between lines: one write a line instead of open, write and close
+  // (a third of the log's cost in a burst; docs/BENCHMARKS.md, issue 14). Each line still
+  // reaches the operating system at once, as before: a crash of the agent loses none.
+  let fd: number | null = null;
+  let opened: fs.Stats | null = null;
+  // Whether agent.log is still the file held open was checked in this event-loop turn.
+  let checked = false;
+
+  const open = (): number => {
+    // mode applies when the file is created: a new file is 0600 from its first byte.
+    const handle = fs.openSync(current, 'a', 0o600);
+    try {
+      opened = fs.fstatSync(handle);
+    } catch (error) {
+      fs.closeSync(handle);
+      throw error;
+    }
+    size = opened.size;
+    fd = handle;
+    return handle;
+  };
+  const close = (): void => {
+    if (fd === null) return;
+    const handle = fd;
+    fd = null;
+    opened = null;
+    fs.closeSync(handle);
+  };
+  // Someone else (logrotate, support, a cleanup) may have renamed or removed agent.log:
+  // lines would go on into that file. Checked once a turn, at the turn's first line.
+  const stillCurrent = (): boolean => {
+    if (checked || opened === null) return true;
+    checked = true;
+    setImmediate(() => (checked = false)).unref();
+    const seen = fs.statSync(current, { throwIfNoEntry: false });
+    return seen !== undefined && seen.ino === opened.ino && seen.dev === opened.dev;
+  };
+
   const rotate = (): void => {
+    close();
     fs.rmSync(logFilePath(options.dir, maxFiles - 1), { force: true });
     for (let i = maxFiles - 2; i >= 0; i--) {
       const from = logFilePath(options.dir, i);
@@ -77,16 +119,27 @@ export function createLogFile(options: LogFileOptions): LogFile {
       const line = `${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${escapeControl(message)}\n`;
       const bytes = Buffer.byteLength(line);
       try {
-        if (size > 0 && size + bytes > maxBytes) rotate();
-        // mode applies when the file is created: a new file is 0600 from its first byte.
-        fs.appendFileSync(current, line, { mode: 0o600 });
+        if (fd !== null && !stillCurrent()) close();
+        let handle = fd ?? open();
+        if (size > 0 && size + bytes > maxBytes) {
+          rotate();
+          handle = open();
+        }
+        fs.writeSync(handle, line);
         size += bytes;
         failed = false;
       } catch (error) {
+        // Open again at the next line: the failure may have left the handle unusable.
+        try {
+          close();
+        } catch {
+          // Already unusable; nothing more to release.
+        }
         if (!failed) report(error as Error);
         failed = true;
       }
     },
+    close,
   };
 }
 

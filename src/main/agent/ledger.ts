@@ -51,6 +51,8 @@ export class Ledger {
   private readonly now: () => Date;
   private readonly retention: Required<RetentionOptions>;
   private pruneTimer: NodeJS.Timeout | null = null;
+  /** Made once: db.transaction(fn) builds four wrapper functions at each call (issue 14). */
+  private readonly inTransaction: <T>(fn: () => T) => T;
 
   static open(options: LedgerOptions): Ledger {
     return new Ledger(options);
@@ -64,6 +66,7 @@ export class Ledger {
     this.jobs = new JobRepository(this.file.db, this.now, this.dir);
     this.batches = new BatchRepository(this.file.db, this.now);
     this.intake = new IntakeStore(this.file.db, this.now);
+    this.inTransaction = this.file.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
     this.retention = { maxAgeDays: options.retention?.maxAgeDays ?? 90, maxRows: options.retention?.maxRows ?? 200_000 };
     this.prune();
     const interval = options.pruneIntervalMs ?? 86_400_000;
@@ -200,7 +203,7 @@ export class Ledger {
 
   /** Run several ledger calls in one transaction (one commit for a batch). */
   transaction<T>(fn: () => T): T {
-    return this.file.db.transaction(fn)();
+    return this.inTransaction(fn);
   }
 
   close(): void {

@@ -63,11 +63,17 @@ interface ShipmentRow {
  */
 export class IntakeStore {
   private readonly s;
+  /**
+   * One transaction wrapper, made once: better-sqlite3's db.transaction(fn) builds four
+   * wrapper functions at each call, a cost that showed in a burst's profile (issue 14).
+   */
+  private readonly inTransaction: <T>(fn: () => T) => T;
 
   constructor(
     private readonly db: Database.Database,
     private readonly now: () => Date,
   ) {
+    this.inTransaction = db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
     this.s = {
       remember: db.prepare('INSERT OR IGNORE INTO webhook_messages (message_id, received_at) VALUES (?, ?)'),
       upsertShipment: db.prepare(`
@@ -119,7 +125,7 @@ export class IntakeStore {
 
   /** Runs `fn` in one transaction; nested, in a savepoint of the outer one. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.inTransaction(fn);
   }
 
   /** True when the message id is new (first delivery); false for a redelivery. */
@@ -129,11 +135,11 @@ export class IntakeStore {
 
   /** A webhook booking's message id and the booking itself, in one transaction (before the 2xx). */
   rememberBooking(messageId: string, notice: BookingNotice, data: unknown): boolean {
-    return this.db.transaction(() => {
+    return this.inTransaction(() => {
       if (!this.rememberMessage(messageId)) return false;
       this.addPendingBooking(notice, data);
       return true;
-    })();
+    });
   }
 
   /**
@@ -176,12 +182,12 @@ export class IntakeStore {
    */
   upsertShipment(shipment: SeenShipment): void {
     const parcels = parcelTrackingIds(shipment.data);
-    this.db.transaction(() => {
+    this.inTransaction(() => {
       this.upsertSeen(shipment);
       if (parcels === null) return;
       for (const trackingId of parcels) this.s.addParcel.run(trackingId, shipment.shipmentId);
       this.s.parcelsKnown.run(shipment.shipmentId);
-    })();
+    });
   }
 
   /** Booked shipments indexed without their parcel numbers (from webhooks), the latest first. */

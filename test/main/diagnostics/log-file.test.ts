@@ -1,4 +1,5 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,21 @@ import { createLogger } from '../../../src/main/log';
 import { createLogFile, logFilePath, readLogTail } from '../../../src/main/log-file';
 
 const posix = process.platform !== 'win32';
+const linux = process.platform === 'linux';
+/** The files this process holds open under `logs` (Linux: /proc/self/fd). */
+const openFiles = (logs: string): string[] =>
+  readdirSync('/proc/self/fd')
+    .map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    })
+    .filter((target) => target.startsWith(`${logs}/`))
+    .map((target) => target.slice(logs.length + 1))
+    .sort();
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const AT = new Date('2026-11-24T05:00:00.000Z');
 let dir: string;
 beforeEach(async () => {
@@ -71,6 +87,80 @@ describe('createLogFile', () => {
       file.write('info', 'b');
     }).not.toThrow();
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('createLogFile: the file kept open', () => {
+  it.runIf(linux)('holds agent.log open between lines, and after its own rotation holds the new agent.log only', async () => {
+    const logs = join(dir, 'logs');
+    const file = createLogFile({ dir: logs, maxBytes: 100, maxFiles: 3, now: () => AT });
+    expect(openFiles(logs)).toEqual([]);
+    file.write('info', 'entry-000');
+    file.write('info', 'entry-001');
+    expect(openFiles(logs)).toEqual(['agent.log']);
+    const before = (await stat(file.path)).ino;
+    file.write('info', 'entry-002'); // rotates: agent.log becomes agent.1.log
+    expect(openFiles(logs)).toEqual(['agent.log']);
+    expect((await stat(file.path)).ino).not.toBe(before);
+    expect((await stat(logFilePath(logs, 1))).ino).toBe(before);
+    for (let i = 3; i < 9; i++) file.write('info', `entry-00${i}`);
+    expect(openFiles(logs)).toEqual(['agent.log']);
+    expect((await readFile(file.path, 'utf8')).match(/entry-\d+/g)).toEqual(['entry-008']);
+    file.close();
+    expect(openFiles(logs)).toEqual([]);
+    file.write('info', 'entry-009'); // a line after close() opens the file again
+    expect((await readFile(file.path, 'utf8')).match(/entry-\d+/g)).toEqual(['entry-008', 'entry-009']);
+    file.close();
+  });
+
+  it('a line is in the file as soon as write() returns (nothing waits in the process)', async () => {
+    const file = createLogFile({ dir: join(dir, 'logs'), now: () => AT });
+    for (let i = 0; i < 3; i++) {
+      file.write('info', `entry-00${i}`);
+      expect((await readFile(file.path, 'utf8')).match(/entry-\d+/g)).toHaveLength(i + 1);
+    }
+    file.close();
+  });
+
+  it('opens agent.log again when someone else renamed it (logrotate), from the next event-loop turn', async () => {
+    const logs = join(dir, 'logs');
+    const file = createLogFile({ dir: logs, maxBytes: 100, maxFiles: 3, now: () => AT });
+    file.write('info', 'entry-000');
+    await rename(file.path, join(logs, 'agent.log.outside'));
+    await nextTurn();
+    file.write('info', 'entry-001');
+    file.write('info', 'entry-002');
+    expect((await readFile(join(logs, 'agent.log.outside'), 'utf8')).match(/entry-\d+/g)).toEqual(['entry-000']);
+    expect((await readFile(file.path, 'utf8')).match(/entry-\d+/g)).toEqual(['entry-001', 'entry-002']);
+    // The size counts from the new file: the third line of the new file rotates it, not the second.
+    file.write('info', 'entry-003');
+    expect((await readFile(file.path, 'utf8')).match(/entry-\d+/g)).toEqual(['entry-003']);
+    if (linux) expect(openFiles(logs)).toEqual(['agent.log']);
+    file.close();
+  });
+
+  it.runIf(posix)('creates agent.log again, 0600, when someone else removed it', async () => {
+    const logs = join(dir, 'logs');
+    const file = createLogFile({ dir: logs, now: () => AT });
+    file.write('info', 'entry-000');
+    await rm(file.path);
+    await nextTurn();
+    file.write('info', 'entry-001');
+    expect((await readFile(file.path, 'utf8')).match(/entry-\d+/g)).toEqual(['entry-001']);
+    expect((await stat(file.path)).mode & 0o777).toBe(0o600);
+    if (linux) expect(openFiles(logs)).toEqual(['agent.log']);
+    file.close();
+  });
+
+  it('rotation by size stays exact when lines go into the open file: no file over the cap, none missing', async () => {
+    const logs = join(dir, 'logs');
+    const file = createLogFile({ dir: logs, maxBytes: 130, maxFiles: 4, now: () => AT });
+    // 41-byte lines: three a file (123 bytes), the fourth starts a new one.
+    for (let i = 0; i < 11; i++) file.write('info', `entry-0${String(i).padStart(2, '0')}`.slice(0, 9));
+    const sizes = await Promise.all([0, 1, 2, 3].map(async (i) => (await stat(logFilePath(logs, i))).size));
+    expect(sizes).toEqual([82, 123, 123, 123]);
+    expect(readLogTail(logs, 100, 4)).toHaveLength(11);
+    file.close();
   });
 });
 

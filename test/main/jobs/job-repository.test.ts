@@ -48,6 +48,45 @@ describe('ledger file and repositories', () => {
     expect(new IntakeStore(file.db, now).getCursor('poll:x')).toBe('2026-03-01T09:00:00.000Z');
   });
 
+  it('a transition sets what the patch gives, keeps what it leaves out, and returns the row as stored', () => {
+    file = openLedgerFile({ path: join(dir, 'ledger.sqlite'), now });
+    const jobs = new JobRepository(file.db, now, file.dir);
+    const { job } = jobs.createAutoJob(spec);
+    const coded = { code: 'job.canceledByHand', params: {} } as const;
+    const steps: [Parameters<JobRepository['transition']>[1], Parameters<JobRepository['transition']>[2]][] = [
+      ['fetching', { incrementAttempts: true, batchId: 'B1', requestId: 'rq-1', nextAttemptAt: '2026-03-01T11:00:00.000Z' }],
+      ['spooling', { spoolAttempted: true, held: true, reason: coded }],
+      ['spooled', { spoolerJobId: 'q-7', target: 'mem:b', layout: '2x2' }],
+      // Back in line after a spool attempt: the batch stays (the spooler may hold it); everything else is kept.
+      ['queued', {}],
+      ['failed', { reason: 'paper out', attempts: 5, requestId: null, spoolerJobId: null, nextAttemptAt: null, held: false }],
+    ];
+    const expected = [
+      { attempts: 1, batchId: 'B1', requestId: 'rq-1', nextAttemptAt: '2026-03-01T11:00:00.000Z', spoolAttempted: false, held: false },
+      { attempts: 1, batchId: 'B1', requestId: 'rq-1', spoolAttempted: true, held: true, reason: 'canceled by hand', reasonMessage: coded },
+      { spoolerJobId: 'q-7', target: 'mem:b', layout: '2x2', reasonMessage: coded, batchId: 'B1' },
+      { state: 'queued', spoolerJobId: 'q-7', batchId: 'B1', spoolAttempted: true, reasonMessage: coded, attempts: 1 },
+      { reason: 'paper out', attempts: 5, requestId: null, spoolerJobId: null, nextAttemptAt: null, held: false, batchId: 'B1' },
+    ];
+    steps.forEach(([state, patch], i) => {
+      const moved = jobs.transition(job.id, state, patch);
+      expect(moved).toEqual(jobs.get(job.id));
+      expect(moved).toMatchObject({ ...expected[i], state, id: job.id, seq: job.seq, createdAt: job.createdAt, copies: 1 });
+    });
+    expect(jobs.get(job.id)).not.toHaveProperty('reasonMessage');
+
+    // Queued again with no spool attempt, the job leaves its batch unless the patch names one.
+    const other = jobs.createJob({ ...spec, shipmentId: 'S9', trigger: 'reprint' });
+    jobs.transition(other.id, 'fetching', { batchId: 'B2' });
+    expect(jobs.transition(other.id, 'queued')).toMatchObject({ batchId: null, state: 'queued' });
+    jobs.transition(other.id, 'fetching', { batchId: 'B3' });
+    expect(jobs.transition(other.id, 'queued', { batchId: 'B4' })).toMatchObject({ batchId: 'B4' });
+    expect(jobs.transition(other.id, 'queued', { spoolAttempted: true })).toMatchObject({ batchId: 'B4', spoolAttempted: true });
+    expect(jobs.transition(other.id, 'queued', { spoolAttempted: false })).toMatchObject({ batchId: null, spoolAttempted: false });
+    expect(jobs.get(other.id)).toMatchObject({ batchId: null, spoolAttempted: false });
+    expect(() => jobs.transition('nope', 'queued')).toThrow(expect.objectContaining({ code: 'JOB_NOT_FOUND' }));
+  });
+
   it('keeps a webhook booking and its message id together, once', () => {
     file = openLedgerFile({ path: join(dir, 'ledger.sqlite'), now });
     const intake = new IntakeStore(file.db, now);

@@ -34,6 +34,33 @@ describe('Ledger', () => {
     tmp.cleanup();
   });
 
+  it('runs a transaction all or nothing, a nested one in a savepoint, again and again with the same wrapper', () => {
+    for (let round = 0; round < 3; round++) {
+      const kept = ledger.transaction(() => {
+        const outer = ledger.createJob(label(`keep${round}`));
+        expect(() =>
+          ledger.intake.transaction(() => {
+            ledger.createJob(label(`undone${round}`));
+            throw new Error('inner fails');
+          }),
+        ).toThrow('inner fails');
+        return outer;
+      });
+      expect(ledger.get(kept.id)).toMatchObject({ shipmentId: `keep${round}` });
+      expect(ledger.jobsForShipment(`undone${round}`)).toEqual([]);
+      expect(() =>
+        ledger.transaction(() => {
+          ledger.createJob(label(`lost${round}`));
+          throw new Error('outer fails');
+        }),
+      ).toThrow('outer fails');
+      expect(ledger.jobsForShipment(`lost${round}`)).toEqual([]);
+    }
+    expect(() => ledger.transaction(async () => ledger.createJob(label('async')))).toThrow(TypeError);
+    expect(ledger.jobsForShipment('async')).toEqual([]);
+    expect(ledger.totalJobs()).toBe(3);
+  });
+
   it('opens in WAL mode with the schema at the latest version, and reopens without migrating again', () => {
     ledger.createJob(label('s1'));
     ledger.close();
