@@ -77,10 +77,17 @@ export class Batching {
     );
   }
 
-  /** The batch that would start at `first`: it and the jobs like it that follow it, already waiting. */
+  /**
+   * The batch that would start at `first`: it and the jobs like it that follow it, already
+   * waiting. A lane with nothing in flight sends one label (one sheet on a sheet layout) at
+   * once: webhooks read in one turn are queued together, and the first label of a burst must
+   * not wait for a batch of them to be rendered; what waits behind it forms the next batch
+   * while it is fetched.
+   */
   membersFrom(lane: Lane, first: Entry, now: number): Entry[] {
-    const members = this.run(lane, first, now);
     const perSheet = LABELS_PER_SHEET[first.layout];
+    const members = this.run(lane, first, now);
+    if (this.context.settings.firstAlone && members.length > perSheet && idle(lane)) members.length = perSheet;
     if (members.length > perSheet && members.length % perSheet !== 0) {
       members.length -= members.length % perSheet;
       this.trimmed.add(members);
@@ -343,4 +350,9 @@ export class Batching {
 
 function batchable(e: Entry, now: number): boolean {
   return e.phase === 'waiting' && e.notBefore <= now && !e.alone && !e.spoolUncertain && e.batch === null;
+}
+
+/** Nothing of the line is being fetched, waiting to be spooled or at the spooler. */
+function idle(lane: Lane): boolean {
+  return !lane.spooling && lane.entries.every((e) => e.phase === 'waiting');
 }

@@ -57,6 +57,13 @@ export interface PrintPipelineOptions {
    * to the spooler in one job. @default 8 MiB (BATCH_MAX_BYTES_DEFAULT)
    */
   readonly batchMaxBytes?: number;
+  /**
+   * A line with nothing in flight sends its first label alone (its first sheet on a sheet
+   * layout) before it batches what waits behind it, so the first label of a burst is not
+   * held up by rendering a batch of the webhooks read with it. Tests that build a batch from
+   * jobs submitted at once turn it off. @default true
+   */
+  readonly firstAlone?: boolean;
   /** Tries before a transient failure becomes a failed job. @default 8 */
   readonly maxAttempts?: number;
   /** @default 500 */
@@ -119,6 +126,7 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
     lookahead: Math.max(1, options.lookahead ?? 8),
     batchMax: Math.min(BATCH_MAX_LIMIT, Math.max(1, Math.floor(options.batchMax ?? BATCH_MAX_DEFAULT))),
     batchMaxBytes: Math.max(1, options.batchMaxBytes ?? BATCH_MAX_BYTES_DEFAULT),
+    firstAlone: options.firstAlone ?? true,
     maxAttempts: Math.max(1, options.maxAttempts ?? 8),
     retryBaseMs: options.retryBaseMs ?? 500,
     retryMaxMs: options.retryMaxMs ?? 30_000,

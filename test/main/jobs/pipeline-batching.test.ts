@@ -80,6 +80,9 @@ describe('PrintPipeline batching (issue 14)', () => {
       followIntervalMs: 10,
       reconcileSettleMs: 0,
       batchMax: 25,
+      // These tests are about how a batch forms from jobs submitted at once; the first label
+      // of a burst going alone (firstAlone) has its own tests below.
+      firstAlone: false,
       ...extra,
     });
     pipelines.push(p);
@@ -187,6 +190,18 @@ describe('PrintPipeline batching (issue 14)', () => {
     await p.idle();
     expect(fetcher.calls).toEqual([all.slice(0, 25), all.slice(25)]);
     expect(printedShipments(target)).toEqual([all.slice(0, 25), all.slice(25)]);
+  });
+
+  it('sends the first label of a burst alone when nothing is in flight, then batches what waits behind it (firstAlone)', async () => {
+    const fetcher = new BatchFetcher();
+    const p = make(fetcher, { firstAlone: undefined });
+    await p.start();
+    const all = ids('h', 30);
+    // Webhooks read in one turn are queued together: the line is idle when they all arrive.
+    for (const id of all) p.submitBooking(notice(id));
+    await p.idle();
+    expect(fetcher.calls).toEqual([all.slice(0, 1), all.slice(1, 26), all.slice(26)]);
+    expect(printedShipments(target)).toEqual([all.slice(0, 1), all.slice(1, 26), all.slice(26)]);
   });
 
   it('does not batch at batchMax 1: one call and one spool job per shipment', async () => {

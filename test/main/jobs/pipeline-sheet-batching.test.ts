@@ -59,6 +59,8 @@ describe('PrintPipeline batching on sheet layouts fills the sheets (issue 14)', 
       retryMaxMs: 20,
       followIntervalMs: 10,
       reconcileSettleMs: 0,
+      // How sheets fill from labels submitted at once; the first sheet going alone is tested in pipeline-batching.
+      firstAlone: false,
       ...extra,
     });
     pipelines.push(p);
@@ -127,6 +129,15 @@ describe('PrintPipeline batching on sheet layouts fills the sheets (issue 14)', 
     for (const id of ids('g', 8)) p.submitBooking(notice(id));
     await p.idle();
     expect(sizes(fetcher.calls)).toEqual([3, 8]);
+  });
+
+  it('sends the first sheet of a burst at once when nothing is in flight: 9 in 2x2 go as 4, 4, 1 (firstAlone)', async () => {
+    const fetcher = new SheetFetcher();
+    const p = make(fetcher, '2x2', { firstAlone: undefined });
+    await p.start();
+    for (const id of ids('i', 9)) p.submitBooking(notice(id));
+    await p.idle();
+    expect(sizes(fetcher.calls)).toEqual([4, 4, 1]);
   });
 
   /** Books `ids` one at a time, `gapMs` apart, starting `gapMs` from now. */
