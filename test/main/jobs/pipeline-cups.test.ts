@@ -137,7 +137,11 @@ describe.each(['ipp', 'lp'] as const)('spool %s', (spool) => {
       const booked = [];
       for (let i = 0; i < 9; i++) booked.push(await sandbox.bookShipment());
       const ids = booked.map((b) => b.shipmentId);
-      const { p, ledger } = pipeline('sheets', { batchMax: 25, firstAlone: false, route: () => ({ target: 'cups:sheet_sink', layout: '2x2', media: 'a4' }) });
+      const { p, ledger } = pipeline('sheets', {
+        batchMax: 25,
+        firstAlone: false,
+        route: () => ({ target: 'cups:sheet_sink', layout: '2x2', media: 'a4' }),
+      });
       await p.start();
       for (const id of ids) p.submitBooking(notice(id));
       await p.idle();
