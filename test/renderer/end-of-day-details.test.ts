@@ -7,11 +7,11 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { agentMessage, englishOf, plainMessage, type AgentMessage } from '../../src/shared/agent-messages';
-import type { EndOfDayReport, EndOfDayRow, ShipmentDocumentState, ShipmentView } from '../../src/shared/domain';
+import type { EndOfDayReport, EndOfDayRow, ShipmentDocumentState } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
 import { EndOfDayView } from '../../src/renderer/views/end-of-day-view';
 import { shipmentDocumentsPanel } from '../../src/renderer/views/shipment-documents';
-import { context, fakeClient, printer, settle } from '../support/fake-agent-client';
+import { context, fakeClient, printer, settle, shipment as shipmentOf } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
 import { endOfDayRow } from '../support/end-of-day';
 
@@ -103,21 +103,7 @@ describe('the End of day detail column', () => {
 describe("a scanned parcel's document details", () => {
   it('read in Norwegian: held, waiting in the queue, not printed yet', async () => {
     sayLanguages('nb-NO');
-    const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
-    const shipment: ShipmentView = {
-      id: 'shp_1',
-      referenceId: 'ORDER-1',
-      status: 'BOOKED',
-      trackingId: '0037',
-      carrierName: 'PostNord',
-      productName: null,
-      sender: party,
-      receiver: party,
-      senderReference: null,
-      receiverReference: null,
-      availableDocuments: ['label', 'waybill', 'customsinvoice'],
-      tracking: [],
-    };
+    const shipment = shipmentOf({ availableDocuments: ['label', 'waybill', 'customsinvoice'] });
     const document = (documentType: string, message: AgentMessage): ShipmentDocumentState => ({
       documentType,
       state: 'not_printed',

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EndOfDayReport, ShipmentDocumentState, ShipmentView } from '../../src/shared/domain';
+import type { EndOfDayReport, ShipmentDocumentState } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
 import { EndOfDayView } from '../../src/renderer/views/end-of-day-view';
 import { shipmentDocumentsPanel } from '../../src/renderer/views/shipment-documents';
-import { context, fakeClient, printer, settle } from '../support/fake-agent-client';
+import { context, fakeClient, printer, settle, shipment as shipmentOf } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
 import { endOfDayRow } from '../support/end-of-day';
 
@@ -103,21 +103,7 @@ describe('End of day CSV download in the UI language', () => {
 describe('documents of a scanned parcel in Swedish', () => {
   it('says the label printed, each document state and the print button in Swedish', async () => {
     sayLanguages('sv-SE');
-    const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
-    const shipment: ShipmentView = {
-      id: 'shp_1',
-      referenceId: 'ORDER-1',
-      status: 'BOOKED',
-      trackingId: '0037',
-      carrierName: 'PostNord',
-      productName: null,
-      sender: party,
-      receiver: party,
-      senderReference: null,
-      receiverReference: null,
-      availableDocuments: ['label', 'waybill'],
-      tracking: [],
-    };
+    const shipment = shipmentOf({ availableDocuments: ['label', 'waybill'] });
     const states: ShipmentDocumentState[] = [
       { documentType: 'label', state: 'printed', detail: null, printedAt: AT, printer: 'cups:Zebra' },
       { documentType: 'waybill', state: 'not_printed', detail: null, printedAt: null, printer: null },

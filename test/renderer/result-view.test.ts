@@ -1,30 +1,21 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ShipmentView } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
 import { renderShipment } from '../../src/renderer/views/result-view';
 import { ScanView } from '../../src/renderer/views/scan-view';
-import { context, fakeClient, settings, settle } from '../support/fake-agent-client';
+import { context, fakeClient, NO_PARTY, settings, settle, shipment } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
 
-const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
-const SHIPMENT: ShipmentView = {
-  id: 'shp_1',
-  referenceId: 'ORDER-1',
-  status: 'BOOKED',
+const SHIPMENT = shipment({
   trackingId: '00370000000000000001',
-  carrierName: 'PostNord',
   productName: 'Parcel',
-  sender: party,
-  receiver: { ...party, name: 'Anna Berg', city: 'Malmö', countryCode: 'SE' },
-  senderReference: null,
-  receiverReference: null,
+  receiver: { ...NO_PARTY, name: 'Anna Berg', city: 'Malmö', countryCode: 'SE' },
   availableDocuments: ['label', 'customsinvoice', 'abd'],
   tracking: [
     { id: '1', status: 'ORDERED', description: null, location: null, occurredAt: '2026-11-24T06:00:00Z', url: null },
     { id: '2', status: 'IN_TRANSIT', description: 'Sorted', location: 'Malmö', occurredAt: '2026-11-24T08:00:00Z', url: null },
   ],
-};
+});
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,24 +1,10 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ShipmentDocumentState, ShipmentView } from '../../src/shared/domain';
+import type { ShipmentDocumentState } from '../../src/shared/domain';
 import { shipmentDocumentsPanel } from '../../src/renderer/views/shipment-documents';
-import { context, fakeClient, job, printer, settle } from '../support/fake-agent-client';
+import { context, fakeClient, job, printer, settle, shipment } from '../support/fake-agent-client';
 
-const party = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
-const SHIPMENT: ShipmentView = {
-  id: 'shp_1',
-  referenceId: 'ORDER-1',
-  status: 'BOOKED',
-  trackingId: '0037',
-  carrierName: 'DB Schenker',
-  productName: null,
-  sender: party,
-  receiver: party,
-  senderReference: null,
-  receiverReference: null,
-  availableDocuments: ['label', 'waybill', 'manifest', 'adr_dangerousgoods'],
-  tracking: [],
-};
+const SHIPMENT = shipment({ carrierName: 'DB Schenker', availableDocuments: ['label', 'waybill', 'manifest', 'adr_dangerousgoods'] });
 // 09:14 in the station's time zone, whatever it is.
 const AT = new Date(2026, 10, 24, 9, 14).toISOString();
 const printed = (documentType: string): ShipmentDocumentState => ({

@@ -3,7 +3,7 @@
  * operation fails the test loudly instead of answering something made up.
  */
 import type { AgentClient, AgentEvent } from '../../src/shared/agent-api';
-import type { AgentStatus, JobView, PrinterInfo, SettingsView } from '../../src/shared/domain';
+import type { AgentStatus, JobView, PartyView, PrinterInfo, SettingsView, ShipmentView } from '../../src/shared/domain';
 import { App } from '../../src/renderer/app';
 import { UiContext } from '../../src/renderer/context';
 
@@ -76,6 +76,28 @@ export function job(overrides: Partial<JobView> = {}): JobView {
 
 export function printer(overrides: Partial<PrinterInfo> = {}): PrinterInfo {
   return { uri: 'cups:Labels', name: 'Labels', kind: 'cups', media: 'label', ready: true, detail: null, ...overrides };
+}
+
+/** A party with nothing known. */
+export const NO_PARTY: PartyView = { name: null, contactName: null, addressLine: null, postalCode: null, city: null, countryCode: null };
+
+/** A booked shipment ORDER-1 (shp_1, PostNord) as a lookup returns it: its label only, no tracking yet. */
+export function shipment(overrides: Partial<ShipmentView> = {}): ShipmentView {
+  return {
+    id: 'shp_1',
+    referenceId: 'ORDER-1',
+    status: 'BOOKED',
+    trackingId: '0037',
+    carrierName: 'PostNord',
+    productName: null,
+    sender: NO_PARTY,
+    receiver: NO_PARTY,
+    senderReference: null,
+    receiverReference: null,
+    availableDocuments: ['label'],
+    tracking: [],
+    ...overrides,
+  };
 }
 
 export function settings(overrides: Partial<SettingsView['routing']> = {}): SettingsView {
