@@ -2,7 +2,7 @@
  * Helpers shared by the benchmark sections that run the agent's CLI as a child process.
  */
 import { join } from 'node:path';
-import { Ledger } from '../src/main/agent/ledger';
+import { Ledger } from '../src/main/ledger/ledger';
 import { parseJobLines, type AgentProcess } from '../test/support/reliability/agent-process';
 import type { SandboxProcess } from './sandbox-process';
 import { until } from '../test/support/reliability/wait';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ServiceClient } from '../src/main/api/client';
 import { Poller } from '../src/main/intake/poller';
-import { Ledger } from '../src/main/agent/ledger';
+import { Ledger } from '../src/main/ledger/ledger';
 import type { PrivateCups } from '../test/support/cups';
 import { percentile } from '../test/support/reliability/stats';
 import { measureIdle } from './idle';

@@ -12,7 +12,7 @@ import { chmodSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument } from 'pdf-lib';
-import { Ledger } from '../src/main/agent/ledger';
+import { Ledger } from '../src/main/ledger/ledger';
 import { PrintPipeline } from '../src/main/jobs/pipeline';
 import type { PdfFetcher } from '../src/main/jobs/ports';
 import { WindowsTarget, type PdfToPrinterModule } from '../src/main/printing/windows-target';

@@ -30,7 +30,7 @@ import type { CarrierCache } from './carrier-cache';
 import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
-import type { Ledger } from './ledger';
+import type { Ledger } from '../ledger/ledger';
 import { toJobView } from '../jobs/job-record';
 import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';

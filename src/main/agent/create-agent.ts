@@ -12,7 +12,7 @@ import { ApiError } from '../api/errors';
 import { Poller } from '../intake/poller';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
-import { Ledger } from './ledger';
+import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';

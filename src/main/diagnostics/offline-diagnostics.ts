@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { JobError, JOB_ERROR_CODES } from '../jobs/errors';
-import { Ledger } from '../agent/ledger';
+import { Ledger } from '../ledger/ledger';
 import { readLogTail } from '../log-file';
 import { discoverPrinters } from '../printing/discovery';
 import { createTarget } from '../printing/create-target';

@@ -39,7 +39,7 @@ export { mediaForLayout, type Route as RouteDecision } from '../printing/routing
 export type PipelineTarget = PrinterTarget;
 
 // ---- the ledger, as far as the pipeline uses it ----------------------------------------
-// The agent's Ledger (src/main/agent/ledger.ts) satisfies all three; its job repository
+// The agent's Ledger (src/main/ledger/ledger.ts) satisfies all three; its job repository
 // (job-repository.ts) satisfies JobStore and PauseStore.
 
 /** The pipeline's jobs: created, moved through their states, read back. */

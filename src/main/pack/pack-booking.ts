@@ -9,7 +9,7 @@ import type { AgentInput } from '../../shared/agent-api';
 import type { ServiceClient } from '../api/client';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
 import type { Shipment } from '../api/schemas';
-import type { Ledger } from '../agent/ledger';
+import type { Ledger } from '../ledger/ledger';
 import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { isNonEu } from './draft-view';

@@ -4,7 +4,7 @@
  * change to the settings file other parts of the agent share.
  */
 import { packSettingsSchema, type PackSettings } from '../../shared/domain';
-import type { Ledger } from '../agent/ledger';
+import type { Ledger } from '../ledger/ledger';
 
 const KEY = 'pack-settings';
 

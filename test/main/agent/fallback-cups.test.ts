@@ -4,7 +4,7 @@ import type { JobView } from '../../../src/shared/domain';
 import { routingSchema } from '../../../src/shared/domain';
 import { ServiceClient } from '../../../src/main/api/client';
 import { FallbackWatcher } from '../../../src/main/agent/fallback-watcher';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { createTarget } from '../../../src/main/printing/create-target';
 import { findPrinter, mediaOn, routeFor } from '../../../src/main/printing/routing';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 import { parseWebhook, type ParsedWebhook } from '../../../src/main/intake/envelope';
 import { silentLogger } from '../../../src/main/intake/ports';

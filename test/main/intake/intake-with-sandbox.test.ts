@@ -4,7 +4,7 @@ import { ServiceClient } from '../../../src/main/api/client';
 import { Poller, type PollerOptions } from '../../../src/main/intake/poller';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import type { Ledger } from '../../../src/main/agent/ledger';
+import type { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';

@@ -7,7 +7,7 @@ import { pendingHistory, refuseOnPendingBooking } from '../../../src/main/intake
 import type { ShipmentRecord } from '../../../src/main/intake/ports';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 

@@ -5,7 +5,7 @@ import type { StationRules } from '../../../src/shared/domain';
 import { pendingHistory, pendingJobView } from '../../../src/main/intake/pending-decisions';
 import { errorFromResponse } from '../../../src/main/api/error-mapping';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
-import type { Ledger } from '../../../src/main/agent/ledger';
+import type { Ledger } from '../../../src/main/ledger/ledger';
 import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 

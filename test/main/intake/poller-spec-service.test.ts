@@ -3,7 +3,7 @@ import type { StationRules } from '../../../src/shared/domain';
 import { ServiceClient } from '../../../src/main/api/client';
 import type { IntakeLogger, ShipmentSourcePort } from '../../../src/main/intake/ports';
 import { Poller, type PollerOptions } from '../../../src/main/intake/poller';
-import type { Ledger } from '../../../src/main/agent/ledger';
+import type { Ledger } from '../../../src/main/ledger/ledger';
 import { RecordingSink, tempLedger } from '../../support/intake/fixtures';
 import { SpecService } from '../../support/intake/spec-service';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../../src/main/agent/ledger';
+import type { Ledger } from '../../../src/main/ledger/ledger';
 import { Poller } from '../../../src/main/intake/poller';
 import type { ListShipmentsQuery, ShipmentRecord, ShipmentSourcePort } from '../../../src/main/intake/ports';
 import { RecordingSink, tempLedger } from '../../support/intake/fixtures';

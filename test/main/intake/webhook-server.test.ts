@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TrackingEventView } from '../../../src/shared/domain';
 import type { TrackingAlert } from '../../../src/main/intake/alerts';
 import { startWebhookServer, type WebhookServer, type WebhookServerOptions } from '../../../src/main/intake/webhook-server';
-import type { Ledger } from '../../../src/main/agent/ledger';
+import type { Ledger } from '../../../src/main/ledger/ledger';
 import { bookedEnvelope, deliver, trackingEnvelope } from '../../support/intake/loopback-sender';
 import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 

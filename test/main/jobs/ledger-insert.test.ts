@@ -9,7 +9,7 @@ vi.mock('../../../src/main/jobs/job-id', async (original) => {
   const real = await original<typeof import('../../../src/main/jobs/job-id')>();
   return { newJobId: (now?: number) => ids.queue.shift() ?? real.newJobId(now) };
 });
-const { Ledger } = await import('../../../src/main/agent/ledger');
+const { Ledger } = await import('../../../src/main/ledger/ledger');
 
 const spec = (shipmentId: string) => ({
   shipmentId,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobError } from '../../../src/main/jobs/errors';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { tempDir } from '../../support/jobs/fakes';
 
 const HOLDER = path.join(import.meta.dirname, 'fixtures', 'ledger-holder.ts');

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentMessage } from '../../../src/shared/agent-messages';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { MIGRATIONS } from '../../../src/main/jobs/migrations';
 import { tempDir } from '../../support/jobs/fakes';
 

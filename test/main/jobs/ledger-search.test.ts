@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { SEARCH_INDEX_MAX_MATCHES, searchByIndexSql } from '../../../src/main/jobs/job-search';
 import type { JobRecord, JobSpec } from '../../../src/main/jobs/job-record';
 import { MIGRATIONS } from '../../../src/main/jobs/migrations';

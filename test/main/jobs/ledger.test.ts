@@ -2,7 +2,7 @@ import path from 'node:path';
 import { MIGRATIONS } from '../../../src/main/jobs/migrations';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import type { JobSpec } from '../../../src/main/jobs/job-record';
 import { tempDir } from '../../support/jobs/fakes';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import type { PdfFetcher } from '../../../src/main/jobs/ports';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';

@@ -4,7 +4,7 @@ import { MIGRATIONS } from '../../../src/main/jobs/migrations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/api/errors';
 import { PrintError } from '../../../src/main/printing/errors';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import { MemoryTarget, notice, tempDir } from '../../support/jobs/fakes';

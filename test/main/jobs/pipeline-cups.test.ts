@@ -4,7 +4,7 @@ import type { JobView } from '../../../src/shared/domain';
 import { ServiceClient } from '../../../src/main/api/client';
 import { createTarget } from '../../../src/main/printing/create-target';
 import type { PrinterTarget } from '../../../src/main/printing/target';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { PdfFetcher } from '../../../src/main/jobs/ports';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';

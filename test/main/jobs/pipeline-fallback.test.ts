@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { PrintError } from '../../../src/main/printing/errors';
 import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';

@@ -4,7 +4,7 @@ import { FolderTarget } from '../../../src/main/printing/folder-target';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../src/shared/domain';
 import { PrintError } from '../../../src/main/printing/errors';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
 

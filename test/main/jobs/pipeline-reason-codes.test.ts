@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { englishOf, type AgentMessage } from '../../../src/shared/agent-messages';
 import type { JobView } from '../../../src/shared/domain';
 import { errorFromResponse, timeoutError } from '../../../src/main/api/error-mapping';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import { createTarget } from '../../../src/main/printing/create-target';
 import type { PrinterTarget } from '../../../src/main/printing/target';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CarrierCache } from '../../../src/main/agent/carrier-cache';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { findPrinter, mediaOn, routeFor } from '../../../src/main/printing/routing';
 import { routingSchema } from '../../../src/shared/domain';

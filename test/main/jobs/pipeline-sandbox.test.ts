@@ -6,7 +6,7 @@ import type { JobView } from '../../../src/shared/domain';
 import { ServiceClient } from '../../../src/main/api/client';
 import { FolderTarget } from '../../../src/main/printing/folder-target';
 import { createTarget } from '../../../src/main/printing/create-target';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { notice, tempDir } from '../../support/jobs/fakes';

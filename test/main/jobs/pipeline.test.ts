@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../src/shared/domain';
 import { ApiError } from '../../../src/main/api/errors';
 import { PrintError } from '../../../src/main/printing/errors';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { RouteDecision } from '../../../src/main/jobs/ports';
 import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWebhook } from '../../../src/main/intake/envelope';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
 import { SIZES } from '../../support/reliability/sizes';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 
 /** A real ledger in a fresh temp dir; `dispose` closes it and removes the dir. */
 export async function tempLedger(): Promise<{ ledger: Ledger; dir: string; dispose: () => Promise<void> }> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, statSync, writeSync } from 'node:fs';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 
 /** Adds `count` finished jobs to the ledger at `file` (enough pages for damage to land on data). */
 export function fillLedger(file: string, count: number): void {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { JobView } from '../../../src/shared/domain';
-import { Ledger } from '../../../src/main/agent/ledger';
+import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { PdfFetcher, RouteDecision } from '../../../src/main/jobs/ports';
 import type { PrinterTarget } from '../../../src/main/printing/target';
