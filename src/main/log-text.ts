@@ -20,6 +20,11 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Removes every control character (a file name from a browser may hold NUL or ESC). */
+export function stripControls(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
 /** Cuts `text` to `max` characters, noting how many were left out: `abc…(+199700 chars)`. */
 export function capText(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -70,8 +70,16 @@ export type AgentEvent =
 const shipmentIdInput = z.string().min(1).max(128);
 /** Document types the service accepts as uploads (POST /shipments/{id}/{document_type}). */
 export const UPLOAD_DOCUMENT_TYPES = ['customsinvoice', 'abd', 'salesinvoice', 'adr_dangerousgoods'] as const;
-/** Largest PDF the station uploads. */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** The service's limit on a request body (413 above it; spec summary: "Body over 10 MB"). */
+export const SERVICE_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * Room left in the service's body limit for the multipart envelope around the PDF: the
+ * boundary lines, the part's headers and its file name (at most 255 characters, 3 bytes each
+ * in UTF-8, a `"` written as `%22`): under 1 KiB, twice that kept free.
+ */
+export const UPLOAD_ENVELOPE_BYTES = 2048;
+/** Largest PDF the station uploads: the multipart body it makes stays within the service's limit. */
+export const MAX_UPLOAD_BYTES = SERVICE_BODY_BYTES - UPLOAD_ENVELOPE_BYTES;
 /** The bridge's body limit for an upload: the PDF as base64 plus its JSON envelope. */
 export const UPLOAD_BODY_BYTES = Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 4096;
 /** Operations whose input may exceed the bridge's usual small body limit. */

@@ -11,7 +11,8 @@
  * those files start with a UTF-8 BOM and separate with `;`, and times are the station's local
  * `YYYY-MM-DD HH:MM:SS`, which Excel and LibreOffice read as a date-time in every one of these
  * locales (their own formats are not read back reliably: Finnish writes "klo", Danish `09.14`).
- * English stays exactly the original file: `,`, no BOM, RFC 3339 times.
+ * English stays the original file: `,`, no BOM, RFC 3339 times; a cell holding `;` is quoted
+ * in it too (see csvCell).
  */
 import { END_OF_DAY_STATES, type EndOfDayReport, type EndOfDayRow, type EndOfDayState } from './domain';
 import { REPORT_WORDS, countWord, reportDetailWords, seenByWord, stateWord, type ReportKey, type ReportLanguage } from './report-words';
@@ -67,9 +68,8 @@ export function endOfDayCsv(report: EndOfDayReport, options: EndOfDayCsvOptions 
   const language = options.language ?? 'en';
   const detail = options.detailWords ?? ((row: EndOfDayRow): string | null => reportDetailWords(language, row));
   const format = CSV_FORMATS[language];
-  const cell = (value: string | null): string => csvCell(value, format.separator);
   const time = (iso: string | null): string | null => (iso !== null && format.times === 'local' ? localTime(iso) : iso);
-  const lines = [COLUMNS.map((key) => cell(REPORT_WORDS[language][key])).join(format.separator)];
+  const lines = [COLUMNS.map((key) => csvCell(REPORT_WORDS[language][key])).join(format.separator)];
   for (const r of report.rows) {
     const cells = [
       r.reference,
@@ -83,16 +83,32 @@ export function endOfDayCsv(report: EndOfDayReport, options: EndOfDayCsvOptions 
       detail(r),
       seenByWord(language, r.seenBy),
     ];
-    lines.push(cells.map(cell).join(format.separator));
+    lines.push(cells.map(csvCell).join(format.separator));
   }
   return `${format.bom ? '\uFEFF' : ''}${lines.join('\r\n')}\r\n`;
 }
 
-/** One cell: quoted when it holds the separator, a quote or a line break; formulas defused. */
-export function csvCell(value: string | null, separator: ',' | ';' = ','): string {
+// What a spreadsheet skips before it looks for a formula sign: spaces (also no-break and the
+// other Unicode spaces) and the zero-width and format characters nobody sees (U+200B–U+200F,
+// U+2060–U+2064, the BOM U+FEFF, U+180E).
+const INVISIBLE_LEAD = /^[\s\u180e\u200b-\u200f\u2060-\u2064\ufeff]*/u;
+// The signs that start a formula, in ASCII and full width (Excel and LibreOffice read ＝ ＋ － ＠
+// typed on an East Asian keyboard as = + - @), and tab / CR, which some import paths strip.
+const FORMULA_SIGN = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/u;
+
+/**
+ * One cell, inert under either separator: quoted when it holds `,` or `;` (the file may be
+ * opened by a spreadsheet that splits on the other one: a `;` in the English file would
+ * otherwise become a new cell that starts with `=`), a quote or a line break; a cell that a
+ * spreadsheet would evaluate (a formula sign at the start, after any spaces or invisible
+ * characters) is prefixed with ' so it stays text.
+ */
+export function csvCell(value: string | null): string {
   if (value === null) return '';
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return text.includes(separator) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const lead = INVISIBLE_LEAD.exec(value)?.[0].length ?? 0;
+  const evaluated = FORMULA_SIGN.test(value.slice(lead)) || /[\t\r]/.test(value.slice(0, lead));
+  const text = evaluated ? `'${value}` : value;
+  return /[,;"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** `2026-11-24 09:14:03` in this machine's time zone; the text itself when it is no time. */

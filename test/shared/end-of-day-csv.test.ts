@@ -68,13 +68,43 @@ describe('end-of-day CSV', () => {
     expect(first!.split(';')[4]).toBe('2026-11-24 08:05:09');
   });
 
-  it('defuses formulas and quotes the separator in use', () => {
+  it('defuses formulas and quotes both separators', () => {
     expect(csvCell('=1+1')).toBe("'=1+1");
-    expect(csvCell('a;b')).toBe('a;b');
-    expect(csvCell('a;b', ';')).toBe('"a;b"');
-    expect(csvCell('a,b', ';')).toBe('a,b');
+    expect(csvCell('a;b')).toBe('"a;b"');
+    expect(csvCell('a,b')).toBe('"a,b"');
     expect(localTime('not a time')).toBe('not a time');
     expect(CSV_FORMATS.en).toEqual({ separator: ',', bom: false, times: 'iso' });
+  });
+
+  // Each of these is text a spreadsheet would run, under one separator or the other.
+  it.each([
+    ['a formula after a `;` the English file once let through', 'x;=1+1;y', `"x;=1+1;y"`],
+    ['a formula after a `,`', 'x,=1+1', `"x,=1+1"`],
+    ['leading spaces', '   =1+1', "'   =1+1"],
+    ['a no-break space', '\u00a0@SUM(A1)', "'\u00a0@SUM(A1)"],
+    ['full-width equals', '\uff1d1+1', "'\uff1d1+1"],
+    ['full-width plus, minus, at', '\uff0b1', "'\uff0b1"],
+    ['full-width minus', '\uff0d1', "'\uff0d1"],
+    ['full-width at', '\uff20SUM(A1)', "'\uff20SUM(A1)"],
+    ['a zero-width space', '\u200b=1+1', "'\u200b=1+1"],
+    ['a word joiner and a BOM', '\u2060\ufeff+1', "'\u2060\ufeff+1"],
+    ['a leading tab', '\tx', "'\tx"],
+    ['a leading CR', '\r=1', `"'\r=1"`],
+    ['a minus', '-2+3', "'-2+3"],
+  ])('defuses %s', (_what, value, cell) => {
+    expect(csvCell(value)).toBe(cell);
+    for (const lang of ['en', 'sv'] as const) {
+      const line = endOfDayCsv({ ...REPORT, rows: [row({ reference: value })] }, { language: lang })
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')[1]!;
+      expect(line.startsWith(cell)).toBe(true);
+    }
+  });
+
+  it('leaves harmless text alone', () => {
+    expect(csvCell('ORDER 1 = paid')).toBe('ORDER 1 = paid');
+    expect(csvCell('  ORDER-1')).toBe('  ORDER-1');
+    expect(csvCell('\u200bORDER-1')).toBe('\u200bORDER-1');
   });
 });
 

@@ -64,6 +64,7 @@ import {
 import { checkServiceAddress, invalidSegmentReason } from './service-address';
 import { Transport, type CallSpec, type RawResponse, type ResponseListener } from './transport';
 import { CLIENT_VERSION } from './version';
+import { uploadFileName } from './upload-name';
 
 /**
  * A misbehaving service or proxy must not exhaust memory with an endless body. A label PDF
@@ -295,11 +296,11 @@ export class ServiceClient {
     return this.#json({ method: 'GET', path: `${this.#shipmentPath('GET', shipmentId)}/tracking`, safe: true }, trackingEvents);
   }
 
-  /** POST /shipments/{id}/{document_type}: multipart with one `file` part. Never retried. */
+  /** POST /shipments/{id}/{document_type}: multipart with one `file` part (its name made safe: upload-name.ts). Never retried. */
   async uploadDocument(shipmentId: string, documentType: string, pdf: Uint8Array, filename = `${documentType}.pdf`): Promise<void> {
     const path = `${this.#shipmentPath('POST', shipmentId)}/${this.#segment('POST', '/shipments/{id}/{document_type}', documentType)}`;
     const form = new FormData();
-    form.append('file', new Blob([pdf], { type: 'application/pdf' }), filename);
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), uploadFileName(filename, documentType));
     await this.#transport.call({ method: 'POST', path, form, safe: false });
   }
 

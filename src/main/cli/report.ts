@@ -18,6 +18,7 @@ import { endOfDayCountsLine, endOfDayCsv } from '../../shared/end-of-day-csv';
 import { REPORT_LANGUAGES, isReportLanguage, reportWord, stateWord, type ReportLanguage } from '../../shared/report-words';
 import { ServiceClient } from '../api/client';
 import { CodedError } from '../errors';
+import { logField } from '../log-text';
 import { JOB_ERROR_CODES } from '../jobs/errors';
 import { Ledger } from '../ledger/ledger';
 import { silentLogger, type Logger } from '../log';
@@ -151,22 +152,32 @@ export function reportText(report: EndOfDayReport, csv: string | null = null, la
     lines.push(word('report.manifests', { printed: report.manifests.printed, available: report.manifests.available }));
   }
   if (report.serviceError) {
-    const id = report.serviceError.requestId ? word('eod.requestId', { id: report.serviceError.requestId }) : '';
-    lines.push(`${word('report.serviceUnread', { error: report.serviceError.message })}${id}`);
+    const id = report.serviceError.requestId ? word('eod.requestId', { id: inert(report.serviceError.requestId) }) : '';
+    lines.push(`${word('report.serviceUnread', { error: inert(report.serviceError.message) })}${id}`);
   }
   for (const r of report.rows) {
     const state = stateWord(lang, r.state);
     const printedAt = r.state === 'printed' ? r.printedAt : null;
     const where = printedAt
-      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: r.printer ?? '' })}`
+      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: inert(r.printer ?? '') })}`
       : r.detail
-        ? `: ${r.detail}`
+        ? `: ${inert(r.detail)}`
         : '';
-    lines.push(`${r.reference ?? r.shipmentId}\t${r.carrier ?? '-'}\t${r.trackingId ?? '-'}\t${state}${where}`);
+    const cells = [r.reference ?? r.shipmentId, r.carrier ?? '-', r.trackingId ?? '-'].map(inert);
+    lines.push(`${cells.join('\t')}\t${state}${where}`);
   }
   if (report.counts.not_printed + report.counts.failed > 0) lines.push(word('report.printMissingHint'));
   if (csv) lines.push(word('report.csvWritten', { file: csv }));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Outside text (a reference, a carrier, the service's words) made inert for a terminal as the
+ * log file makes it (log-text.ts): ESC, BEL, CR, LF and the other controls are shown escaped,
+ * so a reference cannot clear the screen, ring the bell or write a line of its own.
+ */
+function inert(text: string): string {
+  return logField(text);
 }
 
 function clock(iso: string): string {

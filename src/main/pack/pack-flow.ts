@@ -21,6 +21,7 @@ import { MAX_UPLOAD_BYTES, type AgentInput } from '../../shared/agent-api';
 import type { ServiceClient } from '../api/client';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
 import type { FavoritePackage, PackageInput, Shipment } from '../api/schemas';
+import { uploadFileName } from '../api/upload-name';
 import { mergeTracking, toTrackingEventView } from '../scan/shipment-view';
 import { customsWeightProblem } from './customs-check';
 import { receiverOf, toDraftView } from './draft-view';
@@ -175,12 +176,12 @@ export class PackFlow {
       const field = `documents.${input.documentType}`;
       const label = 'Document';
       if (pdf.length > MAX_UPLOAD_BYTES) {
-        throw invalid(`The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded.`, [
+        throw invalid(`The file is ${pdf.length} bytes; at most ${MAX_UPLOAD_BYTES} bytes can be uploaded: make the PDF smaller.`, [
           { field, label, message: 'is too large' },
         ]);
       }
       if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') {
-        throw invalid(`“${input.fileName}” is not a PDF: only PDF files can be uploaded.`, [
+        throw invalid(`“${uploadFileName(input.fileName, input.documentType)}” is not a PDF: only PDF files can be uploaded.`, [
           { field, label, message: 'must be a PDF file' },
         ]);
       }

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import type { ShipmentInput } from '../../../src/main/api/schemas';
+import { MAX_UPLOAD_BYTES } from '../../../src/shared/agent-api';
 import type { PackResult } from '../../../src/shared/domain';
 import { shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
 import { COMPLETE_CUSTOMS, NO_RECEIVER, SE_RECEIVER, SE_SENDER } from '../../support/contract-harness';
@@ -212,6 +213,23 @@ describe('pack and ship', () => {
       (r) => r.productName === needing!.productName && r.carrierName === needing!.carrierName,
     )!;
     expect(value(await api.packBook({ shipmentId: id, token: again.token })).shipmentId).toBe(id);
+  });
+
+  it("uploads the largest PDF it allows with the longest name, inside the service's body limit, and refuses one byte more", async () => {
+    const api = await start();
+    const id = await draft({ to: NO_RECEIVER, packages: [{ quantity: 1, weight_kg: 3, width_cm: 20, height_cm: 20, depth_cm: 30 }] });
+    const pdf = Buffer.alloc(MAX_UPLOAD_BYTES, 0x20);
+    pdf.write('%PDF-1.4\n', 0, 'latin1');
+    // 255 characters, each 3 bytes in UTF-8, and quotes the envelope writes as %22: the largest envelope.
+    const fileName = `${'€"'.repeat(125)}x.pdf`;
+    expect(fileName).toHaveLength(255);
+    const upload = (bytes: Buffer) =>
+      api.packUpload({ shipmentId: id, documentType: 'customsinvoice', fileName, contentBase64: bytes.toString('base64') });
+    expect(value(await upload(pdf))).toEqual({ documentType: 'customsinvoice', bytes: MAX_UPLOAD_BYTES });
+    const tooBig = await upload(Buffer.concat([pdf, Buffer.from(' ')]));
+    expect(tooBig.ok).toBe(false);
+    if (!tooBig.ok) expect(tooBig.problem.message).toMatch(/at most \d+ bytes can be uploaded: make the PDF smaller/);
+    expect(count('POST', /\/customsinvoice$/)).toBe(1);
   });
 
   it('books a service-point rate with the nearest point', async () => {

@@ -219,6 +219,24 @@ describe('each method speaks the spec’s wire form', () => {
     expect(file.type).toBe('application/pdf');
     expect(Buffer.from(await file.arrayBuffer()).equals(PDF_BYTES)).toBe(true);
   });
+
+  it('uploadDocument sends the file name without control characters', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    await newClient().uploadDocument('s1', 'abd', PDF_BYTES, 'in\u0000voice\u001b[2J\r\n.pdf');
+    await newClient().uploadDocument('s1', 'abd', PDF_BYTES, '\u0000\u001b');
+    const names = await Promise.all(
+      server.requests.map(async (req) => {
+        const form = await new Response(new Uint8Array(req.body), { headers: { 'content-type': req.headers['content-type']! } }).formData();
+        return (form.get('file') as File).name;
+      }),
+    );
+    expect(names).toEqual(['invoice[2J.pdf', 'abd.pdf']);
+    // eslint-disable-next-line no-control-regex
+    for (const req of server.requests) expect(Buffer.from(req.body).subarray(0, 400).toString('latin1')).not.toMatch(/[\u0000\u001b]/);
+  });
 });
 
 describe('connections', () => {

@@ -51,4 +51,21 @@ describe('report text', () => {
     );
     expect(finnish).toContain('CSV-tiedosto: eod.csv\n');
   });
+
+  it('shows control characters from outside text escaped, as the log file does', () => {
+    const hostile = reportText({
+      ...REPORT,
+      rows: [
+        row({ reference: '\u001b[2J\u001b[HORDER-1\u0007', carrier: 'Post\rNord', trackingId: '00\u009b37' }),
+        row({ reference: 'X\nORDER-2\t\tprinted 09:14 on cups:Zebra', state: 'failed', printedAt: null, detail: 'gone\u001b]0;t\u0007' }),
+      ],
+      serviceError: { code: 'X', message: 'HTTP\n503', requestId: 'req\r1' },
+    });
+    // eslint-disable-next-line no-control-regex
+    expect(hostile.replaceAll('\n', '').replaceAll('\t', '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    const lines = hostile.split('\n');
+    expect(lines).toContain('\\u001b[2J\\u001b[HORDER-1\\u0007\tPost\\rNord\t00\\u009b37\tprinted 09:14 on cups:Zebra');
+    expect(lines).toContain('X\\nORDER-2\\t\\tprinted 09:14 on cups:Zebra\tPostNord\t0037\tfailed: gone\\u001b]0;t\\u0007');
+    expect(hostile).toContain('HTTP\\n503 (request id req\\r1)');
+  });
 });
