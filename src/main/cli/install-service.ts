@@ -7,6 +7,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { OptionsError } from './options';
 import { serviceDefinition, type ServiceDefinitionOptions, type ServiceOs } from './service-definitions';
+import { checkedPath, checkedUser, type PathOption } from './service-inputs';
+import { serviceWarnings, tmpWarnings } from './service-warnings';
 
 export const INSTALL_SERVICE_USAGE = `Usage: npm run agent -- install-service --print [OPTIONS]
 Prints the service definition that runs this agent (node out/agent/agent.mjs --config FILE):
@@ -66,8 +68,19 @@ export function projectDirOf(script: string | undefined, cwd: string): string {
   return cwd;
 }
 
+/** The definition's text (stdout) and warnings about this machine (stderr, one line each). */
+export interface InstallServiceOutput {
+  readonly text: string;
+  readonly warnings: readonly string[];
+}
+
 /** The definition's text; throws OptionsError on bad options. */
 export function installServiceText(argv: readonly string[], context: InstallServiceContext): string {
+  return installService(argv, context).text;
+}
+
+/** The definition and the warnings; throws OptionsError on bad options. */
+export function installService(argv: readonly string[], context: InstallServiceContext): InstallServiceOutput {
   let values;
   try {
     ({ values } = parseArgs({
@@ -95,7 +108,7 @@ export function installServiceText(argv: readonly string[], context: InstallServ
     }
     throw new OptionsError(`${message}\n${INSTALL_SERVICE_USAGE}`);
   }
-  if (values.help) return `${INSTALL_SERVICE_USAGE}\n`;
+  if (values.help) return { text: `${INSTALL_SERVICE_USAGE}\n`, warnings: [] };
   if (!values.print) {
     throw new OptionsError(
       'install-service only prints the definition: add --print, review it, then install it as docs/OPERATIONS.md says',
@@ -105,22 +118,33 @@ export function installServiceText(argv: readonly string[], context: InstallServ
   const os = (values.os ?? here) as ServiceOs;
   if (!(os in DEFAULTS)) throw new OptionsError(`--os must be linux, macos or windows, got "${values.os}"`);
   const defaults = DEFAULTS[os];
-  const definition = serviceDefinition({
+  const given = (option: PathOption, fallback: string): string => {
+    const value = values[option];
+    return value === undefined ? fallback : checkedPath(option, value, os);
+  };
+  const options: ServiceDefinitionOptions = {
     os,
-    nodePath: values.node ?? (os === here ? context.execPath : defaults.nodePath),
-    appDir: values['app-dir'] ?? (os === here ? context.appDir : defaults.appDir),
-    configPath: values.config ?? defaults.configPath,
-    dataDir: values['data-dir'] ?? defaults.dataDir,
-    envFile: values['env-file'] ?? defaults.envFile,
-    user: values.user ?? null,
-  });
-  return definition.text;
+    nodePath: given('node', os === here ? context.execPath : defaults.nodePath),
+    appDir: given('app-dir', os === here ? context.appDir : defaults.appDir),
+    configPath: given('config', defaults.configPath),
+    dataDir: given('data-dir', defaults.dataDir),
+    envFile: given('env-file', defaults.envFile),
+    user: values.user === undefined ? null : checkedUser(values.user, os),
+  };
+  return { text: serviceDefinition(options).text, warnings: os === here ? serviceWarnings(options) : tmpWarnings(options) };
 }
 
 /** Runs the subcommand when argv names one; false when it does not (the agent starts). */
-export function runAgentSubcommand(argv: readonly string[], write: (text: string) => void = (t) => process.stdout.write(t)): boolean {
+export function runAgentSubcommand(
+  argv: readonly string[],
+  write: (text: string) => void = (t) => process.stdout.write(t),
+  warn: (line: string) => void = (line) => void process.stderr.write(`${line}\n`),
+): boolean {
   if (argv[0] !== 'install-service') return false;
   const appDir = projectDirOf(process.argv[1], process.cwd());
-  write(installServiceText(argv.slice(1), { platform: process.platform, execPath: process.execPath, appDir }));
+  const output = installService(argv.slice(1), { platform: process.platform, execPath: process.execPath, appDir });
+  // Warnings go to stderr, so `--print > unit.service` keeps only the definition.
+  for (const line of output.warnings) warn(line);
+  write(output.text);
   return true;
 }

@@ -7,6 +7,8 @@
  * with PRINT_STATION_API_KEY; macOS and Windows: `apiKey` in the protected config file).
  */
 
+import { powershellWord, shWord, shWordInComment, systemdExecWord, systemdValue, xmlText } from './service-quoting';
+
 export type ServiceOs = 'linux' | 'macos' | 'windows';
 
 export interface ServiceDefinitionOptions {
@@ -55,24 +57,21 @@ export function serviceDefinition(options: ServiceDefinitionOptions): ServiceDef
   }
 }
 
-/** systemd splits ExecStart on spaces; quoted words keep paths with spaces whole. */
-function systemdWord(word: string): string {
-  return /[\s"'\\]/.test(word) ? `"${word.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : word;
-}
-
 function posixDir(file: string): string {
   return file.replace(/\/[^/]*$/, '') || '/';
 }
 
 function systemdUnit(o: ServiceDefinitionOptions): string {
   const user = o.user ?? 'print-station';
-  const exec = [o.nodePath, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir].map(systemdWord).join(' ');
+  const exec = [o.nodePath, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir].map(systemdExecWord).join(' ');
+  // The comment lines are sh to copy: every value one sh word. The settings are systemd's: % as %%.
+  const sh = shWord;
   return `# Print Station agent as a systemd service. Review, then as root:
-#   useradd --system --home-dir ${o.dataDir} --groups lp ${user}
-#   install -d -m 700 -o ${user} ${o.dataDir}
-#   install -d -m 755 ${[...new Set([posixDir(o.envFile), posixDir(o.configPath)])].join(' ')}
-#   install -m 600 -o root -g root /dev/null ${o.envFile}   # then put PRINT_STATION_API_KEY=... in it
-#   install -m 640 -o root -g ${user} /dev/null ${o.configPath}   # then put {"apiUrl": ..., "printer": ...} in it
+#   useradd --system --home-dir ${sh(o.dataDir)} --groups lp ${sh(user)}
+#   install -d -m 700 -o ${sh(user)} ${sh(o.dataDir)}
+#   install -d -m 755 ${[...new Set([posixDir(o.envFile), posixDir(o.configPath)])].map(sh).join(' ')}
+#   install -m 600 -o root -g root /dev/null ${sh(o.envFile)}   # then put PRINT_STATION_API_KEY=... in it
+#   install -m 640 -o root -g ${sh(user)} /dev/null ${sh(o.configPath)}   # then put {"apiUrl": ..., "printer": ...} in it
 #   cp ${SERVICE_NAME}.service /etc/systemd/system/ && systemctl daemon-reload && systemctl enable --now ${SERVICE_NAME}
 # The key is read by systemd from the root-only environment file: it is never in this unit.
 [Unit]
@@ -82,9 +81,9 @@ Wants=network-online.target
 
 [Service]
 Type=simple
-User=${user}
-WorkingDirectory=${o.appDir}
-EnvironmentFile=${o.envFile}
+User=${systemdValue(user)}
+WorkingDirectory=${systemdValue(o.appDir)}
+EnvironmentFile=${systemdValue(o.envFile)}
 ExecStart=${exec}
 Restart=on-failure
 RestartSec=5
@@ -100,36 +99,35 @@ WantedBy=multi-user.target
 `;
 }
 
-function xml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 function launchdPlist(o: ServiceDefinitionOptions): string {
   const user = o.user ?? '_printstation';
   const args = [o.nodePath, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir];
+  // The comment's lines are sh to copy, inside an XML comment: no entities there, and no `--`.
+  const sh = shWordInComment;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <!--
   Print Station agent as a launchd daemon. Review, then as an administrator
-  (${xml(user)} must exist: create a hidden service account, or pass install-service --user NAME):
-    sudo mkdir -p "${xml(o.dataDir)}" && sudo chown ${xml(user)} "${xml(o.dataDir)}" && sudo chmod 700 "${xml(o.dataDir)}"
-    sudo install -m 600 -o ${xml(user)} /dev/null "${xml(o.configPath)}"   (then put apiUrl, apiKey, printer... in it)
+  (the account ${sh(user)} must exist: create a hidden service account, or print this again
+  with install-service's user option):
+    sudo mkdir -p ${sh(o.dataDir)} && sudo chown ${sh(user)} ${sh(o.dataDir)} && sudo chmod 700 ${sh(o.dataDir)}
+    sudo install -m 600 -o ${sh(user)} /dev/null ${sh(o.configPath)}   (then put apiUrl, apiKey, printer... in it)
     sudo cp ${LAUNCHD_LABEL}.plist /Library/LaunchDaemons/ && sudo chown root:wheel /Library/LaunchDaemons/${LAUNCHD_LABEL}.plist
     sudo launchctl bootstrap system /Library/LaunchDaemons/${LAUNCHD_LABEL}.plist
-  The key is in the config file only ${xml(user)} can read: it is never in this plist.
+  The key is in the config file only ${sh(user)} can read: it is never in this plist.
 -->
 <plist version="1.0">
 <dict>
   <key>Label</key>
   <string>${LAUNCHD_LABEL}</string>
   <key>UserName</key>
-  <string>${xml(user)}</string>
+  <string>${xmlText(user)}</string>
   <key>ProgramArguments</key>
   <array>
-${args.map((a) => `    <string>${xml(a)}</string>`).join('\n')}
+${args.map((a) => `    <string>${xmlText(a)}</string>`).join('\n')}
   </array>
   <key>WorkingDirectory</key>
-  <string>${xml(o.appDir)}</string>
+  <string>${xmlText(o.appDir)}</string>
   <key>RunAtLoad</key>
   <true/>
   <key>KeepAlive</key>
@@ -142,9 +140,9 @@ ${args.map((a) => `    <string>${xml(a)}</string>`).join('\n')}
   <key>ExitTimeOut</key>
   <integer>30</integer>
   <key>StandardOutPath</key>
-  <string>${xml(join('macos', o.dataDir, 'logs', 'service.out.log'))}</string>
+  <string>${xmlText(join('macos', o.dataDir, 'logs', 'service.out.log'))}</string>
   <key>StandardErrorPath</key>
-  <string>${xml(join('macos', o.dataDir, 'logs', 'service.err.log'))}</string>
+  <string>${xmlText(join('macos', o.dataDir, 'logs', 'service.err.log'))}</string>
 </dict>
 </plist>
 `;
@@ -155,40 +153,71 @@ function windowsArg(arg: string): string {
   return /[\s"]/.test(arg) ? `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"` : arg;
 }
 
+/** Well-known SIDs, so the ACL lines work on every language of Windows ("Administratörer"). */
+export const WINDOWS_SYSTEM_SID = '*S-1-5-18';
+export const WINDOWS_ADMINISTRATORS_SID = '*S-1-5-32-544';
+
+/** The account as icacls names it: `.\packer` (this computer's, as WinSW takes it) is `packer`. */
+export function icaclsAccount(user: string): string {
+  return user.replace(/^\.\\/, '');
+}
+
+/**
+ * The icacls arguments that leave `dir` to the service account and Administrators only:
+ * inherited entries removed (ProgramData gives Users read), full control for SYSTEM and
+ * Administrators, modify for the account the service runs as, each inherited by what the
+ * agent creates inside (the ledger, the logs, the UI's token file).
+ */
+export function dataDirAclArgs(dir: string, user: string | null): string[] {
+  const grants = [`${WINDOWS_SYSTEM_SID}:(OI)(CI)F`, `${WINDOWS_ADMINISTRATORS_SID}:(OI)(CI)F`];
+  if (user) grants.push(`${icaclsAccount(user)}:(OI)(CI)M`);
+  return [dir, '/inheritance:r', '/grant:r', ...grants];
+}
+
 function winswXml(o: ServiceDefinitionOptions): string {
   const args = [agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir].map(windowsArg).join(' ');
   const account = o.user
     ? `
   <!-- Runs as this account so it sees the printers installed for it (LocalSystem sees only per-machine printers). -->
   <serviceaccount>
-    <username>${xml(o.user)}</username>
+    <username>${xmlText(o.user)}</username>
     <allowservicelogon>true</allowservicelogon>
   </serviceaccount>`
     : '';
+  // The comment's lines are PowerShell to copy, inside an XML comment: no entities there, and
+  // powershellWord never writes `--`.
+  const ps = powershellWord;
+  // icacls's own switches (`/grant:r`) bare, every value quoted.
+  const icacls = (args: readonly string[]): string => args.map((a) => (/^\/[a-z]+:[a-z]$/.test(a) ? a : ps(a))).join(' ');
+  const exe = ps(join('windows', o.appDir, `${SERVICE_NAME}.exe`));
+  const configGrants = [`${WINDOWS_SYSTEM_SID}:F`, `${WINDOWS_ADMINISTRATORS_SID}:F`, ...(o.user ? [`${icaclsAccount(o.user)}:R`] : [])];
+  const reader = o.user ? 'the service account, SYSTEM and Administrators' : 'SYSTEM and Administrators';
   return `<!--
   Print Station agent as a Windows service through WinSW (https://github.com/winsw/winsw, v2.12).
   Review, then in an elevated PowerShell:
-    Copy WinSW-x64.exe to "${xml(join('windows', o.appDir, `${SERVICE_NAME}.exe`))}" and this file next to it as ${SERVICE_NAME}.xml
-    New-Item -ItemType Directory -Force "${xml(o.dataDir)}"
-    icacls "${xml(o.configPath)}" /inheritance:r /grant:r "SYSTEM:F" "Administrators:F"   (the config holds apiKey)
-    & "${xml(join('windows', o.appDir, `${SERVICE_NAME}.exe`))}" install${o.user ? ' /p   (asks for the password of the account below)' : ''}
-    & "${xml(join('windows', o.appDir, `${SERVICE_NAME}.exe`))}" start
-  The key is in the config file only SYSTEM and Administrators can read: it is never in this file.
+    Copy WinSW-x64.exe to ${exe} and this file next to it as ${SERVICE_NAME}.xml
+    New-Item -ItemType Directory -Force ${ps(o.dataDir)}
+    icacls ${icacls(dataDirAclArgs(o.dataDir, o.user))}
+    icacls ${icacls([o.configPath, '/inheritance:r', '/grant:r', ...configGrants])}   (the config holds apiKey)
+    & ${exe} install${o.user ? ' /p   (asks for the password of the account below)' : ''}
+    & ${exe} start
+  The data directory (ledger, logs, the UI's token) and the config file are for ${reader}
+  only; the agent checks the data directory at each start. The key is never in this file.
 -->
 <service>
   <id>${SERVICE_NAME}</id>
   <name>Print Station agent</name>
   <description>Prints shipping labels for the Shipment Booking Service.</description>
-  <executable>${xml(o.nodePath)}</executable>
-  <arguments>${xml(args)}</arguments>
-  <workingdirectory>${xml(o.appDir)}</workingdirectory>
+  <executable>${xmlText(o.nodePath)}</executable>
+  <arguments>${xmlText(args)}</arguments>
+  <workingdirectory>${xmlText(o.appDir)}</workingdirectory>
   <startmode>Automatic</startmode>
   <onfailure action="restart" delay="10 sec"/>
   <onfailure action="restart" delay="30 sec"/>
   <resetfailure>1 hour</resetfailure>
   <!-- Ctrl+C first, so the job being spooled finishes; unfinished jobs resume on the next start. -->
   <stoptimeout>30 sec</stoptimeout>
-  <logpath>${xml(join('windows', o.dataDir, 'logs'))}</logpath>
+  <logpath>${xmlText(join('windows', o.dataDir, 'logs'))}</logpath>
   <log mode="roll-by-size">
     <sizeThreshold>10240</sizeThreshold>
     <keepFiles>8</keepFiles>
