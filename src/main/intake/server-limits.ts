@@ -1,5 +1,6 @@
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { ConnectionAdmission } from './connection-admission';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 
 /**
@@ -20,8 +21,17 @@ export interface ServerLimits {
    * (a request being answered, or an event stream, is never cut by it).
    */
   readonly idleTimeoutMs: number;
-  /** Connections beyond this many at once are closed as they arrive. */
+  /**
+   * Connections open at once, at most. At the cap a new connection takes the place of the
+   * connection idle the longest (from the address holding the most); it is refused only when
+   * every connection has a request in progress (connection-admission.ts).
+   */
   readonly maxConnections: number;
+  /**
+   * Connections from one address while other addresses are connected too: an address at its
+   * budget makes room from its own idle connections. @default half of maxConnections
+   */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 /** How often Node looks for connections past their timeouts, at most. */
@@ -56,28 +66,36 @@ export function serverOptions(limits: ServerLimits, what: string): ServerOptions
   };
 }
 
-/** Applies the cap and the idle timeout to a server made with `serverOptions`. */
-export function applyServerLimits(server: Server, limits: ServerLimits): void {
-  server.maxConnections = limits.maxConnections;
+/**
+ * Applies the cap and the idle timeout to a server made with `serverOptions`. The cap is kept
+ * here, not by Node's `server.maxConnections` (which closes every newcomer at the cap, so idle
+ * sockets could shut out real requests): see connection-admission.ts.
+ */
+export function applyServerLimits(server: Server, limits: ServerLimits): ConnectionAdmission {
+  const admission = new ConnectionAdmission({
+    maxConnections: limits.maxConnections,
+    maxConnectionsPerAddress: limits.maxConnectionsPerAddress ?? Math.max(1, Math.floor(limits.maxConnections / 2)),
+  });
   // Without a 'timeout' listener Node destroys any socket idle that long, even one whose
   // answer is still being worked out (a slow UI operation): the listener below decides.
   server.on('timeout', () => {});
-  const busy = new WeakMap<Socket, number>();
   server.on('connection', (socket: Socket) => {
+    if (admission.admit(socket) === 'refused') return;
     socket.setTimeout(limits.idleTimeoutMs, () => {
-      if ((busy.get(socket) ?? 0) === 0) socket.destroy();
+      if (admission.isIdle(socket)) socket.destroy();
     });
   });
   server.on('request', (req, res) => {
     const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    admission.requestStarted(socket);
     let done = false;
     const release = (): void => {
       if (done) return;
       done = true;
-      busy.set(socket, Math.max(0, (busy.get(socket) ?? 1) - 1));
+      admission.requestEnded(socket);
     };
     res.once('finish', release);
     res.once('close', release);
   });
+  return admission;
 }

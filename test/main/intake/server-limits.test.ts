@@ -111,18 +111,33 @@ describe.each([
     expect(afterMs).toBeLessThan(800 + SLACK_MS);
   });
 
-  it('closes connections beyond maxConnections as they arrive, and takes new ones once others go', async () => {
+  it('at maxConnections closes the connection idle the longest to take a new one', async () => {
     const server = await start({ maxConnections: 3, headersTimeoutMs: LONG, requestTimeoutMs: LONG, idleTimeoutMs: LONG });
-    const held = await Promise.all([1, 2, 3].map(() => open(server.port, `${requestLine}\r\nHost: ${server.host}\r\n`)));
-    // Give the server time to count the three before the fourth arrives.
+    const held: Opened[] = [];
+    for (let i = 0; i < 3; i++) {
+      held.push(await open(server.port, `${requestLine}\r\nHost: ${server.host}\r\n`));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const next = await open(server.port, `GET /nowhere HTTP/1.1\r\nHost: ${server.host}\r\nConnection: close\r\n\r\n`);
+    expect((await next.closed).received).toMatch(/^HTTP\/1\.1 (404|403|401)/);
+    // The first (idle the longest) made room; the other two are still open.
+    const { afterMs } = await held[0]!.closed;
+    expect(afterMs).toBeLessThan(1000);
+    expect(held.slice(1).every((h) => !h.socket.destroyed)).toBe(true);
+    for (const h of held) h.socket.destroy();
+  });
+
+  it('at maxConnections refuses a new connection when every one has a request in progress', async () => {
+    const server = await start({ maxConnections: 3, headersTimeoutMs: LONG, requestTimeoutMs: LONG, idleTimeoutMs: LONG });
+    // Whole headers, half a body: a request in progress on each.
+    const head = `${requestLine}\r\nHost: ${server.host}\r\n${BRIDGE_TOKEN_HEADER}: tok\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":`;
+    const held = await Promise.all([1, 2, 3].map(() => open(server.port, head)));
     await new Promise((r) => setTimeout(r, 100));
     const extra = await open(server.port, `GET / HTTP/1.1\r\nHost: ${server.host}\r\n\r\n`);
     const { afterMs, received } = await extra.closed;
     expect(afterMs).toBeLessThan(1000);
     expect(received).toBe('');
-    let stillOpen = 0;
-    for (const h of held) if (!h.socket.destroyed) stillOpen++;
-    expect(stillOpen).toBe(3);
+    expect(held.every((h) => !h.socket.destroyed)).toBe(true);
 
     held[0]!.socket.destroy();
     await held[0]!.closed;
