@@ -2,7 +2,9 @@
  * The data directory holds references, tracking ids, webhook bodies and station settings:
  * on macOS and Linux it is the owner's alone (directory 0700, every file in it 0600), created
  * so and tightened at every start for files an older version or another tool left readable.
- * On Windows the user profile's ACLs already keep it private; POSIX modes mean little there.
+ * On Windows POSIX modes mean little: the desktop app's directory is in the user's profile,
+ * whose ACL keeps it private, and the service's (under ProgramData) gets its ACL at install
+ * and is checked at each start (data-dir-acl.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

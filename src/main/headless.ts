@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
+import { dataDirAclWarning } from './data-dir-acl';
 import type { Logger } from './log';
 import { routedPrinterUris } from './printing/routing';
 import { checkPrintersAtStart } from './printing/startup-check';
@@ -71,6 +72,9 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   if (options.pollIntervalSeconds != null) patch.intake = { pollIntervalSeconds: options.pollIntervalSeconds };
   if (options.webhookPort != null) patch.intake = { ...patch.intake, webhooksEnabled: true };
   settings.update(patch);
+  // Windows: a data dir anyone may read exposes the ledger, the logs and the UI's token (data-dir-acl.ts).
+  const aclWarning = await dataDirAclWarning({ dataDir: options.dataDir });
+  if (aclWarning) log.warn(aclWarning);
   // Before anything starts: a queue that does not exist or a folder that cannot be written
   // stops the start with one line; a scheduler that is down only warns (it may come up).
   // Every printer the routing can send to (issue 13: a list and rules), not only the two defaults.

@@ -10,7 +10,7 @@
  * asked: the report then says, in one line, where to get it. It never prints: "print what is
  * missing" is in the UI.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EndOfDayReport } from '../../shared/domain';
@@ -63,7 +63,7 @@ export async function runReport(
   } catch (error) {
     if ((error as { code?: string }).code !== JOB_ERROR_CODES.LEDGER_LOCKED) throw error;
     const report = await askRunningAgent(options.dataDir, day);
-    if (csv) writeFileSync(csv, endOfDayCsv(report, { language: lang }), { mode: 0o600 });
+    if (csv) writePrivateFile(csv, endOfDayCsv(report, { language: lang }));
     return { text: reportText(report, csv, lang), report };
   }
   const client = options.apiUrl && options.apiKey ? new ServiceClient({ baseUrl: options.apiUrl, apiKey: options.apiKey }) : null;
@@ -77,12 +77,22 @@ export async function runReport(
       stationRules: () => settings.get().stationRules,
       logger: { info: log.info, warn: log.warn, error: log.error },
     });
-    if (csv) writeFileSync(csv, endOfDayCsv(report, { language: lang }), { mode: 0o600 });
+    if (csv) writePrivateFile(csv, endOfDayCsv(report, { language: lang }));
     return { text: reportText(report, csv, lang), report };
   } finally {
     await client?.close();
     ledger.close();
   }
+}
+
+/**
+ * Writes the CSV readable by its owner only (it lists references, tracking ids and printers):
+ * 0600 on POSIX, also when the file was there before with a wider mode (a mode given to
+ * writeFileSync applies only to a file it creates).
+ */
+function writePrivateFile(file: string, text: string): void {
+  writeFileSync(file, text, { mode: 0o600 });
+  if (process.platform !== 'win32') chmodSync(file, 0o600);
 }
 
 /** The report from the agent that holds the ledger, through its UI bridge; one clear line when it cannot be asked. */

@@ -7,6 +7,7 @@
  * with PRINT_STATION_API_KEY; macOS and Windows: `apiKey` in the protected config file).
  */
 
+import { ADMINISTRATORS_SID, dataDirAclArgs, SYSTEM_SID } from '../data-dir-acl';
 import { powershellWord, shWord, shWordInComment, systemdExecWord, systemdValue, xmlText } from './service-quoting';
 
 export type ServiceOs = 'linux' | 'macos' | 'windows';
@@ -153,25 +154,9 @@ function windowsArg(arg: string): string {
   return /[\s"]/.test(arg) ? `"${arg.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"` : arg;
 }
 
-/** Well-known SIDs, so the ACL lines work on every language of Windows ("Administratörer"). */
-export const WINDOWS_SYSTEM_SID = '*S-1-5-18';
-export const WINDOWS_ADMINISTRATORS_SID = '*S-1-5-32-544';
-
-/** The account as icacls names it: `.\packer` (this computer's, as WinSW takes it) is `packer`. */
+/** The account as icacls names it: `.\\packer` (this computer's, as WinSW takes it) is `packer`. */
 export function icaclsAccount(user: string): string {
   return user.replace(/^\.\\/, '');
-}
-
-/**
- * The icacls arguments that leave `dir` to the service account and Administrators only:
- * inherited entries removed (ProgramData gives Users read), full control for SYSTEM and
- * Administrators, modify for the account the service runs as, each inherited by what the
- * agent creates inside (the ledger, the logs, the UI's token file).
- */
-export function dataDirAclArgs(dir: string, user: string | null): string[] {
-  const grants = [`${WINDOWS_SYSTEM_SID}:(OI)(CI)F`, `${WINDOWS_ADMINISTRATORS_SID}:(OI)(CI)F`];
-  if (user) grants.push(`${icaclsAccount(user)}:(OI)(CI)M`);
-  return [dir, '/inheritance:r', '/grant:r', ...grants];
 }
 
 function winswXml(o: ServiceDefinitionOptions): string {
@@ -190,14 +175,14 @@ function winswXml(o: ServiceDefinitionOptions): string {
   // icacls's own switches (`/grant:r`) bare, every value quoted.
   const icacls = (args: readonly string[]): string => args.map((a) => (/^\/[a-z]+:[a-z]$/.test(a) ? a : ps(a))).join(' ');
   const exe = ps(join('windows', o.appDir, `${SERVICE_NAME}.exe`));
-  const configGrants = [`${WINDOWS_SYSTEM_SID}:F`, `${WINDOWS_ADMINISTRATORS_SID}:F`, ...(o.user ? [`${icaclsAccount(o.user)}:R`] : [])];
+  const configGrants = [`*${SYSTEM_SID}:F`, `*${ADMINISTRATORS_SID}:F`, ...(o.user ? [`${icaclsAccount(o.user)}:R`] : [])];
   const reader = o.user ? 'the service account, SYSTEM and Administrators' : 'SYSTEM and Administrators';
   return `<!--
   Print Station agent as a Windows service through WinSW (https://github.com/winsw/winsw, v2.12).
   Review, then in an elevated PowerShell:
     Copy WinSW-x64.exe to ${exe} and this file next to it as ${SERVICE_NAME}.xml
     New-Item -ItemType Directory -Force ${ps(o.dataDir)}
-    icacls ${icacls(dataDirAclArgs(o.dataDir, o.user))}
+    icacls ${icacls(dataDirAclArgs(o.dataDir, o.user ? icaclsAccount(o.user) : null))}
     icacls ${icacls([o.configPath, '/inheritance:r', '/grant:r', ...configGrants])}   (the config holds apiKey)
     & ${exe} install${o.user ? ' /p   (asks for the password of the account below)' : ''}
     & ${exe} start

@@ -4,7 +4,7 @@ import { printerKindEntry } from './printer-kinds';
 import type { ServicePrintPort } from './service-target';
 import type { PrinterTarget } from './target';
 import { parsePrinterUri } from './uri';
-import type { WindowsSpooler } from './windows-spooler';
+import { WindowsSpooler } from './windows-spooler';
 import type { PdfToPrinterModule } from './windows-target';
 
 export interface TargetDeps {
@@ -42,8 +42,17 @@ export function createTarget(uri: string, deps: TargetDeps = {}): PrinterTarget 
   return printerKindEntry(address.kind).create(address, { uri, deps, platform });
 }
 
-/** Loads pdf-to-printer (a CommonJS module) for Windows targets and discovery. */
-export async function loadPdfToPrinter(): Promise<PdfToPrinterModule> {
+/**
+ * Loads pdf-to-printer (a CommonJS module) for Windows targets and discovery. Its printing
+ * runs its own SumatraPDF by full path; its getPrinters runs `Powershell.exe` by name, which
+ * PATH decides, so the list comes from `spooler` instead (PowerShell by its full path).
+ */
+export async function loadPdfToPrinter(spooler: Pick<WindowsSpooler, 'listPrinters'> = new WindowsSpooler()): Promise<PdfToPrinterModule> {
   const mod = (await import('pdf-to-printer')) as unknown as PdfToPrinterModule & { default?: PdfToPrinterModule };
-  return mod.default ?? mod;
+  return withSpoolerPrinterList(mod.default ?? mod, spooler);
+}
+
+/** `module` with getPrinters answered by `spooler` (Windows PowerShell by its full path). */
+export function withSpoolerPrinterList(module: PdfToPrinterModule, spooler: Pick<WindowsSpooler, 'listPrinters'>): PdfToPrinterModule {
+  return { print: (pdf, options) => module.print(pdf, options), getPrinters: () => spooler.listPrinters() };
 }

@@ -12,11 +12,22 @@ export interface FolderTargetOptions {
   readonly uri: string;
   /** Absolute directory; created when missing. */
   readonly dir: string;
+  /**
+   * Files (and a folder it creates) readable by other accounts: a hot folder another program
+   * reads (`folder:DIR?shared`). @default false: 0600 files and 0700 folders on POSIX (labels
+   * carry names and addresses), as the data directory
+   */
+  readonly shared?: boolean;
   /** @default node:fs/promises */
   readonly fs?: FolderFs;
 }
 
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
+
+/** What a folder printer URI ends with when its files are for other programs too. */
+export const SHARED_FOLDER_SUFFIX = '?shared';
+const PRIVATE_MODES = { file: 0o600, dir: 0o700 } as const;
+const SHARED_MODES = { file: 0o644, dir: 0o755 } as const;
 
 /** `<shipmentId>_<documentType>_<layout>_<jobId>.pdf`; the job id lets findSpooled reconcile. */
 export function folderFileName(request: Pick<SpoolRequest, 'shipmentId' | 'documentType' | 'layout' | 'jobId'>): string {
@@ -35,11 +46,13 @@ export class FolderTarget implements PrinterTarget {
   readonly uri: string;
   readonly dir: string;
   private readonly fs: FolderFs;
+  private readonly modes: { readonly file: number; readonly dir: number };
 
   constructor(options: FolderTargetOptions) {
     this.uri = options.uri;
     this.dir = options.dir;
     this.fs = options.fs ?? nodeFs;
+    this.modes = options.shared ? SHARED_MODES : PRIVATE_MODES;
   }
 
   async spool(request: SpoolRequest): Promise<SpoolResult> {
@@ -51,12 +64,12 @@ export class FolderTarget implements PrinterTarget {
     const finalPath = path.join(this.dir, folderFileName(request));
     const tempPath = path.join(this.dir, `.${path.basename(finalPath)}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      await makeDir(this.dir, {}, this.fs);
+      await makeDir(this.dir, { mode: this.modes.dir }, this.fs);
     } catch (error) {
       throw fsPrintError(error, this.dir, this.uri, true);
     }
     try {
-      const handle = await this.fs.open(tempPath, 'wx', 0o644);
+      const handle = await this.fs.open(tempPath, 'wx', this.modes.file);
       try {
         await handle.writeFile(request.pdf);
         await handle.sync();
@@ -117,7 +130,7 @@ export class FolderTarget implements PrinterTarget {
   /** Why no file can be saved in the folder now (created when missing), or null. */
   async check(): Promise<PrintError | null> {
     try {
-      await makeDir(this.dir, {}, this.fs);
+      await makeDir(this.dir, { mode: this.modes.dir }, this.fs);
       await this.fs.access(this.dir, fsConstants.W_OK);
       return null;
     } catch (error) {

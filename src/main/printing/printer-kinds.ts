@@ -11,7 +11,7 @@ import type { PrinterKind } from '../../shared/printer-kinds';
 import type { TargetDeps } from './create-target';
 import { CupsTarget } from './cups-target';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
-import { FolderTarget } from './folder-target';
+import { FolderTarget, SHARED_FOLDER_SUFFIX } from './folder-target';
 import { ServiceTarget } from './service-target';
 import type { PrinterTarget } from './target';
 import { WindowsSpooler } from './windows-spooler';
@@ -115,13 +115,16 @@ export const PRINTER_KIND_REGISTRY = {
     checkedAtStart: true,
   }),
   folder: entry({
-    forms: ['folder:DIR'],
-    parse(rest, { cwd, fail }): { readonly dir: string } {
-      if (rest.trim() === '') fail('no folder');
-      return { dir: path.resolve(cwd, rest) };
+    forms: ['folder:DIR', `folder:DIR${SHARED_FOLDER_SUFFIX}`],
+    parse(rest, { cwd, fail }): { readonly dir: string; readonly shared: boolean } {
+      // `?shared`: a hot folder another program (another account) reads; private otherwise.
+      const shared = rest.endsWith(SHARED_FOLDER_SUFFIX);
+      const folder = shared ? rest.slice(0, -SHARED_FOLDER_SUFFIX.length) : rest;
+      if (folder.trim() === '') fail('no folder');
+      return { dir: path.resolve(cwd, folder), shared };
     },
-    format: (address) => address.dir,
-    create: ({ dir }, { uri, deps }) => new FolderTarget({ uri, dir, fs: deps.fs }),
+    format: (address) => `${address.dir}${address.shared ? SHARED_FOLDER_SUFFIX : ''}`,
+    create: ({ dir, shared }, { uri, deps }) => new FolderTarget({ uri, dir, shared, fs: deps.fs }),
     reconcilable: true,
     checkedAtStart: true,
   }),

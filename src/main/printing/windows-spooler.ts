@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { defaultPowershellPath, POWERSHELL_ARGS } from '../windows-powershell';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 import { runExecFile, type ExecFileRunner } from './exec';
 
@@ -27,8 +27,16 @@ export const GET_PRINT_JOBS_SCRIPT =
   `${PRELUDE}ConvertTo-Json -Compress -InputObject @(Get-PrintJob -PrinterName $n | ` +
   `Select-Object Id, PrinterName, DocumentName, JobStatus, SubmittedTime)`;
 
-/** The command line before the script: no profile (fast, predictable), never a prompt. */
-export const POWERSHELL_ARGS = ['-NoProfile', '-NonInteractive', '-Command'] as const;
+export { defaultPowershellPath, POWERSHELL_ARGS };
+
+/**
+ * Every printer, as pdf-to-printer's getPrinters lists them (Win32_Printer: DeviceID, Name,
+ * PrinterPaperNames), but through this PowerShell by its full path: pdf-to-printer runs
+ * `Powershell.exe` by name, which PATH decides.
+ */
+export const LIST_PRINTERS_SCRIPT =
+  `${PRELUDE}ConvertTo-Json -Compress -Depth 3 -InputObject @(Get-CimInstance Win32_Printer -Property DeviceID, Name, PrinterPaperNames | ` +
+  `Select-Object DeviceID, Name, PrinterPaperNames)`;
 
 /** MSFT_Printer.PrinterStatus (Microsoft's documented values). */
 export const PRINTER_STATUS = [
@@ -101,8 +109,8 @@ export interface WindowsPrintJob {
 export interface WindowsSpoolerOptions {
   /**
    * Windows PowerShell. @default `%SystemRoot%\System32\WindowsPowerShell\v1.0\powershell.exe`
-   * (a full path, so a powershell.exe earlier on PATH is not run), or `powershell.exe`
-   * when SystemRoot is not set
+   * (a full path, so a powershell.exe earlier on PATH is not run; C:\Windows when SystemRoot
+   * is not set): see windows-powershell.ts
    */
   readonly powershellPath?: string;
   /** @default runExecFile (execFile, never a shell) */
@@ -111,11 +119,6 @@ export interface WindowsSpoolerOptions {
   readonly timeoutMs?: number;
   /** @default process.env */
   readonly env?: NodeJS.ProcessEnv;
-}
-
-export function defaultPowershellPath(env: NodeJS.ProcessEnv): string {
-  const root = env.SystemRoot ?? env.SYSTEMROOT;
-  return root ? path.win32.join(root, 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe') : 'powershell.exe';
 }
 
 function asArray(json: unknown): unknown[] {
@@ -158,6 +161,23 @@ export function parsePrinters(stdout: string): WindowsPrinterInfo[] {
       jobCount: typeof o.JobCount === 'number' ? o.JobCount : 0,
     };
   });
+}
+
+/** One printer as pdf-to-printer's getPrinters gives it. */
+export interface WindowsPrinterListing {
+  readonly deviceId: string;
+  readonly name: string;
+  readonly paperSizes: string[];
+}
+
+export function parsePrinterList(stdout: string): WindowsPrinterListing[] {
+  return asArray(parseJson(stdout))
+    .map((p) => {
+      const o = (p ?? {}) as Record<string, unknown>;
+      const papers = Array.isArray(o.PrinterPaperNames) ? o.PrinterPaperNames.map(String) : [];
+      return { deviceId: String(o.DeviceID ?? ''), name: String(o.Name ?? ''), paperSizes: papers };
+    })
+    .filter((p) => p.name !== '');
 }
 
 export function parsePrintJobs(stdout: string): WindowsPrintJob[] {
@@ -209,11 +229,16 @@ export class WindowsSpooler {
     return parsePrintJobs(await this.run(GET_PRINT_JOBS_SCRIPT, name, `list the print jobs of Windows printer "${name}"`));
   }
 
+  /** Every printer Windows lists (for discovery, and whether a printer exists). */
+  async listPrinters(): Promise<WindowsPrinterListing[]> {
+    return parsePrinterList(await this.run(LIST_PRINTERS_SCRIPT, '', 'list the Windows printers'));
+  }
+
   private async run(script: string, printer: string, what: string): Promise<string> {
     const unavailable = (detail: string, cause?: unknown): PrintError =>
       new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `Cannot ${what} through PowerShell: ${detail}`, {
         cause,
-        target: `windows:${printer}`,
+        ...(printer ? { target: `windows:${printer}` } : {}),
       });
     let result;
     try {

@@ -4,7 +4,7 @@
  * word when the agent still holds the ledger.
  */
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localDay } from '../../../src/main/report/day-window';
@@ -46,6 +46,8 @@ describe('npm run agent -- report', () => {
     const missing = await station.sandbox.bookShipment({ source: 'API', reference_id: 'CLI-MISSING' });
 
     const csv = join(station.dir, 'eod.csv');
+    // Yesterday's file, readable by all: the report's file is the owner's alone all the same.
+    await writeFile(csv, 'old', { mode: 0o644 });
     const dataDir = join(station.dir, 'data');
     const run = await runCli(['report', '--day', localDay(), '--csv', csv, '--api-url', station.sandbox.baseUrl, '--data-dir', dataDir], {
       PRINT_STATION_API_KEY: station.sandbox.apiKey,

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTarget } from '../../../src/main/printing/create-target';
 import { PrintError } from '../../../src/main/printing/errors';
 import { FolderTarget, folderFileName, type FolderFs } from '../../../src/main/printing/folder-target';
 import type { SpoolRequest } from '../../../src/main/printing/target';
@@ -44,6 +45,22 @@ describe('FolderTarget', () => {
     expect(await fs.readdir(dir)).toEqual(['shp-42_label_printer_j_01HXYZ.pdf']);
     expect(await target.jobState(result.spoolerJobId!)).toBe('completed');
     expect(await target.jobState(path.join(dir, 'gone.pdf'))).toBe('unknown');
+  });
+
+  it('keeps what it saves private by default (0600 files, 0700 folders it creates), readable by others with ?shared', async () => {
+    const mode = async (p: string): Promise<number> => (await fs.stat(p)).mode & 0o777;
+    const own = path.join(tmp, 'private', 'prints');
+    const saved = (await new FolderTarget({ uri: `folder:${own}`, dir: own }).spool(request())).spoolerJobId!;
+    expect(await mode(saved)).toBe(0o600);
+    expect(await mode(own)).toBe(0o700);
+    expect(await mode(path.dirname(own))).toBe(0o700);
+
+    const hot = path.join(tmp, 'hot');
+    const target = createTarget(`folder:${hot}?shared`, { platform: 'linux' }) as FolderTarget;
+    expect(target.dir).toBe(hot);
+    const shared = (await target.spool(request())).spoolerJobId!;
+    expect(await mode(shared)).toBe(0o644);
+    expect(await mode(hot)).toBe(0o755);
   });
 
   it('keeps file names safe when ids contain separators', () => {

@@ -17,7 +17,7 @@ const DEPS: Readonly<Record<PrinterKind, TargetDeps>> = {
 const EXAMPLES: Readonly<Record<PrinterKind, readonly [string, ...string[]]>> = {
   cups: ['cups:Zebra', 'cups:Zebra@print-host:631'],
   windows: ['windows:ZDesigner GK420d'],
-  folder: ['folder:/srv/prints'],
+  folder: ['folder:/srv/prints', 'folder:/srv/prints?shared'],
   service: ['service:prn_1'],
 };
 
@@ -28,6 +28,7 @@ describe('the printer-kind registry', () => {
       'cups:QUEUE@HOST:PORT',
       'windows:PRINTER NAME',
       'folder:DIR',
+      'folder:DIR?shared',
       'service:PRINTER_ID',
     ]);
     for (const kind of PRINTER_KINDS) expect(EXAMPLES[kind]).toHaveLength(PRINTER_KIND_REGISTRY[kind].forms.length);

@@ -12,7 +12,8 @@ describe('printer URIs', () => {
     ['cups:Zebra Bench 1', { kind: 'cups', queue: 'Zebra Bench 1', server: null }],
     ['windows:ZDesigner ZD420-203dpi ZPL', { kind: 'windows', name: 'ZDesigner ZD420-203dpi ZPL' }],
     ['windows:\\\\server\\Shared Label: 2', { kind: 'windows', name: '\\\\server\\Shared Label: 2' }],
-    ['folder:/var/prints', { kind: 'folder', dir: '/var/prints' }],
+    ['folder:/var/prints', { kind: 'folder', dir: '/var/prints', shared: false }],
+    ['folder:/var/hot folder?shared', { kind: 'folder', dir: '/var/hot folder', shared: true }],
     ['service:prn_123', { kind: 'service', printerId: 'prn_123' }],
   ])('parses %s', (uri, expected) => {
     expect(parsePrinterUri(uri, '/work')).toEqual(expected);
@@ -23,8 +24,9 @@ describe('printer URIs', () => {
     expect(parsePrinterUri('folder:./demo-prints', '/srv/station')).toEqual({
       kind: 'folder',
       dir: path.resolve('/srv/station', 'demo-prints'),
+      shared: false,
     });
-    expect(parsePrinterUri('folder:out', '/srv')).toEqual({ kind: 'folder', dir: '/srv/out' });
+    expect(parsePrinterUri('folder:out', '/srv')).toEqual({ kind: 'folder', dir: '/srv/out', shared: false });
   });
 
   it.each([
@@ -50,7 +52,14 @@ describe('printer URIs', () => {
     expect(error).toBeInstanceOf(PrintError);
     expect((error as PrintError).code).toBe('INVALID_PRINTER_URI');
     expect((error as PrintError).retryable).toBe(false);
-    for (const form of ['cups:QUEUE', 'cups:QUEUE@HOST:PORT', 'windows:PRINTER NAME', 'folder:DIR', 'service:PRINTER_ID']) {
+    for (const form of [
+      'cups:QUEUE',
+      'cups:QUEUE@HOST:PORT',
+      'windows:PRINTER NAME',
+      'folder:DIR',
+      'folder:DIR?shared',
+      'service:PRINTER_ID',
+    ]) {
       expect((error as PrintError).message).toContain(form);
     }
   });

@@ -2,7 +2,9 @@ import { chmodSync, promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PrintError } from '../../../src/main/printing/errors';
-import { defaultPowershellPath, parsePrintJobs, WindowsSpooler } from '../../../src/main/printing/windows-spooler';
+import { withSpoolerPrinterList } from '../../../src/main/printing/create-target';
+import type { ExecFileRunner } from '../../../src/main/printing/exec';
+import { defaultPowershellPath, LIST_PRINTERS_SCRIPT, parsePrintJobs, WindowsSpooler } from '../../../src/main/printing/windows-spooler';
 import {
   EXPECTED_GET_PRINT_JOBS,
   EXPECTED_GET_PRINTER,
@@ -89,8 +91,37 @@ describe('WindowsSpooler through a fake powershell executable', () => {
     expect((hung as PrintError).message).toContain('timed out');
   });
 
-  it('runs Windows PowerShell by its full path under SystemRoot', () => {
-    expect(defaultPowershellPath({ SystemRoot: 'C:\\Windows' })).toBe('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
-    expect(defaultPowershellPath({})).toBe('powershell.exe');
+  it('runs Windows PowerShell by its full path under SystemRoot, never by name from PATH', async () => {
+    expect(defaultPowershellPath({ SystemRoot: 'D:\\Win' })).toBe('D:\\Win\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
+    expect(defaultPowershellPath({ SYSTEMROOT: 'C:\\WINDOWS' })).toBe('C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
+    expect(defaultPowershellPath({ PATH: 'C:\\Users\\Public' })).toBe('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe');
+    const ran: string[] = [];
+    const exec: ExecFileRunner = async (file) => (ran.push(file), { code: 0, stdout: '[]', stderr: '' });
+    await new WindowsSpooler({ env: { SystemRoot: 'C:\\Windows', PATH: 'C:\\evil' }, exec }).printer(PRINTER);
+    await new WindowsSpooler({ env: { SystemRoot: 'C:\\Windows' }, exec }).listPrinters();
+    expect(ran).toEqual(Array(2).fill('C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe'));
+  });
+
+  it("lists the printers as pdf-to-printer's getPrinters does, through this PowerShell", async () => {
+    await ps.setState({ list: 'win32-printer-list.json' });
+    const pdfToPrinter = withSpoolerPrinterList(
+      {
+        print: async () => undefined,
+        getPrinters: async () => {
+          throw new Error("pdf-to-printer's own getPrinters runs Powershell.exe from PATH");
+        },
+      },
+      spooler,
+    );
+    expect(await pdfToPrinter.getPrinters()).toEqual([
+      { deviceId: PRINTER, name: PRINTER, paperSizes: ['4x6', '100 x 150 mm', 'User defined'] },
+      { deviceId: 'Kontor A4 på lager', name: 'Kontor A4 på lager', paperSizes: ['A4', 'Letter'] },
+    ]);
+    expect(ps.calls()).toEqual([{ argv: ['-NoProfile', '-NonInteractive', '-Command', LIST_PRINTERS_SCRIPT], printer: '', kind: 'list' }]);
+    expect(LIST_PRINTERS_SCRIPT).toBe(
+      "$ErrorActionPreference = 'Stop'; [Console]::OutputEncoding = [Text.Encoding]::UTF8; $n = $env:PRINT_STATION_PRINTER; " +
+        'ConvertTo-Json -Compress -Depth 3 -InputObject @(Get-CimInstance Win32_Printer -Property DeviceID, Name, PrinterPaperNames | ' +
+        'Select-Object DeviceID, Name, PrinterPaperNames)',
+    );
   });
 });
