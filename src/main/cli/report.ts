@@ -177,7 +177,7 @@ export function reportText(report: EndOfDayReport, csv: string | null = null, la
     lines.push(`${cells.join('\t')}\t${state}${where}`);
   }
   if (report.counts.not_printed + report.counts.failed > 0) lines.push(word('report.printMissingHint'));
-  if (csv) lines.push(word('report.csvWritten', { file: csv }));
+  if (csv) lines.push(word('report.csvWritten', { file: inert(csv) }));
   return `${lines.join('\n')}\n`;
 }
 

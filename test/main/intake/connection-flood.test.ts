@@ -9,7 +9,7 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWebhookServer, WEBHOOK_SERVER_LIMITS, type WebhookServer } from '../../../src/main/intake/webhook-server';
-import { RecordingSink, tempLedger } from '../../support/intake/fixtures';
+import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 
 const SECRET = 'whsec-flood';
@@ -83,12 +83,13 @@ async function deliverFrom(url: string, body: string, localAddress: string): Pro
   }
 }
 
-describe('the webhook port under a connection flood', () => {
+// A thousand connects on a busy two-core machine can take seconds; the 3 s bound is on the delivery alone.
+describe('the webhook port under a connection flood', { timeout: 30_000 }, () => {
   it(`answers a signed delivery within ${SERVICE_WINDOW_MS} ms while ${FLOOD} idle connections are held from the same address`, async () => {
     const server = await webhookServer();
     const sockets = await flood(server.port, FLOOD);
-    // The cap holds: never more than 256 of them open at once.
-    expect(open(sockets)).toBeLessThanOrEqual(WEBHOOK_SERVER_LIMITS.maxConnections);
+    // The cap holds: no more than 256 of them stay open (their closes reach us as the machine allows).
+    await until(() => open(sockets) <= WEBHOOK_SERVER_LIMITS.maxConnections, 10_000);
     const { status, ms } = await timedDelivery(server);
     expect(status).toBeGreaterThanOrEqual(200);
     expect(status).toBeLessThan(300);
@@ -101,7 +102,7 @@ describe('the webhook port under a connection flood', () => {
     // One connection of ours first, so the server sees two addresses.
     const ours = await flood(server.port, 1, '127.0.0.1');
     const sockets = await flood(server.port, FLOOD, '127.0.0.2');
-    expect(open(sockets)).toBeLessThanOrEqual(WEBHOOK_SERVER_LIMITS.maxConnections / 2);
+    await until(() => open(sockets) <= WEBHOOK_SERVER_LIMITS.maxConnections / 2, 10_000);
     expect(open(ours)).toBe(1);
     const { status, ms } = await timedDelivery(server, '127.0.0.1');
     expect(status).toBeGreaterThanOrEqual(200);
