@@ -14,6 +14,7 @@ import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
+import { JOB_ERROR_CODES } from '../jobs/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
@@ -142,10 +143,17 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     autoPrintTypes: () => autoPrintTypes(routing()),
     copies: () => routing().copies,
     ...options.pipeline,
-    // The ledger cannot be written (disk full, read-only): say what to do; the pipeline retries.
+    // The ledger cannot be written (disk full, read-only): said once, with what to do, in the
+    // log, the status (window, tray) until it can; the pipeline retries and resumes by itself.
     onError: (error) => {
       log.error(error.message);
-      status.serviceFailed(error);
+      if (error.code === JOB_ERROR_CODES.LEDGER_WRITE_FAILED) status.ledgerFailed(error);
+      else status.serviceFailed(error);
+      hub.emit({ type: 'status', status: status.snapshot() });
+    },
+    onLedgerBack: () => {
+      log.info('ledger: writes go through again; printing resumes');
+      status.ledgerBack();
       hub.emit({ type: 'status', status: status.snapshot() });
     },
     onJobChange: (job: JobView) => {
