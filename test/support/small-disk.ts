@@ -16,6 +16,8 @@ export interface SmallDisk {
   fill(): void;
   /** Removes the filler: the disk has room again. */
   empty(): void;
+  /** Remounts it read-only (a share gone read-only, a disk the kernel protects after errors) or writable again. */
+  readOnly(on: boolean): void;
   /** Bytes free right now (statfs). */
   freeBytes(): number;
   /** Unmounts and removes the mount point. */
@@ -75,6 +77,9 @@ export function mountSmallDisk(bytes: number): SmallDisk {
     },
     empty() {
       fs.rmSync(filler, { force: true });
+    },
+    readOnly(on) {
+      execFileSync('mount', ['-o', `remount,${on ? 'ro' : 'rw'}`, dir], { stdio: 'pipe' });
     },
     freeBytes() {
       const s = fs.statfsSync(dir);
