@@ -54,6 +54,10 @@ export interface AgentOptions {
     readonly batchMax?: number;
     /** See PrintPipelineOptions.batchMaxBytes. @default 8 MiB */
     readonly batchMaxBytes?: number;
+    /** See PrintPipelineOptions.ledgerRetryBaseMs (a ledger that cannot be written is tried again after it). @default 1000 */
+    readonly ledgerRetryBaseMs?: number;
+    /** @default 30000 */
+    readonly ledgerRetryMaxMs?: number;
   };
   /** Extra target dependencies (CUPS env, a fake pdf-to-printer in tests). */
   readonly targets?: Omit<TargetDeps, 'service'>;
@@ -272,6 +276,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           stationRules,
           shipments,
           logger: intakeLogger,
+          // A delivery the ledger could not take (answered 503): the station parks until it can.
+          onLedgerFailure: (error) => pipeline.ledgerFailed(error),
           onTracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
           onAlert: (alert) =>
             hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),

@@ -40,6 +40,11 @@ export interface WebhookReceiverOptions {
   readonly toleranceSeconds?: number;
   /** @default silent */
   readonly logger?: IntakeLogger;
+  /**
+   * A delivery could not be recorded because the ledger cannot take writes (answered 503):
+   * the agent parks its lines on it until the ledger takes writes again. @default nothing
+   */
+  readonly onLedgerFailure?: (error: unknown) => void;
   /** Clock in ms, for tests. @default Date.now */
   readonly now?: () => number;
   /**
@@ -200,7 +205,10 @@ export async function startWebhookReceiver(
         // Not recorded, so not acknowledged: the service retries with the same message_id.
         // A ledger that cannot be written (disk full) is a station that is down for now: 503.
         logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(outcome.error)}`);
-        if (ledgerUnwritable(outcome.error)) return reject(res, 'unavailable', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+        if (ledgerUnwritable(outcome.error)) {
+          options.onLedgerFailure?.(outcome.error);
+          return reject(res, 'unavailable', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+        }
         return reject(res, 'internal', 500);
       }
       if (!outcome.fresh) {

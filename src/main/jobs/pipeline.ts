@@ -2,7 +2,7 @@ import { codedOnly, englishOf, plainMessage, type AgentMessage } from '../../sha
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { BatchBytes } from './batch-bytes';
 import { Batching } from './batching';
-import { JobError, JOB_ERROR_CODES, pauseNotRecorded } from './errors';
+import { JobError, JOB_ERROR_CODES, ledgerWriteError, pauseNotRecorded, sqliteCode } from './errors';
 import { JobFailures } from './job-failures';
 import { toJobView, type JobRecord } from './job-record';
 import { JobSteps } from './job-steps';
@@ -304,6 +304,15 @@ export class PrintPipeline {
       }
     }
     this.schedulePump();
+  }
+
+  /**
+   * A ledger write that failed outside the queue (a webhook delivery intake could not
+   * record): the lines park on it as on one of their own, and resume once it takes writes.
+   */
+  ledgerFailed(error: unknown): void {
+    const failure = sqliteCode(error) ? ledgerWriteError(error, this.ledger.dir) : error;
+    if (isLedgerFailure(failure)) this.guard.workFailed(failure);
   }
 
   /** Why the lines are parked on the ledger (disk full, read-only), until it takes a write again; else null. */
