@@ -90,7 +90,11 @@ export class PrintPipeline {
       nowMs: () => this.nowMs(),
       enqueue: (job) => this.enqueue(job),
       drop: (entry) => this.drop(entry),
-      handedOver: (entry) => void this.entries.delete(entry.id),
+      handedOver: (entry) => {
+        this.entries.delete(entry.id);
+        const lane = this.lanes.get(entry.target);
+        if (lane) lane.faults = 0;
+      },
       disowned: (entry, token) => this.disowned(entry, token),
       schedulePump: () => this.schedulePump(),
     };
@@ -467,13 +471,15 @@ export class PrintPipeline {
     }
     const message = messageOf(error);
     const parked = lane ? [lane] : [...this.lanes.values()];
-    const first = parked.some((l) => !l.down);
-    for (const l of parked) l.markDown(message, this.nowMs(), this.o.retryBaseMs, this.o.retryMaxMs);
+    // Told once a streak: a line that hands a job over again starts a new one (handedOver).
+    const first = parked.some((l) => l.faults === 0);
+    for (const l of parked) l.markFault(message, this.nowMs(), this.o.retryBaseMs, this.o.retryMaxMs);
     if (first) {
       const text = `Printing stopped on an unexpected error (${englishOf(message)}); it tries again by itself. Report this if it repeats.`;
       this.observer.onError(new JobError(JOB_ERROR_CODES.STEP_FAILED, text, { cause: error }));
     }
-    this.schedulePump();
+    // No pump now: the probe's timer (armWake) moves the line again, after the backoff.
+    this.armWake(this.nowMs());
   }
 
   private trySpool(lane: Lane, now: number): void {
@@ -562,7 +568,7 @@ export class PrintPipeline {
   }
 
   private fetchCandidate(lane: Lane, now: number): Entry | null {
-    if (this.pausedTargets.has(lane.target)) return null;
+    if (this.pausedTargets.has(lane.target) || lane.down?.fault) return null;
     const target = this.printers.resolve(lane.target);
     if (target instanceof Error || !target.needsPdf) return null;
     for (const e of lookahead(lane, this.o.lookahead)) {
