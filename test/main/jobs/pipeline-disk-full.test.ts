@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobError } from '../../../src/main/jobs/errors';
 import type { PrintPipeline } from '../../../src/main/jobs/pipeline';
@@ -133,6 +137,65 @@ describe.skipIf(unavailable !== null)(
       await until(() => target.spooled.length === 1);
       await p.idle();
       expect(h.ledger.get(job!.id)).toMatchObject({ state: 'completed' });
+    });
+  },
+);
+
+const chattrWorks = ((): string | null => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ps-chattr-'));
+  const file = path.join(dir, 'probe');
+  try {
+    fs.writeFileSync(file, '');
+    execFileSync('chattr', ['+i', file], { stdio: 'pipe' });
+    execFileSync('chattr', ['-i', file], { stdio: 'pipe' });
+    return null;
+  } catch (error) {
+    return `chattr +i is not available here: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+})();
+
+/** The same through an immutable ledger (chattr +i on its WAL): SQLite's I/O error, not SQLITE_FULL. */
+describe.skipIf(chattrWorks !== null)(
+  `PrintPipeline with an immutable ledger file${chattrWorks ? ` (skipped: ${chattrWorks})` : ''}`,
+  () => {
+    let h: Harness;
+    let target: MemoryTarget;
+    let wal: string;
+    beforeEach(() => {
+      target = new MemoryTarget(LABELS);
+      h = new Harness(new Map([[LABELS, target]]), LABELS);
+      wal = `${h.file}-wal`;
+    });
+    afterEach(async () => {
+      execFileSync('chattr', ['-i', wal], { stdio: 'pipe' });
+      await h.close();
+    });
+
+    it('parks the lines once while the file cannot be written and prints each label once after chattr -i', async () => {
+      const errors: JobError[] = [];
+      let back = 0;
+      const p = h.pipeline({
+        onError: (e) => errors.push(e),
+        onLedgerBack: () => (back += 1),
+        ledgerRetryBaseMs: 20,
+        ledgerRetryMaxMs: 80,
+      });
+      const jobs = ['i1', 'i2'].map((s) => p.submitBooking(notice(s))[0]!);
+      execFileSync('chattr', ['+i', wal], { stdio: 'pipe' });
+      await p.start();
+      await until(() => errors.length >= 1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.message).toMatch(/^Cannot write the job ledger \(SQLITE_IOERR[A-Z_]*\): the disk holding .* is full or read-only/);
+      expect(target.spooled).toHaveLength(0);
+      execFileSync('chattr', ['-i', wal], { stdio: 'pipe' });
+      await until(() => target.spooled.length === 2);
+      await p.idle();
+      expect(target.shipments()).toEqual(['i1', 'i2']);
+      for (const job of jobs) expect(h.ledger.get(job.id)).toMatchObject({ state: 'completed' });
+      expect(back).toBe(1);
     });
   },
 );
