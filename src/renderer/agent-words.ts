@@ -90,6 +90,7 @@ const WORDING: Wording = {
   'printer.folderDiskFull': (p) => t('agentMsg.printer.folderDiskFull', { path: p.path }),
   'printer.folderNoAccess': (p) => t('agentMsg.printer.folderNoAccess', { path: p.path }),
   'printer.folderNotAFolder': (p) => t('agentMsg.printer.folderNotAFolder', { path: p.path }),
+  'printer.folderUnavailable': (p) => t('agentMsg.printer.folderUnavailable', { path: p.path, code: p.code }),
   'intake.waiting': (p) => t('agentMsg.intake.waiting', { cause: agentWords(p.cause), time: localDateTime(p.nextAttemptAt) }),
   'intake.waitingForRules': () => t('agentMsg.intake.waitingForRules'),
   'report.neverReached': (p) => reportWords({ code: 'report.neverReached', params: p }),

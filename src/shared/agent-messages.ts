@@ -87,6 +87,8 @@ export interface AgentMessageParams {
   readonly 'printer.folderDiskFull': { readonly path: string };
   readonly 'printer.folderNoAccess': { readonly path: string };
   readonly 'printer.folderNotAFolder': { readonly path: string };
+  /** The folder, or the disk or network share holding it, is gone or fails its I/O (`code`: ENOENT, EIO…). */
+  readonly 'printer.folderUnavailable': { readonly path: string; readonly code: string };
 
   // Intake: a webhook booking waiting for its decision (src/main/intake/pending-decisions.ts)
   readonly 'intake.waiting': { readonly cause: AgentMessage; readonly nextAttemptAt: string };
@@ -219,6 +221,8 @@ const ENGLISH: EnglishTable = {
   'printer.folderNoAccess': (p) =>
     `Print Station may not write to ${p.path}: give this user write access to the folder or choose another one.`,
   'printer.folderNotAFolder': (p) => `${p.path} is not a folder (a file is in the way): move it or choose another folder.`,
+  'printer.folderUnavailable': (p) =>
+    `Print Station cannot reach ${p.path} (${p.code}): the folder, or the disk or network share holding it, is gone or not answering. Reconnect it or choose another folder.`,
   'intake.waiting': (p) => `${englishOf(p.cause)} Next try at ${p.nextAttemptAt}.`,
   'intake.waitingForRules': () => 'Received by webhook; waiting for the station rules to decide.',
   'report.neverReached': () => 'never reached this station',

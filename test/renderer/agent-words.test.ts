@@ -69,6 +69,7 @@ const SAMPLES: { readonly [C in AgentMessageCode]: AgentMessageParams[C] } = {
   'printer.folderDiskFull': { path: '/srv/labels' },
   'printer.folderNoAccess': { path: '/srv/labels' },
   'printer.folderNotAFolder': { path: '/srv/labels' },
+  'printer.folderUnavailable': { path: '/srv/labels', code: 'EIO' },
   'intake.waiting': { cause: CAUSE, nextAttemptAt: '2026-11-24T10:15:00.000Z' },
   'intake.waitingForRules': {},
   'intake.needsShipment': { shipmentId: 'shp_1', cause: CAUSE },

@@ -14,6 +14,7 @@ import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
+import { JOB_ERROR_CODES } from '../jobs/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
@@ -53,6 +54,10 @@ export interface AgentOptions {
     readonly batchMax?: number;
     /** See PrintPipelineOptions.batchMaxBytes. @default 8 MiB */
     readonly batchMaxBytes?: number;
+    /** See PrintPipelineOptions.ledgerRetryBaseMs (a ledger that cannot be written is tried again after it). @default 1000 */
+    readonly ledgerRetryBaseMs?: number;
+    /** @default 30000 */
+    readonly ledgerRetryMaxMs?: number;
   };
   /** Extra target dependencies (CUPS env, a fake pdf-to-printer in tests). */
   readonly targets?: Omit<TargetDeps, 'service'>;
@@ -142,10 +147,17 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     autoPrintTypes: () => autoPrintTypes(routing()),
     copies: () => routing().copies,
     ...options.pipeline,
-    // The ledger cannot be written (disk full, read-only): say what to do; the pipeline retries.
+    // The ledger cannot be written (disk full, read-only): said once, with what to do, in the
+    // log, the status (window, tray) until it can; the pipeline retries and resumes by itself.
     onError: (error) => {
       log.error(error.message);
-      status.serviceFailed(error);
+      if (error.code === JOB_ERROR_CODES.LEDGER_WRITE_FAILED) status.ledgerFailed(error);
+      else status.serviceFailed(error);
+      hub.emit({ type: 'status', status: status.snapshot() });
+    },
+    onLedgerBack: () => {
+      log.info('ledger: writes go through again; printing resumes');
+      status.ledgerBack();
       hub.emit({ type: 'status', status: status.snapshot() });
     },
     onJobChange: (job: JobView) => {
@@ -264,6 +276,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           stationRules,
           shipments,
           logger: intakeLogger,
+          // A delivery the ledger could not take (answered 503): the station parks until it can.
+          onLedgerFailure: (error) => pipeline.ledgerFailed(error),
           onTracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
           onAlert: (alert) =>
             hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),

@@ -26,6 +26,8 @@ export class StatusTracker {
   private offline = false;
   private lastPrintAt: string | null = null;
   private lastError: AgentErrorPayload | null = null;
+  /** The ledger cannot be written (disk full, read-only): every line is parked until it can. */
+  private ledgerFailure: AgentErrorPayload | null = null;
   /** The job whose failure is `lastError`, so its retry or cancel clears it. */
   private lastErrorJob: string | null = null;
   /** Jobs that failed while this agent ran, by id, with when (epoch ms): the current trouble. */
@@ -54,6 +56,16 @@ export class StatusTracker {
     this.offline = error instanceof ApiError && OFFLINE_CODES.has(error.code);
     this.lastError = toErrorPayload(error);
     this.lastErrorJob = null;
+  }
+
+  /** The ledger refused a write: the station shows the error, and what to do, until ledgerBack(). */
+  ledgerFailed(error: unknown): void {
+    this.ledgerFailure = toErrorPayload(error);
+  }
+
+  /** The ledger takes writes again: the lines run by themselves. */
+  ledgerBack(): void {
+    this.ledgerFailure = null;
   }
 
   serviceReached(): void {
@@ -95,14 +107,15 @@ export class StatusTracker {
     const counts = this.counts();
     const paused = this.paused();
     const failed = counts.failed;
-    const state = this.offline ? 'offline' : this.hasRecentFailure() ? 'error' : paused ? 'paused' : 'ok';
+    // A ledger that cannot be written stops every line: that outranks being offline.
+    const state = this.ledgerFailure ? 'error' : this.offline ? 'offline' : this.hasRecentFailure() ? 'error' : paused ? 'paused' : 'ok';
     return {
       team: this.team,
       environment: this.environment(),
       state,
       paused,
       lastPrintAt: this.lastPrintAt,
-      lastError: this.lastError,
+      lastError: this.ledgerFailure ?? this.lastError,
       queued: counts.queued + counts.fetching + counts.spooling,
       failed,
     };

@@ -40,6 +40,11 @@ export interface WebhookReceiverOptions {
   readonly toleranceSeconds?: number;
   /** @default silent */
   readonly logger?: IntakeLogger;
+  /**
+   * A delivery could not be recorded because the ledger cannot take writes (answered 503):
+   * the agent parks its lines on it until the ledger takes writes again. @default nothing
+   */
+  readonly onLedgerFailure?: (error: unknown) => void;
   /** Clock in ms, for tests. @default Date.now */
   readonly now?: () => number;
   /**
@@ -51,7 +56,11 @@ export interface WebhookReceiverOptions {
 
 /** Where a verified, parsed delivery goes (webhook-handlers/route.ts). */
 export interface WebhookDeliveries {
-  /** Before the 2xx: records the delivery durably; false for a redelivery. Throwing answers 500. */
+  /**
+   * Before the 2xx: records the delivery durably; false for a redelivery. Throwing answers
+   * 503 when the ledger cannot take the write (disk full, read-only, I/O error: SQLite's
+   * error or LEDGER_WRITE_FAILED), else 500; either way the service delivers it again.
+   */
   remember(webhook: ParsedWebhook): boolean;
   /** Runs `fn`'s remember() calls in one transaction (nested: a savepoint). @default runs `fn` as it is */
   together?<T>(fn: () => T): T;
@@ -70,13 +79,25 @@ export const WEBHOOK_SERVER_LIMITS: ServerLimits = {
 export interface ReceiverCounters {
   accepted: number;
   duplicates: number;
-  rejected: Record<SignatureFailure | 'invalid' | 'too_large' | 'not_found' | 'method' | 'internal', number>;
+  /** `unavailable`: answered 503 because the ledger could not take the delivery (disk full). */
+  rejected: Record<SignatureFailure | 'invalid' | 'too_large' | 'not_found' | 'method' | 'internal' | 'unavailable', number>;
 }
 
 export const newReceiverCounters = (): ReceiverCounters => ({
   accepted: 0,
   duplicates: 0,
-  rejected: { missing: 0, malformed: 0, stale: 0, mismatch: 0, invalid: 0, too_large: 0, not_found: 0, method: 0, internal: 0 },
+  rejected: {
+    missing: 0,
+    malformed: 0,
+    stale: 0,
+    mismatch: 0,
+    invalid: 0,
+    too_large: 0,
+    not_found: 0,
+    method: 0,
+    internal: 0,
+    unavailable: 0,
+  },
 });
 
 export interface WebhookReceiver {
@@ -182,7 +203,12 @@ export async function startWebhookReceiver(
       const outcome = outcomes[i]!;
       if ('error' in outcome) {
         // Not recorded, so not acknowledged: the service retries with the same message_id.
+        // A ledger that cannot be written (disk full) is a station that is down for now: 503.
         logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(outcome.error)}`);
+        if (ledgerUnwritable(outcome.error)) {
+          options.onLedgerFailure?.(outcome.error);
+          return reject(res, 'unavailable', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+        }
         return reject(res, 'internal', 500);
       }
       if (!outcome.fresh) {
@@ -231,6 +257,19 @@ export async function startWebhookReceiver(
         server.closeIdleConnections();
       }),
   };
+}
+
+/** What a 503 asks of the service: a disk is not freed in a second. */
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * The ledger refused the write as a whole (full, read-only, I/O error, locked): SQLite's
+ * own codes, or the print queue's LEDGER_WRITE_FAILED. A constraint or a bug is not one.
+ */
+export function ledgerUnwritable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'LEDGER_WRITE_FAILED') return true;
+  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|BUSY|LOCKED|CANTOPEN)/.test(code);
 }
 
 /** The non-empty secrets; throws when there is none (nothing could be verified). */

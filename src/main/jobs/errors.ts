@@ -14,6 +14,8 @@ export const JOB_ERROR_CODES = {
   LEDGER_WRITE_FAILED: 'LEDGER_WRITE_FAILED',
   /** The ledger file is damaged (PRAGMA quick_check failed, or SQLite reports corruption): move it aside. */
   LEDGER_DAMAGED: 'LEDGER_DAMAGED',
+  /** A step of the print queue threw something unexpected (a bug): its line waits and tries again by itself. */
+  STEP_FAILED: 'PIPELINE_STEP_FAILED',
   /** Another process (a second agent) holds the ledger's exclusive lock. */
   LEDGER_LOCKED: 'LEDGER_LOCKED',
 } as const;
@@ -53,6 +55,19 @@ export function ledgerWriteError(cause: unknown, dir: string): JobError {
     ? `Cannot write the job ledger in ${dir}: another process holds ledger.sqlite locked (${code}). Stop it; the agent resumes by itself.`
     : `Cannot write the job ledger (${code}): the disk holding ${dir} is full or read-only: free space, then the agent resumes by itself.`;
   return new JobError(JOB_ERROR_CODES.LEDGER_WRITE_FAILED, message, { cause });
+}
+
+/**
+ * A Pause or Resume the ledger could not record: nothing changed (the pause as it was is
+ * what the UI keeps showing), so the person presses it again once the disk has room.
+ */
+export function pauseNotRecorded(failure: JobError, pausing: boolean, dir: string): JobError {
+  const code = sqliteCode(failure.cause) ?? 'unknown';
+  const outcome = pausing ? 'Printing was not paused' : 'Printing stays paused';
+  const message =
+    `${outcome}: the job ledger cannot be written (${code}; the disk holding ${dir} is full or read-only, or another process holds the ledger). ` +
+    `Free space, then press ${pausing ? 'Pause' : 'Resume'} again.`;
+  return new JobError(JOB_ERROR_CODES.LEDGER_WRITE_FAILED, message, { cause: failure });
 }
 
 /** SQLite's own word that a file is damaged or not a database at all. */

@@ -24,6 +24,9 @@ const OPEN_SQL = "('queued', 'fetching', 'spooling', 'spooled')";
  * with its idempotency, state transitions, history search, counts and retention.
  * Synchronous calls on the connection the ledger file opened; statements are prepared once.
  */
+/** The pauses row probeWrite() writes and removes at once; never a printer URI. */
+const PROBE_SCOPE = '\u0000probe';
+
 export class JobRepository {
   private readonly s;
   private readonly searcher: JobSearcher;
@@ -35,6 +38,8 @@ export class JobRepository {
     private readonly dir: string,
   ) {
     this.searcher = new JobSearcher(db);
+    const probeInsert = db.prepare('INSERT OR REPLACE INTO pauses (scope, paused_at) VALUES (?, ?)');
+    const probeDelete = db.prepare('DELETE FROM pauses WHERE scope = ?');
     this.s = {
       insert: db.prepare(`
         INSERT OR IGNORE INTO jobs (id, shipment_id, reference, tracking_id, document_type, layout, target, copies,
@@ -70,6 +75,11 @@ export class JobRepository {
       pauses: db.prepare('SELECT scope FROM pauses'),
       pause: db.prepare('INSERT OR IGNORE INTO pauses (scope, paused_at) VALUES (?, ?)'),
       resume: db.prepare('DELETE FROM pauses WHERE scope = ?'),
+      // A row written and removed in one commit: the pages still go to the WAL, so the disk must take them.
+      probe: db.transaction((at: string) => {
+        probeInsert.run(PROBE_SCOPE, at);
+        probeDelete.run(PROBE_SCOPE);
+      }),
     };
   }
 
@@ -207,6 +217,14 @@ export class JobRepository {
   setPaused(scope: string, paused: boolean): void {
     if (paused) this.s.pause.run(scope, this.now().toISOString());
     else this.s.resume.run(scope);
+  }
+
+  /**
+   * A real write that leaves nothing behind, to learn whether the ledger takes writes again
+   * (disk full, read-only) when nothing else is waiting to be written. Throws SQLite's error.
+   */
+  probeWrite(): void {
+    this.s.probe(this.now().toISOString());
   }
 
   /** Removes finished jobs updated before `cutoffIso` or beyond the newest `maxRows`; unfinished jobs stay. */

@@ -78,6 +78,8 @@ export interface PrinterDown {
   probes: number;
   /** Epoch ms of the next readiness probe. */
   nextProbeAt: number;
+  /** Set when a step threw something unexpected (not the printer): nothing is fetched ahead either until the probe. */
+  fault?: boolean;
 }
 
 /**
@@ -96,6 +98,8 @@ export class Lane {
   down: PrinterDown | null = null;
   /** A readiness probe in progress. */
   probing: Promise<void> | null = null;
+  /** Steps of this line that threw something unexpected since it last handed a job over: their backoff exponent. */
+  faults = 0;
 
   constructor(readonly target: string) {}
 
@@ -104,6 +108,18 @@ export class Lane {
     const probes = this.down ? this.down.probes + 1 : 0;
     const delay = Math.min(maxMs, baseMs * 2 ** Math.min(probes, 20));
     this.down = { advice: englishOf(message), message, probes, nextProbeAt: now + delay };
+    return this.down;
+  }
+
+  /**
+   * A step threw something unexpected (a bug, not the printer): the line stops, fetching
+   * ahead as well, until a readiness probe after a backoff that doubles with each such
+   * failure up to `maxMs`, so a step that keeps failing cannot keep the process busy.
+   */
+  markFault(message: AgentMessage, now: number, baseMs: number, maxMs: number): PrinterDown {
+    this.faults += 1;
+    const delay = Math.min(maxMs, baseMs * 2 ** Math.min(this.faults - 1, 20));
+    this.down = { advice: englishOf(message), message, probes: 0, nextProbeAt: now + delay, fault: true };
     return this.down;
   }
 

@@ -30,6 +30,11 @@ export interface LedgerGuardOptions {
 export class LedgerGuard {
   /** Set while the ledger cannot be written: nothing new is fetched or spooled. */
   private ledgerDown: JobError | null = null;
+  /**
+   * The failure told to the observer, until a write succeeds again: the outage as the user
+   * sees it. It outlives `ledgerDown`, which a retry clears to let the pump try a write.
+   */
+  private outage: JobError | null = null;
   /** Consecutive failed ledger writes (backoff exponent); a successful write resets it. */
   private ledgerFailures = 0;
   private ledgerTimer: NodeJS.Timeout | null = null;
@@ -37,6 +42,8 @@ export class LedgerGuard {
   private readonly deferred: (() => void)[] = [];
   /** Inside together(): the rows written so far, told to the observer once the transaction commits. */
   private grouped: JobRecord[] | null = null;
+  /** Failures already taken in (the same error reaches workFailed from the write and from its step). */
+  private readonly seen = new WeakSet<JobError>();
 
   constructor(private readonly options: LedgerGuardOptions) {}
 
@@ -45,18 +52,36 @@ export class LedgerGuard {
     return this.ledgerDown;
   }
 
-  /** SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. */
+  /** The failure the user was told of, until the ledger takes a write again. */
+  get failing(): JobError | null {
+    return this.outage;
+  }
+
+  /**
+   * SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. The
+   * failure stops the pump at once, before the caller sees it: a scheduler loop that called
+   * the write cannot pick the same step again (issue 19).
+   */
   write(id: string, state: JobRecord['state'], patch: PipelinePatch): JobRecord {
-    let job: JobRecord;
-    try {
-      job = this.options.ledger.transition(id, state, patch);
-    } catch (error) {
-      throw sqliteCode(error) ? ledgerWriteError(error, this.options.ledger.dir) : error;
-    }
-    this.ledgerFailures = 0;
+    const job = this.call(() => this.options.ledger.transition(id, state, patch));
     if (this.grouped) this.grouped.push(job);
     else this.options.observer.onJobChange(toJobView(job));
     return job;
+  }
+
+  /**
+   * Any other ledger write of the pipeline (pauses, holding and releasing jobs): a failure
+   * is LEDGER_WRITE_FAILED and stops the pump, as for write(); success ends an outage.
+   */
+  call<T>(fn: () => T): T {
+    let result: T;
+    try {
+      result = fn();
+    } catch (error) {
+      throw this.failed(error);
+    }
+    if (!this.grouped) this.wrote();
+    return result;
   }
 
   /**
@@ -76,11 +101,12 @@ export class LedgerGuard {
     try {
       result = ledger.transaction(fn);
     } catch (error) {
-      throw sqliteCode(error) ? ledgerWriteError(error, ledger.dir) : error;
+      this.grouped = null;
+      throw this.failed(error);
     } finally {
       this.grouped = null;
     }
-    this.ledgerFailures = 0;
+    this.wrote();
     for (const job of grouped) this.options.observer.onJobChange(toJobView(job));
     return result;
   }
@@ -119,16 +145,19 @@ export class LedgerGuard {
   /**
    * Background work (fetch, spool, follow, pump) that threw. A ledger that cannot be
    * written stops the pump until a retry succeeds; anything else is a bug and is rethrown.
+   * The user is told once per outage, not at every retry.
    */
   workFailed(error: unknown): void {
     if (!isLedgerFailure(error)) throw error;
+    if (this.seen.has(error)) return;
+    this.seen.add(error);
     this.ledgerFailures += 1;
-    const first = this.ledgerDown === null;
     this.ledgerDown = error;
     const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(20, this.ledgerFailures - 1));
-    if (first || !this.ledgerTimer) {
+    if (!this.outage) {
       const message = `${error.message} Printing waits; next try in ${formatDelay(delay)}.`;
-      this.options.observer.onError(new JobError(error.code, message, { cause: error }));
+      this.outage = new JobError(error.code, message, { cause: error });
+      this.options.observer.onError(this.outage);
     }
     if (this.ledgerTimer || this.options.queue.isStopped()) return;
     this.ledgerTimer = setTimeout(() => {
@@ -143,10 +172,28 @@ export class LedgerGuard {
     this.ledgerTimer = null;
   }
 
-  /** Replay what is known but unrecorded, in order, then let the pump run again. */
+  /** A failed write as LEDGER_WRITE_FAILED (SQLite's errors), taken in before the caller sees it. */
+  private failed(error: unknown): unknown {
+    const failure = sqliteCode(error) ? ledgerWriteError(error, this.options.ledger.dir) : error;
+    if (isLedgerFailure(failure) && !this.grouped) this.workFailed(failure);
+    return failure;
+  }
+
+  /** A write went through: the backoff starts over, and an outage the user was told of is over. */
+  private wrote(): void {
+    this.ledgerFailures = 0;
+    if (!this.outage || this.ledgerDown) return;
+    this.outage = null;
+    this.options.observer.onLedgerBack?.();
+  }
+
+  /** Replay what is known but unrecorded, in order (or probe with a write that changes nothing), then let the pump run again. */
   private retryLedger(): void {
     if (this.options.queue.isStopped()) return;
     try {
+      if (this.deferred.length === 0) {
+        this.call(() => this.options.ledger.probeWrite?.());
+      }
       while (this.deferred.length > 0) {
         this.deferred[0]!();
         this.deferred.shift();
@@ -156,6 +203,7 @@ export class LedgerGuard {
       return;
     }
     this.ledgerDown = null;
+    this.wrote();
     this.options.queue.schedulePump();
   }
 }

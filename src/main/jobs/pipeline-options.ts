@@ -92,6 +92,11 @@ export interface PrintPipelineOptions {
    * @default logs the message with console.error
    */
   readonly onError?: (error: JobError) => void;
+  /**
+   * The ledger takes writes again after onError told of LEDGER_WRITE_FAILED: the lines run
+   * again by themselves (the agent clears the error from its status). @default nothing
+   */
+  readonly onLedgerBack?: () => void;
   /** First wait before a failed ledger write is tried again; doubles up to ledgerRetryMaxMs. @default 1000 */
   readonly ledgerRetryBaseMs?: number;
   /** @default 30000 */
@@ -114,7 +119,7 @@ export interface ReprintRequest {
 
 /** The tunables with their defaults filled in (the ports and listeners are used as given). */
 export type PipelineSettings = Required<
-  Omit<PrintPipelineOptions, 'onJobChange' | 'onError' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>
+  Omit<PrintPipelineOptions, 'onJobChange' | 'onError' | 'onLedgerBack' | 'ledger' | 'fetcher' | 'targetFor' | 'route'>
 >;
 
 export function resolveSettings(options: PrintPipelineOptions): PipelineSettings {
@@ -141,7 +146,7 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
 }
 
 /** The listeners as one observer: a listener's bug must not stall printing. */
-export function observerFrom(options: Pick<PrintPipelineOptions, 'onJobChange' | 'onError'>): PipelineObserver {
+export function observerFrom(options: Pick<PrintPipelineOptions, 'onJobChange' | 'onError' | 'onLedgerBack'>): PipelineObserver {
   return {
     onJobChange(job) {
       try {
@@ -154,6 +159,13 @@ export function observerFrom(options: Pick<PrintPipelineOptions, 'onJobChange' |
       try {
         if (options.onError) options.onError(error);
         else console.error(`${error.code}: ${error.message}`);
+      } catch {
+        // ignored: see above
+      }
+    },
+    onLedgerBack() {
+      try {
+        options.onLedgerBack?.();
       } catch {
         // ignored: see above
       }

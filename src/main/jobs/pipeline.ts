@@ -1,13 +1,14 @@
-import { codedOnly, plainMessage, type AgentMessage } from '../../shared/agent-messages';
+import { codedOnly, englishOf, plainMessage, type AgentMessage } from '../../shared/agent-messages';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { BatchBytes } from './batch-bytes';
 import { Batching } from './batching';
-import { JobError, JOB_ERROR_CODES } from './errors';
+import { JobError, JOB_ERROR_CODES, ledgerWriteError, pauseNotRecorded, sqliteCode } from './errors';
 import { JobFailures } from './job-failures';
 import { toJobView, type JobRecord } from './job-record';
 import { JobSteps } from './job-steps';
 import { Lane, entryFrom, type Entry } from './lane';
-import { LedgerGuard } from './ledger-guard';
+import { messageOf } from './failure';
+import { LedgerGuard, isLedgerFailure } from './ledger-guard';
 import type { JobQueue, PipelineContext } from './pipeline-context';
 import { observerFrom, resolveSettings, type PipelineSettings, type PrintPipelineOptions, type ReprintRequest } from './pipeline-options';
 import type { BookingToPrint, PipelineLedger, PipelineObserver, PrinterDirectory } from './ports';
@@ -89,7 +90,11 @@ export class PrintPipeline {
       nowMs: () => this.nowMs(),
       enqueue: (job) => this.enqueue(job),
       drop: (entry) => this.drop(entry),
-      handedOver: (entry) => void this.entries.delete(entry.id),
+      handedOver: (entry) => {
+        this.entries.delete(entry.id);
+        const lane = this.lanes.get(entry.target);
+        if (lane) lane.faults = 0;
+      },
       disowned: (entry, token) => this.disowned(entry, token),
       schedulePump: () => this.schedulePump(),
     };
@@ -251,14 +256,20 @@ export class PrintPipeline {
 
   /** Pause one target (every job to it waits), or automatic printing as a whole (automatic jobs are recorded and held). */
   pause(target?: string): void {
+    // The ledger first: a pause it cannot record (LEDGER_WRITE_FAILED) changes nothing here
+    // either, so what the UI shows is what holds after a restart.
     if (target !== undefined) {
+      this.recordPause(true, () => this.ledger.setPaused(target, true));
       this.pausedTargets.add(target);
-      this.ledger.setPaused(target, true);
       return;
     }
+    const held = this.recordPause(true, () =>
+      this.inTransaction(() => {
+        this.ledger.setPaused(AUTO_SCOPE, true);
+        return this.ledger.holdAutoJobs();
+      }),
+    );
     this.autoPaused = true;
-    this.ledger.setPaused(AUTO_SCOPE, true);
-    const held = this.ledger.holdAutoJobs();
     const ids = new Set(held.map((j) => j.id));
     for (const lane of this.lanes.values()) for (const e of lane.removeIds(ids)) this.drop(e);
     for (const job of held) this.emit(job);
@@ -278,19 +289,39 @@ export class PrintPipeline {
     this.schedulePump();
   }
 
+  /** Like pause(): a resume the ledger cannot record throws LEDGER_WRITE_FAILED and the pause stays. */
   resume(target?: string): void {
     if (target !== undefined) {
+      this.recordPause(false, () => this.ledger.setPaused(target, false));
       this.pausedTargets.delete(target);
-      this.ledger.setPaused(target, false);
     } else {
+      const released = this.recordPause(false, () =>
+        this.inTransaction(() => {
+          this.ledger.setPaused(AUTO_SCOPE, false);
+          return this.ledger.releaseHeld();
+        }),
+      );
       this.autoPaused = false;
-      this.ledger.setPaused(AUTO_SCOPE, false);
-      for (const job of this.ledger.releaseHeld()) {
+      for (const job of released) {
         this.emit(job);
         if (job.state === 'queued') this.enqueue(job);
       }
     }
     this.schedulePump();
+  }
+
+  /**
+   * A ledger write that failed outside the queue (a webhook delivery intake could not
+   * record): the lines park on it as on one of their own, and resume once it takes writes.
+   */
+  ledgerFailed(error: unknown): void {
+    const failure = sqliteCode(error) ? ledgerWriteError(error, this.ledger.dir) : error;
+    if (isLedgerFailure(failure)) this.guard.workFailed(failure);
+  }
+
+  /** Why the lines are parked on the ledger (disk full, read-only), until it takes a write again; else null. */
+  ledgerDown(): JobError | null {
+    return this.guard.failing;
   }
 
   isPaused(target?: string): boolean {
@@ -413,13 +444,42 @@ export class PrintPipeline {
     }
     try {
       const now = this.nowMs();
-      for (const lane of this.lanes.values()) this.trySpool(lane, now);
+      for (const lane of this.lanes.values()) {
+        if (this.guard.down) break;
+        this.trySpool(lane, now);
+      }
       this.fillFetches(now);
       this.armWake(now);
     } catch (error) {
-      this.guard.workFailed(error);
+      this.stepFailed(null, error);
     }
     this.releaseIdle();
+  }
+
+  /**
+   * The one path every failed step takes (fetch, spool, probe, a batch's, the pump's own),
+   * whatever threw. A ledger that cannot be written parks every line at once (the guard:
+   * told once, retried with backoff, the lines run again by themselves); anything else parks
+   * the step's line as if its printer were down (its readiness probe, with backoff, decides
+   * when it moves again) instead of escaping as an unhandled rejection. Either way the
+   * scheduler does not pick the failed step again in the same turn (issue 19).
+   */
+  private stepFailed(lane: Lane | null, error: unknown): void {
+    if (isLedgerFailure(error)) {
+      this.guard.workFailed(error);
+      return;
+    }
+    const message = messageOf(error);
+    const parked = lane ? [lane] : [...this.lanes.values()];
+    // Told once a streak: a line that hands a job over again starts a new one (handedOver).
+    const first = parked.some((l) => l.faults === 0);
+    for (const l of parked) l.markFault(message, this.nowMs(), this.o.retryBaseMs, this.o.retryMaxMs);
+    if (first) {
+      const text = `Printing stopped on an unexpected error (${englishOf(message)}); it tries again by itself. Report this if it repeats.`;
+      this.observer.onError(new JobError(JOB_ERROR_CODES.STEP_FAILED, text, { cause: error }));
+    }
+    // No pump now: the probe's timer (armWake) moves the line again, after the backoff.
+    this.armWake(this.nowMs());
   }
 
   private trySpool(lane: Lane, now: number): void {
@@ -437,7 +497,7 @@ export class PrintPipeline {
       if (lane.probing || lane.down.nextProbeAt > now) return;
       lane.probing = this.steps
         .probe(lane, target)
-        .catch((error: unknown) => this.guard.workFailed(error))
+        .catch((error: unknown) => this.stepFailed(lane, error))
         .finally(() => {
           lane.probing = null;
           this.schedulePump();
@@ -450,7 +510,7 @@ export class PrintPipeline {
       for (const m of batch.members) m.phase = 'spooling';
       lane.spooling = this.batching
         .spool(lane, batch, target)
-        .catch((error: unknown) => this.guard.workFailed(error))
+        .catch((error: unknown) => this.stepFailed(lane, error))
         .finally(() => {
           lane.spooling = null;
           this.schedulePump();
@@ -462,7 +522,7 @@ export class PrintPipeline {
     head.phase = 'spooling';
     lane.spooling = this.steps
       .spool(lane, head, target)
-      .catch((error: unknown) => this.guard.workFailed(error))
+      .catch((error: unknown) => this.stepFailed(lane, error))
       .finally(() => {
         lane.spooling = null;
         this.schedulePump();
@@ -471,7 +531,9 @@ export class PrintPipeline {
 
   private fillFetches(now: number): void {
     const lanes = [...this.lanes.values()];
-    while (this.activeFetches() < this.o.fetchConcurrency && lanes.length > 0) {
+    // A step that fails before it is under way (its ledger write) has parked the lines by the
+    // time it returns: the loop ends there instead of picking the same job again.
+    while (!this.guard.down && this.activeFetches() < this.o.fetchConcurrency && lanes.length > 0) {
       let picked: Entry | null = null;
       let lane: Lane | null = null;
       for (let i = 0; i < lanes.length && !picked; i++) {
@@ -484,8 +546,12 @@ export class PrintPipeline {
       }
       if (!picked || !lane) return;
       const batched = this.batchFetch(lane, picked, now);
+      if (!batched && this.guard.down) return;
       const fetching = batched ?? this.steps.fetch(picked);
-      void fetching.catch((error: unknown) => this.guard.workFailed(error));
+      const failedLane = lane;
+      void fetching.catch((error: unknown) => this.stepFailed(failedLane, error));
+      // Not under way (it failed before its fetch started): never picked twice in one turn.
+      if (picked.phase === 'waiting') return;
     }
   }
 
@@ -502,7 +568,7 @@ export class PrintPipeline {
   }
 
   private fetchCandidate(lane: Lane, now: number): Entry | null {
-    if (this.pausedTargets.has(lane.target)) return null;
+    if (this.pausedTargets.has(lane.target) || lane.down?.fault) return null;
     const target = this.printers.resolve(lane.target);
     if (target instanceof Error || !target.needsPdf) return null;
     for (const e of lookahead(lane, this.o.lookahead)) {
@@ -535,6 +601,19 @@ export class PrintPipeline {
   }
 
   // ---- helpers ---------------------------------------------------------------------------
+
+  /** A pause or resume written to the ledger first; one it cannot take says to press it again. */
+  private recordPause<T>(pausing: boolean, fn: () => T): T {
+    try {
+      return this.guard.call(fn);
+    } catch (error) {
+      throw isLedgerFailure(error) ? pauseNotRecorded(error, pausing, this.ledger.dir) : error;
+    }
+  }
+
+  private inTransaction<T>(fn: () => T): T {
+    return this.ledger.transaction ? this.ledger.transaction(fn) : fn();
+  }
 
   private drop(entry: Entry): void {
     entry.token += 1;

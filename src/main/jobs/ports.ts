@@ -57,6 +57,12 @@ export interface JobStore {
    * wrote. Optional: without it every write commits on its own.
    */
   transaction?<T>(fn: () => T): T;
+  /**
+   * A write that changes nothing (written and undone in one commit): whether the ledger takes
+   * writes again after a failure, when nothing else waits to be written. Throws SQLite's error.
+   * Optional: without it the next real write tells.
+   */
+  probeWrite?(): void;
 }
 
 /** Pauses ('*' = automatic printing, else a printer URI) and the automatic jobs they hold. */
@@ -106,6 +112,8 @@ export interface PrinterDirectory {
 /** Who hears what the pipeline does: every job row written, and failures it keeps working through. */
 export interface PipelineObserver {
   onJobChange(job: JobView): void;
-  /** A ledger write failed during background work; printing waits and retries. */
+  /** A ledger write failed during background work; printing waits and retries. Told once per outage. */
   onError(error: JobError): void;
+  /** The ledger takes writes again after onError: the lines run again. */
+  onLedgerBack?(): void;
 }

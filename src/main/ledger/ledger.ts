@@ -138,6 +138,9 @@ export class Ledger {
   setPaused(scope: string, paused: boolean): void {
     this.jobs.setPaused(scope, paused);
   }
+  probeWrite(): void {
+    this.jobs.probeWrite();
+  }
 
   // ---- intake (intake-store.ts) --------------------------------------------------------
 

@@ -81,8 +81,39 @@ export class PrintError extends CodedError {
   }
 }
 
-/** File-system errors that hold for every file in the folder, not one job's file. */
-const FOLDER_DOWN: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR']);
+/**
+ * File-system errors that hold for every file in the folder, not one job's file: a full
+ * disk, no access, a read-only remount, the folder (or the share holding it) gone, a disk
+ * or share that fails its I/O.
+ */
+const FOLDER_DOWN: ReadonlySet<string> = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'ENOTDIR',
+  'ENOENT',
+  'EIO',
+  'ESTALE',
+  'ENODEV',
+  'ENXIO',
+  'EHOSTDOWN',
+  'ENOTCONN',
+  'ETIMEDOUT',
+]);
+
+/** The folder's disk or share is gone or not answering: it says so, and what to do. */
+const FOLDER_UNAVAILABLE: ReadonlySet<string> = new Set([
+  'ENOENT',
+  'EIO',
+  'ESTALE',
+  'ENODEV',
+  'ENXIO',
+  'EHOSTDOWN',
+  'ENOTCONN',
+  'ETIMEDOUT',
+]);
 
 /**
  * Maps a Node file-system error on `path` to a PrintError that says what to do.
@@ -107,6 +138,13 @@ export function fsPrintError(error: unknown, path: string, target: string | null
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
     return new PrintError(PRINT_ERROR_CODES.PERMISSION_DENIED, agentMessage('printer.folderNoAccess', { path }), {
+      cause: error,
+      target,
+      printerDown,
+    });
+  }
+  if (code !== undefined && FOLDER_UNAVAILABLE.has(code)) {
+    return new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, agentMessage('printer.folderUnavailable', { path, code }), {
       cause: error,
       target,
       printerDown,

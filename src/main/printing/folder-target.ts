@@ -5,8 +5,15 @@ import { makeDir } from '../fs/make-dir';
 import { fsPrintError, PRINT_ERROR_CODES, PrintError } from './errors';
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 
-/** The file-system calls the folder target makes; tests inject failures (ENOSPC). */
-export type FolderFs = Pick<typeof nodeFs, 'mkdir' | 'open' | 'rename' | 'unlink' | 'readdir' | 'access' | 'stat'>;
+/**
+ * The file-system calls the folder target makes; tests inject failures (ENOSPC). `statfs`
+ * is optional: without it readiness does not look at free space (the probe write still does).
+ */
+export type FolderFs = Pick<typeof nodeFs, 'mkdir' | 'open' | 'rename' | 'unlink' | 'readdir' | 'access' | 'stat'> &
+  Partial<Pick<typeof nodeFs, 'statfs'>>;
+
+/** Free space a folder printer needs to count as ready, before any save has failed for lack of it. */
+export const FOLDER_MIN_FREE_BYTES = 1024 * 1024;
 
 export interface FolderTargetOptions {
   readonly uri: string;
@@ -20,6 +27,11 @@ export interface FolderTargetOptions {
   readonly shared?: boolean;
   /** @default node:fs/promises */
   readonly fs?: FolderFs;
+  /**
+   * Readiness needs at least this much free space on the folder's disk (statfs), and after a
+   * save failed for lack of space, twice that document's size as well. @default 1 MiB (FOLDER_MIN_FREE_BYTES)
+   */
+  readonly minFreeBytes?: number;
 }
 
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
@@ -47,12 +59,16 @@ export class FolderTarget implements PrinterTarget {
   readonly dir: string;
   private readonly fs: FolderFs;
   private readonly modes: { readonly file: number; readonly dir: number };
+  private readonly minFreeBytes: number;
+  /** Bytes a save that failed for lack of space needed: readiness waits for room for it. */
+  private needBytes = 0;
 
   constructor(options: FolderTargetOptions) {
     this.uri = options.uri;
     this.dir = options.dir;
     this.fs = options.fs ?? nodeFs;
     this.modes = options.shared ? SHARED_MODES : PRIVATE_MODES;
+    this.minFreeBytes = Math.max(0, options.minFreeBytes ?? FOLDER_MIN_FREE_BYTES);
   }
 
   async spool(request: SpoolRequest): Promise<SpoolResult> {
@@ -79,8 +95,11 @@ export class FolderTarget implements PrinterTarget {
       await this.fs.rename(tempPath, finalPath);
     } catch (error) {
       await this.fs.unlink(tempPath).catch(() => undefined);
+      const code = (error as NodeJS.ErrnoException | null)?.code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') this.needBytes = Math.max(this.needBytes, 2 * request.pdf.byteLength);
       throw fsPrintError(error, finalPath, this.uri);
     }
+    this.needBytes = 0;
     await this.syncDir();
     return { spoolerJobId: finalPath, completed: true };
   }
@@ -127,14 +146,43 @@ export class FolderTarget implements PrinterTarget {
     return problem ? notReady(problem) : { ready: true, detail: null };
   }
 
-  /** Why no file can be saved in the folder now (created when missing), or null. */
+  /**
+   * Why no file can be saved in the folder now (created when missing), or null. Write access
+   * is not enough: a full disk, a read-only remount or a share that stopped answering lets
+   * access() pass and fails the save, so the free space is read (statfs) and a small file is
+   * really written, synced and removed (issue 19).
+   */
   async check(): Promise<PrintError | null> {
     try {
       await makeDir(this.dir, { mode: this.modes.dir }, this.fs);
       await this.fs.access(this.dir, fsConstants.W_OK);
+      if (this.fs.statfs) {
+        const stats = await this.fs.statfs(this.dir);
+        const free = Number(stats.bavail) * Number(stats.bsize);
+        if (free < Math.max(this.minFreeBytes, this.needBytes)) {
+          throw Object.assign(new Error(`${free} bytes free`), { code: 'ENOSPC' });
+        }
+      }
+      await this.probeWrite();
       return null;
     } catch (error) {
       return fsPrintError(error, this.dir, this.uri, true);
+    }
+  }
+
+  /** A dot file (never taken for a label by findSpooled) written, synced and removed. */
+  private async probeWrite(): Promise<void> {
+    const probe = path.join(this.dir, `.print-station-probe.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      const handle = await this.fs.open(probe, 'wx', 0o600);
+      try {
+        await handle.writeFile('ok');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await this.fs.unlink(probe).catch(() => undefined);
     }
   }
 }

@@ -27,7 +27,13 @@ export async function checkPrinterAtStart(target: PrinterTarget): Promise<Printe
   if (target instanceof CupsTarget) return checkCups(target, await target.check());
   if (target instanceof FolderTarget) {
     const problem = await target.check();
-    return problem ? { fatal: `printer ${target.uri}: ${problem.message}`, warning: null } : OK;
+    if (!problem) return OK;
+    // A full disk or a share that is gone comes back by itself: the printer is down, its
+    // labels wait (issue 19). No access or a file in the way needs a person: stop the start.
+    if (problem.code === PRINT_ERROR_CODES.DISK_FULL || problem.agentMessage?.code === 'printer.folderUnavailable') {
+      return { fatal: null, warning: `printer ${target.uri} is not ready: ${problem.message} Its labels wait for it.` };
+    }
+    return { fatal: `printer ${target.uri}: ${problem.message}`, warning: null };
   }
   // Windows and service printers: their readiness can change with the machine or the
   // account; a start is never refused on their word.

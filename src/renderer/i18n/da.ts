@@ -566,6 +566,8 @@ export const da: Catalog = {
   'agentMsg.printer.folderNoAccess':
     'Print Station må ikke skrive til {path}: giv denne bruger skriveadgang til mappen, eller vælg en anden.',
   'agentMsg.printer.folderNotAFolder': '{path} er ikke en mappe (en fil er i vejen): flyt den, eller vælg en anden mappe.',
+  'agentMsg.printer.folderUnavailable':
+    'Print Station kan ikke nå {path} ({code}): mappen, eller disken eller netværksdrevet med den, er væk eller svarer ikke. Tilslut den igen, eller vælg en anden mappe.',
   'agentMsg.windows.Paused':
     'Windows-printeren "{printer}" er sat på pause: genoptag den i Windows (Indstillinger > Printere og scannere > printeren > Åbn udskriftskø > Printer > fjern markeringen i Afbryd udskrivning midlertidigt).',
   'agentMsg.windows.Error': 'Windows-printeren "{printer}" melder en fejl: tjek printeren (display, lamper) og dens udskriftskø i Windows.',

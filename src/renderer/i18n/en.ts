@@ -566,6 +566,8 @@ export const en = {
   'agentMsg.printer.folderNoAccess':
     'Print Station may not write to {path}: give this user write access to the folder or choose another one.',
   'agentMsg.printer.folderNotAFolder': '{path} is not a folder (a file is in the way): move it or choose another folder.',
+  'agentMsg.printer.folderUnavailable':
+    'Print Station cannot reach {path} ({code}): the folder, or the disk or network share holding it, is gone or not answering. Reconnect it or choose another folder.',
   'agentMsg.windows.Paused':
     'Windows printer "{printer}" is paused: resume it in Windows (Settings > Printers & scanners > the printer > Open print queue > Printer > untick Pause Printing).',
   'agentMsg.windows.Error':

@@ -566,6 +566,8 @@ export const fi: Catalog = {
   'agentMsg.printer.folderNoAccess':
     'Print Station ei saa kirjoittaa kohteeseen {path}: anna tälle käyttäjälle kirjoitusoikeus kansioon tai valitse toinen kansio.',
   'agentMsg.printer.folderNotAFolder': '{path} ei ole kansio (tiedosto on tiellä): siirrä se tai valitse toinen kansio.',
+  'agentMsg.printer.folderUnavailable':
+    'Print Station ei tavoita kansiota {path} ({code}): kansio tai levy tai verkkojako, jolla se on, on poissa tai ei vastaa. Yhdistä se uudelleen tai valitse toinen kansio.',
   'agentMsg.windows.Paused':
     'Windows-tulostin "{printer}" on keskeytetty: jatka sitä Windowsissa (Asetukset > Tulostimet ja skannerit > tulostin > Avaa tulostusjono > Tulostin > poista valinta Keskeytä tulostus).',
   'agentMsg.windows.Error':

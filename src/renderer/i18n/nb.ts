@@ -566,6 +566,8 @@ export const nb: Catalog = {
   'agentMsg.printer.folderNoAccess':
     'Print Station har ikke lov til å skrive til {path}: gi denne brukeren skrivetilgang til mappen, eller velg en annen.',
   'agentMsg.printer.folderNotAFolder': '{path} er ikke en mappe (en fil er i veien): flytt den, eller velg en annen mappe.',
+  'agentMsg.printer.folderUnavailable':
+    'Print Station når ikke {path} ({code}): mappen, eller disken eller nettverksressursen der den ligger, er borte eller svarer ikke. Koble den til igjen, eller velg en annen mappe.',
   'agentMsg.windows.Paused':
     'Windows-skriveren «{printer}» er satt på pause: gjenoppta den i Windows (Innstillinger > Skrivere og skannere > skriveren > Åpne utskriftskø > Skriver > fjern merket for Stans utskrift midlertidig).',
   'agentMsg.windows.Error': 'Windows-skriveren «{printer}» melder en feil: sjekk skriveren (skjerm, lamper) og utskriftskøen i Windows.',

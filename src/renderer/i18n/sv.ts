@@ -566,6 +566,8 @@ export const sv: Catalog = {
   'agentMsg.printer.folderNoAccess':
     'Print Station får inte skriva till {path}: ge den här användaren skrivrätt till mappen eller välj en annan.',
   'agentMsg.printer.folderNotAFolder': '{path} är ingen mapp (en fil ligger i vägen): flytta den eller välj en annan mapp.',
+  'agentMsg.printer.folderUnavailable':
+    'Print Station når inte {path} ({code}): mappen, eller disken eller nätverksresursen där den ligger, är borta eller svarar inte. Anslut den igen eller välj en annan mapp.',
   'agentMsg.windows.Paused':
     'Windows-skrivaren "{printer}" är pausad: återuppta den i Windows (Inställningar > Skrivare och skannrar > skrivaren > Öppna utskriftskön > Skrivare > avmarkera Pausa utskrift).',
   'agentMsg.windows.Error':

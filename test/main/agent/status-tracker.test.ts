@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobState, JobView } from '../../../src/shared/domain';
 import { ApiError, API_ERROR_CODES } from '../../../src/main/api/errors';
 import { StatusTracker } from '../../../src/main/agent/status-tracker';
+import { JobError, JOB_ERROR_CODES } from '../../../src/main/jobs/errors';
 
 const zero = (): Record<JobState, number> => ({ queued: 0, fetching: 0, spooling: 0, spooled: 0, completed: 0, failed: 0, canceled: 0 });
 
@@ -73,6 +74,26 @@ describe('StatusTracker', () => {
     expect(tracker.snapshot()).toMatchObject({ state: 'offline', lastError: { code: 'SERVICE_UNREACHABLE' } });
     tracker.serviceReached();
     expect(tracker.snapshot()).toMatchObject({ state: 'ok', lastError: null });
+  });
+
+  it('shows a ledger that cannot be written as the error, over offline and paused, until the ledger takes writes again', () => {
+    let paused = true;
+    const tracker = new StatusTracker(
+      zero,
+      () => 'production',
+      () => paused,
+    );
+    const full = new JobError(JOB_ERROR_CODES.LEDGER_WRITE_FAILED, 'Cannot write the job ledger (SQLITE_FULL): free space.');
+    tracker.ledgerFailed(full);
+    tracker.serviceFailed(networkError());
+    expect(tracker.snapshot()).toMatchObject({ state: 'error', paused: true, lastError: { code: 'LEDGER_WRITE_FAILED' } });
+    // A print call that goes through does not end it: only the ledger does.
+    tracker.serviceReached();
+    expect(tracker.snapshot()).toMatchObject({ state: 'error', lastError: { message: full.message } });
+    tracker.ledgerBack();
+    expect(tracker.snapshot()).toMatchObject({ state: 'paused', lastError: null });
+    paused = false;
+    expect(tracker.snapshot().state).toBe('ok');
   });
 
   it('shows error for a recent failure only: an old failed job stays in history and in the count, not in the tray state', () => {

@@ -64,6 +64,24 @@ describe('webhook receiver', () => {
     expect(processed).toEqual([]);
   });
 
+  it('answers 503 with Retry-After when the ledger cannot take the delivery (disk full), so the service delivers it again', async () => {
+    const processed: string[] = [];
+    const counters = newReceiverCounters();
+    const deliveries = {
+      remember: (): boolean => {
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      },
+      process: (webhook: ParsedWebhook) => processed.push(webhook.envelope.message_id),
+    };
+    receiver = await startWebhookReceiver({ secrets: [SECRET] }, deliveries, counters);
+    const res = await deliver(receiver.url, body(randomUUID()));
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('30');
+    expect(counters.rejected.unavailable).toBe(1);
+    expect(counters.rejected.internal).toBe(0);
+    expect(processed).toEqual([]);
+  });
+
   it('hands on nothing that is unsigned or unparsable', async () => {
     const calls: string[] = [];
     const counters = newReceiverCounters();

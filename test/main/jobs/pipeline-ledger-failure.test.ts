@@ -98,3 +98,51 @@ describe('PrintPipeline when the ledger cannot be written', () => {
     expect(unhandled).toEqual([]);
   });
 });
+
+/** Issue 19: every failed step takes one path; one that threw something unexpected parks its line, it never spins or escapes. */
+describe('PrintPipeline when a step throws something unexpected', () => {
+  let h: Harness;
+  let target: MemoryTarget;
+  let unhandled: unknown[];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  beforeEach(() => {
+    target = new MemoryTarget(LABELS);
+    h = new Harness(new Map([[LABELS, target]]), LABELS);
+    unhandled = [];
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    await h.close();
+  });
+
+  it('parks the line with backoff, says so once, and prints the label once when the step works again', async () => {
+    let thrown = 0;
+    const real = h.ledger.transition.bind(h.ledger);
+    h.ledger.transition = (id, state, patch) => {
+      if (state === 'fetching' && thrown < 4) {
+        thrown += 1;
+        throw new TypeError('a bug in a ledger write');
+      }
+      return real(id, state, patch);
+    };
+    const errors: JobError[] = [];
+    const p = h.pipeline({ onError: (e) => errors.push(e), retryBaseMs: 100, retryMaxMs: 400 });
+    await p.start();
+    const [job] = p.submitBooking(notice('s1'));
+    await until(() => thrown >= 1);
+    // Parked: no second try in the same turn, nor before the backoff.
+    await new Promise((r) => setTimeout(r, 10));
+    expect(thrown).toBe(1);
+    expect(p.downPrinters()).toEqual([expect.objectContaining({ target: LABELS, advice: 'a bug in a ledger write' })]);
+    await until(() => target.spooled.length === 1, 5000);
+    await p.idle();
+    expect(thrown).toBe(4);
+    expect(target.shipments()).toEqual(['s1']);
+    expect(h.ledger.get(job!.id)).toMatchObject({ state: 'completed' });
+    expect(errors.map((e) => e.code)).toEqual(['PIPELINE_STEP_FAILED']); // once, not at every try
+    expect(errors[0]!.message).toMatch(/^Printing stopped on an unexpected error \(a bug in a ledger write\); it tries again by itself\./);
+    expect(unhandled).toEqual([]);
+  });
+});

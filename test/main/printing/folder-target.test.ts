@@ -111,6 +111,65 @@ describe('FolderTarget', () => {
     expect(await target.findSpooled('j_01HXYZ')).toBeNull();
   });
 
+  it('is not ready while its disk has less free space than it needs: the minimum, then room for twice a save that failed for lack of it', async () => {
+    let free = 10 * 1024 * 1024;
+    let full = false;
+    const statFs: FolderFs = {
+      ...fs,
+      statfs: (async () => ({ bavail: free / 4096, bsize: 4096 })) as unknown as FolderFs['statfs'],
+      open: (async (file: string, flags: string, mode: number) => {
+        const handle = await fs.open(file, flags, mode);
+        return {
+          writeFile: async (data: Uint8Array) => {
+            if (full && data.byteLength > 1000) throw errno('ENOSPC');
+            return handle.writeFile(data);
+          },
+          sync: () => handle.sync(),
+          close: () => handle.close(),
+        };
+      }) as unknown as FolderFs['open'],
+    };
+    const target = new FolderTarget({ uri: `folder:${tmp}`, dir: tmp, fs: statFs, minFreeBytes: 100 * 1024 });
+    expect(await target.readiness()).toEqual({ ready: true, detail: null });
+    free = 50 * 1024;
+    expect(await target.readiness()).toMatchObject({
+      ready: false,
+      detail: `The disk holding ${tmp} is full: free some space or choose another folder.`,
+    });
+    free = 150 * 1024;
+    full = true; // the PDF (200 kB) does not fit although the minimum is free
+    const error = await target.spool(request()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'DISK_FULL', printerDown: true });
+    free = 2 * pdf.byteLength - 4096;
+    expect((await target.readiness()).ready).toBe(false);
+    free = 2 * pdf.byteLength + 4096;
+    full = false;
+    expect(await target.readiness()).toEqual({ ready: true, detail: null });
+    await target.spool(request());
+    free = 150 * 1024; // a save went through: back to the minimum
+    expect(await target.readiness()).toEqual({ ready: true, detail: null });
+    expect((await fs.readdir(tmp)).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('takes an I/O error or a folder that vanished while saving for a printer that is down, saying what to do', async () => {
+    for (const code of ['EIO', 'ENOENT']) {
+      const brokenFs: FolderFs = {
+        ...fs,
+        open: async () => {
+          throw errno(code);
+        },
+      };
+      const target = new FolderTarget({ uri: `folder:${tmp}`, dir: tmp, fs: brokenFs });
+      const error = (await target.spool(request()).catch((e: unknown) => e)) as PrintError;
+      expect(error).toMatchObject({ code: 'SPOOL_FAILED', printerDown: true });
+      expect(error.message).toMatch(
+        new RegExp(`cannot reach .*\\(${code}\\).*gone or not answering\\. Reconnect it or choose another folder\\.$`),
+      );
+      // Readiness writes a file for real, so it sees the same failure.
+      expect(await target.readiness()).toMatchObject({ ready: false });
+    }
+  });
+
   it('maps EACCES to PERMISSION_DENIED, for spool and readiness', async () => {
     const deniedFs: FolderFs = {
       ...fs,

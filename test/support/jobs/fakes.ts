@@ -6,8 +6,8 @@ import type { PrinterTarget, SpoolRequest, SpoolResult, SpoolerJobState } from '
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import type { BookingNotice } from '../../../src/main/intake/booking-notice';
 
-export function tempDir(prefix = 'ps-jobs-'): { dir: string; cleanup: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+export function tempDir(prefix = 'ps-jobs-', parent = os.tmpdir()): { dir: string; cleanup: () => void } {
+  const dir = fs.mkdtempSync(path.join(parent, prefix));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -11,16 +11,22 @@ import { ScriptedFetcher, tempDir } from './fakes';
  * label target for every document type unless `route` says otherwise.
  */
 export class Harness {
-  readonly tmp = tempDir('ps-pipe-');
-  readonly file = path.join(this.tmp.dir, 'ledger.sqlite');
-  ledger: Ledger = Ledger.open({ path: this.file, pruneIntervalMs: 0 });
+  readonly tmp: { dir: string; cleanup: () => void };
+  readonly file: string;
+  ledger: Ledger;
   readonly changes: JobView[] = [];
   private readonly pipelines: PrintPipeline[] = [];
 
+  /** `parent`: where the ledger's temp dir is made (a small disk a test fills up). @default os.tmpdir() */
   constructor(
     readonly targets: ReadonlyMap<string, PrinterTarget>,
     private readonly labelTarget: string,
-  ) {}
+    parent?: string,
+  ) {
+    this.tmp = tempDir('ps-pipe-', parent);
+    this.file = path.join(this.tmp.dir, 'ledger.sqlite');
+    this.ledger = Ledger.open({ path: this.file, pruneIntervalMs: 0 });
+  }
 
   pipeline(extra: Partial<PrintPipelineOptions> & { fetcher?: PdfFetcher } = {}): PrintPipeline {
     const route = (): RouteDecision => ({ target: this.labelTarget, layout: 'printer', media: 'label' });

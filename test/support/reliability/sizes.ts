@@ -20,4 +20,7 @@ export const SIZES = {
   /** Labels in the fault-knob run, and in the disabled-printer burst. */
   faultLabels: pick(40, 200),
   printerFaultLabels: pick(30, 100),
+  /** Labels booked while the ledger's disk fills up and empties, and how often it fills. */
+  ledgerDiskLabels: pick(30, 200),
+  ledgerDiskFills: pick(2, 8),
 } as const;

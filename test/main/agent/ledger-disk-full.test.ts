@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
+import { WEBHOOK_SECRET, shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
+import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../../support/small-disk';
+
+const unavailable = smallDiskUnavailable();
+
+/**
+ * Issue 19, point 1, through the whole agent: its data directory (the ledger) on a small
+ * real disk that fills up. A webhook then is answered 503 (the service delivers it again),
+ * the status says what is wrong and what to do, the API keeps answering, and once the disk
+ * has room the station resumes by itself and prints the label once.
+ */
+describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  let disk: SmallDisk;
+  let station: Station;
+
+  beforeAll(() => {
+    disk = mountSmallDisk(8 * 1024 * 1024);
+  });
+  afterAll(() => disk.close());
+  afterEach(async () => {
+    disk.empty();
+    await station?.close();
+  });
+
+  it('answers webhooks 503 while the ledger cannot be written, shows why, and prints the booking once when the disk has room', async () => {
+    station = await startStation();
+    const { agent } = await station.start({
+      dataDir: join(disk.dir, 'data'),
+      tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20, ledgerRetryBaseMs: 50, ledgerRetryMaxMs: 200 } },
+    });
+    await station.sandbox.bookShipment({ reference_id: 'BEFORE' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the first label');
+
+    disk.fill();
+    // A delivery the ledger cannot record is not acknowledged: 503, so the service sends it again.
+    const shipment = await station.sandbox.bookShipment({ reference_id: 'DURING' });
+    const direct = await deliver(station.agent!.webhookUrl!, bookedEnvelope(shipment.shipmentId), { secret: WEBHOOK_SECRET });
+    expect(direct.status).toBe(503);
+    expect(direct.headers['retry-after']).toBe('30');
+
+    // Said once, with what to do: status (window and tray), log.
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'error', 'the status to show the ledger failure');
+    const status = await agent.api.getStatus({});
+    expect(status.lastError).toMatchObject({ code: 'LEDGER_WRITE_FAILED' });
+    expect(status.lastError!.message).toMatch(/is full or read-only: free space, then the agent resumes by itself/);
+    expect(station.lines.filter((l) => l.includes('Cannot write the job ledger'))).toHaveLength(1);
+    // The API keeps answering while the lines are parked.
+    expect((await agent.api.listJobs({})).length).toBeGreaterThan(0);
+
+    disk.empty();
+    // The sandbox's own redelivery (or its next one) is recorded now, and the label prints once.
+    await waitFor(async () => (await station.prints()).length === 2, 'the label booked while the disk was full', 30_000);
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');
+    expect((await agent.api.getStatus({})).lastError).toBeNull();
+    await agent.pipeline.idle();
+    const printed = (await station.prints()).map(shipmentOf).sort();
+    expect(printed).toHaveLength(2);
+    expect(printed).toContain(shipment.shipmentId);
+    expect(station.lines.some((l) => l.includes('printing resumes'))).toBe(true);
+  });
+});
