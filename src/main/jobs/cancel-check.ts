@@ -27,6 +27,33 @@ export class CancelCheck {
   ) {}
 
   /**
+   * The service refused to render the job's PDF (422: a canceled shipment is no longer
+   * booked): when its shipment is canceled (the ledger knows, or one request to the service
+   * says so), the job ends `canceled` like any other, not failed nor "no such document".
+   * False for any other refusal, which the caller handles as before.
+   */
+  async refused(entry: Entry, error: unknown, token: number): Promise<boolean> {
+    if ((error as { status?: unknown } | null)?.status !== 422) return false;
+    const known = this.store.cancelOf?.(entry.shipmentId);
+    let by: 'station' | 'service' | null = known?.source ?? null;
+    let requestId: string | null = null;
+    const fetcher = this.context.fetcher;
+    if (!by && fetcher.canceledAmong) {
+      try {
+        this.requests += 1;
+        const answer = await fetcher.canceledAmong([entry.shipmentId], new Date(entry.checkedAt));
+        if (answer.canceled.some((id) => id.toLowerCase() === entry.shipmentId.toLowerCase())) by = 'service';
+        requestId = answer.requestId;
+      } catch {
+        this.failures += 1;
+      }
+    }
+    if (!by || this.context.queue.disowned(entry, token)) return false;
+    this.context.queue.shipmentCanceled([entry], by, requestId);
+    return true;
+  }
+
+  /**
    * The entries whose shipment is canceled, already taken out of their line and written
    * `canceled` (JobQueue.shipmentCanceled); empty when every one may be spooled.
    */

@@ -56,6 +56,9 @@ export class JobSteps {
       entry.checkedAt = this.context.queue.nowMs();
     } catch (error) {
       if (this.context.queue.disowned(entry, token)) return;
+      // Refused because its shipment was canceled (elsewhere, not yet heard of): canceled, not failed.
+      if (await this.cancels.refused(entry, error, token)) return;
+      if (this.context.queue.disowned(entry, token)) return;
       if (await failures.lacksDocument(entry, error)) {
         if (!this.context.queue.disowned(entry, token)) failures.skipMissing(entry, error);
         return;

@@ -167,6 +167,19 @@ describe('PrintPipeline: a canceled shipment never prints (issue 19)', () => {
     expect(fetcher.checks).toBe(1);
   });
 
+  it('a label refused at fetch because its shipment was canceled elsewhere (nothing heard yet) ends canceled, not failed', async () => {
+    await start({ batchMax: 1 });
+    const id = await book();
+    pipeline.pause(LABELS);
+    pipeline.submitBooking(notice(id));
+    sandbox.cancelShipment(id);
+    pipeline.resume(LABELS);
+    await pipeline.idle();
+    expect(printer.printed).toEqual([]);
+    expect(jobOf(id)).toMatchObject({ state: 'canceled', reasonMessage: { code: 'job.shipmentCanceled', params: { by: 'service' } } });
+    expect(ledger.cancelOf(id)).toMatchObject({ source: 'service' });
+  });
+
   it('a label that did not wait is spooled without asking the service', async () => {
     await start({ batchMax: 1, recheckAfterMs: 60_000 });
     const id = await book();
