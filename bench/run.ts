@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { startPrivateCups } from '../test/support/cups';
 import { bundleAgentCli } from '../scripts/bundle-agent';
 import { BATCH_MAX, runBurst, type BurstResult } from './burst';
+import { runCancel, type CancelResult } from './cancel';
 import { measureIdle, type IdleResult } from './idle';
 import { runLatency, type LatencyResult, type ScanResult } from './latency';
 import { machineInfo } from './machine';
@@ -27,7 +28,7 @@ import { runWindows, type WindowsResult } from './windows';
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel';
 
 interface Plan {
   readonly burst: number;
@@ -40,6 +41,9 @@ interface Plan {
   readonly windowsLabels: number;
   /** Labels a sheet layout in the sheets section. */
   readonly sheetLabels: number;
+  /** Labels per burst and idle seconds in the cancel section. */
+  readonly cancelLabels: number;
+  readonly cancelIdleSeconds: number;
 }
 
 const FULL: Plan = {
@@ -52,6 +56,8 @@ const FULL: Plan = {
   pollSamples: 30,
   windowsLabels: 100,
   sheetLabels: 100,
+  cancelLabels: 500,
+  cancelIdleSeconds: 60,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -63,6 +69,8 @@ const QUICK: Plan = {
   pollSamples: 8,
   windowsLabels: 50,
   sheetLabels: 40,
+  cancelLabels: 100,
+  cancelIdleSeconds: 10,
 };
 
 export interface BenchReport {
@@ -79,6 +87,8 @@ export interface BenchReport {
   scale?: ScaleResult;
   poll?: PollResult;
   windows?: WindowsResult;
+  /** The check before spooling that keeps a canceled shipment's label off the printer. */
+  cancel?: CancelResult;
   duration_s: number;
 }
 
@@ -160,6 +170,16 @@ async function main(): Promise<void> {
     if (only.has('poll'))
       report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
+    if (only.has('cancel'))
+      report.cancel = await runCancel({
+        sandbox,
+        cups,
+        queue: QUEUE,
+        labels: plan.cancelLabels,
+        idleSeconds: plan.cancelIdleSeconds,
+        workDir,
+        log,
+      });
     if (only.has('scale'))
       report.scale = await runScale({
         sandbox,

@@ -56,6 +56,14 @@ export function rows(r: BenchReport): Row[] {
       `${f(w.batched_s)} s, ${w.batched_runs} runs, ${f(w.per_label_batched_ms, 0)} ms a label`,
     );
   }
+  if (r.cancel) {
+    const c = r.cancel;
+    const perMinute = c.recheck_requests_per_minute;
+    add(
+      `cancel check before spooling (after ${c.recheck_after_ms} ms waiting): requests/min idle / burst / paused burst`,
+      `${f(perMinute.idle)} / ${f(perMinute.burst)} / ${f(perMinute.paused_burst)} (${c.recheck_requests.burst} in a ${c.burst_labels}-label burst, ${c.recheck_requests.paused_burst} with a ${c.pause_seconds} s pause)`,
+    );
+  }
   if (r.scan)
     add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {

@@ -64,6 +64,7 @@ const WORDING: Wording = {
       : t('agentMsg.job.mayHavePrinted', { cause: trimEnd(agentWords(p.cause)) }),
   'job.noDocument': (p) => t('agentMsg.job.noDocument', { document: documentWords(p.documentType) }),
   'job.canceledByHand': () => t('agentMsg.job.canceledByHand'),
+  'job.shipmentCanceled': (p) => t(p.by === 'station' ? 'agentMsg.job.shipmentCanceledHere' : 'agentMsg.job.shipmentCanceledElsewhere'),
   'job.handedBeforeRestart': () => t('agentMsg.job.handedBeforeRestart'),
   'job.stoppedWhileSending': () => t('agentMsg.job.stoppedWhileSending'),
   'job.resentAfterRestart': (p) =>
@@ -95,6 +96,7 @@ const WORDING: Wording = {
   'intake.waitingForRules': () => t('agentMsg.intake.waitingForRules'),
   'report.neverReached': (p) => reportWords({ code: 'report.neverReached', params: p }),
   'report.canceledAtService': (p) => reportWords({ code: 'report.canceledAtService', params: p }),
+  'report.canceledAtStation': (p) => reportWords({ code: 'report.canceledAtStation', params: p }),
   'report.atPrinter': (p) => reportWords({ code: 'report.atPrinter', params: p }),
   'report.held': (p) => reportWords({ code: 'report.held', params: p }),
   'report.waiting': (p) => reportWords({ code: 'report.waiting', params: p }),

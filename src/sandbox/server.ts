@@ -10,7 +10,7 @@ import { decideFault, DEFAULT_FAULTS, mergeFaults, type FaultSettings } from './
 import { HttpError, parseJson, readRaw, type Reply } from './http';
 import { match, type Route } from './router';
 import { adminDraftSchema, createDraft, type AdminDraftInput, type DraftCreated } from './drafts';
-import { adminRoutes, bookDirect } from './routes/admin';
+import { adminRoutes, bookDirect, cancelDirect } from './routes/admin';
 import { bookRoutes } from './routes/book';
 import { printRoutes, serveFile } from './routes/print';
 import { rateRoutes } from './routes/rates';
@@ -71,6 +71,11 @@ export interface Sandbox {
     packages?: number;
     carrier?: string;
   }): Promise<{ shipmentId: string; trackingId: string; referenceId: string }>;
+  /**
+   * Cancel a booked shipment as the web application would (POST /admin/cancel); with
+   * `trackingEvent` a TRACKING_EVENT `CANCELED` is sent as well. Refused (409) unless booked.
+   */
+  cancelShipment(shipmentId: string, options?: { trackingEvent?: boolean }): { shipment_id: string; status: string };
   /** A draft (not booked) shipment with the chosen gaps, as POST /admin/drafts makes it (drafts.ts). */
   createDraft(input?: AdminDraftInput): DraftCreated;
   /** Bulk-seed N already-booked shipments without webhooks, fast (for 100k-history benchmarks). */
@@ -221,6 +226,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       state.faults = mergeFaults(state.faults, f);
     },
     bookShipment: async (input = {}) => bookDirect(state, services, input),
+    cancelShipment: (shipmentId, options = {}) =>
+      cancelDirect(state, services, { shipment_id: shipmentId, tracking_event: options.trackingEvent ?? false }),
     createDraft: (input = {}) => createDraft(state, adminDraftSchema.parse(input)),
     seedBooked: (count) => seedBooked(state, services, count),
     setWebhooks: (endpoints) => dispatcher.setEndpoints(endpoints),

@@ -127,6 +127,29 @@ export class Services {
     this.state.store.touch(s, this.state.nowIso(), s.body.reference_id, previous);
   }
 
+  /**
+   * A TRACKING_EVENT `CANCELED` for a canceled shipment, as a service that reports cancels
+   * among tracking events would send it (the spec does not say it does: only on request,
+   * POST /admin/cancel with `tracking_event`). Not added to the shipment's tracking (README 34).
+   */
+  announceCancel(s: StoredShipment): void {
+    if (!s.booking) return;
+    this.state.dispatcher.emit({
+      type: 'TRACKING_EVENT',
+      subscription: 'CANCELED',
+      shipmentId: s.id,
+      data: {
+        event: 'CANCELED',
+        carrier: s.booking.carrier,
+        tracking_id: s.booking.trackingId,
+        reason: null,
+        description: 'Shipment canceled',
+        location: '',
+        event_time: this.state.nanoIso(new Date(this.state.nowMs())),
+      },
+    });
+  }
+
   private carrierEvent(shipmentId: string, step: CarrierStep): void {
     const s = this.state.store.get(shipmentId);
     if (!s || !isBooked(s) || !s.booking || s.bookedAtMs === null) return;

@@ -48,6 +48,8 @@ export interface AgentMessageParams {
   readonly 'job.mayHavePrinted': { readonly cause: AgentMessage };
   readonly 'job.noDocument': { readonly documentType: string };
   readonly 'job.canceledByHand': Record<string, never>;
+  /** Its shipment was canceled before the label was handed to the printer: never printed. */
+  readonly 'job.shipmentCanceled': { readonly by: 'station' | 'service' };
   readonly 'job.handedBeforeRestart': Record<string, never>;
   readonly 'job.stoppedWhileSending': Record<string, never>;
   readonly 'job.resentAfterRestart': { readonly outcome: 'aborted' | 'canceled'; readonly spoolerJobId: string };
@@ -99,6 +101,7 @@ export interface AgentMessageParams {
   // Where a document stands in the end-of-day report and a shipment's documents (src/main/report)
   readonly 'report.neverReached': Record<string, never>;
   readonly 'report.canceledAtService': Record<string, never>;
+  readonly 'report.canceledAtStation': Record<string, never>;
   readonly 'report.atPrinter': Record<string, never>;
   readonly 'report.held': Record<string, never>;
   readonly 'report.waiting': { readonly state: ReportWaitingState };
@@ -185,6 +188,10 @@ const ENGLISH: EnglishTable = {
   },
   'job.noDocument': (p) => `this shipment has no ${p.documentType}`,
   'job.canceledByHand': () => 'canceled by hand',
+  'job.shipmentCanceled': (p) =>
+    p.by === 'station'
+      ? 'shipment canceled at this station; the label was not printed'
+      : 'shipment canceled at the service (the web application or another station); the label was not printed',
   'job.handedBeforeRestart': () => 'handed to the printer before the restart; it cannot be followed further',
   'job.stoppedWhileSending': () => 'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',
   'job.resentAfterRestart': (p) => `the spooler ${p.outcome} job ${p.spoolerJobId} after the restart; sending it again`,
@@ -227,6 +234,7 @@ const ENGLISH: EnglishTable = {
   'intake.waitingForRules': () => 'Received by webhook; waiting for the station rules to decide.',
   'report.neverReached': () => 'never reached this station',
   'report.canceledAtService': () => 'shipment canceled at the service',
+  'report.canceledAtStation': () => 'shipment canceled at this station',
   'report.atPrinter': () => 'at the printer, not reported done: check the printer',
   'report.held': () => 'held: automatic printing is paused',
   'report.waiting': (p) => `waiting in the queue (${p.state})`,

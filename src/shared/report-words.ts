@@ -59,6 +59,7 @@ const en = {
   // Where a booking stands (the detail column), from its message code (src/shared/agent-messages.ts).
   'report.detail.neverReached': 'never reached this station',
   'report.detail.canceledAtService': 'shipment canceled at the service',
+  'report.detail.canceledAtStation': 'shipment canceled at this station',
   'report.detail.atPrinter': 'at the printer, not reported done: check the printer',
   'report.detail.held': 'held: automatic printing is paused',
   'report.detail.waiting.queued': 'waiting in the queue (queued)',
@@ -106,6 +107,7 @@ const sv: ReportWords = {
   'report.csvWritten': 'CSV-fil: {file}',
   'report.detail.neverReached': 'nådde aldrig den här stationen',
   'report.detail.canceledAtService': 'sändningen avbokad hos tjänsten',
+  'report.detail.canceledAtStation': 'sändningen avbokad på den här stationen',
   'report.detail.atPrinter': 'hos skrivaren men inte rapporterad klar: kontrollera skrivaren',
   'report.detail.held': 'väntar: automatisk utskrift är pausad',
   'report.detail.waiting.queued': 'väntar i kön (köad)',
@@ -150,6 +152,7 @@ const da: ReportWords = {
   'report.csvWritten': 'CSV-fil: {file}',
   'report.detail.neverReached': 'nåede aldrig frem til denne station',
   'report.detail.canceledAtService': 'forsendelsen annulleret hos tjenesten',
+  'report.detail.canceledAtStation': 'forsendelsen annulleret på denne station',
   'report.detail.atPrinter': 'ved printeren, men ikke meldt færdig: tjek printeren',
   'report.detail.held': 'tilbageholdt: automatisk udskrivning er sat på pause',
   'report.detail.waiting.queued': 'venter i køen (i kø)',
@@ -195,6 +198,7 @@ const nb: ReportWords = {
   'report.csvWritten': 'CSV-fil: {file}',
   'report.detail.neverReached': 'nådde aldri frem til denne stasjonen',
   'report.detail.canceledAtService': 'sendingen kansellert hos tjenesten',
+  'report.detail.canceledAtStation': 'sendingen kansellert på denne stasjonen',
   'report.detail.atPrinter': 'hos skriveren, men ikke meldt ferdig: sjekk skriveren',
   'report.detail.held': 'holdt tilbake: automatisk utskrift er satt på pause',
   'report.detail.waiting.queued': 'venter i køen (i kø)',
@@ -239,6 +243,7 @@ const fi: ReportWords = {
   'report.csvWritten': 'CSV-tiedosto: {file}',
   'report.detail.neverReached': 'ei koskaan tullut tälle asemalle',
   'report.detail.canceledAtService': 'lähetys peruttu palvelussa',
+  'report.detail.canceledAtStation': 'lähetys peruttu tällä asemalla',
   'report.detail.atPrinter': 'tulostimella, mutta valmistumista ei ilmoitettu: tarkista tulostin',
   'report.detail.held': 'pidossa: automaattinen tulostus on keskeytetty',
   'report.detail.waiting.queued': 'odottaa jonossa (ei vielä aloitettu)',
@@ -282,6 +287,8 @@ export function reportDetailKey(message: AgentMessage | null | undefined): Repor
       return 'report.detail.neverReached';
     case 'report.canceledAtService':
       return 'report.detail.canceledAtService';
+    case 'report.canceledAtStation':
+      return 'report.detail.canceledAtStation';
     case 'report.atPrinter':
       return 'report.detail.atPrinter';
     case 'report.held':

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
+import { canceledAmong } from './cancel-lookup';
 import { Poller } from '../intake/poller';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
@@ -31,7 +32,7 @@ import { describeJob } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
 import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
-import { renderTestPage, TEST_PAGE_TYPE } from './test-page';
+import { renderTestPage, TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
 
 export interface AgentOptions {
   /** Where the ledger lives (`ledger.sqlite`). */
@@ -132,6 +133,11 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     // Tells "this shipment has no waybill" (not a failure) from a real refusal.
     availableDocuments: async (shipmentId: string) => (await connection.current.getShipment(shipmentId)).available_documents_types ?? [],
+    // A test page has no shipment to ask about.
+    canceledAmong: async (shipmentIds: readonly string[], since: Date) => {
+      const ids = shipmentIds.filter((id) => id !== TEST_PAGE_SHIPMENT);
+      return ids.length === 0 ? { canceled: [], requestId: null } : canceledAmong(connection.current, ids, since);
+    },
   };
 
   const carriers = new CarrierCache({
@@ -192,6 +198,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       cursors: ledger.intake,
       sink: pipeline,
       stationRules,
+      onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
       index: ledger.intake,
       intervalSeconds: Math.max(interval, 1),
       cursorName,
@@ -207,6 +214,17 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       // are not guaranteed to arrive (spec, Events 5).
       void created.pollOnce();
     }
+  };
+
+  // Canceled at the service (the web application, another station): nothing of it prints here.
+  const shipmentCanceled = (shipmentId: string, how: string): void => {
+    const { canceled, busy, atPrinter } = pipeline.cancelShipment(shipmentId, 'service');
+    const handed = busy.length + atPrinter.length;
+    if (canceled.length + handed === 0) return;
+    log.info(
+      `shipment ${shipmentId} canceled at the service (${how}): ${canceled.length} waiting job(s) canceled` +
+        (handed > 0 ? `, ${handed} already handed to the printer (take the label off the printer)` : ''),
+    );
   };
 
   const fallback = new FallbackWatcher({
@@ -278,7 +296,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           logger: intakeLogger,
           // A delivery the ledger could not take (answered 503): the station parks until it can.
           onLedgerFailure: (error) => pipeline.ledgerFailed(error),
-          onTracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
+          onTracking: (shipmentId, event) => {
+            hub.emit({ type: 'tracking', shipmentId, event });
+            if (event.status.toUpperCase() === 'CANCELED') shipmentCanceled(shipmentId, 'a CANCELED tracking event');
+          },
           onAlert: (alert) =>
             hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
         });

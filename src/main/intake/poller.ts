@@ -89,6 +89,11 @@ export interface PollerOptions {
   readonly cursorName?: string;
   /** Every booking seen is indexed here so a scan finds it (the ledger). @default none */
   readonly index?: ShipmentIndexPort;
+  /**
+   * A shipment changed since the mark reads CANCELED (the web application, another station):
+   * whatever of it waits at this station must not print. @default none
+   */
+  readonly onCanceled?: (shipmentId: string) => void;
   /** A booking went through the station rules. @default none */
   readonly onBooking?: (result: DispatchResult) => void;
   /** @default silent */
@@ -289,6 +294,10 @@ export class Poller {
       }
       if (changed < windowStart || (changed === windowStart && !state)) continue;
       if (changed <= markNs && seenAtMark.has(shipment.id)) continue;
+      if ((shipment.status ?? '').toUpperCase() === 'CANCELED') {
+        this.canceled(shipment.id);
+        continue;
+      }
       if (!isBooked(shipment)) continue;
       let booked: string | null;
       looked.add(shipment.id);
@@ -414,6 +423,14 @@ export class Poller {
       `poller: more than ${MAX_PARKED} shipments parked; given up on ${ids}: not printed automatically (a scan and Reprint prints them)`,
     );
     return entries.slice(-MAX_PARKED);
+  }
+
+  private canceled(shipmentId: string): void {
+    try {
+      this.options.onCanceled?.(shipmentId);
+    } catch (error) {
+      this.logger.error(`poller: canceled shipment ${shipmentId} could not be recorded: ${errorText(error)}`);
+    }
   }
 
   private indexOnly(shipment: ShipmentRecord): void {

@@ -48,6 +48,7 @@ export class BatchBytes {
   /** The fetcher, with every PDF it returns counted here. */
   watch(fetcher: PdfFetcher): PdfFetcher {
     const available = fetcher.availableDocuments;
+    const canceled = fetcher.canceledAmong;
     return {
       printFile: async (request) => {
         const result = await fetcher.printFile(request);
@@ -55,6 +56,7 @@ export class BatchBytes {
         return result;
       },
       ...(available ? { availableDocuments: (shipmentId: string) => available.call(fetcher, shipmentId) } : {}),
+      ...(canceled ? { canceledAmong: (ids: readonly string[], since: Date) => canceled.call(fetcher, ids, since) } : {}),
     };
   }
 }

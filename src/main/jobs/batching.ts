@@ -220,6 +220,20 @@ export class Batching {
         }
         for (const m of members) m.spoolUncertain = false;
       }
+      // A member canceled while the batch waited: its label is in the batch's PDF, so the batch
+      // is not sent; the others go back to waiting in their places and are fetched again without it.
+      const gone = await this.steps.cancels.sweep(members);
+      if (gone.length > 0) {
+        this.release(
+          batch,
+          members.filter((m) => !gone.includes(m)),
+        );
+        return;
+      }
+      if (this.context.queue.isStopped()) {
+        for (const m of members) m.phase = 'ready';
+        return;
+      }
       // Written before the hand-over, in one commit: if the ledger cannot take it, the batch is not sent.
       this.steps.countTries(members, 'spooling', { spoolAttempted: true, batchId: batch.id }, () =>
         this.tryBatchState(batch.id, 'spooling'),
@@ -284,7 +298,11 @@ export class Batching {
         return;
       }
       batch.pdf = pdf;
-      for (const m of members) m.phase = 'ready';
+      const fetchedAt = queue.nowMs();
+      for (const m of members) {
+        m.phase = 'ready';
+        m.checkedAt = fetchedAt;
+      }
     } catch {
       if (queue.isStopped()) return;
       // Refused (or failed) as a batch: each member is fetched on its own and fails on its own.

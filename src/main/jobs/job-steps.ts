@@ -1,3 +1,4 @@
+import type { CancelCheck } from './cancel-check';
 import { adviceOf, messageOf } from './failure';
 import type { JobPatch, JobRecord } from './job-record';
 import { isAmbiguous, type JobFailures } from './job-failures';
@@ -22,6 +23,8 @@ export class JobSteps {
     private readonly context: PipelineContext,
     private readonly failures: JobFailures,
     private readonly spooled: SpooledJobs,
+    /** The last look at the shipment before a hand-over (cancel-check.ts); batching.ts uses it too. */
+    readonly cancels: CancelCheck,
   ) {}
 
   /** Fetches in progress (bounded by fetchConcurrency). */
@@ -50,7 +53,11 @@ export class JobSteps {
       if (this.context.queue.disowned(entry, token)) return;
       entry.pdf = pdf;
       entry.phase = 'ready';
+      entry.checkedAt = this.context.queue.nowMs();
     } catch (error) {
+      if (this.context.queue.disowned(entry, token)) return;
+      // Refused because its shipment was canceled (elsewhere, not yet heard of): canceled, not failed.
+      if (await this.cancels.refused(entry, error, token)) return;
       if (this.context.queue.disowned(entry, token)) return;
       if (await failures.lacksDocument(entry, error)) {
         if (!this.context.queue.disowned(entry, token)) failures.skipMissing(entry, error);
@@ -82,6 +89,12 @@ export class JobSteps {
         }
         entry.spoolUncertain = false;
         entry.batchId = null;
+      }
+      // Canceled while it waited (here, at the service, by another station): it never prints.
+      if ((await this.cancels.sweep([entry])).length > 0) return;
+      if (this.context.queue.isStopped()) {
+        entry.phase = entry.pdf ? 'ready' : 'waiting';
+        return;
       }
       // Written before the hand-over: if the ledger cannot take it, the job is not sent.
       // Alone, under its own id: a batch it was in is no longer where to look for it.

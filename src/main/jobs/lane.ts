@@ -34,6 +34,11 @@ export interface Entry {
   batch: Batch | null;
   /** A batch with this job was refused: it is fetched alone from now on. */
   alone: boolean;
+  /**
+   * Epoch ms the shipment was last known booked: queued, or its PDF fetched (the service
+   * renders no label for a canceled shipment), or asked about before spooling (cancel-check.ts).
+   */
+  checkedAt: number;
 }
 
 /** Jobs fetched with one print call and spooled as one job; members are consecutive in their lane. */
@@ -65,6 +70,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     batchId: job.batchId ?? null,
     batch: null,
     alone: false,
+    checkedAt: now,
   };
 }
 

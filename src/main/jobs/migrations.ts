@@ -158,6 +158,23 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       ALTER TABLE intake_pending ADD COLUMN reason_message TEXT;
     `,
   },
+  {
+    version: 6,
+    sql: `
+      -- Shipments known to be canceled (jobs/shipment-cancels.ts): by this station's "Cancel
+      -- shipment" (source station) or seen at the service (source service: a CANCELED
+      -- tracking event, a poll, the check before spooling, the end-of-day list). End of day
+      -- and the report command read it, so a cancel outlives a restart and a service that cannot be read.
+      CREATE TABLE shipment_cancels (
+        shipment_id TEXT PRIMARY KEY COLLATE NOCASE,
+        source TEXT NOT NULL,
+        canceled_at TEXT NOT NULL,
+        request_id TEXT,
+        recorded_at TEXT NOT NULL
+      );
+      CREATE INDEX shipment_cancels_recorded ON shipment_cancels(recorded_at);
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number {

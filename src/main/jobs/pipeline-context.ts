@@ -28,6 +28,11 @@ export interface JobQueue {
   disowned(entry: Entry, token: number): boolean;
   /** Run the scheduler again soon (a step ended, the ledger is back). */
   schedulePump(): void;
+  /**
+   * Their shipment is canceled (found just before spooling): each job leaves its line and
+   * ends `canceled`, and the cancel is recorded. `by` says who is known to have canceled it.
+   */
+  shipmentCanceled(entries: readonly Entry[], by: 'station' | 'service', requestId: string | null): void;
 }
 
 export interface PipelineContext {

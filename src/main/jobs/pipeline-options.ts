@@ -80,6 +80,14 @@ export interface PrintPipelineOptions {
    * @default 2000
    */
   readonly reconcileSettleMs?: number;
+  /**
+   * A job that waited this long since its shipment was last known booked (its PDF fetched,
+   * or, for a printer that needs none, since it was queued) asks the service again before it
+   * is spooled: one request, one list call for a batch (cancel-check.ts). A shipment canceled
+   * meanwhile (the web application, another station) ends the job `canceled`, unprinted.
+   * 0 checks before every spool. @default 3000
+   */
+  readonly recheckAfterMs?: number;
   /** @default () => new Date() */
   readonly now?: () => Date;
   /** Jitter source, in [0, 1). @default Math.random */
@@ -138,6 +146,7 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
     followSpooler: options.followSpooler ?? true,
     followIntervalMs: options.followIntervalMs ?? 500,
     reconcileSettleMs: options.reconcileSettleMs ?? 2000,
+    recheckAfterMs: Math.max(0, options.recheckAfterMs ?? 3000),
     ledgerRetryBaseMs: Math.max(1, options.ledgerRetryBaseMs ?? 1000),
     ledgerRetryMaxMs: Math.max(1, options.ledgerRetryMaxMs ?? 30_000),
     now: options.now ?? (() => new Date()),

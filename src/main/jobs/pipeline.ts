@@ -1,7 +1,8 @@
-import { codedOnly, englishOf, plainMessage, type AgentMessage } from '../../shared/agent-messages';
+import { agentMessage, codedOnly, englishOf, plainMessage, type AgentMessage } from '../../shared/agent-messages';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { BatchBytes } from './batch-bytes';
 import { Batching } from './batching';
+import { CancelCheck } from './cancel-check';
 import { JobError, JOB_ERROR_CODES, ledgerWriteError, pauseNotRecorded, sqliteCode } from './errors';
 import { JobFailures } from './job-failures';
 import { toJobView, type JobRecord } from './job-record';
@@ -65,6 +66,7 @@ export class PrintPipeline {
   private readonly spooled: SpooledJobs;
   private readonly failures: JobFailures;
   private readonly steps: JobSteps;
+  private readonly cancelCheck: CancelCheck;
   private readonly batching: Batching;
   private readonly recovery: RecoveryContext;
   private roundRobin = 0;
@@ -97,6 +99,7 @@ export class PrintPipeline {
       },
       disowned: (entry, token) => this.disowned(entry, token),
       schedulePump: () => this.schedulePump(),
+      shipmentCanceled: (entries, by, requestId) => this.shipmentCanceled(entries, by, requestId),
     };
     const { ledgerRetryBaseMs: retryBaseMs, ledgerRetryMaxMs: retryMaxMs } = this.o;
     this.guard = new LedgerGuard({ ledger: this.ledger, observer: this.observer, queue, retryBaseMs, retryMaxMs });
@@ -106,7 +109,8 @@ export class PrintPipeline {
     const context: PipelineContext = { settings: this.o, queue, guard: this.guard, fetcher, printers: this.printers };
     this.spooled = new SpooledJobs(context);
     this.failures = new JobFailures(context);
-    this.steps = new JobSteps(context, this.failures, this.spooled);
+    this.cancelCheck = new CancelCheck(context, this.ledger);
+    this.steps = new JobSteps(context, this.failures, this.spooled, this.cancelCheck);
     this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled, bytes);
     this.recovery = { ...context, spooled: this.spooled };
     for (const scope of this.ledger.pausedScopes()) {
@@ -139,6 +143,9 @@ export class PrintPipeline {
    * end-of-day manifest), idempotent per shipment and type.
    */
   submitBooking(notice: BookingToPrint, documentTypes: readonly string[] = this.o.autoPrintTypes()): JobView[] {
+    // A booking notice that arrives after its cancel (webhooks come out of order; End of day's
+    // "print what is missing") prints nothing: the shipment is void.
+    if (this.ledger.cancelOf?.(notice.shipmentId)) return [];
     const copies = this.o.copies();
     const jobs: JobView[] = [];
     for (const documentType of documentTypes) {
@@ -252,6 +259,41 @@ export class PrintPipeline {
     const canceled = this.guard.write(jobId, 'canceled', { reason: plainMessage('job.canceledByHand'), nextAttemptAt: null });
     this.schedulePump();
     return toJobView(canceled);
+  }
+
+  /**
+   * The shipment is canceled (at this station, or the service says so): it is recorded, and
+   * every job of it not yet handed to a spooler ends `canceled`, wherever it is (queued,
+   * being fetched, fetched and waiting, in a batch not yet spooled: the batch's other labels
+   * are fetched again without it). A job being handed over right now (`busy`) or already at
+   * the printer (`atPrinter`) cannot be stopped here; a spool that starts later checks the
+   * recorded cancel first (cancel-check.ts).
+   */
+  cancelShipment(
+    shipmentId: string,
+    by: 'station' | 'service',
+    requestId: string | null = null,
+  ): { canceled: JobView[]; busy: JobView[]; atPrinter: JobView[] } {
+    this.ledger.recordCancel?.({ shipmentId, source: by, requestId });
+    const result = { canceled: [] as JobView[], busy: [] as JobView[], atPrinter: [] as JobView[] };
+    const id = shipmentId.toLowerCase();
+    for (const job of this.ledger.open()) {
+      if (job.shipmentId.toLowerCase() !== id) continue;
+      const entry = this.entries.get(job.id);
+      if (job.state === 'spooled') result.atPrinter.push(toJobView(job));
+      else if (entry?.phase === 'spooling' || job.state === 'spooling') result.busy.push(toJobView(job));
+      else {
+        if (entry) this.drop(entry);
+        result.canceled.push(toJobView(this.writeCanceled(job.id, by, requestId)));
+      }
+    }
+    this.schedulePump();
+    return result;
+  }
+
+  /** Requests the check before spooling made to the service (cancel-check.ts), for the bench. */
+  get cancelRecheckRequests(): number {
+    return this.cancelCheck.requests;
   }
 
   /** Pause one target (every job to it waits), or automatic printing as a whole (automatic jobs are recorded and held). */
@@ -620,6 +662,24 @@ export class PrintPipeline {
     entry.pdf = null;
     this.lanes.get(entry.target)?.remove(entry);
     this.entries.delete(entry.id);
+  }
+
+  /** JobQueue.shipmentCanceled: found canceled just before its hand-over (cancel-check.ts). */
+  private shipmentCanceled(entries: readonly Entry[], by: 'station' | 'service', requestId: string | null): void {
+    for (const entry of entries) {
+      this.drop(entry);
+      this.writeCanceled(entry.id, by, requestId);
+      if (by === 'service') this.ledger.recordCancel?.({ shipmentId: entry.shipmentId, source: by, requestId });
+    }
+    this.schedulePump();
+  }
+
+  private writeCanceled(jobId: string, by: 'station' | 'service', requestId: string | null): JobRecord {
+    return this.guard.write(jobId, 'canceled', {
+      reason: agentMessage('job.shipmentCanceled', { by }),
+      requestId,
+      nextAttemptAt: null,
+    });
   }
 
   private disowned(entry: Entry, token: number): boolean {

@@ -27,6 +27,13 @@ export interface PdfFetcher {
    * such document" from other refusals; without it the service's message is read.
    */
   availableDocuments?(shipmentId: string): Promise<readonly string[]>;
+  /**
+   * Which of these shipments the service now lists as CANCELED, all of them known booked at
+   * `since`: GET /shipments/{id} for one, one GET /shipments?status=CANCELED for several.
+   * Optional: without it a job that waited is spooled without asking (the station's own
+   * cancels still stop it). Throws ApiError.
+   */
+  canceledAmong?(shipmentIds: readonly string[], since: Date): Promise<{ canceled: readonly string[]; requestId: string | null }>;
 }
 
 /**
@@ -90,7 +97,16 @@ export interface BatchStore {
   dissolveBatch?(id: string): void;
 }
 
-export type PipelineLedger = JobStore & PauseStore & ShipmentLookup & BatchStore;
+/**
+ * Canceled shipments (shipment-cancels.ts). Optional: without it only the jobs themselves
+ * record a cancel, and nothing stops a later booking notice of the shipment.
+ */
+export interface CancelStore {
+  recordCancel?(cancel: { shipmentId: string; source: 'station' | 'service'; requestId?: string | null }): boolean;
+  cancelOf?(shipmentId: string): { readonly source: 'station' | 'service' } | null;
+}
+
+export type PipelineLedger = JobStore & PauseStore & ShipmentLookup & BatchStore & CancelStore;
 
 /** A booking to print automatically (intake's BookingNotice satisfies it). */
 export interface BookingToPrint {

@@ -6,6 +6,7 @@ import type { JobPatch, JobRecord, JobSpec } from '../jobs/job-record';
 import { JobRepository } from '../jobs/job-repository';
 import { BatchRepository, type BatchSpec, type BatchState } from '../jobs/batch-repository';
 import type { JobSearch } from '../jobs/job-search';
+import { ShipmentCancels, type ShipmentCancel } from '../jobs/shipment-cancels';
 import { openLedgerFile, type LedgerFile, type LedgerFileOptions } from '../jobs/ledger-file';
 
 export type { JobSearch } from '../jobs/job-search';
@@ -43,6 +44,8 @@ export class Ledger {
   readonly jobs: JobRepository;
   readonly batches: BatchRepository;
   readonly intake: IntakeStore;
+  /** Canceled shipments (migration 6): what End of day and report count as canceled. */
+  readonly cancels: ShipmentCancels;
   /** The data directory holding the file (what an error tells the user to check). */
   readonly dir: string;
   /** This ledger replaced a damaged one moved aside (see LedgerFile.recovered). */
@@ -66,6 +69,7 @@ export class Ledger {
     this.jobs = new JobRepository(this.file.db, this.now, this.dir);
     this.batches = new BatchRepository(this.file.db, this.now);
     this.intake = new IntakeStore(this.file.db, this.now);
+    this.cancels = new ShipmentCancels(this.file.db, this.now);
     this.inTransaction = this.file.db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T;
     this.retention = { maxAgeDays: options.retention?.maxAgeDays ?? 90, maxRows: options.retention?.maxRows ?? 200_000 };
     this.prune();
@@ -187,6 +191,15 @@ export class Ledger {
     this.intake.setCursor(name, value);
   }
 
+  // ---- canceled shipments (shipment-cancels.ts) ---------------------------------------
+
+  recordCancel(cancel: Parameters<ShipmentCancels['record']>[0]): boolean {
+    return this.cancels.record(cancel);
+  }
+  cancelOf(shipmentId: string): ShipmentCancel | null {
+    return this.cancels.get(shipmentId);
+  }
+
   // ---- both ----------------------------------------------------------------------------
 
   /**
@@ -200,6 +213,7 @@ export class Ledger {
     return this.transaction(() => {
       const jobs = this.jobs.prune(cutoff, maxRows);
       this.batches.prune();
+      this.cancels.prune(cutoff);
       return { jobs, ...this.intake.prune(cutoff) };
     });
   }

@@ -200,7 +200,11 @@ export class PackFlow {
     return attempt(async () => {
       const s = await this.client.getShipment(shipmentId);
       const stage = shipmentStage({ status: s.status, trackingId: s.tracking_id ?? null, availableDocuments: s.available_documents_types });
-      if (stage === 'canceled') return this.view(s);
+      if (stage === 'canceled') {
+        // Canceled elsewhere (the web application, another station): nothing of it prints here either.
+        this.deps.pipeline.cancelShipment(shipmentId, 'service');
+        return this.view(s);
+      }
       if (stage !== 'booked')
         throw new PackError('PACK_NOT_BOOKED', `Shipment ${s.reference_id ?? s.id} is not booked: there is nothing to cancel.`);
       await this.client.cancel({ shipment_id: shipmentId });
@@ -212,17 +216,22 @@ export class PackFlow {
         occurredAt: this.now().toISOString(),
         url: null,
       });
-      // A label still waiting in the queue is void now: it must not come out of the printer.
-      for (const job of this.deps.ledger.search({ text: shipmentId, limit: 50 })) {
-        if (job.shipmentId === shipmentId && job.state === 'queued') this.deps.pipeline.cancel(job.id);
-      }
-      this.deps.log.info(`pack: ${shipmentId} canceled`);
+      // Every label of it not yet at the printer is void now, wherever it waits (queued, being
+      // fetched, fetched behind a busy or paused printer, in a batch): recorded in the ledger,
+      // so End of day counts it after a restart and a spool about to start checks it first.
+      const { canceled, busy, atPrinter } = this.deps.pipeline.cancelShipment(shipmentId, 'station');
+      const atSpooler = [...busy, ...atPrinter].length;
+      this.deps.log.info(
+        `pack: ${shipmentId} canceled; ${canceled.length} waiting job(s) canceled` +
+          (atSpooler > 0 ? `, ${atSpooler} already handed to the printer (take the label off the printer)` : ''),
+      );
       return this.view(await this.client.getShipment(shipmentId));
     });
   }
 
   /** True when the station knows the shipment was canceled (here, or by a CANCELED event). */
   isCanceled(shipmentId: string): boolean {
+    if (this.deps.ledger.cancelOf(shipmentId)) return true;
     return this.deps.ledger.trackingFor(shipmentId).some((e) => e.status.toUpperCase() === 'CANCELED');
   }
 

@@ -12,7 +12,7 @@ import type { IntakeLogger, ShipmentSourcePort } from '../intake/ports';
 import type { SeenShipment } from '../intake/intake-store';
 import type { JobRecord } from '../jobs/job-record';
 import { dayWindow } from './day-window';
-import { buildEndOfDay } from './end-of-day';
+import { buildEndOfDay, type ListedBooking } from './end-of-day';
 import { printIfMissing, type MissingTally } from './missing-document';
 import { listBookingsOfDay } from './service-bookings';
 
@@ -23,6 +23,10 @@ export interface EndOfDayLedger {
   jobsCreatedSince(isoTime: string): JobRecord[];
   jobsForShipment(shipmentId: string): JobRecord[];
   getShipment(shipmentId: string): SeenShipment | null;
+  /** The shipment's cancel as the ledger holds it (migration 6). */
+  cancelOf(shipmentId: string): { readonly source: 'station' | 'service' } | null;
+  /** Records a cancel the service's list shows, so a later report from the ledger alone agrees. */
+  recordCancel(cancel: { shipmentId: string; source: 'service' }): boolean;
 }
 
 /** The pipeline, as far as the report's actions use it. */
@@ -60,7 +64,35 @@ export async function endOfDayReport(day: string, deps: EndOfDayDeps): Promise<E
     serviceError = { code: 'NOT_CONNECTED', message, requestId: null };
   }
   const jobs = deps.ledger.jobsCreatedSince(new Date(window.start.getTime() - JOBS_BEFORE_DAY_MS).toISOString());
-  return buildEndOfDay({ window, listed, serviceError, jobs, seen: (id) => deps.ledger.getShipment(id), rules: deps.stationRules(), now });
+  rememberListedCancels(listed, jobs, deps);
+  return buildEndOfDay({
+    window,
+    listed,
+    serviceError,
+    jobs,
+    seen: (id) => deps.ledger.getShipment(id),
+    canceled: (id) => deps.ledger.cancelOf(id),
+    rules: deps.stationRules(),
+    now,
+  });
+}
+
+/**
+ * A shipment of this station's the service lists as CANCELED goes into the ledger's cancels:
+ * the next report, after a restart or without the service, says the same.
+ */
+function rememberListedCancels(listed: readonly ListedBooking[] | null, jobs: readonly JobRecord[], deps: EndOfDayDeps): void {
+  const own = new Set(jobs.map((j) => j.shipmentId.toLowerCase()));
+  for (const { shipment } of listed ?? []) {
+    if ((shipment.status ?? '').toUpperCase() !== 'CANCELED' || !own.has(shipment.id.toLowerCase())) continue;
+    try {
+      if (!deps.ledger.cancelOf(shipment.id)) deps.ledger.recordCancel({ shipmentId: shipment.id, source: 'service' });
+    } catch (error) {
+      deps.logger.warn(
+        `end of day: the cancel of shipment ${shipment.id} could not be recorded in the ledger: ${(error as Error).message}`,
+      );
+    }
+  }
 }
 
 /** Queues the label of every booking not printed and retries every failed one; then reports again. */

@@ -8,8 +8,9 @@
  * day (a service list that cannot be read, or lags, still leaves the station's own view).
  * A booking only the service knows shows as "not printed": the station never heard of it.
  *
- * Where one stands is read from its label jobs, in this order: canceled at the service;
- * printed (any label job completed); may have printed (spooled, or failed "may have
+ * Where one stands is read from its label jobs, in this order: canceled (the service lists
+ * it CANCELED, or the ledger holds its cancel: this station's own "Cancel shipment", or one the
+ * service reported, so a restart or a list that cannot be read keeps it canceled); printed (any label job completed); may have printed (spooled, or failed "may have
  * printed"); not printed but waiting (queued, fetching, spooling); failed; canceled by hand;
  * not printed (no label job at all).
  */
@@ -46,6 +47,8 @@ export interface EndOfDayInputs {
   readonly jobs: readonly JobRecord[];
   /** The ledger's shipment index: source, carrier and reference a webhook brought. */
   readonly seen: (shipmentId: string) => SeenShipment | null;
+  /** The ledger's record of the shipment's cancel (shipment-cancels.ts). @default none known */
+  readonly canceled?: (shipmentId: string) => { readonly source: 'station' | 'service' } | null;
   readonly rules: StationRules;
   readonly now: Date;
 }
@@ -68,7 +71,8 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
     const own = jobsOf(shipment.id);
     const labels = own.filter((j) => j.documentType === LABEL);
     if (!printsHere(inputs, shipment) && labels.length === 0) continue;
-    const canceled = (shipment.status ?? '').toUpperCase() === 'CANCELED';
+    const known = inputs.canceled?.(shipment.id)?.source ?? null;
+    const canceled = known ?? ((shipment.status ?? '').toUpperCase() === 'CANCELED' ? 'service' : null);
     rows.set(shipment.id.toLowerCase(), {
       shipmentId: shipment.id,
       reference: shipment.reference_id ?? labels[0]?.reference ?? null,
@@ -93,7 +97,7 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
       carrier: seen?.carrier ?? null,
       trackingId: job.trackingId ?? seen?.trackingId ?? null,
       bookedAt: job.bookedAt ?? seen?.bookedAt ?? null,
-      ...standing(labels, false, plainMessage('report.onlyOtherDocument')),
+      ...standing(labels, inputs.canceled?.(job.shipmentId)?.source ?? null, plainMessage('report.onlyOtherDocument')),
       seenBy: 'station',
       manifest: false,
     });
@@ -132,11 +136,15 @@ function reasonOf(job: JobRecord): Pick<Standing, 'detail' | 'detailMessage'> {
   return { detail: job.reason, ...(job.reasonMessage ? { detailMessage: job.reasonMessage } : {}) };
 }
 
-/** Where one document of one shipment stands, from its jobs (oldest first). */
-export function standing(labels: readonly JobRecord[], canceledAtService: boolean, noJob: AgentMessage): Standing {
+/**
+ * Where one document of one shipment stands, from its jobs (oldest first). `canceled` says
+ * where the shipment was canceled, if it was (null: booked).
+ */
+export function standing(labels: readonly JobRecord[], canceled: 'station' | 'service' | null, noJob: AgentMessage): Standing {
   const last = labels.at(-1);
-  if (canceledAtService) {
-    return { state: 'canceled', ...detailOf(plainMessage('report.canceledAtService')), printedAt: null, printer: last?.target ?? null };
+  if (canceled) {
+    const where = canceled === 'station' ? plainMessage('report.canceledAtStation') : plainMessage('report.canceledAtService');
+    return { state: 'canceled', ...detailOf(where), printedAt: null, printer: last?.target ?? null };
   }
   const printed = labels.find((j) => j.state === 'completed');
   if (printed) return { state: 'printed', detail: null, printedAt: printed.updatedAt, printer: printed.target };

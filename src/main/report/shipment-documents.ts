@@ -27,7 +27,7 @@ export interface ShipmentDocumentsDeps {
 export function documentStates(jobs: readonly JobRecord[], documentTypes: readonly string[]): ShipmentDocumentState[] {
   return documentTypes.map((documentType) => {
     const own = jobs.filter((j) => j.documentType === documentType);
-    return { documentType, ...standing(own, false, plainMessage('report.notPrintedYet')) };
+    return { documentType, ...standing(own, null, plainMessage('report.notPrintedYet')) };
   });
 }
 

@@ -520,6 +520,9 @@ export const da: Catalog = {
   'agentMsg.job.mayHavePrinted': '{cause}; den kan være udskrevet: tjek printeren, og prøv så igen manuelt',
   'agentMsg.job.noDocument': 'denne forsendelse har ingen {document}',
   'agentMsg.job.canceledByHand': 'annulleret manuelt',
+  'agentMsg.job.shipmentCanceledHere': 'forsendelsen annulleret på denne station; etiketten blev ikke udskrevet',
+  'agentMsg.job.shipmentCanceledElsewhere':
+    'forsendelsen annulleret hos tjenesten (webapplikationen eller en anden station); etiketten blev ikke udskrevet',
   'agentMsg.job.handedBeforeRestart': 'afleveret til printeren før genstarten; den kan ikke følges længere',
   'agentMsg.job.stoppedWhileSending':
     'agenten stoppede, mens jobbet blev sendt: det kan være udskrevet: tjek printeren, og prøv så igen manuelt',

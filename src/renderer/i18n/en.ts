@@ -521,6 +521,9 @@ export const en = {
   'agentMsg.job.mayHavePrinted': '{cause}; it may have printed: check the printer, then retry by hand',
   'agentMsg.job.noDocument': 'this shipment has no {document}',
   'agentMsg.job.canceledByHand': 'canceled by hand',
+  'agentMsg.job.shipmentCanceledHere': 'shipment canceled at this station; the label was not printed',
+  'agentMsg.job.shipmentCanceledElsewhere':
+    'shipment canceled at the service (the web application or another station); the label was not printed',
   'agentMsg.job.handedBeforeRestart': 'handed to the printer before the restart; it cannot be followed further',
   'agentMsg.job.stoppedWhileSending':
     'the agent stopped while sending this job: it may have printed: check the printer, then retry by hand',

@@ -521,6 +521,8 @@ export const fi: Catalog = {
   'agentMsg.job.mayHavePrinted': '{cause}; se on voinut tulostua: tarkista tulostin ja yritä sitten uudelleen käsin',
   'agentMsg.job.noDocument': 'tällä lähetyksellä ei ole asiakirjaa {document}',
   'agentMsg.job.canceledByHand': 'peruttu käsin',
+  'agentMsg.job.shipmentCanceledHere': 'lähetys peruttu tällä asemalla; tarraa ei tulostettu',
+  'agentMsg.job.shipmentCanceledElsewhere': 'lähetys peruttu palvelussa (verkkosovelluksessa tai toisella asemalla); tarraa ei tulostettu',
   'agentMsg.job.handedBeforeRestart': 'annettu tulostimelle ennen uudelleenkäynnistystä; sitä ei voi enää seurata',
   'agentMsg.job.stoppedWhileSending':
     'agentti pysähtyi tätä työtä lähetettäessä: se on voinut tulostua: tarkista tulostin ja yritä sitten uudelleen käsin',

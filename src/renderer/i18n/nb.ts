@@ -520,6 +520,9 @@ export const nb: Catalog = {
   'agentMsg.job.mayHavePrinted': '{cause}; den kan ha blitt skrevet ut: sjekk skriveren, og prøv så igjen manuelt',
   'agentMsg.job.noDocument': 'denne forsendelsen har ingen {document}',
   'agentMsg.job.canceledByHand': 'avbrutt manuelt',
+  'agentMsg.job.shipmentCanceledHere': 'sendingen kansellert på denne stasjonen; etiketten ble ikke skrevet ut',
+  'agentMsg.job.shipmentCanceledElsewhere':
+    'sendingen kansellert hos tjenesten (webapplikasjonen eller en annen stasjon); etiketten ble ikke skrevet ut',
   'agentMsg.job.handedBeforeRestart': 'levert til skriveren før omstarten; den kan ikke følges lenger',
   'agentMsg.job.stoppedWhileSending':
     'agenten stoppet mens jobben ble sendt: den kan ha blitt skrevet ut: sjekk skriveren, og prøv så igjen manuelt',

@@ -520,6 +520,9 @@ export const sv: Catalog = {
   'agentMsg.job.mayHavePrinted': '{cause}; den kan ha skrivits ut: kontrollera skrivaren och försök sedan igen manuellt',
   'agentMsg.job.noDocument': 'den här försändelsen har ingen {document}',
   'agentMsg.job.canceledByHand': 'avbruten manuellt',
+  'agentMsg.job.shipmentCanceledHere': 'sändningen avbokad på den här stationen; etiketten skrevs inte ut',
+  'agentMsg.job.shipmentCanceledElsewhere':
+    'sändningen avbokad hos tjänsten (webbapplikationen eller en annan station); etiketten skrevs inte ut',
   'agentMsg.job.handedBeforeRestart': 'lämnad till skrivaren före omstarten; den kan inte följas längre',
   'agentMsg.job.stoppedWhileSending':
     'agenten stoppades medan jobbet skickades: det kan ha skrivits ut: kontrollera skrivaren och försök sedan igen manuellt',

@@ -1,6 +1,6 @@
 /**
  * /admin: what the web application and the operator do outside the API (book "in the
- * app", leave a draft for the station, fault knobs, printer jobs, webhook endpoints, ADR approval). Same x-api-key;
+ * app", cancel "in the app", leave a draft for the station, fault knobs, printer jobs, webhook endpoints, ADR approval). Same x-api-key;
  * faults never apply here.
  */
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import type { FaultSettings } from '../faults';
 import { mergeFaults } from '../faults';
 import { adminDraftSchema, createDraft } from '../drafts';
 import { HttpError, json, parseBody } from '../http';
+import { isBooked } from '../store';
 import { route, type Route } from '../router';
 import type { Services } from '../services';
 import { createShipment } from '../shipment-factory';
@@ -80,6 +81,28 @@ export function bookDirect(
   return { shipmentId: shipment.id, trackingId: shipment.booking!.trackingId, referenceId: shipment.body.reference_id ?? '' };
 }
 
+export const adminCancelSchema = z.object({
+  shipment_id: z.string().min(1),
+  /** Also send a TRACKING_EVENT `CANCELED` (services.announceCancel). */
+  tracking_event: z.boolean().nullish(),
+});
+export type AdminCancelInput = z.infer<typeof adminCancelSchema>;
+
+/** Cancel as the web application (or another station) would: same rule as POST /shipments/cancel (README 33). */
+export function cancelDirect(state: SandboxState, services: Services, input: AdminCancelInput): { shipment_id: string; status: string } {
+  const shipment = state.shipment(input.shipment_id);
+  if (!isBooked(shipment)) {
+    throw new HttpError(
+      409,
+      'shipment_not_booked',
+      `Only booked shipments can be canceled; shipment ${shipment.id} is ${shipment.status}.`,
+    );
+  }
+  services.cancel(shipment);
+  if (input.tracking_event) services.announceCancel(shipment);
+  return { shipment_id: shipment.id, status: shipment.status };
+}
+
 const faultsSchema = z.object({
   latencyMs: z.number().optional(),
   errorRate: z.number().optional(),
@@ -103,6 +126,9 @@ export const adminRoutes: readonly Route[] = [
     const input = parseBody(adminBookSchema, await body());
     return json(200, bookDirect(state, services, input));
   }),
+  route('POST', '/admin/cancel', async ({ state, services, json: body }) =>
+    json(200, cancelDirect(state, services, parseBody(adminCancelSchema, await body()))),
+  ),
   route('POST', '/admin/drafts', async ({ state, json: body }) => json(201, createDraft(state, parseBody(adminDraftSchema, await body())))),
   route('GET', '/admin/faults', ({ state }) => json(200, state.faults)),
   route('POST', '/admin/faults', async ({ state, json: body }) => {
