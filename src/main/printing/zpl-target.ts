@@ -1,0 +1,229 @@
+import { PRINT_ERROR_CODES, PrintError } from './errors';
+import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import { ZplConnection, ZplConnectionError } from './zpl-connection';
+import { dpiOfDotsPerMm, type ZplDpi } from './zpl-raster';
+import { drained, parseHostStatus, parseIdentity, statusProblem, type ZplHostStatus, type ZplIdentity } from './zpl-status';
+import { labelsFor } from './zpl-labels';
+
+export interface ZplTargetOptions {
+  readonly uri: string;
+  readonly host: string;
+  /** @default 9100 */
+  readonly port?: number;
+  /** From the URI's `?dpi=`; null: asked from the printer with `~HI`. @default null */
+  readonly dpi?: ZplDpi | null;
+  /** Connecting, and each answer to `~HS`/`~HI`, may take this long before the printer counts as down. @default 5000 */
+  readonly timeoutMs?: number;
+  /**
+   * The least time between two `~HS` questions while following printed labels (the
+   * follower ticks every 500 ms or faster; a printer answers in a millisecond, but each
+   * question is a connection). Asked sooner, jobStates answers nothing new. @default 250
+   */
+  readonly statusEveryMs?: number;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+/** What `~HS` means for one printer: a PrintError saying what stops it, in the printer's words. */
+function notReadyError(uri: string, who: string, problem: string): PrintError {
+  return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, `${who} reports ${problem}. Labels wait and print once it is ready.`, {
+    target: uri,
+  });
+}
+
+/**
+ * A ZPL printer on the network (`zpl://HOST[:PORT][?dpi=N]`), spoken to directly on its raw
+ * port: each PDF page rasterized at the printer's resolution and sent as a ZPL graphic. The
+ * printer's own status is the truth: `~HS` before a job (paper out, head open, ribbon out,
+ * paused or a full buffer refuse it, and its labels wait) and after it; a job counts as
+ * printed once the printer's formats in buffer and labels remaining have drained, not when
+ * the bytes were sent.
+ */
+export class ZplTarget implements PrinterTarget {
+  readonly kind = 'zpl' as const;
+  readonly needsPdf = true;
+  /** Labels already sent cannot be listed from the printer after a restart. */
+  readonly reconcilable = false;
+  readonly uri: string;
+  readonly host: string;
+  readonly port: number;
+  private dpi: ZplDpi | null;
+  private identity: ZplIdentity | null = null;
+  private readonly timeoutMs: number;
+  private readonly statusEveryMs: number;
+  private readonly now: () => number;
+  private sequence = 0;
+  /** Jobs sent and not yet seen drained. */
+  private readonly outstanding = new Set<string>();
+  private askedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(options: ZplTargetOptions) {
+    this.uri = options.uri;
+    this.host = options.host;
+    this.port = options.port ?? 9100;
+    this.dpi = options.dpi ?? null;
+    this.timeoutMs = options.timeoutMs ?? 5000;
+    this.statusEveryMs = options.statusEveryMs ?? 250;
+    this.now = options.now ?? Date.now;
+  }
+
+  private get address(): string {
+    return this.host.includes(':') ? `[${this.host}]:${this.port}` : `${this.host}:${this.port}`;
+  }
+
+  /** The printer named as people see it: its model when `~HI` told it. */
+  private get who(): string {
+    return this.identity ? `ZPL printer ${this.identity.model} at ${this.address}` : `ZPL printer ${this.address}`;
+  }
+
+  private down(error: unknown): PrintError {
+    const reason = error instanceof ZplConnectionError ? error.message : (error as Error).message;
+    return new PrintError(
+      PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
+      `${this.who} does not answer (${reason}): check that it is switched on and on the network; labels wait until it answers.`,
+      { cause: error, target: this.uri, printerDown: true },
+    );
+  }
+
+  private async open(): Promise<ZplConnection> {
+    try {
+      return await ZplConnection.open({ host: this.host, port: this.port, timeoutMs: this.timeoutMs });
+    } catch (error) {
+      throw this.down(error);
+    }
+  }
+
+  private async status(connection: ZplConnection): Promise<ZplHostStatus> {
+    return parseHostStatus(await connection.ask('~HS', 3));
+  }
+
+  /** The resolution: the URI's, else `~HI`'s (asked once, on this connection). */
+  private async resolution(connection: ZplConnection): Promise<ZplDpi> {
+    if (this.dpi !== null && this.identity !== null) return this.dpi;
+    if (this.identity === null) {
+      try {
+        this.identity = parseIdentity((await connection.ask('~HI', 1))[0] ?? '');
+      } catch (error) {
+        if (this.dpi !== null) return this.dpi;
+        throw error;
+      }
+    }
+    if (this.dpi !== null) return this.dpi;
+    const dpi = dpiOfDotsPerMm(this.identity.dotsPerMm);
+    if (dpi === null) {
+      throw new PrintError(
+        PRINT_ERROR_CODES.UNSUPPORTED,
+        `${this.who} says it prints ${this.identity.dotsPerMm} dots/mm, which the agent cannot render for: ` +
+          `set the resolution in the printer URI (${this.uri.split('?')[0]}?dpi=203, 300 or 600).`,
+        { target: this.uri },
+      );
+    }
+    this.dpi = dpi;
+    return dpi;
+  }
+
+  async spool(request: SpoolRequest): Promise<SpoolResult> {
+    if (!request.pdf) {
+      throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} prints PDFs: fetch the document with output_format file first.`, {
+        target: this.uri,
+      });
+    }
+    const connection = await this.open();
+    try {
+      let before: ZplHostStatus;
+      let dpi: ZplDpi;
+      try {
+        before = await this.status(connection);
+        dpi = await this.resolution(connection);
+      } catch (error) {
+        if (error instanceof PrintError) throw error;
+        throw this.down(error);
+      }
+      const problem = statusProblem(before);
+      if (problem) throw notReadyError(this.uri, this.who, problem);
+      const zpl = await labelsFor(request, { dpi, uri: this.uri, identity: this.identity });
+      try {
+        await connection.write(zpl, true);
+        // The printer's word that it took the batch (and what it has left), on the same socket.
+        await this.status(connection);
+      } catch (error) {
+        if (error instanceof ZplConnectionError && !error.sent) throw this.down(error);
+        throw new PrintError(
+          PRINT_ERROR_CODES.MAY_HAVE_PRINTED,
+          `The connection to ${this.who} broke off while sending job ${request.jobId} (${(error as Error).message}): ` +
+            'it may have printed: check the printer, then retry by hand',
+          { cause: error, target: this.uri },
+        );
+      }
+    } finally {
+      await connection.close();
+    }
+    const id = `${this.address}#${++this.sequence}`;
+    this.outstanding.add(id);
+    this.askedAt = Number.NEGATIVE_INFINITY;
+    return { spoolerJobId: id, completed: false };
+  }
+
+  async jobState(spoolerJobId: string): Promise<SpoolerJobState> {
+    this.askedAt = Number.NEGATIVE_INFINITY;
+    return (await this.jobStates([spoolerJobId])).get(spoolerJobId) ?? 'unknown';
+  }
+
+  /**
+   * One `~HS` for every followed job: all labels sent before it have printed once the
+   * printer's buffer and batch count have drained. A job this run did not send (a restart)
+   * is 'unknown'.
+   */
+  async jobStates(spoolerJobIds: readonly string[]): Promise<ReadonlyMap<string, SpoolerJobState>> {
+    const result = new Map<string, SpoolerJobState>();
+    const mine = spoolerJobIds.filter((id) => this.outstanding.has(id));
+    for (const id of spoolerJobIds) if (!this.outstanding.has(id)) result.set(id, 'unknown');
+    if (mine.length === 0) return result;
+    if (this.now() - this.askedAt < this.statusEveryMs) return result;
+    this.askedAt = this.now();
+    const connection = await this.open();
+    let status: ZplHostStatus;
+    try {
+      status = await this.status(connection);
+    } catch (error) {
+      throw this.down(error);
+    } finally {
+      await connection.close();
+    }
+    const done = drained(status);
+    for (const id of mine) {
+      if (done) this.outstanding.delete(id);
+      result.set(id, done ? 'completed' : 'printing');
+    }
+    return result;
+  }
+
+  async findSpooled(): Promise<null> {
+    return null;
+  }
+
+  /** The printer's own `~HS`, in its words; a printer that does not answer is not ready. */
+  async readiness(): Promise<Readiness> {
+    let connection: ZplConnection;
+    try {
+      connection = await this.open();
+    } catch (error) {
+      return { ready: false, detail: (error as Error).message };
+    }
+    try {
+      const status = await this.status(connection);
+      if (this.identity === null) await this.resolution(connection).catch(() => undefined);
+      const problem = statusProblem(status);
+      return problem ? { ready: false, detail: notReadyError(this.uri, this.who, problem).message } : { ready: true, detail: null };
+    } catch (error) {
+      return { ready: false, detail: (error instanceof PrintError ? error : this.down(error)).message };
+    } finally {
+      await connection.close();
+    }
+  }
+
+  /** What `~HI` said, once asked (the test label and Settings show it). */
+  get printerIdentity(): ZplIdentity | null {
+    return this.identity;
+  }
+}
