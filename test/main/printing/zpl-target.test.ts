@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
+import type { SpoolRequest } from '../../../src/main/printing/target';
+import { ZplTarget } from '../../../src/main/printing/zpl-target';
+import { renderTestPage } from '../../../src/main/agent/test-page';
+import { waitFor } from '../../support/agent-harness';
+import { startZplPrinter, type ZplPrinter } from '../../support/zpl-printer';
+
+let printer: ZplPrinter;
+let pdf: Uint8Array;
+beforeEach(async () => {
+  printer = await startZplPrinter();
+  pdf = await renderTestPage('printer', 'zpl://test', new Date('2026-11-26T06:00:00Z'));
+});
+afterEach(async () => {
+  await printer.close();
+});
+
+function target(query = '?dpi=203', options: { timeoutMs?: number } = {}): ZplTarget {
+  return new ZplTarget({
+    uri: `zpl://127.0.0.1:${printer.port}${query}`,
+    host: '127.0.0.1',
+    port: printer.port,
+    dpi: query === '' ? null : 203,
+    statusEveryMs: 0,
+    ...options,
+  });
+}
+
+function request(overrides: Partial<SpoolRequest> = {}): SpoolRequest {
+  return {
+    jobId: 'job1',
+    title: 'print-station job1',
+    pdf,
+    media: 'label',
+    copies: 1,
+    shipmentId: 's1',
+    documentType: 'label',
+    layout: 'printer',
+    ...overrides,
+  };
+}
+
+async function caught(promise: Promise<unknown>): Promise<PrintError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PrintError);
+  return error as PrintError;
+}
+
+describe('zpl:// printers', () => {
+  it('asks ~HS before the labels and after them, on one connection, and counts a job printed only once the printer has drained', async () => {
+    printer.set({ msPerLabel: 150 });
+    const zpl = target();
+    const spooled = await zpl.spool(request({ copies: 3 }));
+    expect(spooled.completed).toBe(false);
+    expect(printer.connections()).toBe(1);
+    const received = printer.received().toString('latin1');
+    expect(received.indexOf('~HS')).toBe(0);
+    expect(received.lastIndexOf('~HS')).toBeGreaterThan(received.indexOf('^XZ'));
+    expect(printer.formats).toHaveLength(1);
+    expect(printer.formats[0]).toMatch(/^\^XA\^PW812\^LL1218\^.*\^PQ3,/);
+    // Bytes sent is not printed: three labels at 150 ms each are still printing.
+    expect(await zpl.jobState(spooled.spoolerJobId!)).toBe('printing');
+    await waitFor(async () => (await zpl.jobState(spooled.spoolerJobId!)) === 'completed', 'the labels printed', 5000);
+    expect(printer.printed).toHaveLength(3);
+  });
+
+  it('asks the resolution with ~HI when the URI does not say it', async () => {
+    printer.set({ dotsPerMm: 12, model: 'ZT411-300dpi' });
+    await target('').spool(request());
+    expect(printer.questions).toEqual(['~HS', '~HI', '~HS']);
+    expect(printer.formats[0]).toMatch(/^\^XA\^PW1200\^LL1800\^/);
+  });
+
+  it('prints the test page as the ZPL test label with the printer’s identity', async () => {
+    const zpl = target('');
+    await zpl.spool(request({ documentType: 'testpage', shipmentId: 'test-page' }));
+    expect(printer.formats[0]).toContain('Printer identity: ZD421-203dpi V92.21.39Z, 8 dots/mm');
+    expect(printer.formats[0]).toContain('Rendered at: 203 dpi');
+  });
+
+  it.each([
+    [{ paperOut: true }, /paper out.*media/],
+    [{ headUp: true }, /head open/],
+    [{ ribbonOut: true }, /ribbon out/],
+    [{ paused: true }, /paused/],
+    [{ bufferFull: true }, /buffer full/],
+  ])('refuses a job while the printer reports %o, sends nothing, and says so in readiness', async (state, words) => {
+    printer.set(state);
+    const zpl = target('');
+    const error = await caught(zpl.spool(request()));
+    expect(error.code).toBe(PRINT_ERROR_CODES.PRINTER_DISABLED);
+    expect(error.printerDown).toBe(true);
+    expect(error.message).toMatch(words);
+    expect(printer.formats).toEqual([]);
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(readiness.detail).toMatch(words);
+    expect(readiness.detail).toContain('ZD421-203dpi');
+    printer.set({ paperOut: false, headUp: false, ribbonOut: false, paused: false, bufferFull: false });
+    expect(await zpl.readiness()).toEqual({ ready: true, detail: null });
+  });
+
+  it('counts a printer that refuses the connection as down', async () => {
+    await printer.stop();
+    const zpl = target();
+    const error = await caught(zpl.spool(request()));
+    expect(error.code).toBe(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE);
+    expect(error.printerDown).toBe(true);
+    expect(error.message).toMatch(/does not answer \(connection refused\): check that it is switched on/);
+    expect((await zpl.readiness()).detail).toMatch(/does not answer/);
+    await printer.start();
+    expect((await zpl.readiness()).ready).toBe(true);
+  });
+
+  it('counts a printer that never answers ~HS as down, without sending the labels', async () => {
+    printer.set({ silent: true });
+    const zpl = target('?dpi=203', { timeoutMs: 300 });
+    const error = await caught(zpl.spool(request()));
+    expect(error.printerDown).toBe(true);
+    expect(error.message).toMatch(/no answer to ~HS within 300 ms/);
+    expect(printer.formats).toEqual([]);
+  });
+});
