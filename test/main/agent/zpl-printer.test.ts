@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 /** The printer's readiness as the bridge shows it (Settings, state bar). */
-async function shown(): Promise<{ ready: boolean; detail: string | null }> {
+async function shown(): Promise<{ ready: boolean | null; detail: string | null }> {
   const info = (await station.agent!.agent.api.listPrinters({})).find((p) => p.uri === uri);
   return { ready: info!.ready, detail: info!.detail };
 }
