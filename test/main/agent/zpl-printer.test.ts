@@ -47,7 +47,7 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
     { timeout: 60_000 },
     async (fault, words) => {
       const { agent } = await station.start({ printer: uri });
-      await waitFor(async () => (await shown()).ready, 'the printer ready');
+      await waitFor(async () => (await shown()).ready === true, 'the printer ready');
       printer.set(fault);
       const changed = Date.now();
       await waitFor(async () => words.test((await shown()).detail ?? ''), 'the condition shown', 10_000);
