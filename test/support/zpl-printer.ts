@@ -46,6 +46,8 @@ export interface ZplPrinter {
   readonly questions: string[];
   /** Connections accepted so far. */
   connections(): number;
+  /** Connections that carried at least one label format. */
+  labelConnections(): number;
   set(change: Partial<ZplPrinterState>): void;
   /** Labels received and not yet printed. */
   remaining(): number;
@@ -107,6 +109,8 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
   const queue: Queued[] = [];
   const sockets = new Set<net.Socket>();
   let accepted = 0;
+  const carrying = new WeakSet<net.Socket>();
+  let carried = 0;
   let partial = false;
   let timer: NodeJS.Timeout | null = null;
 
@@ -151,6 +155,10 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
           current = null;
           partial = false;
           formats.push(format);
+          if (!carrying.has(socket)) {
+            carrying.add(socket);
+            carried += 1;
+          }
           const copies = Number(/\^PQ(\d+)/.exec(format)?.[1] ?? '1');
           queue.push({ format, copies: Math.max(1, copies), done: 0 });
           schedule();
@@ -197,6 +205,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     printed,
     questions,
     connections: () => accepted,
+    labelConnections: () => carried,
     set(change) {
       Object.assign(state, change);
       schedule();

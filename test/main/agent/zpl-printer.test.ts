@@ -74,6 +74,17 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
     },
   );
 
+  it('sends a burst in batches, each batch one connection with one label format a page', { timeout: 60_000 }, async () => {
+    const { agent } = await station.start({ printer: uri });
+    await waitFor(async () => (await shown()).ready === true, 'the printer ready');
+    await Promise.all(Array.from({ length: 12 }, (_, i) => station.sandbox.bookShipment({ reference_id: `BURST-${i}` })));
+    await waitFor(() => printer.printed.length === 12, 'twelve labels printed', 30_000);
+    await waitFor(async () => (await agent.api.listJobs({ search: 'BURST-' })).every((j) => j.state === 'completed'), 'all completed');
+    expect(printer.formats).toHaveLength(12);
+    // The first label goes alone at once; what queued behind it goes in batches, a batch a connection.
+    expect(printer.labelConnections()).toBeLessThan(12);
+  });
+
   it('counts a printer that refuses connections as down: its labels wait, then print once it is back', { timeout: 60_000 }, async () => {
     const { agent } = await station.start({ printer: uri });
     await printer.stop();
