@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,zpl]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -23,11 +23,12 @@ import { runScale, type ScaleResult } from './scale';
 import { runSheets, type SheetPages } from './sheets';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
+import { runZpl, type ZplResult } from './zpl';
 
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,zpl';
 
 interface Plan {
   readonly burst: number;
@@ -40,6 +41,10 @@ interface Plan {
   readonly windowsLabels: number;
   /** Labels a sheet layout in the sheets section. */
   readonly sheetLabels: number;
+  /** zpl section: renders timed per resolution, webhooks one at a time, labels in the burst. */
+  readonly zplRenders: number;
+  readonly zplLatency: number;
+  readonly zplBurst: number;
 }
 
 const FULL: Plan = {
@@ -52,6 +57,9 @@ const FULL: Plan = {
   pollSamples: 30,
   windowsLabels: 100,
   sheetLabels: 100,
+  zplRenders: 100,
+  zplLatency: 100,
+  zplBurst: 200,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -63,6 +71,9 @@ const QUICK: Plan = {
   pollSamples: 8,
   windowsLabels: 50,
   sheetLabels: 40,
+  zplRenders: 40,
+  zplLatency: 30,
+  zplBurst: 200,
 };
 
 export interface BenchReport {
@@ -79,6 +90,7 @@ export interface BenchReport {
   scale?: ScaleResult;
   poll?: PollResult;
   windows?: WindowsResult;
+  zpl?: ZplResult;
   duration_s: number;
 }
 
@@ -159,6 +171,16 @@ async function main(): Promise<void> {
     }
     if (only.has('poll'))
       report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('zpl'))
+      report.zpl = await runZpl({
+        sandbox,
+        workDir,
+        renderSamples: plan.zplRenders,
+        latencySamples: plan.zplLatency,
+        burst: plan.zplBurst,
+        batchMax: BATCH_MAX,
+        log,
+      });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('scale'))
       report.scale = await runScale({

@@ -40,6 +40,8 @@ export interface ZplPrinter {
   received(): Buffer;
   /** Every complete format received. */
   readonly formats: string[];
+  /** When each format was complete (performance.now()), in the order of `formats`. */
+  readonly receivedAt: number[];
   /** Labels printed so far. */
   readonly printed: PrintedLabel[];
   /** Commands answered (`~HS`, `~HI`), in order. */
@@ -104,6 +106,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
   };
   const chunks: Buffer[] = [];
   const formats: string[] = [];
+  const receivedAt: number[] = [];
   const printed: PrintedLabel[] = [];
   const questions: string[] = [];
   const queue: Queued[] = [];
@@ -155,6 +158,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
           current = null;
           partial = false;
           formats.push(format);
+          receivedAt.push(performance.now());
           if (!carrying.has(socket)) {
             carrying.add(socket);
             carried += 1;
@@ -202,6 +206,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     state,
     received: () => Buffer.concat(chunks),
     formats,
+    receivedAt,
     printed,
     questions,
     connections: () => accepted,
