@@ -74,6 +74,9 @@ export async function rasterizePdf(pdf: Uint8Array, dpi: ZplDpi, threshold = 128
     const pages: Bitmap[] = [];
     const scale = dpi / 72;
     for (let index = 0; index < document.countPages(); index++) {
+      // A batch is many pages of CPU work: between pages, webhooks are answered and the
+      // next batch's PDF is read off its connection.
+      if (index > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const page = document.loadPage(index);
       try {
         const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false);
