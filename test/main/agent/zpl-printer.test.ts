@@ -85,6 +85,19 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
     expect(printer.labelConnections()).toBeLessThan(12);
   });
 
+  it('prints "Test page" as the ZPL test label: a ruler, the dpi and what the printer says it is', { timeout: 60_000 }, async () => {
+    printer.set({ dotsPerMm: 12, model: 'ZT411-300dpi' });
+    const { agent } = await station.start({ printer: uri });
+    const job = await agent.api.testPrint({ printer: uri });
+    await waitFor(() => printer.formats.length === 1, 'the test label');
+    await waitFor(async () => (await agent.api.listJobs({}))[0]?.state === 'completed', 'the test page completed');
+    expect(job.target).toBe(uri);
+    const [format] = printer.formats;
+    expect(format).toContain('Rendered at: 300 dpi');
+    expect(format).toContain('Printer identity: ZT411-300dpi V92.21.39Z, 12 dots/mm');
+    expect(format).toMatch(/^\^XA\^CI28\^PW1200\^LL1800/);
+  });
+
   it('counts a printer that refuses connections as down: its labels wait, then print once it is back', { timeout: 60_000 }, async () => {
     const { agent } = await station.start({ printer: uri });
     await printer.stop();
