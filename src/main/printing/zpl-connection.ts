@@ -25,6 +25,9 @@ export interface ZplConnectOptions {
   readonly timeoutMs: number;
 }
 
+/** More than any ~HS or ~HI answer. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
 export class ZplConnection {
   private buffered: Uint8Array = new Uint8Array(0);
   private waiter: (() => void) | null = null;
@@ -36,6 +39,13 @@ export class ZplConnection {
     private readonly timeoutMs: number,
   ) {
     socket.on('data', (chunk: Buffer) => {
+      // Answers are a few hundred bytes: a device that keeps talking is not a ZPL printer.
+      if (this.buffered.length + chunk.length > MAX_ANSWER_BYTES) {
+        this.failure ??= new ZplConnectionError('the device sent more than a ZPL printer answers', this.wrote, 'error');
+        socket.destroy();
+        this.waiter?.();
+        return;
+      }
       const joined = new Uint8Array(this.buffered.length + chunk.length);
       joined.set(this.buffered);
       joined.set(chunk, this.buffered.length);

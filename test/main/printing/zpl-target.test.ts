@@ -125,3 +125,28 @@ describe('zpl:// printers', () => {
     expect(printer.formats).toEqual([]);
   });
 });
+
+describe('a device on the port that is not a ZPL printer', () => {
+  it('is not ready, and what it sends is not kept without end', async () => {
+    const net = await import('node:net');
+    const chatty = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      const junk = Buffer.alloc(16 * 1024, 0x41);
+      const flood = (): void => {
+        if (!socket.destroyed && socket.write(junk)) setImmediate(flood);
+        else if (!socket.destroyed) socket.once('drain', flood);
+      };
+      flood();
+    });
+    await new Promise<void>((resolve) => chatty.listen(0, '127.0.0.1', resolve));
+    const port = (chatty.address() as import('node:net').AddressInfo).port;
+    try {
+      const zpl = new ZplTarget({ uri: `zpl://127.0.0.1:${port}`, host: '127.0.0.1', port, timeoutMs: 2000 });
+      const readiness = await zpl.readiness();
+      expect(readiness.ready).toBe(false);
+      expect(readiness.detail).toMatch(/more than a ZPL printer answers/);
+    } finally {
+      await new Promise<void>((resolve) => chatty.close(() => resolve()));
+    }
+  });
+});
