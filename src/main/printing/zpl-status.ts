@@ -3,6 +3,7 @@
  * is still to print) and `~HI` (host identification: model, firmware, resolution). Both
  * answer in strings framed STX…ETX CR LF (Zebra ZPL II Programming Guide, ~HS and ~HI).
  */
+import { ZPL_CONDITION_ENGLISH, type ZplCondition } from '../../shared/agent-messages';
 
 export const STX = 0x02;
 export const ETX = 0x03;
@@ -97,20 +98,26 @@ export function parseIdentity(text: string): ZplIdentity {
   return { model: parts[0]!, firmware: parts[1]!, dotsPerMm: int(parts[2]), memory: parts[3] ?? '' };
 }
 
+/** What stops the printer from printing, in the order people are told; empty when nothing does. */
+export function statusConditions(status: ZplHostStatus): ZplCondition[] {
+  const conditions: ZplCondition[] = [];
+  if (status.paperOut) conditions.push('paperOut');
+  if (status.headUp) conditions.push('headOpen');
+  if (status.ribbonOut) conditions.push('ribbonOut');
+  if (status.paused) conditions.push('paused');
+  if (status.bufferFull) conditions.push('bufferFull');
+  if (status.overTemperature) conditions.push('overTemperature');
+  if (status.corruptRam) conditions.push('corruptRam');
+  return conditions;
+}
+
 /**
  * What stops the printer from printing, in words that say what to do; null when nothing
  * does. Each names its condition ("paper out", "head open", "paused") as the printer does.
  */
 export function statusProblem(status: ZplHostStatus): string | null {
-  const problems: string[] = [];
-  if (status.paperOut) problems.push('paper out: load labels (media) and close the head');
-  if (status.headUp) problems.push('head open: close the print head');
-  if (status.ribbonOut) problems.push('ribbon out: load a ribbon');
-  if (status.paused) problems.push('paused: press the pause button (or send ~PS) to resume');
-  if (status.bufferFull) problems.push('receive buffer full: wait for it to print what it has');
-  if (status.overTemperature) problems.push('head over temperature: let it cool down');
-  if (status.corruptRam) problems.push('configuration lost (corrupt RAM): check its settings');
-  return problems.length > 0 ? problems.join('; ') : null;
+  const conditions = statusConditions(status);
+  return conditions.length > 0 ? conditions.map((c) => ZPL_CONDITION_ENGLISH[c]).join('; ') : null;
 }
 
 /** Everything sent has printed: nothing in the buffer, nothing left in the batch, no format half-received. */

@@ -1,8 +1,9 @@
 import { PRINT_ERROR_CODES, PrintError } from './errors';
-import type { PrinterTarget, Readiness, SpoolerJobState, SpoolRequest, SpoolResult } from './target';
+import { agentMessage, zplPrinterName, type ZplCondition } from '../../shared/agent-messages';
+import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import { ZplConnection, ZplConnectionError } from './zpl-connection';
 import { dpiOfDotsPerMm, type ZplDpi } from './zpl-raster';
-import { drained, parseHostStatus, parseIdentity, statusProblem, type ZplHostStatus, type ZplIdentity } from './zpl-status';
+import { drained, parseHostStatus, parseIdentity, statusConditions, type ZplHostStatus, type ZplIdentity } from './zpl-status';
 import { labelsFor } from './zpl-labels';
 
 export interface ZplTargetOptions {
@@ -24,9 +25,9 @@ export interface ZplTargetOptions {
   readonly now?: () => number;
 }
 
-/** What `~HS` means for one printer: a PrintError saying what stops it, in the printer's words. */
-function notReadyError(uri: string, who: string, problem: string): PrintError {
-  return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, `${who} reports ${problem}. Labels wait and print once it is ready.`, {
+/** What `~HS` means for one printer: a PrintError naming its conditions, in the printer's words. */
+function notReadyError(uri: string, address: string, model: string | null, conditions: readonly ZplCondition[]): PrintError {
+  return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.zplNotReady', { address, model, conditions }), {
     target: uri,
   });
 }
@@ -73,14 +74,18 @@ export class ZplTarget implements PrinterTarget {
 
   /** The printer named as people see it: its model when `~HI` told it. */
   private get who(): string {
-    return this.identity ? `ZPL printer ${this.identity.model} at ${this.address}` : `ZPL printer ${this.address}`;
+    return `ZPL printer ${zplPrinterName({ address: this.address, model: this.model })}`;
+  }
+
+  private get model(): string | null {
+    return this.identity?.model ?? null;
   }
 
   private down(error: unknown): PrintError {
-    const reason = error instanceof ZplConnectionError ? error.message : (error as Error).message;
+    const reason = (error as Error).message;
     return new PrintError(
       PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE,
-      `${this.who} does not answer (${reason}): check that it is switched on and on the network; labels wait until it answers.`,
+      agentMessage('printer.zplNoAnswer', { address: this.address, model: this.model, reason }),
       { cause: error, target: this.uri, printerDown: true },
     );
   }
@@ -139,8 +144,8 @@ export class ZplTarget implements PrinterTarget {
         if (error instanceof PrintError) throw error;
         throw this.down(error);
       }
-      const problem = statusProblem(before);
-      if (problem) throw notReadyError(this.uri, this.who, problem);
+      const conditions = statusConditions(before);
+      if (conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
       const zpl = await labelsFor(request, { dpi, uri: this.uri, identity: this.identity });
       try {
         await connection.write(zpl, true);
@@ -208,15 +213,18 @@ export class ZplTarget implements PrinterTarget {
     try {
       connection = await this.open();
     } catch (error) {
-      return { ready: false, detail: (error as Error).message };
+      if (error instanceof PrintError) return notReady(error);
+      throw error;
     }
     try {
       const status = await this.status(connection);
       if (this.identity === null) await this.resolution(connection).catch(() => undefined);
-      const problem = statusProblem(status);
-      return problem ? { ready: false, detail: notReadyError(this.uri, this.who, problem).message } : { ready: true, detail: null };
+      const conditions = statusConditions(status);
+      return conditions.length > 0
+        ? notReady(notReadyError(this.uri, this.address, this.model, conditions))
+        : { ready: true, detail: null };
     } catch (error) {
-      return { ready: false, detail: (error instanceof PrintError ? error : this.down(error)).message };
+      return notReady(error instanceof PrintError ? error : this.down(error));
     } finally {
       await connection.close();
     }

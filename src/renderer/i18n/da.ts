@@ -574,6 +574,17 @@ export const da: Catalog = {
   'agentMsg.printer.localCups': 'den lokale CUPS-planlægger',
   'agentMsg.printer.listDisabled': "Sat på pause{why}: kør `cupsenable '{queue}'`.",
   'agentMsg.printer.listRejecting': "Modtager ikke job{why}: kør `cupsaccept '{queue}'`.",
+  'agentMsg.printer.zplNotReady': 'ZPL-printeren {printer} melder {conditions}. Etiketterne venter og udskrives, når den er klar.',
+  'agentMsg.printer.zplNoAnswer':
+    'ZPL-printeren {printer} svarer ikke ({reason}): kontrollér, at den er tændt og på netværket; etiketterne venter, til den svarer.',
+  'agentMsg.printer.zplAt': '{model} på {address}',
+  'agentMsg.zpl.paperOut': 'papir opbrugt: læg etiketter (medie) i og luk printhovedet',
+  'agentMsg.zpl.headOpen': 'printhoved åbent: luk printhovedet',
+  'agentMsg.zpl.ribbonOut': 'farvebånd opbrugt: sæt et farvebånd i',
+  'agentMsg.zpl.paused': 'sat på pause: tryk på pauseknappen (eller send ~PS) for at fortsætte',
+  'agentMsg.zpl.bufferFull': 'modtagebufferen er fuld: vent, til den har udskrevet det, den har',
+  'agentMsg.zpl.overTemperature': 'printhovedet er for varmt: lad det køle af',
+  'agentMsg.zpl.corruptRam': 'indstillingerne er tabt (beskadiget RAM): kontrollér dens indstillinger',
   'agentMsg.printer.windowsWorkOffline':
     'Windows-printeren "{printer}" er sat til "Brug printer offline": fjern markeringen i printerens kø-vindue (menuen Printer).',
   'agentMsg.printer.folderDiskFull': 'Disken med {path} er fuld: frigør plads, eller vælg en anden mappe.',

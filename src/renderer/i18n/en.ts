@@ -574,6 +574,17 @@ export const en = {
   'agentMsg.printer.localCups': 'the local CUPS scheduler',
   'agentMsg.printer.listDisabled': "Disabled{why}: run `cupsenable '{queue}'`.",
   'agentMsg.printer.listRejecting': "Not accepting jobs{why}: run `cupsaccept '{queue}'`.",
+  'agentMsg.printer.zplNotReady': 'ZPL printer {printer} reports {conditions}. Labels wait and print once it is ready.',
+  'agentMsg.printer.zplNoAnswer':
+    'ZPL printer {printer} does not answer ({reason}): check that it is switched on and on the network; labels wait until it answers.',
+  'agentMsg.printer.zplAt': '{model} at {address}',
+  'agentMsg.zpl.paperOut': 'paper out: load labels (media) and close the head',
+  'agentMsg.zpl.headOpen': 'head open: close the print head',
+  'agentMsg.zpl.ribbonOut': 'ribbon out: load a ribbon',
+  'agentMsg.zpl.paused': 'paused: press the pause button (or send ~PS) to resume',
+  'agentMsg.zpl.bufferFull': 'receive buffer full: wait for it to print what it has',
+  'agentMsg.zpl.overTemperature': 'head over temperature: let it cool down',
+  'agentMsg.zpl.corruptRam': 'configuration lost (corrupt RAM): check its settings',
   'agentMsg.printer.windowsWorkOffline':
     'Windows printer "{printer}" is set to "Use Printer Offline": untick it in the printer\'s queue window (Printer menu).',
   'agentMsg.printer.folderDiskFull': 'The disk holding {path} is full: free some space or choose another folder.',

@@ -574,6 +574,17 @@ export const fi: Catalog = {
   'agentMsg.printer.localCups': 'paikallinen CUPS-ajastin',
   'agentMsg.printer.listDisabled': "Keskeytetty{why}: suorita `cupsenable '{queue}'`.",
   'agentMsg.printer.listRejecting': "Ei ota vastaan töitä{why}: suorita `cupsaccept '{queue}'`.",
+  'agentMsg.printer.zplNotReady': 'ZPL-tulostin {printer} ilmoittaa: {conditions}. Tarrat odottavat ja tulostuvat, kun se on valmis.',
+  'agentMsg.printer.zplNoAnswer':
+    'ZPL-tulostin {printer} ei vastaa ({reason}): tarkista, että se on päällä ja verkossa; tarrat odottavat, kunnes se vastaa.',
+  'agentMsg.printer.zplAt': '{model} osoitteessa {address}',
+  'agentMsg.zpl.paperOut': 'paperi loppu: lisää tarroja (materiaalia) ja sulje tulostuspää',
+  'agentMsg.zpl.headOpen': 'tulostuspää auki: sulje tulostuspää',
+  'agentMsg.zpl.ribbonOut': 'väriaine loppu: vaihda värinauha',
+  'agentMsg.zpl.paused': 'tauolla: jatka painamalla taukopainiketta (tai lähetä ~PS)',
+  'agentMsg.zpl.bufferFull': 'vastaanottopuskuri täynnä: odota, että se tulostaa jonossa olevat',
+  'agentMsg.zpl.overTemperature': 'tulostuspää ylikuumentunut: anna sen jäähtyä',
+  'agentMsg.zpl.corruptRam': 'asetukset menetetty (vioittunut RAM): tarkista sen asetukset',
   'agentMsg.printer.windowsWorkOffline':
     'Windows-tulostimessa "{printer}" on valittu "Käytä tulostinta offline-tilassa": poista valinta tulostimen jonoikkunasta (Tulostin-valikko).',
   'agentMsg.printer.folderDiskFull': 'Levy, jolla {path} on, on täynnä: vapauta tilaa tai valitse toinen kansio.',

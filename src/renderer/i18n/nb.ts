@@ -574,6 +574,17 @@ export const nb: Catalog = {
   'agentMsg.printer.localCups': 'den lokale CUPS-planleggeren',
   'agentMsg.printer.listDisabled': "Satt på pause{why}: kjør `cupsenable '{queue}'`.",
   'agentMsg.printer.listRejecting': "Tar ikke imot jobber{why}: kjør `cupsaccept '{queue}'`.",
+  'agentMsg.printer.zplNotReady': 'ZPL-skriveren {printer} melder {conditions}. Etikettene venter og skrives ut når den er klar.',
+  'agentMsg.printer.zplNoAnswer':
+    'ZPL-skriveren {printer} svarer ikke ({reason}): sjekk at den er slått på og koblet til nettverket; etikettene venter til den svarer.',
+  'agentMsg.printer.zplAt': '{model} på {address}',
+  'agentMsg.zpl.paperOut': 'tom for papir: legg i etiketter (medier) og lukk skrivehodet',
+  'agentMsg.zpl.headOpen': 'skrivehodet er åpent: lukk skrivehodet',
+  'agentMsg.zpl.ribbonOut': 'tom for fargebånd: sett inn et fargebånd',
+  'agentMsg.zpl.paused': 'satt på pause: trykk på pauseknappen (eller send ~PS) for å fortsette',
+  'agentMsg.zpl.bufferFull': 'mottaksbufferen er full: vent til den har skrevet ut det den har',
+  'agentMsg.zpl.overTemperature': 'skrivehodet er for varmt: la det kjøle seg ned',
+  'agentMsg.zpl.corruptRam': 'innstillingene er tapt (skadet RAM): sjekk innstillingene',
   'agentMsg.printer.windowsWorkOffline':
     'Windows-skriveren «{printer}» er satt til «Bruk skriveren frakoblet»: fjern merket i skriverens køvindu (menyen Skriver).',
   'agentMsg.printer.folderDiskFull': 'Disken der {path} ligger, er full: frigjør plass, eller velg en annen mappe.',

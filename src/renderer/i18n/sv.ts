@@ -574,6 +574,17 @@ export const sv: Catalog = {
   'agentMsg.printer.localCups': 'den lokala CUPS-schemaläggaren',
   'agentMsg.printer.listDisabled': "Pausad{why}: kör `cupsenable '{queue}'`.",
   'agentMsg.printer.listRejecting': "Tar inte emot jobb{why}: kör `cupsaccept '{queue}'`.",
+  'agentMsg.printer.zplNotReady': 'ZPL-skrivaren {printer} rapporterar {conditions}. Etiketterna väntar och skrivs ut när den är klar.',
+  'agentMsg.printer.zplNoAnswer':
+    'ZPL-skrivaren {printer} svarar inte ({reason}): kontrollera att den är påslagen och ansluten till nätverket; etiketterna väntar tills den svarar.',
+  'agentMsg.printer.zplAt': '{model} på {address}',
+  'agentMsg.zpl.paperOut': 'slut på papper: fyll på etiketter (media) och stäng skrivhuvudet',
+  'agentMsg.zpl.headOpen': 'skrivhuvudet öppet: stäng skrivhuvudet',
+  'agentMsg.zpl.ribbonOut': 'slut på färgband: sätt i ett färgband',
+  'agentMsg.zpl.paused': 'pausad: tryck på pausknappen (eller skicka ~PS) för att fortsätta',
+  'agentMsg.zpl.bufferFull': 'mottagningsbufferten full: vänta tills den skrivit ut det den har',
+  'agentMsg.zpl.overTemperature': 'skrivhuvudet för varmt: låt det svalna',
+  'agentMsg.zpl.corruptRam': 'inställningarna förlorade (korrupt RAM): kontrollera dess inställningar',
   'agentMsg.printer.windowsWorkOffline':
     'Windows-skrivaren "{printer}" är inställd på "Använd skrivaren offline": avmarkera det i skrivarens köfönster (menyn Skrivare).',
   'agentMsg.printer.folderDiskFull': 'Disken där {path} ligger är full: frigör utrymme eller välj en annan mapp.',
