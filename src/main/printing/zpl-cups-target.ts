@@ -33,7 +33,8 @@ export class ZplCupsTarget implements PrinterTarget {
   readonly reconcilable = true;
   readonly uri: string;
   private readonly dpi: ZplDpi;
-  private readonly queue: CupsTarget;
+  /** The raw queue as a CUPS printer: its readiness, its jobs, the start-up check. */
+  readonly queue: CupsTarget;
   private readonly env: NodeJS.ProcessEnv;
   private readonly exec: ExecFileRunner;
   private readonly lp: string;

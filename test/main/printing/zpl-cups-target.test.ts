@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTarget } from '../../../src/main/printing/create-target';
 import { PrintError } from '../../../src/main/printing/errors';
+import { checkPrintersAtStart, PrinterUnusableError } from '../../../src/main/printing/startup-check';
 import type { PrinterTarget, SpoolRequest } from '../../../src/main/printing/target';
 import { renderDocument } from '../../../src/sandbox/documents/render';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
@@ -71,6 +72,14 @@ describe('zpl-cups: printers (a raw CUPS queue)', () => {
     const [png] = await reader.renderPngs(sent, 812 / 8, 1218 / 8, 8);
     expect(await reader.barcodes(png!)).toEqual([`CODE-128:${TRACKING}`]);
     await waitFor(async () => (await zpl.jobState(spooled.spoolerJobId!)) === 'completed', 'the job completed');
+  });
+
+  it('stops the start on a queue the scheduler does not have, naming the ones it has', async () => {
+    const error = await checkPrintersAtStart(['zpl-cups:NoSuchZebra'], { env: cups.env, platform: 'linux' }, () => undefined).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PrinterUnusableError);
+    expect((error as Error).message).toMatch(/zpl-cups:NoSuchZebra: .*NoSuchZebra.*the queues that exist: ZebraUSB/);
   });
 
   it('keeps the labels while the queue is disabled, with CUPS’s reason', { timeout: 60_000 }, async () => {
