@@ -22,6 +22,11 @@ export interface ZplPrinterState {
   msPerLabel: number;
   /** Accept connections but answer nothing (a hung printer). @default false */
   silent: boolean;
+  /**
+   * Leave `~HS` unanswered while out of paper or ribbon or with the head open, answering
+   * only `~HQES` (as newer Zebra firmware does). @default false
+   */
+  quietWhenFaulted: boolean;
 }
 
 export interface PrintedLabel {
@@ -65,6 +70,14 @@ const ETX = '\x03';
 const frame = (text: string): string => `${STX}${text}${ETX}\r\n`;
 const flag = (value: boolean): string => (value ? '1' : '0');
 
+/** The `~HQES` answer: group 1's last nibbles carry media out (1), ribbon out (2), head open (4). */
+export function errorStatusReply(state: ZplPrinterState): string {
+  const group1 = (state.paperOut ? 1 : 0) | (state.ribbonOut ? 2 : 0) | (state.headUp ? 4 : 0);
+  const flagged = group1 !== 0 ? '1' : '0';
+  const text = `\r\nPRINTER STATUS\r\n   ERRORS:         ${flagged} 00000000 ${group1.toString(16).toUpperCase().padStart(8, '0')}\r\n   WARNINGS:       0 00000000 00000000\r\n`;
+  return frame(text);
+}
+
 /** The `~HS` answer for a state (Zebra ZPL II Programming Guide, ~HS). */
 export function hostStatusReply(state: ZplPrinterState, formats: number, labels: number, partial: boolean): string {
   const one = [
@@ -102,6 +115,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     model: 'ZD421-203dpi',
     msPerLabel: 5,
     silent: false,
+    quietWhenFaulted: false,
     ...initial,
   };
   const chunks: Buffer[] = [];
@@ -168,20 +182,23 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
           schedule();
           continue;
         }
-        const starts = ['~HS', '~HI', '^XA'].map((token) => ({ token, at: pending.indexOf(token) })).filter((s) => s.at >= 0);
+        const starts = ['~HS', '~HI', '~HQES', '^XA'].map((token) => ({ token, at: pending.indexOf(token) })).filter((s) => s.at >= 0);
         if (starts.length === 0) {
           pending = pending.slice(-2);
           break;
         }
         const next = starts.reduce((a, b) => (b.at < a.at ? b : a));
-        pending = pending.slice(next.at + 3);
+        pending = pending.slice(next.at + next.token.length);
         if (next.token === '^XA') {
           current = '^XA';
           continue;
         }
         questions.push(next.token);
         if (state.silent) continue;
-        if (next.token === '~HS') socket.write(hostStatusReply(state, queue.length, remaining(), partial), 'latin1');
+        const faulted = state.paperOut || state.ribbonOut || state.headUp;
+        if (next.token === '~HS') {
+          if (!(state.quietWhenFaulted && faulted)) socket.write(hostStatusReply(state, queue.length, remaining(), partial), 'latin1');
+        } else if (next.token === '~HQES') socket.write(errorStatusReply(state), 'latin1');
         else socket.write(frame(`${state.model},V92.21.39Z,${state.dotsPerMm},8176KB`), 'latin1');
       }
     });

@@ -21,8 +21,10 @@ export class ZplConnectionError extends Error {
 export interface ZplConnectOptions {
   readonly host: string;
   readonly port: number;
-  /** Connecting, and each answer, may take this long. */
+  /** Connecting may take this long. */
   readonly timeoutMs: number;
+  /** Each answer may take this long (a printer answers in milliseconds). @default timeoutMs */
+  readonly answerTimeoutMs?: number;
 }
 
 /** More than any ~HS or ~HI answer. */
@@ -77,9 +79,14 @@ export class ZplConnection {
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.removeAllListeners('error');
-        resolve(new ZplConnection(socket, options.timeoutMs));
+        resolve(new ZplConnection(socket, options.answerTimeoutMs ?? options.timeoutMs));
       });
     });
+  }
+
+  /** Whether the connection can still be used (no error, not closed). */
+  get usable(): boolean {
+    return this.failure === null;
   }
 
   /** Sends a tilde command and waits for `frames` framed strings in answer. */

@@ -120,6 +120,25 @@ export function statusProblem(status: ZplHostStatus): string | null {
   return conditions.length > 0 ? conditions.map((c) => ZPL_CONDITION_ENGLISH[c]).join('; ') : null;
 }
 
+/**
+ * `~HQES` (host query, error status): newer firmware leaves `~HS` unanswered while the
+ * printer is out of media or ribbon or its head is open, but answers this. Its ERRORS line
+ * is a flag and two groups of eight hex nibbles; group 1, nibble 1 (the last digit): 1 media
+ * out, 2 ribbon out, 4 head open; nibble 2: 1 printhead over temperature.
+ */
+export function parseErrorStatus(text: string): ZplCondition[] | null {
+  const errors = /ERRORS:\s*(\d)\s+([0-9A-Fa-f]{8})\s+([0-9A-Fa-f]{8})/.exec(text);
+  if (!errors) return null;
+  if (errors[1] === '0') return [];
+  const group1 = Number.parseInt(errors[3]!, 16);
+  const conditions: ZplCondition[] = [];
+  if (group1 & 0x1) conditions.push('paperOut');
+  if (group1 & 0x4) conditions.push('headOpen');
+  if (group1 & 0x2) conditions.push('ribbonOut');
+  if (group1 & 0x10) conditions.push('overTemperature');
+  return conditions;
+}
+
 /** Everything sent has printed: nothing in the buffer, nothing left in the batch, no format half-received. */
 export function drained(status: ZplHostStatus): boolean {
   return status.formatsInBuffer === 0 && status.labelsRemaining === 0 && !status.partialFormat;

@@ -3,7 +3,15 @@ import { agentMessage, zplPrinterName, type ZplCondition } from '../../shared/ag
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import { ZplConnection, ZplConnectionError } from './zpl-connection';
 import { dpiOfDotsPerMm, type ZplDpi } from './zpl-raster';
-import { drained, parseHostStatus, parseIdentity, statusConditions, type ZplHostStatus, type ZplIdentity } from './zpl-status';
+import {
+  drained,
+  parseErrorStatus,
+  parseHostStatus,
+  parseIdentity,
+  statusConditions,
+  type ZplHostStatus,
+  type ZplIdentity,
+} from './zpl-status';
 import { labelsFor } from './zpl-labels';
 
 export interface ZplTargetOptions {
@@ -13,8 +21,14 @@ export interface ZplTargetOptions {
   readonly port?: number;
   /** From the URI's `?dpi=`; null: asked from the printer with `~HI`. @default null */
   readonly dpi?: ZplDpi | null;
-  /** Connecting, and each answer to `~HS`/`~HI`, may take this long before the printer counts as down. @default 5000 */
+  /** Connecting may take this long before the printer counts as down. @default 5000 */
   readonly timeoutMs?: number;
+  /**
+   * Each answer to `~HS`/`~HI` may take this long (a printer answers in milliseconds); a
+   * `~HS` left unanswered is asked again as `~HQES`, which newer firmware answers while out
+   * of media or ribbon or with the head open. @default 2000
+   */
+  readonly answerTimeoutMs?: number;
   /**
    * The least time between two `~HS` questions while following printed labels (the
    * follower ticks every 500 ms or faster; a printer answers in a millisecond, but each
@@ -51,6 +65,7 @@ export class ZplTarget implements PrinterTarget {
   private dpi: ZplDpi | null;
   private identity: ZplIdentity | null = null;
   private readonly timeoutMs: number;
+  private readonly answerTimeoutMs: number;
   private readonly statusEveryMs: number;
   private readonly now: () => number;
   private sequence = 0;
@@ -64,6 +79,7 @@ export class ZplTarget implements PrinterTarget {
     this.port = options.port ?? 9100;
     this.dpi = options.dpi ?? null;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.answerTimeoutMs = options.answerTimeoutMs ?? 2000;
     this.statusEveryMs = options.statusEveryMs ?? 250;
     this.now = options.now ?? Date.now;
   }
@@ -92,7 +108,12 @@ export class ZplTarget implements PrinterTarget {
 
   private async open(): Promise<ZplConnection> {
     try {
-      return await ZplConnection.open({ host: this.host, port: this.port, timeoutMs: this.timeoutMs });
+      return await ZplConnection.open({
+        host: this.host,
+        port: this.port,
+        timeoutMs: this.timeoutMs,
+        answerTimeoutMs: this.answerTimeoutMs,
+      });
     } catch (error) {
       throw this.down(error);
     }
@@ -100,6 +121,28 @@ export class ZplTarget implements PrinterTarget {
 
   private async status(connection: ZplConnection): Promise<ZplHostStatus> {
     return parseHostStatus(await connection.ask('~HS', 3));
+  }
+
+  /**
+   * `~HS` before a job or for readiness. Unanswered on an open connection, `~HQES` is asked:
+   * a printer out of media or ribbon, or with its head open, may answer only that, and then
+   * it is not ready for those conditions, not down.
+   * @throws PrintError PRINTER_DISABLED naming the conditions, or SPOOLER_UNAVAILABLE
+   */
+  private async statusOrErrors(connection: ZplConnection): Promise<ZplHostStatus> {
+    try {
+      return await this.status(connection);
+    } catch (error) {
+      if (!(error instanceof ZplConnectionError) || error.reason !== 'timeout' || !connection.usable) throw this.down(error);
+      let conditions: ZplCondition[] | null = null;
+      try {
+        conditions = parseErrorStatus((await connection.ask('~HQES', 1))[0] ?? '');
+      } catch {
+        // Neither answered: the printer is down.
+      }
+      if (conditions && conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
+      throw this.down(error);
+    }
   }
 
   /** The resolution: the URI's, else `~HI`'s (asked once, on this connection). */
@@ -138,7 +181,7 @@ export class ZplTarget implements PrinterTarget {
       let before: ZplHostStatus;
       let dpi: ZplDpi;
       try {
-        before = await this.status(connection);
+        before = await this.statusOrErrors(connection);
         dpi = await this.resolution(connection);
       } catch (error) {
         if (error instanceof PrintError) throw error;
@@ -217,7 +260,7 @@ export class ZplTarget implements PrinterTarget {
       throw error;
     }
     try {
-      const status = await this.status(connection);
+      const status = await this.statusOrErrors(connection);
       if (this.identity === null) await this.resolution(connection).catch(() => undefined);
       const conditions = statusConditions(status);
       return conditions.length > 0

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parsePrinterUri } from '../../../src/main/printing/uri';
-import { drained, framedStrings, parseHostStatus, parseIdentity, statusProblem } from '../../../src/main/printing/zpl-status';
+import {
+  drained,
+  framedStrings,
+  parseErrorStatus,
+  parseHostStatus,
+  parseIdentity,
+  statusProblem,
+} from '../../../src/main/printing/zpl-status';
 
 const frame = (text: string): string => `\x02${text}\x03\r\n`;
 
@@ -39,6 +46,15 @@ describe('~HS and ~HI answers (Zebra ZPL II Programming Guide)', () => {
     const bytes = hs();
     expect(framedStrings(bytes.subarray(0, 40)).strings).toHaveLength(1);
     expect(framedStrings(bytes).strings).toHaveLength(3);
+  });
+
+  it('reads media out, ribbon out and head open from ~HQES (newer firmware answers only that while faulted)', () => {
+    const answer = (group1: string, flag = '1'): string =>
+      `\r\nPRINTER STATUS\r\n   ERRORS:         ${flag} 00000000 ${group1}\r\n   WARNINGS:       0 00000000 00000000\r\n`;
+    expect(parseErrorStatus(answer('00000005'))).toEqual(['paperOut', 'headOpen']);
+    expect(parseErrorStatus(answer('00000002'))).toEqual(['ribbonOut']);
+    expect(parseErrorStatus(answer('00000000', '0'))).toEqual([]);
+    expect(parseErrorStatus('1234,0')).toBeNull();
   });
 
   it('reads the model and dots per millimetre from ~HI', () => {

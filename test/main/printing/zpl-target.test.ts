@@ -16,7 +16,7 @@ afterEach(async () => {
   await printer.close();
 });
 
-function target(query = '?dpi=203', options: { timeoutMs?: number } = {}): ZplTarget {
+function target(query = '?dpi=203', options: { timeoutMs?: number; answerTimeoutMs?: number } = {}): ZplTarget {
   return new ZplTarget({
     uri: `zpl://127.0.0.1:${printer.port}${query}`,
     host: '127.0.0.1',
@@ -104,6 +104,25 @@ describe('zpl:// printers', () => {
     expect(await zpl.readiness()).toEqual({ ready: true, detail: null });
   });
 
+  it.each([
+    [{ paperOut: true }, /paper out/],
+    [{ headUp: true }, /head open/],
+    [{ ribbonOut: true }, /ribbon out/],
+  ])('asks ~HQES when a faulted printer leaves ~HS unanswered (%o), and says what it reports', async (state, words) => {
+    printer.set({ quietWhenFaulted: true, ...state });
+    const zpl = new ZplTarget({ uri: `zpl://127.0.0.1:${printer.port}`, host: '127.0.0.1', port: printer.port, answerTimeoutMs: 300 });
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(readiness.detail).toMatch(words);
+    expect(readiness.detail).not.toMatch(/does not answer/);
+    const error = await caught(zpl.spool(request()));
+    expect(error.code).toBe(PRINT_ERROR_CODES.PRINTER_DISABLED);
+    expect(printer.formats).toEqual([]);
+    expect(printer.questions).toContain('~HQES');
+    printer.set({ paperOut: false, headUp: false, ribbonOut: false });
+    expect((await zpl.readiness()).ready).toBe(true);
+  });
+
   it('counts a printer that refuses the connection as down', async () => {
     await printer.stop();
     const zpl = target();
@@ -118,10 +137,11 @@ describe('zpl:// printers', () => {
 
   it('counts a printer that never answers ~HS as down, without sending the labels', async () => {
     printer.set({ silent: true });
-    const zpl = target('?dpi=203', { timeoutMs: 300 });
+    const zpl = target('?dpi=203', { answerTimeoutMs: 300 });
     const error = await caught(zpl.spool(request()));
     expect(error.printerDown).toBe(true);
     expect(error.message).toMatch(/no answer to ~HS within 300 ms/);
+    expect(printer.questions).toEqual(['~HS', '~HQES']);
     expect(printer.formats).toEqual([]);
   });
 });
@@ -141,7 +161,7 @@ describe('a device on the port that is not a ZPL printer', () => {
     await new Promise<void>((resolve) => chatty.listen(0, '127.0.0.1', resolve));
     const port = (chatty.address() as import('node:net').AddressInfo).port;
     try {
-      const zpl = new ZplTarget({ uri: `zpl://127.0.0.1:${port}`, host: '127.0.0.1', port, timeoutMs: 2000 });
+      const zpl = new ZplTarget({ uri: `zpl://127.0.0.1:${port}`, host: '127.0.0.1', port, answerTimeoutMs: 2000 });
       const readiness = await zpl.readiness();
       expect(readiness.ready).toBe(false);
       expect(readiness.detail).toMatch(/more than a ZPL printer answers/);
