@@ -55,6 +55,8 @@ export interface ZplPrinter {
   connections(): number;
   /** Connections that carried at least one label format. */
   labelConnections(): number;
+  /** Connections open now (the client has not ended them). */
+  openConnections(): number;
   set(change: Partial<ZplPrinterState>): void;
   /** Labels received and not yet printed. */
   remaining(): number;
@@ -125,6 +127,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
   const questions: string[] = [];
   const queue: Queued[] = [];
   const sockets = new Set<net.Socket>();
+  const live = new Set<net.Socket>();
   let accepted = 0;
   const carrying = new WeakSet<net.Socket>();
   let carried = 0;
@@ -151,7 +154,11 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
   function handle(socket: net.Socket): void {
     accepted += 1;
     sockets.add(socket);
+    live.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    // The client's end is the end of its turn, whenever the server side closes.
+    socket.on('end', () => live.delete(socket));
+    socket.on('close', () => live.delete(socket));
     socket.on('error', () => undefined);
     let pending = '';
     let current: string | null = null;
@@ -228,6 +235,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     questions,
     connections: () => accepted,
     labelConnections: () => carried,
+    openConnections: () => live.size,
     set(change) {
       Object.assign(state, change);
       schedule();

@@ -64,6 +64,8 @@ export class ZplTarget implements PrinterTarget {
   readonly port: number;
   private dpi: ZplDpi | null;
   private identity: ZplIdentity | null = null;
+  /** `~HI` was asked (answered or not): with the dpi in the URI it is not asked before every job. */
+  private identityAsked = false;
   private readonly timeoutMs: number;
   private readonly answerTimeoutMs: number;
   private readonly statusEveryMs: number;
@@ -72,6 +74,8 @@ export class ZplTarget implements PrinterTarget {
   /** Jobs sent and not yet seen drained. */
   private readonly outstanding = new Set<string>();
   private askedAt = Number.NEGATIVE_INFINITY;
+  /** The end of the last connection's turn (see session). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(options: ZplTargetOptions) {
     this.uri = options.uri;
@@ -149,6 +153,7 @@ export class ZplTarget implements PrinterTarget {
   private async resolution(connection: ZplConnection): Promise<ZplDpi> {
     if (this.dpi !== null && this.identity !== null) return this.dpi;
     if (this.identity === null) {
+      this.identityAsked = true;
       try {
         this.identity = parseIdentity((await connection.ask('~HI', 1))[0] ?? '');
       } catch (error) {
@@ -170,26 +175,50 @@ export class ZplTarget implements PrinterTarget {
     return dpi;
   }
 
+  /**
+   * One connection at a time to this printer: many ZPL printers serve a single connection on
+   * their raw port and leave the others waiting, so a readiness question opened while a
+   * batch is being sent would time out and show a working printer as down.
+   */
+  private session<T>(use: (connection: ZplConnection) => Promise<T>): Promise<T> {
+    const run = this.turn.then(async () => {
+      const connection = await this.open();
+      try {
+        return await use(connection);
+      } finally {
+        await connection.close();
+      }
+    });
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The resolution to render at, and `~HI`'s identity for the test label: asked once, on a connection of its own. */
+  private async renderDpi(): Promise<ZplDpi> {
+    if (this.dpi !== null && (this.identity !== null || this.identityAsked)) return this.dpi;
+    return this.session(async (connection) => {
+      try {
+        return await this.resolution(connection);
+      } catch (error) {
+        if (error instanceof PrintError) throw error;
+        throw this.down(error);
+      }
+    });
+  }
+
   async spool(request: SpoolRequest): Promise<SpoolResult> {
     if (!request.pdf) {
       throw new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, `${this.uri} prints PDFs: fetch the document with output_format file first.`, {
         target: this.uri,
       });
     }
-    const connection = await this.open();
-    try {
-      let before: ZplHostStatus;
-      let dpi: ZplDpi;
-      try {
-        before = await this.statusOrErrors(connection);
-        dpi = await this.resolution(connection);
-      } catch (error) {
-        if (error instanceof PrintError) throw error;
-        throw this.down(error);
-      }
-      const conditions = statusConditions(before);
+    // Rendered before connecting: the connection stays open for milliseconds, not for the
+    // rendering of a batch.
+    const dpi = await this.renderDpi();
+    const zpl = await labelsFor(request, { dpi, uri: this.uri, identity: this.identity });
+    await this.session(async (connection) => {
+      const conditions = statusConditions(await this.statusOrErrors(connection));
       if (conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
-      const zpl = await labelsFor(request, { dpi, uri: this.uri, identity: this.identity });
       try {
         await connection.write(zpl, true);
         // The printer's word that it took the batch (and what it has left), on the same socket.
@@ -203,9 +232,7 @@ export class ZplTarget implements PrinterTarget {
           { cause: error, target: this.uri },
         );
       }
-    } finally {
-      await connection.close();
-    }
+    });
     const id = `${this.address}#${++this.sequence}`;
     this.outstanding.add(id);
     this.askedAt = Number.NEGATIVE_INFINITY;
@@ -229,15 +256,13 @@ export class ZplTarget implements PrinterTarget {
     if (mine.length === 0) return result;
     if (this.now() - this.askedAt < this.statusEveryMs) return result;
     this.askedAt = this.now();
-    const connection = await this.open();
-    let status: ZplHostStatus;
-    try {
-      status = await this.status(connection);
-    } catch (error) {
-      throw this.down(error);
-    } finally {
-      await connection.close();
-    }
+    const status = await this.session(async (connection) => {
+      try {
+        return await this.status(connection);
+      } catch (error) {
+        throw this.down(error);
+      }
+    });
     const done = drained(status);
     for (const id of mine) {
       if (done) this.outstanding.delete(id);
@@ -252,24 +277,17 @@ export class ZplTarget implements PrinterTarget {
 
   /** The printer's own `~HS`, in its words; a printer that does not answer is not ready. */
   async readiness(): Promise<Readiness> {
-    let connection: ZplConnection;
     try {
-      connection = await this.open();
-    } catch (error) {
-      if (error instanceof PrintError) return notReady(error);
-      throw error;
-    }
-    try {
-      const status = await this.statusOrErrors(connection);
-      if (this.identity === null) await this.resolution(connection).catch(() => undefined);
-      const conditions = statusConditions(status);
-      return conditions.length > 0
-        ? notReady(notReadyError(this.uri, this.address, this.model, conditions))
-        : { ready: true, detail: null };
+      return await this.session(async (connection) => {
+        const status = await this.statusOrErrors(connection);
+        if (this.identity === null) await this.resolution(connection).catch(() => undefined);
+        const conditions = statusConditions(status);
+        return conditions.length > 0
+          ? notReady(notReadyError(this.uri, this.address, this.model, conditions))
+          : { ready: true, detail: null };
+      });
     } catch (error) {
       return notReady(error instanceof PrintError ? error : this.down(error));
-    } finally {
-      await connection.close();
     }
   }
 

@@ -56,10 +56,10 @@ describe('zpl:// printers', () => {
     const zpl = target();
     const spooled = await zpl.spool(request({ copies: 3 }));
     expect(spooled.completed).toBe(false);
-    expect(printer.connections()).toBe(1);
-    const received = printer.received().toString('latin1');
-    expect(received.indexOf('~HS')).toBe(0);
-    expect(received.lastIndexOf('~HS')).toBeGreaterThan(received.indexOf('^XZ'));
+    // ~HI once (the printer's identity, for the test label), then the job's own connection.
+    expect(printer.connections()).toBe(2);
+    expect(printer.labelConnections()).toBe(1);
+    expect(printer.received().toString('latin1')).toMatch(/^~HI~HS\^XA[^~]*\^XZ\n~HS$/);
     expect(printer.formats).toHaveLength(1);
     expect(printer.formats[0]).toMatch(/^\^XA\^PW812\^LL1218\^.*\^PQ3,/);
     // Bytes sent is not printed: three labels at 150 ms each are still printing.
@@ -71,7 +71,7 @@ describe('zpl:// printers', () => {
   it('asks the resolution with ~HI when the URI does not say it', async () => {
     printer.set({ dotsPerMm: 12, model: 'ZT411-300dpi' });
     await target('').spool(request());
-    expect(printer.questions).toEqual(['~HS', '~HI', '~HS']);
+    expect(printer.questions).toEqual(['~HI', '~HS', '~HS']);
     expect(printer.formats[0]).toMatch(/^\^XA\^PW1200\^LL1800\^/);
   });
 
@@ -123,6 +123,21 @@ describe('zpl:// printers', () => {
     expect((await zpl.readiness()).ready).toBe(true);
   });
 
+  it('opens one connection at a time: readiness asked while a job is being sent waits its turn', async () => {
+    const zpl = target();
+    await zpl.readiness();
+    let most = 0;
+    const spooling = zpl.spool(request({ copies: 1 }));
+    const asking = Promise.all([zpl.readiness(), zpl.readiness(), zpl.jobStates([])]);
+    const watch = setInterval(() => {
+      most = Math.max(most, printer.openConnections());
+    }, 1);
+    await Promise.all([spooling, asking]);
+    clearInterval(watch);
+    expect(most).toBeLessThanOrEqual(1);
+    expect(printer.formats).toHaveLength(1);
+  });
+
   it('counts a printer that refuses the connection as down', async () => {
     await printer.stop();
     const zpl = target();
@@ -141,7 +156,7 @@ describe('zpl:// printers', () => {
     const error = await caught(zpl.spool(request()));
     expect(error.printerDown).toBe(true);
     expect(error.message).toMatch(/no answer to ~HS within 300 ms/);
-    expect(printer.questions).toEqual(['~HS', '~HQES']);
+    expect(printer.questions).toEqual(['~HI', '~HS', '~HQES']);
     expect(printer.formats).toEqual([]);
   });
 });
