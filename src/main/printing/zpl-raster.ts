@@ -14,7 +14,7 @@ import { deflateSync } from 'node:zlib';
 export const ZPL_DPIS = [203, 300, 600] as const;
 export type ZplDpi = (typeof ZPL_DPIS)[number];
 
-/** `~HI`'s dots per millimetre → dpi (6 dpmm is the 152 dpi head, printed here as 203's neighbour would be wrong: it is refused). */
+/** `~HI`'s dots per millimetre → dpi; null for others (6 dots/mm, 152 dpi, is not rendered for: its labels would print at the wrong size). */
 export function dpiOfDotsPerMm(dpmm: number): ZplDpi | null {
   if (dpmm === 8) return 203;
   if (dpmm === 12) return 300;
