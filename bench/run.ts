@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -24,11 +24,12 @@ import { runScale, type ScaleResult } from './scale';
 import { runSheets, type SheetPages } from './sheets';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
+import { runZpl, type ZplResult } from './zpl';
 
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl';
 
 interface Plan {
   readonly burst: number;
@@ -44,6 +45,10 @@ interface Plan {
   /** Labels per burst and idle seconds in the cancel section. */
   readonly cancelLabels: number;
   readonly cancelIdleSeconds: number;
+  /** zpl section: renders timed per resolution, webhooks one at a time, labels in the burst. */
+  readonly zplRenders: number;
+  readonly zplLatency: number;
+  readonly zplBurst: number;
 }
 
 const FULL: Plan = {
@@ -58,6 +63,9 @@ const FULL: Plan = {
   sheetLabels: 100,
   cancelLabels: 500,
   cancelIdleSeconds: 60,
+  zplRenders: 100,
+  zplLatency: 100,
+  zplBurst: 200,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -71,6 +79,9 @@ const QUICK: Plan = {
   sheetLabels: 40,
   cancelLabels: 100,
   cancelIdleSeconds: 10,
+  zplRenders: 40,
+  zplLatency: 30,
+  zplBurst: 200,
 };
 
 export interface BenchReport {
@@ -89,6 +100,7 @@ export interface BenchReport {
   windows?: WindowsResult;
   /** The check before spooling that keeps a canceled shipment's label off the printer. */
   cancel?: CancelResult;
+  zpl?: ZplResult;
   duration_s: number;
 }
 
@@ -169,6 +181,16 @@ async function main(): Promise<void> {
     }
     if (only.has('poll'))
       report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('zpl'))
+      report.zpl = await runZpl({
+        sandbox,
+        workDir,
+        renderSamples: plan.zplRenders,
+        latencySamples: plan.zplLatency,
+        burst: plan.zplBurst,
+        batchMax: BATCH_MAX,
+        log,
+      });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('cancel'))
       report.cancel = await runCancel({

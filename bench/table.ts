@@ -1,6 +1,7 @@
 /** The printed table: each measured figure beside its target (issue 14), if it has one. */
 import type { BurstResult } from './burst-result';
 import type { BenchReport } from './run';
+import type { ZplResult } from './zpl';
 
 interface Row {
   readonly metric: string;
@@ -64,6 +65,7 @@ export function rows(r: BenchReport): Row[] {
       `${f(perMinute.idle)} / ${f(perMinute.burst)} / ${f(perMinute.paused_burst)} (${c.recheck_requests.burst} in a ${c.burst_labels}-label burst, ${c.recheck_requests.paused_burst} with a ${c.pause_seconds} s pause)`,
     );
   }
+  if (r.zpl) zplRows(r.zpl, add);
   if (r.scan)
     add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {
@@ -111,6 +113,42 @@ function byConcurrency(times: Readonly<Record<string, number>> | undefined): str
   return Object.entries(times ?? {})
     .map(([c, s]) => `${c}: ${f(s, 2)} s`)
     .join(', ');
+}
+
+function zplRows(z: ZplResult, add: Add): void {
+  add(
+    'zpl: render a 4x6 label p50 / p95 at 203 dpi',
+    `${f(z.render_p50_ms_203)} / ${f(z.render_p95_ms_203)} ms`,
+    'p95 ≤ 40 ms',
+    z.render_p95_ms_203 <= 40,
+  );
+  add(
+    'zpl: render a 4x6 label p50 / p95 at 300 dpi',
+    `${f(z.render_p50_ms_300)} / ${f(z.render_p95_ms_300)} ms`,
+    'p95 ≤ 80 ms',
+    z.render_p95_ms_300 <= 80,
+  );
+  add(
+    'zpl: bytes a label at 203 / 300 dpi',
+    `${f(z.bytes_per_label_203 / 1024)} / ${f(z.bytes_per_label_300 / 1024)} KB`,
+    '≤ 40 KB at 203',
+    z.bytes_per_label_203 <= 40 * 1024,
+  );
+  add(
+    'zpl: webhook → label at the printer p50 / p95 / p99',
+    `${f(z.webhook_to_printer_p50_ms)} / ${f(z.webhook_to_printer_p95_ms)} / ${f(z.webhook_to_printer_p99_ms)} ms`,
+    'p95 ≤ 60 ms',
+    z.webhook_to_printer_p95_ms <= 60,
+  );
+  add(
+    `zpl: burst of ${z.burst_labels} labels to one printer`,
+    `${f(z.burst_s, 2)} s in ${z.burst_connections} connections; limit ${f(z.limit_s, 2)} s (fetch ${f(z.limit_fetch_s, 2)} s at ${z.limit_fetch_concurrency}, send ${f(z.limit_send_s, 2)} s)`,
+  );
+  add(
+    '  burst: first label; webhooks all in; rendering alone (est.)',
+    `${f(z.burst_first_label_s * 1000, 0)} ms; ${f(z.burst_webhooks_s, 2)} s; ${f(z.burst_render_estimate_s, 2)} s`,
+  );
+  add('zpl: burst vs limit (agent ÷ limit)', `${f(z.burst_vs_limit, 2)}×`, '≤ 1.5×', z.burst_vs_limit <= 1.5);
 }
 
 function burstRows(b: BurstResult, add: Add): void {

@@ -3,7 +3,8 @@
  * run compiled JavaScript: through tsx, the TypeScript loader's module-hooks thread alone
  * holds about 35 MB of a ~130 MB idle agent. `npm run agent` runs this first (well under a
  * second), and the benchmarks measure the same file. Native and optional modules stay
- * external and resolve from the project's node_modules.
+ * external and resolve from the project's node_modules, as does mupdf (its WebAssembly file
+ * is read from beside its module, and it is imported only when a raw ZPL printer prints).
  *
  *   tsx scripts/bundle-agent.ts [OUTFILE]   (default out/agent/agent.mjs)
  */
@@ -22,7 +23,7 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     format: 'esm',
     target: 'node20',
     outfile,
-    external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite'],
+    external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite', 'mupdf'],
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',

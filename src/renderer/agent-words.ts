@@ -15,6 +15,11 @@ import { documentWords } from './words';
 type Wording = { readonly [C in AgentMessageCode]: (params: AgentMessageParams[C]) => string };
 
 /** `(reason)` after a queue's name, with the printer's state keywords (media-empty-error) in words. */
+/** A ZPL printer as people see it: its model (from ~HI) at its address, or the address alone. */
+function zplName(p: { readonly address: string; readonly model: string | null }): string {
+  return p.model ? t('agentMsg.printer.zplAt', { model: p.model, address: p.address }) : p.address;
+}
+
 function why(reason: string | null, meaningless: string): string {
   if (!reason || reason === meaningless) return '';
   return ` (${cupsReasonWords(reason)})`;
@@ -88,6 +93,12 @@ const WORDING: Wording = {
   'printer.listRejecting': (p) => t('agentMsg.printer.listRejecting', { queue: p.queue, why: why(p.reason, '') }),
   'printer.windowsState': (p) => t(`agentMsg.windows.${p.state}`, { printer: p.printer }),
   'printer.windowsWorkOffline': (p) => t('agentMsg.printer.windowsWorkOffline', { printer: p.printer }),
+  'printer.zplNotReady': (p) =>
+    t('agentMsg.printer.zplNotReady', {
+      printer: zplName(p),
+      conditions: p.conditions.map((c) => t(`agentMsg.zpl.${c}`)).join('; '),
+    }),
+  'printer.zplNoAnswer': (p) => t('agentMsg.printer.zplNoAnswer', { printer: zplName(p), reason: p.reason }),
   'printer.folderDiskFull': (p) => t('agentMsg.printer.folderDiskFull', { path: p.path }),
   'printer.folderNoAccess': (p) => t('agentMsg.printer.folderNoAccess', { path: p.path }),
   'printer.folderNotAFolder': (p) => t('agentMsg.printer.folderNotAFolder', { path: p.path }),

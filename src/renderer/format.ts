@@ -60,7 +60,8 @@ export function describeTarget(uri: string): string {
   const parts = splitPrinterUri(uri);
   if (!parts) return uri;
   const { scheme, rest } = parts;
-  return `${isPrinterKind(scheme) ? t(`printerKind.${scheme}` as MessageKey) : scheme} ${rest}`;
+  // `zpl://10.0.0.7` reads as `ZPL printer 10.0.0.7`.
+  return `${isPrinterKind(scheme) ? t(`printerKind.${scheme}` as MessageKey) : scheme} ${rest.replace(/^\/\//, '')}`;
 }
 
 /** The printer kind of a URI (`cups:Labels` → `cups`), or null for anything else. */

@@ -31,6 +31,10 @@ export const WINDOWS_NOT_READY_STATES = [
 ] as const;
 export type WindowsNotReadyState = (typeof WINDOWS_NOT_READY_STATES)[number];
 
+/** What a ZPL printer's `~HS` can say stops it (src/main/printing/zpl-status.ts), in the order they are named. */
+export const ZPL_CONDITIONS = ['paperOut', 'headOpen', 'ribbonOut', 'paused', 'bufferFull', 'overTemperature', 'corruptRam'] as const;
+export type ZplCondition = (typeof ZPL_CONDITIONS)[number];
+
 /** Job states in which a document still waits in line (the report's "waiting in the queue (queued)"). */
 export const REPORT_WAITING_STATES = ['queued', 'fetching', 'spooling'] as const;
 export type ReportWaitingState = (typeof REPORT_WAITING_STATES)[number];
@@ -86,6 +90,10 @@ export interface AgentMessageParams {
   readonly 'printer.listRejecting': { readonly queue: string; readonly reason: string | null };
   readonly 'printer.windowsState': { readonly printer: string; readonly state: WindowsNotReadyState };
   readonly 'printer.windowsWorkOffline': { readonly printer: string };
+  /** A raw ZPL printer's own status (`~HS`) says it cannot print; `model` from `~HI` when it said. */
+  readonly 'printer.zplNotReady': { readonly address: string; readonly model: string | null; readonly conditions: readonly ZplCondition[] };
+  /** A raw ZPL printer refused the connection or did not answer. */
+  readonly 'printer.zplNoAnswer': { readonly address: string; readonly model: string | null; readonly reason: string };
   readonly 'printer.folderDiskFull': { readonly path: string };
   readonly 'printer.folderNoAccess': { readonly path: string };
   readonly 'printer.folderNotAFolder': { readonly path: string };
@@ -161,6 +169,22 @@ export const WINDOWS_STATE_ENGLISH: Readonly<Record<WindowsNotReadyState, string
   ServerUnknown: 'is in an unknown state on its print server: check the print server',
 };
 
+/** Each ZPL condition in English, with what to do. */
+export const ZPL_CONDITION_ENGLISH: Readonly<Record<ZplCondition, string>> = {
+  paperOut: 'paper out: load labels (media) and close the head',
+  headOpen: 'head open: close the print head',
+  ribbonOut: 'ribbon out: load a ribbon',
+  paused: 'paused: press the pause button (or send ~PS) to resume',
+  bufferFull: 'receive buffer full: wait for it to print what it has',
+  overTemperature: 'head over temperature: let it cool down',
+  corruptRam: 'configuration lost (corrupt RAM): check its settings',
+};
+
+/** `ZD421-203dpi at 10.0.0.7:9100`, or the address alone. */
+export function zplPrinterName(p: { readonly address: string; readonly model: string | null }): string {
+  return p.model ? `${p.model} at ${p.address}` : p.address;
+}
+
 export function isWindowsNotReadyState(state: string): state is WindowsNotReadyState {
   return (WINDOWS_NOT_READY_STATES as readonly string[]).includes(state);
 }
@@ -224,6 +248,12 @@ const ENGLISH: EnglishTable = {
   'printer.windowsState': (p) => `Windows printer "${p.printer}" ${WINDOWS_STATE_ENGLISH[p.state]}.`,
   'printer.windowsWorkOffline': (p) =>
     `Windows printer "${p.printer}" is set to "Use Printer Offline": untick it in the printer's queue window (Printer menu).`,
+  'printer.zplNotReady': (p) =>
+    `ZPL printer ${zplPrinterName(p)} reports ${p.conditions.map((c) => ZPL_CONDITION_ENGLISH[c]).join('; ')}. ` +
+    'Labels wait and print once it is ready.',
+  'printer.zplNoAnswer': (p) =>
+    `ZPL printer ${zplPrinterName(p)} does not answer (${p.reason}): check that it is switched on and on the network; ` +
+    'labels wait until it answers.',
   'printer.folderDiskFull': (p) => `The disk holding ${p.path} is full: free some space or choose another folder.`,
   'printer.folderNoAccess': (p) =>
     `Print Station may not write to ${p.path}: give this user write access to the folder or choose another one.`,

@@ -7,7 +7,7 @@
  */
 
 /** In the order printer URIs are listed to people (docs/INTERFACES.md, Printer URIs). */
-export const PRINTER_KINDS = ['cups', 'windows', 'folder', 'service'] as const;
+export const PRINTER_KINDS = ['zpl', 'cups', 'zpl-cups', 'windows', 'zpl-windows', 'folder', 'service'] as const;
 export type PrinterKind = (typeof PRINTER_KINDS)[number];
 
 export interface PrinterKindWords {
@@ -20,8 +20,11 @@ export interface PrinterKindWords {
 }
 
 export const PRINTER_KIND_WORDS_TABLE = {
+  zpl: { label: 'ZPL printer', completed: 'printed (the printer reports it done)', uriHint: 'zpl://HOST' },
   cups: { label: 'CUPS', completed: 'printed (the spooler reports it done)', uriHint: 'cups:QUEUE, cups:QUEUE@HOST' },
+  'zpl-cups': { label: 'ZPL on CUPS', completed: 'printed (the spooler reports it done)', uriHint: 'zpl-cups:QUEUE' },
   windows: { label: 'Windows', completed: 'handed to the Windows spooler', uriHint: 'windows:NAME' },
+  'zpl-windows': { label: 'ZPL on Windows', completed: 'handed to the Windows spooler', uriHint: 'zpl-windows:NAME' },
   folder: { label: 'Folder', completed: 'saved', uriHint: 'folder:DIR' },
   service: { label: 'Service printer', completed: 'accepted by the service printer', uriHint: 'service:ID' },
 } as const satisfies Readonly<Record<PrinterKind, PrinterKindWords>>;

@@ -67,6 +67,8 @@ const SAMPLES: { readonly [C in AgentMessageCode]: AgentMessageParams[C] } = {
   'printer.listRejecting': { queue: 'Zebra', reason: null },
   'printer.windowsState': { printer: 'Zebra ZD421', state: 'PaperOut' },
   'printer.windowsWorkOffline': { printer: 'Zebra ZD421' },
+  'printer.zplNotReady': { address: '10.0.0.7:9100', model: 'ZD421-203dpi', conditions: ['paperOut', 'paused'] },
+  'printer.zplNoAnswer': { address: '10.0.0.7:9100', model: null, reason: 'connection refused' },
   'printer.folderDiskFull': { path: '/srv/labels' },
   'printer.folderNoAccess': { path: '/srv/labels' },
   'printer.folderNotAFolder': { path: '/srv/labels' },
@@ -159,6 +161,23 @@ describe('agent messages in the UI language', () => {
     );
     const cups = agentMessage('printer.cupsDisabled', { queue: 'Zebra', reason: 'media-empty-error' });
     expect(agentWords(cups)).toContain('"Zebra" är pausad (slut på papper)');
+  });
+
+  it('a ZPL printer out of paper and paused reads in Danish on the printer list, each condition in words', () => {
+    setLanguage('da');
+    const stopped = agentMessage('printer.zplNotReady', {
+      address: '10.0.0.7:9100',
+      model: 'ZD421-203dpi',
+      conditions: ['paperOut', 'paused'],
+    });
+    expect(englishOf(stopped)).toBe(
+      'ZPL printer ZD421-203dpi at 10.0.0.7:9100 reports paper out: load labels (media) and close the head; ' +
+        'paused: press the pause button (or send ~PS) to resume. Labels wait and print once it is ready.',
+    );
+    expect(readiness(printer({ ready: false, detail: englishOf(stopped), detailMessage: stopped })).words).toBe(
+      'ikke klar: ZPL-printeren ZD421-203dpi på 10.0.0.7:9100 melder papir opbrugt: læg etiketter (medie) i og luk printhovedet; ' +
+        'sat på pause: tryk på pauseknappen (eller send ~PS) for at fortsætte. Etiketterne venter og udskrives, når den er klar.',
+    );
   });
 
   it('shows the English as sent for a reason without a code, or with a code this build does not know', () => {

@@ -11,6 +11,7 @@ describe('printer-kind words', () => {
     expect(PRINTER_KIND_WORDS[kind]).toBe(words.label);
     expect(targetKind(`${kind}:x`)).toBe(kind);
     expect(describeTarget(`${kind}:x`)).toBe(`${words.label} x`);
+    expect(describeTarget(`${kind}://x`)).toBe(`${words.label} x`);
     expect(describeJob(job({ target: `${kind}:x`, state: 'completed' }))).toBe(`Label → ${words.label} x: ${words.completed}`);
   });
 
@@ -20,6 +21,8 @@ describe('printer-kind words', () => {
   });
 
   it('hints at the URI forms of every kind in one line', () => {
-    expect(PRINTER_URI_HINT).toBe('cups:QUEUE, cups:QUEUE@HOST, windows:NAME, folder:DIR or service:ID');
+    expect(PRINTER_URI_HINT).toBe(
+      'zpl://HOST, cups:QUEUE, cups:QUEUE@HOST, zpl-cups:QUEUE, windows:NAME, zpl-windows:NAME, folder:DIR or service:ID',
+    );
   });
 });

@@ -153,3 +153,38 @@ describe('settings panel', () => {
     expect(document.body.textContent).not.toMatch(/customsinvoice|proofofdelivery|salesinvoice|\babd\b/);
   });
 });
+
+describe('raw ZPL printer fields under a picker’s URI', () => {
+  const fill = (picker: PrinterPicker, kind: string, address: string, dpi: string): void => {
+    const kindSelect = picker.uriField.querySelector<HTMLSelectElement>('#set-label-zpl-kind')!;
+    kindSelect.value = kind;
+    kindSelect.dispatchEvent(new Event('change'));
+    picker.uriField.querySelector<HTMLInputElement>('#set-label-zpl-address')!.value = address;
+    picker.uriField.querySelector<HTMLSelectElement>('#set-label-zpl-dpi')!.value = dpi;
+    picker.uriField.querySelector<HTMLButtonElement>('.zpl-use')!.click();
+  };
+
+  it.each([
+    ['zpl', '10.0.0.7', '', 'zpl://10.0.0.7', 'Host name or IP address (port 9100 unless :PORT)'],
+    ['zpl', 'zebra-2:6101', '300', 'zpl://zebra-2:6101?dpi=300', 'Host name or IP address (port 9100 unless :PORT)'],
+    ['zpl-cups', 'Zebra_ZD421', '203', 'zpl-cups:Zebra_ZD421?dpi=203', 'Raw CUPS queue'],
+    ['zpl-windows', 'ZDesigner ZD421 (USB)', '', 'zpl-windows:ZDesigner ZD421 (USB)', 'Windows printer name'],
+  ])('puts a %s printer at %s (%s dpi) into the URI field as %s', (kind, address, dpi, uri, label) => {
+    const picker = new PrinterPicker({ role: 'label', legend: 'Label printer', uriLabel: 'Label printer URI' });
+    document.body.append(picker.element, picker.uriField);
+    fill(picker, kind, address, dpi);
+    expect(picker.value).toBe(uri);
+    expect(picker.uriField.querySelector('label[for="set-label-zpl-address"]')?.textContent).toBe(label);
+    expect(radios(picker.element).find((r) => r.checked)?.value).toBe(uri);
+  });
+
+  it('offers the three raw kinds by their names, and leaves the URI alone while the address is empty', () => {
+    const picker = new PrinterPicker({ role: 'label', legend: 'Label printer', uriLabel: 'Label printer URI' });
+    document.body.append(picker.element, picker.uriField);
+    picker.value = 'cups:Labels';
+    const options = Array.from(picker.uriField.querySelectorAll('#set-label-zpl-kind option')).map((o) => o.textContent);
+    expect(options).toEqual(['ZPL printer', 'ZPL on CUPS', 'ZPL on Windows']);
+    fill(picker, 'zpl', '  ', '');
+    expect(picker.value).toBe('cups:Labels');
+  });
+});

@@ -46,6 +46,9 @@ export function newBatchId(now: number): string {
   return `B${newJobId(now)}`;
 }
 
+/** Kinds whose printer jobs are spooled: a batch is one printer job (for raw ZPL, one connection). */
+const BATCHING_KINDS: ReadonlySet<string> = new Set(['cups', 'windows', 'zpl', 'zpl-cups', 'zpl-windows']);
+
 export class Batching {
   private fetches = 0;
   /** Member lists membersFrom cut to whole sheets, leaving labels behind. */
@@ -69,12 +72,7 @@ export class Batching {
 
   /** Whether jobs to this target may be batched at all. */
   batches(target: PipelineTarget): boolean {
-    return (
-      this.context.settings.batchMax > 1 &&
-      target.needsPdf &&
-      (target.kind === 'cups' || target.kind === 'windows') &&
-      !!this.store.claimBatch
-    );
+    return this.context.settings.batchMax > 1 && target.needsPdf && BATCHING_KINDS.has(target.kind) && !!this.store.claimBatch;
   }
 
   /**

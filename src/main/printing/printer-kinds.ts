@@ -16,6 +16,10 @@ import { ServiceTarget } from './service-target';
 import type { PrinterTarget } from './target';
 import { WindowsSpooler } from './windows-spooler';
 import { WindowsTarget } from './windows-target';
+import { ZplCupsTarget } from './zpl-cups-target';
+import { parseZplAddress, splitDpi, type ZplAddress } from './zpl-uri';
+import { ZplTarget } from './zpl-target';
+import { ZplWindowsTarget } from './zpl-windows-target';
 
 export interface ParseContext {
   /** Base for relative paths (folder:). */
@@ -69,6 +73,16 @@ function unsupported(uri: string, message: string): PrintError {
 const REMOTE = /^(.+)@(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
 export const PRINTER_KIND_REGISTRY = {
+  zpl: entry({
+    forms: ['zpl://HOST[:PORT][?dpi=203|300|600]'],
+    parse: (rest, { fail }): ZplAddress => parseZplAddress(rest, fail),
+    format: ({ host, port, dpi }) =>
+      `//${host.includes(':') ? `[${host}]` : host}${port === 9100 ? '' : `:${port}`}${dpi === null ? '' : `?dpi=${dpi}`}`,
+    create: ({ host, port, dpi }, { uri }) => new ZplTarget({ uri, host, port, dpi }),
+    // Labels sent to the printer cannot be listed from it after a restart.
+    reconcilable: false,
+    checkedAtStart: true,
+  }),
   cups: entry({
     forms: ['cups:QUEUE', 'cups:QUEUE@HOST:PORT'],
     parse(rest, { fail }): { readonly queue: string; readonly server: string | null } {
@@ -87,6 +101,23 @@ export const PRINTER_KIND_REGISTRY = {
     create({ queue, server }, { uri, deps, platform }) {
       if (platform === 'win32') throw unsupported(uri, `${uri}: CUPS printing needs macOS or Linux; on Windows use windows:PRINTER NAME.`);
       return new CupsTarget({ uri, queue, server, env: deps.env, exec: deps.exec, spool: deps.cupsSpool, log: deps.log });
+    },
+    reconcilable: true,
+    checkedAtStart: true,
+  }),
+  'zpl-cups': entry({
+    forms: ['zpl-cups:QUEUE[?dpi=203|300|600]'],
+    parse(rest, { fail }): { readonly queue: string; readonly dpi: ZplAddress['dpi'] } {
+      const { name: queue, dpi } = splitDpi(rest, fail);
+      if (queue.trim() === '') fail('no queue name');
+      if (/[/#\\?'"\t@]/.test(queue)) fail('CUPS queue names cannot contain / # \\ ? @ quotes or tabs');
+      return { queue, dpi };
+    },
+    format: ({ queue, dpi }) => (dpi === null ? queue : `${queue}?dpi=${dpi}`),
+    create({ queue, dpi }, { uri, deps, platform }) {
+      if (platform === 'win32')
+        throw unsupported(uri, `${uri}: CUPS printing needs macOS or Linux; on Windows use zpl-windows:PRINTER NAME.`);
+      return new ZplCupsTarget({ uri, queue, dpi: dpi ?? undefined, env: deps.env, exec: deps.exec, log: deps.log });
     },
     reconcilable: true,
     checkedAtStart: true,
@@ -112,6 +143,24 @@ export const PRINTER_KIND_REGISTRY = {
     },
     // Through PowerShell's Get-PrintJob, which create() always wires.
     reconcilable: true,
+    checkedAtStart: true,
+  }),
+  'zpl-windows': entry({
+    forms: ['zpl-windows:PRINTER NAME[?dpi=203|300|600]'],
+    parse(rest, { fail }): { readonly name: string; readonly dpi: ZplAddress['dpi'] } {
+      const { name, dpi } = splitDpi(rest, fail);
+      if (name.trim() === '') fail('no printer name');
+      return { name, dpi };
+    },
+    format: ({ name, dpi }) => (dpi === null ? name : `${name}?dpi=${dpi}`),
+    create({ name, dpi }, { uri, deps, platform }) {
+      if (platform !== 'win32')
+        throw unsupported(uri, `${uri}: Windows printers print only on Windows; on ${platform} use zpl-cups:QUEUE.`);
+      const spooler = deps.windowsSpooler ?? new WindowsSpooler({ env: deps.env, exec: deps.exec });
+      return new ZplWindowsTarget({ uri, name, dpi: dpi ?? undefined, spooler, env: deps.env, exec: deps.exec });
+    },
+    // Labels handed over are followed, but not looked up by name after a crash.
+    reconcilable: false,
     checkedAtStart: true,
   }),
   folder: entry({

@@ -13,6 +13,7 @@ import { PRINT_ERROR_CODES, type PrintError } from './errors';
 import { FolderTarget } from './folder-target';
 import { PRINTER_KIND_REGISTRY } from './printer-kinds';
 import type { PrinterTarget } from './target';
+import { ZplCupsTarget } from './zpl-cups-target';
 
 export interface PrinterCheck {
   /** The agent cannot print to this URI as configured: stop the start with this line. */
@@ -25,6 +26,8 @@ const OK: PrinterCheck = { fatal: null, warning: null };
 
 export async function checkPrinterAtStart(target: PrinterTarget): Promise<PrinterCheck> {
   if (target instanceof CupsTarget) return checkCups(target, await target.check());
+  // A raw ZPL queue is a CUPS queue: a missing one stops the start the same way.
+  if (target instanceof ZplCupsTarget) return checkCups(target.queue, await target.queue.check());
   if (target instanceof FolderTarget) {
     const problem = await target.check();
     if (!problem) return OK;

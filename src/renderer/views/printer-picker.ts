@@ -9,6 +9,7 @@ import { h, replaceChildren } from '../dom';
 import { describeTarget } from '../format';
 import { t } from '../i18n';
 import { MEDIA_WORDS, PRINTER_KIND_WORDS, readiness } from '../words';
+import { zplAddressFields } from './zpl-address';
 
 export interface PrinterPickerOptions {
   /** Short id used in element ids (`label`, `document`). */
@@ -43,6 +44,10 @@ export class PrinterPicker {
       h('label', { for: id }, options.uriLabel),
       this.uriInput,
       h('span', { class: 'hint' }, PRINTER_URI_HINT),
+      // A raw ZPL printer is not discovered: its fields put its URI together.
+      zplAddressFields(options.role, (uri) => {
+        this.value = uri;
+      }),
     );
     this.list = h('div', { class: 'printer-choices' });
     this.element = h('fieldset', { class: 'printer-picker', id: `${id}-choices` }, h('legend', {}, options.legend), this.list);

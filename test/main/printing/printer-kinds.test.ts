@@ -7,7 +7,10 @@ import { PRINTER_KINDS, printerKindOf, type PrinterKind } from '../../../src/sha
 
 /** What each kind's factory needs to build a target here (Windows pretended, nothing run). */
 const DEPS: Readonly<Record<PrinterKind, TargetDeps>> = {
+  zpl: {},
   cups: { platform: 'linux' },
+  'zpl-cups': { platform: 'linux' },
+  'zpl-windows': { platform: 'win32' },
   windows: { platform: 'win32', pdfToPrinter: { print: async () => undefined, getPrinters: async () => [] } },
   folder: { cwd: '/srv/station' },
   service: { service: { printToPrinter: async () => ({ output_url: 'https://example.test/out' }) } },
@@ -15,7 +18,10 @@ const DEPS: Readonly<Record<PrinterKind, TargetDeps>> = {
 
 /** One URI for each form a kind lists. */
 const EXAMPLES: Readonly<Record<PrinterKind, readonly [string, ...string[]]>> = {
+  zpl: ['zpl://zebra-1.local:9101?dpi=300'],
   cups: ['cups:Zebra', 'cups:Zebra@print-host:631'],
+  'zpl-cups': ['zpl-cups:Zebra_ZD420?dpi=203'],
+  'zpl-windows': ['zpl-windows:ZDesigner ZD420 (USB)?dpi=300'],
   windows: ['windows:ZDesigner GK420d'],
   folder: ['folder:/srv/prints', 'folder:/srv/prints?shared'],
   service: ['service:prn_1'],
@@ -24,9 +30,12 @@ const EXAMPLES: Readonly<Record<PrinterKind, readonly [string, ...string[]]>> = 
 describe('the printer-kind registry', () => {
   it('lists the URI forms of every kind, in the order of the kinds', () => {
     expect(VALID_PRINTER_URI_FORMS).toEqual([
+      'zpl://HOST[:PORT][?dpi=203|300|600]',
       'cups:QUEUE',
       'cups:QUEUE@HOST:PORT',
+      'zpl-cups:QUEUE[?dpi=203|300|600]',
       'windows:PRINTER NAME',
+      'zpl-windows:PRINTER NAME[?dpi=203|300|600]',
       'folder:DIR',
       'folder:DIR?shared',
       'service:PRINTER_ID',
