@@ -43,6 +43,8 @@ const SAMPLES: { readonly [C in AgentMessageCode]: AgentMessageParams[C] } = {
   'job.assumedPrinted': {},
   'job.abortedAtPrinter': { spoolerJobId: 'zebra-12' },
   'job.canceledAtPrinter': { spoolerJobId: 'zebra-12' },
+  'job.refusedByPrinter': { spoolerJobId: 'zebra-12', words: 'Printer cannot print with supplied options.' },
+  'job.lostAtPrinter': { spoolerJobId: 'zebra-12' },
   'service.unavailable': {},
   'service.unavailable503': {},
   'service.labelNotReady': {},

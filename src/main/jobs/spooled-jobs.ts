@@ -110,9 +110,21 @@ export class SpooledJobs {
         // CUPS drops finished jobs from its list when history is off: gone without an abort.
         guard.write(job.jobId, 'completed', { reason: plainMessage('job.assumedPrinted') });
         return;
-      case 'aborted':
-        guard.write(job.jobId, 'failed', { reason: agentMessage('job.abortedAtPrinter', { spoolerJobId: job.spoolerJobId }) });
+      case 'lost':
+        // Neither printed nor not: the printer forgot the job mid-print. A person checks.
+        guard.write(job.jobId, 'failed', {
+          reason: agentMessage('job.mayHavePrinted', { cause: agentMessage('job.lostAtPrinter', { spoolerJobId: job.spoolerJobId }) }),
+        });
         return;
+      case 'aborted': {
+        // The printer's own words when it gave them ("Printer cannot print with supplied options").
+        const words = job.target.jobMessage?.(job.spoolerJobId) ?? null;
+        const reason = words
+          ? agentMessage('job.refusedByPrinter', { spoolerJobId: job.spoolerJobId, words })
+          : agentMessage('job.abortedAtPrinter', { spoolerJobId: job.spoolerJobId });
+        guard.write(job.jobId, 'failed', { reason });
+        return;
+      }
       case 'canceled':
         guard.write(job.jobId, 'canceled', { reason: agentMessage('job.canceledAtPrinter', { spoolerJobId: job.spoolerJobId }) });
         return;

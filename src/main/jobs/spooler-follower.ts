@@ -6,7 +6,7 @@ export interface FollowedJob {
   readonly target: PrinterTarget;
 }
 
-export type FollowOutcome = 'completed' | 'aborted' | 'canceled' | 'vanished';
+export type FollowOutcome = 'completed' | 'aborted' | 'canceled' | 'lost' | 'vanished';
 
 export interface SpoolerFollowerOptions {
   /** @default 500 */
@@ -134,7 +134,7 @@ export class SpoolerFollower {
   }
 
   private outcomeOf(job: { unknown: number }, state: SpoolerJobState): FollowOutcome | null {
-    if (state === 'completed' || state === 'aborted' || state === 'canceled') return state;
+    if (state === 'completed' || state === 'aborted' || state === 'canceled' || state === 'lost') return state;
     if (state === 'unknown') {
       job.unknown += 1;
       return job.unknown >= this.unknownLimit ? 'vanished' : null;

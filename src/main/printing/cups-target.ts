@@ -3,13 +3,26 @@ import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
-import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
+import {
+  cupsQueueRef,
+  ippGetJob,
+  ippGetJobReport,
+  ippGetJobReports,
+  ippGetJobs,
+  ippGetPrinter,
+  ippGetPrinterAt,
+  ippUriRef,
+  type IppJobReport,
+  type IppJobState,
+  type IppPrinter,
+} from './ipp';
+import { printerProblem } from './ipp-printer-state';
 import { IppHttpError, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
-import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
+import { parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
-import { MEDIA_NAMES } from './media';
+import { MEDIA_NAMES, MEDIA_WORDS, mediaSupported } from './media';
 
 export interface CupsTargetOptions {
   /** The printer URI this target answers to. */
@@ -73,6 +86,39 @@ export function cupsMediaArgs(media: PrinterMedia, labelMedia = 'Custom.4x6in'):
   return ['-o', `media=${media === 'label' ? labelMedia : names.lp}`, '-o', `print-scaling=${names.scaling}`];
 }
 
+/**
+ * Reasons CUPS gives a job it ended without the printer having finished it: the printer
+ * restarted mid-job and no longer knows it (`cups-ipp-missing-job-history`), or the
+ * backend lost track of it. Completed with one of these is "may not have printed".
+ */
+const LOST_REASONS = new Set(['cups-ipp-missing-job-history', 'job-completed-with-errors', 'job-data-insufficient']);
+
+/** job-state-reasons saying a person (or the printer's own panel) canceled the job. */
+const CANCELED_BY = new Set(['job-canceled-by-user', 'job-canceled-by-operator', 'job-canceled-at-device']);
+
+/** A job report as the follower's state: completed only when the printer said it finished the job. */
+export function reportState(report: Pick<IppJobReport, 'state' | 'reasons' | 'printerReasons' | 'printerMessage'>): SpoolerJobState {
+  if (report.state === 'completed' && [...report.printerReasons, ...report.reasons].some((r) => LOST_REASONS.has(r))) return 'lost';
+  // CUPS cancels a job its printer refused ("Printer cannot print with supplied options"),
+  // with no one's cancel among its reasons: that is a failure to show, not an operator's cancel.
+  if (report.state === 'canceled' && report.printerMessage.trim() !== '' && !report.reasons.some((r) => CANCELED_BY.has(r))) {
+    return 'aborted';
+  }
+  return toSpoolerState(report.state);
+}
+
+/** The printer's own words about how a job ended: its message, else CUPS's, else its reasons. */
+function endWords(report: IppJobReport): string | null {
+  const own = report.printerMessage.trim() || report.message.trim();
+  if (own && !/^(job )?(completed|canceled|aborted)\.?$/i.test(own)) return own;
+  if (report.printerReasons.includes('cups-ipp-missing-job-history'))
+    return 'the printer no longer knows the job (it restarted while printing it)';
+  return null;
+}
+
+/** The media check's answer for a while: a label printer's media list does not change by the minute. */
+const MEDIA_CHECK_TTL_MS = 60_000;
+
 function toSpoolerState(state: IppJobState): SpoolerJobState {
   switch (state) {
     case 'pending':
@@ -128,6 +174,10 @@ export class CupsTarget implements PrinterTarget {
   private ippRefusedAt: number | null = null;
   private readonly ippRetryMs: number;
   private readonly nowMs: () => number;
+  /** The printer's words about jobs it ended (jobMessage), by spooler job id, until read. */
+  private readonly lastWords = new Map<string, string>();
+  /** The device's media-supported, asked at most once a minute (readiness with a media). */
+  private deviceMedia: { readonly at: number; readonly media: readonly string[] } | null = null;
 
   constructor(options: CupsTargetOptions) {
     this.uri = options.uri;
@@ -207,9 +257,35 @@ export class CupsTarget implements PrinterTarget {
     return match.name;
   }
 
-  async readiness(): Promise<Readiness> {
+  async readiness(media?: PrinterMedia): Promise<Readiness> {
     const problem = await this.check();
-    return problem ? notReady(problem) : { ready: true, detail: null };
+    if (problem) return notReady(problem);
+    const lacking = media ? await this.mediaProblem(media).catch(() => null) : null;
+    return lacking ? { ready: false, detail: lacking } : { ready: true, detail: null };
+  }
+
+  /**
+   * Why this queue's printer cannot print `media` (its media-supported lacks the size), or
+   * null when it can or cannot say. A raw queue (no PPD) lists no media: its device, when it
+   * is an IPP printer, is asked directly.
+   */
+  async mediaProblem(media: PrinterMedia): Promise<string | null> {
+    const queue = await this.queue();
+    const printer = await ippGetPrinter({ server: await this.ipp() }, queue);
+    if (!printer) return null;
+    let supported = printer.mediaSupported;
+    let source = `CUPS queue "${queue}"`;
+    const device = printer.deviceUri ? ippUriRef(printer.deviceUri, { timeoutMs: 5_000 }) : null;
+    if (supported.length === 0 && device) {
+      const now = this.nowMs();
+      if (!this.deviceMedia || now - this.deviceMedia.at > MEDIA_CHECK_TTL_MS) {
+        this.deviceMedia = { at: now, media: (await ippGetPrinterAt(device))?.mediaSupported ?? [] };
+      }
+      supported = this.deviceMedia.media;
+      source = `the printer of CUPS queue "${queue}" (${printer.deviceUri})`;
+    }
+    if (mediaSupported(supported, media)) return null;
+    return `${source} does not list ${MEDIA_WORDS[media]} in the media it supports (it offers: ${supported.slice(0, 8).join(', ')}${supported.length > 8 ? ', …' : ''}): load and configure ${MEDIA_WORDS[media]} on the printer, or route them to another printer.`;
   }
 
   /** What stops this queue from taking a job now (missing, disabled, scheduler down), or null. */
@@ -261,6 +337,17 @@ export class CupsTarget implements PrinterTarget {
     const reason = printer.stateMessage || printer.stateReasons.filter((r) => r !== 'paused').join(', ') || 'reason unknown';
     if (printer.state === 'stopped') throw this.disabled(queue, reason);
     if (!printer.acceptingJobs) throw this.rejecting(queue, reason);
+    // The queue is fine, the printer behind it may not be: CUPS keeps an unreachable IPP
+    // printer `processing` ("The printer may not exist or is unavailable at this time.")
+    // and a driver may report media-empty-error or a door open.
+    const problem = printerProblem(printer);
+    if (problem) {
+      throw new PrintError(
+        PRINT_ERROR_CODES.PRINTER_OFFLINE,
+        `The printer of CUPS queue "${queue}" ${problem}; labels wait and print when it is back.`,
+        { target: this.uri },
+      );
+    }
     return queue;
   }
 
@@ -434,21 +521,37 @@ export class CupsTarget implements PrinterTarget {
   }
 
   async jobState(spoolerJobId: string): Promise<SpoolerJobState> {
-    const id = cupsJobNumber(spoolerJobId);
-    if (id === null) return 'unknown';
+    const m = /^(.+)-(\d+)$/.exec(spoolerJobId);
+    if (!m) return 'unknown';
     try {
-      const job = await ippGetJob({ server: await this.ipp() }, id);
-      return job ? toSpoolerState(job.state) : 'unknown';
+      const report = await ippGetJobReport(cupsQueueRef({ server: await this.ipp() }, m[1]!), Number(m[2]));
+      return report ? this.settled(spoolerJobId, report) : 'unknown';
     } catch (error) {
       throw this.cannotAsk(error, `Cannot ask CUPS about job ${spoolerJobId}`);
     }
   }
 
+  /** A report's state; the printer's words about an ended job are kept for jobMessage. */
+  private settled(spoolerJobId: string, report: IppJobReport): SpoolerJobState {
+    const state = reportState(report);
+    if (state === 'aborted' || state === 'canceled' || state === 'lost') {
+      const words = endWords(report);
+      if (words) this.lastWords.set(spoolerJobId, words);
+    }
+    return state;
+  }
+
+  jobMessage(spoolerJobId: string): string | null {
+    const words = this.lastWords.get(spoolerJobId) ?? null;
+    this.lastWords.delete(spoolerJobId);
+    return words;
+  }
+
   /**
-   * One Get-Jobs per queue named in the ids (`QUEUE-123`, as lp printed them) instead of one
-   * Get-Job-Attributes per job. An id the queue's listing lacks (e.g. a job moved to another
-   * queue with lpmove) is asked about alone with jobState, so every answer means exactly what
-   * jobState would say; a job the scheduler has forgotten is 'unknown' either way.
+   * The jobs in flight only: per queue named in the ids (`QUEUE-123`, as lp printed them)
+   * one Get-Jobs for its not-completed jobs, and one Get-Job-Attributes for each asked job
+   * that has left that list (it ended: asked once). Get-Jobs with which-jobs=all returned
+   * the queue's whole history every tick. A job the scheduler has forgotten is 'unknown'.
    */
   async jobStates(spoolerJobIds: readonly string[]): Promise<ReadonlyMap<string, SpoolerJobState>> {
     const result = new Map<string, SpoolerJobState>();
@@ -464,15 +567,18 @@ export class CupsTarget implements PrinterTarget {
       byQueue.set(m[1]!, list);
     }
     for (const [queue, jobs] of byQueue) {
-      let listed: Map<number, IppJobState>;
+      let reports: Map<number, IppJobReport | null>;
       try {
-        listed = await ippGetJobStates({ server: await this.ipp() }, queue);
+        reports = await ippGetJobReports(
+          cupsQueueRef({ server: await this.ipp() }, queue),
+          jobs.map((job) => job.id),
+        );
       } catch (error) {
         throw this.cannotAsk(error, `Cannot list the jobs of CUPS queue "${queue}"`);
       }
       for (const job of jobs) {
-        const state = listed.get(job.id);
-        result.set(job.spoolerJobId, state ? toSpoolerState(state) : await this.jobState(job.spoolerJobId));
+        const report = reports.get(job.id);
+        result.set(job.spoolerJobId, report ? this.settled(job.spoolerJobId, report) : 'unknown');
       }
     }
     return result;

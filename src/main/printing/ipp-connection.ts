@@ -47,6 +47,8 @@ interface Address {
 
 function address(server: string): Address {
   if (server.startsWith('/')) return { origin: 'http://localhost', socketPath: server };
+  // An origin (an IPP Everywhere printer: http for ipp://, https for ipps://).
+  if (/^https?:\/\//.test(server)) return { origin: server };
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(server);
   const host = m?.[1] ?? server;
   const port = m?.[2] ? Number(m[2]) : 631;
@@ -66,7 +68,10 @@ function clientFor(server: string): Client {
     }
     // keepAliveTimeout stays well below cupsd's own idle timeout (30 s by default) so the
     // agent never writes a request onto a connection the scheduler is closing.
-    client = new Client(origin, { pipelining: 1, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, socketPath });
+    // ipps: printers present self-signed certificates (there is no CA for a printer on a
+    // station's network); the connection is still encrypted, as CUPS's ipps backend does.
+    const tls = origin.startsWith('https:') ? { connect: { rejectUnauthorized: false } } : {};
+    client = new Client(origin, { pipelining: 1, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, socketPath, ...tls });
     clients.set(server, client);
   }
   return client;

@@ -529,6 +529,10 @@ export const fi: Catalog = {
   'agentMsg.job.assumedPrinted': 'tulostusjono ei enää näytä työtä; oletetaan tulostetuksi',
   'agentMsg.job.abortedAtPrinter': 'tulostin keskeytti työn {job}; tarkista tulostin ja yritä sitten uudelleen',
   'agentMsg.job.canceledAtPrinter': 'työ {job} peruttiin tulostimella',
+  'agentMsg.job.refusedByPrinter':
+    'tulostin hylkäsi työn {job}: "{words}"; tarkista tulostimen materiaali ja asetukset ja yritä sitten uudelleen',
+  'agentMsg.job.lostAtPrinter':
+    'tulostin kadotti työn {job} ennen kuin ilmoitti sen tulostetuksi (se käynnistyi uudelleen kesken tulostuksen)',
   'agentMsg.service.unavailable': 'palvelu ei ole käytettävissä',
   'agentMsg.service.unavailable503': 'palvelu ei ole käytettävissä (HTTP 503)',
   'agentMsg.service.labelNotReady': 'tarra ei ole vielä valmis',

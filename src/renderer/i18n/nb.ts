@@ -528,6 +528,8 @@ export const nb: Catalog = {
   'agentMsg.job.assumedPrinted': 'skriverkøen viser ikke lenger jobben; antas utskrevet',
   'agentMsg.job.abortedAtPrinter': 'skriveren avbrøt jobb {job}; sjekk skriveren, og prøv så igjen',
   'agentMsg.job.canceledAtPrinter': 'jobb {job} ble kansellert ved skriveren',
+  'agentMsg.job.refusedByPrinter': 'skriveren avviste jobb {job}: "{words}"; sjekk skriverens medier og innstillinger, og prøv så igjen',
+  'agentMsg.job.lostAtPrinter': 'skriveren mistet jobb {job} før den meldte det utskrevet (den startet på nytt under utskriften)',
   'agentMsg.service.unavailable': 'tjenesten er ikke tilgjengelig',
   'agentMsg.service.unavailable503': 'tjenesten er ikke tilgjengelig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten er ikke klar ennå',

@@ -528,6 +528,9 @@ export const sv: Catalog = {
   'agentMsg.job.assumedPrinted': 'skrivarkön visar inte längre jobbet; antas vara utskrivet',
   'agentMsg.job.abortedAtPrinter': 'skrivaren avbröt jobb {job}; kontrollera skrivaren och försök sedan igen',
   'agentMsg.job.canceledAtPrinter': 'jobb {job} avbröts vid skrivaren',
+  'agentMsg.job.refusedByPrinter':
+    'skrivaren vägrade jobb {job}: "{words}"; kontrollera skrivarens media och inställningar och försök sedan igen',
+  'agentMsg.job.lostAtPrinter': 'skrivaren tappade jobb {job} innan den sa att det var utskrivet (den startade om under utskriften)',
   'agentMsg.service.unavailable': 'tjänsten är inte tillgänglig',
   'agentMsg.service.unavailable503': 'tjänsten är inte tillgänglig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten är inte klar än',
