@@ -73,6 +73,7 @@ const WORDING: Wording = {
   'job.canceledAtPrinter': (p) => t('agentMsg.job.canceledAtPrinter', { job: p.spoolerJobId }),
   // The printer's words stay as it said them: they are what its display and manual say.
   'job.refusedByPrinter': (p) => t('agentMsg.job.refusedByPrinter', { job: p.spoolerJobId, words: p.words }),
+  'job.waitingAtPrinter': (p) => t('agentMsg.job.waitingAtPrinter', { words: trimEnd(p.words) }),
   'job.lostAtPrinter': (p) => t('agentMsg.job.lostAtPrinter', { job: p.spoolerJobId }),
   'service.unavailable': () => t('agentMsg.service.unavailable'),
   'service.unavailable503': () => t('agentMsg.service.unavailable503'),

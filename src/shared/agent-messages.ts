@@ -58,6 +58,8 @@ export interface AgentMessageParams {
   readonly 'job.refusedByPrinter': { readonly spoolerJobId: string; readonly words: string };
   /** The spooler ended the job without the printer saying it finished it (it restarted mid-job). */
   readonly 'job.lostAtPrinter': { readonly spoolerJobId: string };
+  /** A job at the spooler whose printer holds it up; `words`: the printer's state in words. */
+  readonly 'job.waitingAtPrinter': { readonly words: string };
 
   // The service, while a job waits for it (src/main/jobs/failure.ts)
   readonly 'service.unavailable': Record<string, never>;
@@ -195,6 +197,7 @@ const ENGLISH: EnglishTable = {
   'job.canceledAtPrinter': (p) => `job ${p.spoolerJobId} was canceled at the printer`,
   'job.refusedByPrinter': (p) =>
     `the printer refused job ${p.spoolerJobId}: "${p.words}"; check the printer's media and settings, then retry`,
+  'job.waitingAtPrinter': (p) => `at the spooler, waiting for the printer: ${trimEnd(p.words)}; it prints when the printer is back`,
   'job.lostAtPrinter': (p) => `the printer lost job ${p.spoolerJobId} before saying it had printed it (it restarted while printing)`,
   'service.unavailable': () => 'the service is unavailable',
   'service.unavailable503': () => 'the service is unavailable (HTTP 503)',

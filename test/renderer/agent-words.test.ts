@@ -45,6 +45,7 @@ const SAMPLES: { readonly [C in AgentMessageCode]: AgentMessageParams[C] } = {
   'job.canceledAtPrinter': { spoolerJobId: 'zebra-12' },
   'job.refusedByPrinter': { spoolerJobId: 'zebra-12', words: 'Printer cannot print with supplied options.' },
   'job.lostAtPrinter': { spoolerJobId: 'zebra-12' },
+  'job.waitingAtPrinter': { words: 'cannot be reached: check that it is on and connected' },
   'service.unavailable': {},
   'service.unavailable503': {},
   'service.labelNotReady': {},

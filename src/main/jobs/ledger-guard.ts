@@ -45,6 +45,11 @@ export class LedgerGuard {
     return this.ledgerDown;
   }
 
+  /** The job's row as the ledger has it now (null when there is none). */
+  read(id: string): JobRecord | null {
+    return this.options.ledger.get(id);
+  }
+
   /** SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. */
   write(id: string, state: JobRecord['state'], patch: PipelinePatch): JobRecord {
     let job: JobRecord;

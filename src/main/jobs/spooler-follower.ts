@@ -18,6 +18,11 @@ export interface SpoolerFollowerOptions {
   readonly onOutcome: (job: FollowedJob, outcome: FollowOutcome) => void;
   /** The outcomes one answer (a Get-Jobs for a queue) settled, in one call. @default each through onOutcome */
   readonly onOutcomes?: (outcomes: ReadonlyArray<{ readonly job: FollowedJob; readonly outcome: FollowOutcome }>) => void;
+  /**
+   * What holds up a job still at the spooler changed (target.jobNote: the printer cannot be
+   * reached…), or cleared (null). Called on changes only.
+   */
+  readonly onNote?: (job: FollowedJob, note: string | null) => void;
 }
 
 /**
@@ -25,7 +30,7 @@ export interface SpoolerFollowerOptions {
  * followed job per tick (not a timer per job), with bounded concurrency.
  */
 export class SpoolerFollower {
-  private readonly jobs = new Map<string, FollowedJob & { unknown: number }>();
+  private readonly jobs = new Map<string, FollowedJob & { unknown: number; note: string | null }>();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private stopped = false;
@@ -41,7 +46,7 @@ export class SpoolerFollower {
 
   follow(job: FollowedJob): void {
     if (this.stopped) return;
-    this.jobs.set(job.jobId, { ...job, unknown: 0 });
+    this.jobs.set(job.jobId, { ...job, unknown: 0, note: null });
     this.arm();
   }
 
@@ -73,7 +78,7 @@ export class SpoolerFollower {
    * still being spooled in a burst. Other targets are asked job by job, as before.
    */
   private async tick(): Promise<void> {
-    type Entry = FollowedJob & { unknown: number };
+    type Entry = FollowedJob & { unknown: number; note: string | null };
     const tasks: Array<() => Promise<void>> = [];
     const batched = new Map<PrinterTarget, Entry[]>();
     for (const job of this.jobs.values()) {
@@ -109,7 +114,7 @@ export class SpoolerFollower {
           if (outcome) {
             this.jobs.delete(job.jobId);
             settled.push({ job, outcome });
-          }
+          } else if (state !== undefined) this.noted(job);
         }
         if (settled.length === 0) return;
         // A batch's members end together: one call, so their rows are written in one commit.
@@ -124,13 +129,22 @@ export class SpoolerFollower {
     await Promise.all(Array.from({ length: Math.min(this.concurrency, tasks.length) }, worker));
   }
 
-  private settle(job: FollowedJob & { unknown: number }, state: SpoolerJobState): void {
+  private settle(job: FollowedJob & { unknown: number; note: string | null }, state: SpoolerJobState): void {
     if (this.stopped) return;
     const outcome = this.outcomeOf(job, state);
     if (outcome) {
       this.jobs.delete(job.jobId);
       this.options.onOutcome(job, outcome);
-    }
+    } else this.noted(job);
+  }
+
+  /** Tells onNote when what holds up a job still in flight changed. */
+  private noted(job: FollowedJob & { note: string | null }): void {
+    if (this.stopped || !this.options.onNote) return;
+    const note = job.target.jobNote?.(job.spoolerJobId) ?? null;
+    if (note === job.note) return;
+    job.note = note;
+    this.options.onNote(job, note);
   }
 
   private outcomeOf(job: { unknown: number }, state: SpoolerJobState): FollowOutcome | null {

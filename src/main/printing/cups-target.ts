@@ -16,7 +16,7 @@ import {
   type IppJobState,
   type IppPrinter,
 } from './ipp';
-import { printerProblem } from './ipp-printer-state';
+import { deviceUnreachable, printerProblem } from './ipp-printer-state';
 import { IppHttpError, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
@@ -176,6 +176,8 @@ export class CupsTarget implements PrinterTarget {
   private readonly nowMs: () => number;
   /** The printer's words about jobs it ended (jobMessage), by spooler job id, until read. */
   private readonly lastWords = new Map<string, string>();
+  /** What holds up jobs still in flight (jobNote), by spooler job id. */
+  private readonly notes = new Map<string, string>();
   /** The device's media-supported, asked at most once a minute (readiness with a media). */
   private deviceMedia: { readonly at: number; readonly media: readonly string[] } | null = null;
 
@@ -534,11 +536,21 @@ export class CupsTarget implements PrinterTarget {
   /** A report's state; the printer's words about an ended job are kept for jobMessage. */
   private settled(spoolerJobId: string, report: IppJobReport): SpoolerJobState {
     const state = reportState(report);
+    this.notes.delete(spoolerJobId);
     if (state === 'aborted' || state === 'canceled' || state === 'lost') {
       const words = endWords(report);
       if (words) this.lastWords.set(spoolerJobId, words);
+    } else if (state === 'pending' || state === 'printing') {
+      // CUPS keeps a job for an unreachable printer `processing`, its printer's words on it.
+      const held = { state: 'processing' as const, stateReasons: report.printerReasons, stateMessage: report.printerMessage };
+      const problem = deviceUnreachable(held) ? printerProblem(held) : null;
+      if (problem) this.notes.set(spoolerJobId, problem);
     }
     return state;
+  }
+
+  jobNote(spoolerJobId: string): string | null {
+    return this.notes.get(spoolerJobId) ?? null;
   }
 
   jobMessage(spoolerJobId: string): string | null {
@@ -578,8 +590,12 @@ export class CupsTarget implements PrinterTarget {
       }
       for (const job of jobs) {
         const report = reports.get(job.id);
+        if (!report) this.notes.delete(job.spoolerJobId);
         result.set(job.spoolerJobId, report ? this.settled(job.spoolerJobId, report) : 'unknown');
       }
+      // The jobs queued behind one its printer holds up wait for the same printer.
+      const held = jobs.map((job) => this.notes.get(job.spoolerJobId)).find((note) => note !== undefined);
+      if (held) for (const job of jobs) if (result.get(job.spoolerJobId) === 'pending') this.notes.set(job.spoolerJobId, held);
     }
     return result;
   }

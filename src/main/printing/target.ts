@@ -92,4 +92,10 @@ export interface PrinterTarget {
    * (no further request); null when it said nothing. Read once: the words are then forgotten.
    */
   jobMessage?(spoolerJobId: string): string | null;
+  /**
+   * Optional: what holds up a job still at the spooler, in the printer's words ("cannot be
+   * reached … The printer may not exist or is unavailable at this time."), as heard in the
+   * last answer about it; null when nothing does.
+   */
+  jobNote?(spoolerJobId: string): string | null;
 }

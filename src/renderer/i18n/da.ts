@@ -530,6 +530,7 @@ export const da: Catalog = {
   'agentMsg.job.canceledAtPrinter': 'job {job} blev annulleret ved printeren',
   'agentMsg.job.refusedByPrinter': 'printeren afviste job {job}: "{words}"; tjek printerens medie og indstillinger, og prøv så igen',
   'agentMsg.job.lostAtPrinter': 'printeren mistede job {job}, før den meldte det udskrevet (den genstartede under udskrivningen)',
+  'agentMsg.job.waitingAtPrinter': 'i printkøen, venter på printeren: {words}; den udskrives, når printeren er tilbage',
   'agentMsg.service.unavailable': 'tjenesten er ikke tilgængelig',
   'agentMsg.service.unavailable503': 'tjenesten er ikke tilgængelig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten er ikke klar endnu',

@@ -531,6 +531,7 @@ export const en = {
   'agentMsg.job.canceledAtPrinter': 'job {job} was canceled at the printer',
   'agentMsg.job.refusedByPrinter': 'the printer refused job {job}: "{words}"; check the printer\'s media and settings, then retry',
   'agentMsg.job.lostAtPrinter': 'the printer lost job {job} before saying it had printed it (it restarted while printing)',
+  'agentMsg.job.waitingAtPrinter': 'at the spooler, waiting for the printer: {words}; it prints when the printer is back',
   'agentMsg.service.unavailable': 'the service is unavailable',
   'agentMsg.service.unavailable503': 'the service is unavailable (HTTP 503)',
   'agentMsg.service.labelNotReady': 'label not ready yet',

@@ -533,6 +533,7 @@ export const fi: Catalog = {
     'tulostin hylkäsi työn {job}: "{words}"; tarkista tulostimen materiaali ja asetukset ja yritä sitten uudelleen',
   'agentMsg.job.lostAtPrinter':
     'tulostin kadotti työn {job} ennen kuin ilmoitti sen tulostetuksi (se käynnistyi uudelleen kesken tulostuksen)',
+  'agentMsg.job.waitingAtPrinter': 'tulostusjonossa, odottaa tulostinta: {words}; se tulostuu, kun tulostin on taas käytettävissä',
   'agentMsg.service.unavailable': 'palvelu ei ole käytettävissä',
   'agentMsg.service.unavailable503': 'palvelu ei ole käytettävissä (HTTP 503)',
   'agentMsg.service.labelNotReady': 'tarra ei ole vielä valmis',

@@ -530,6 +530,7 @@ export const nb: Catalog = {
   'agentMsg.job.canceledAtPrinter': 'jobb {job} ble kansellert ved skriveren',
   'agentMsg.job.refusedByPrinter': 'skriveren avviste jobb {job}: "{words}"; sjekk skriverens medier og innstillinger, og prøv så igjen',
   'agentMsg.job.lostAtPrinter': 'skriveren mistet jobb {job} før den meldte det utskrevet (den startet på nytt under utskriften)',
+  'agentMsg.job.waitingAtPrinter': 'i utskriftskøen, venter på skriveren: {words}; den skrives ut når skriveren er tilbake',
   'agentMsg.service.unavailable': 'tjenesten er ikke tilgjengelig',
   'agentMsg.service.unavailable503': 'tjenesten er ikke tilgjengelig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten er ikke klar ennå',

@@ -531,6 +531,7 @@ export const sv: Catalog = {
   'agentMsg.job.refusedByPrinter':
     'skrivaren vägrade jobb {job}: "{words}"; kontrollera skrivarens media och inställningar och försök sedan igen',
   'agentMsg.job.lostAtPrinter': 'skrivaren tappade jobb {job} innan den sa att det var utskrivet (den startade om under utskriften)',
+  'agentMsg.job.waitingAtPrinter': 'i utskriftskön, väntar på skrivaren: {words}; den skrivs ut när skrivaren är tillbaka',
   'agentMsg.service.unavailable': 'tjänsten är inte tillgänglig',
   'agentMsg.service.unavailable503': 'tjänsten är inte tillgänglig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten är inte klar än',
