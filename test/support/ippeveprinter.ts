@@ -93,9 +93,22 @@ rm -f "${root}/printing"
 exit 0
 `;
 
+/** A media-col value (ipptool syntax): the PWG name's size in hundredths of mm, zero margins. */
+function mediaCol(name: string): string | null {
+  const m = /_(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(mm|in)$/.exec(name);
+  if (!m) return null;
+  const scale = m[3] === 'in' ? 2540 : 100;
+  const [x, y] = [Math.round(Number(m[1]) * scale), Math.round(Number(m[2]) * scale)];
+  const margins = ['bottom', 'left', 'right', 'top'].map((side) => `MEMBER integer media-${side}-margin 0`).join(' ');
+  return `{MEMBER collection media-size {MEMBER integer x-dimension ${x} MEMBER integer y-dimension ${y}} ${margins} MEMBER keyword media-source main}`;
+}
+
 /** ippeveprinter's attributes file (ipptool syntax, `-a`): a 4x6 203 dpi PDF label printer. */
 function attributes(media: readonly string[]): string {
+  const cols = media.flatMap((name) => mediaCol(name) ?? []);
   return [
+    ...(cols.length > 0 ? [`ATTR collection media-col-default ${cols[0]}`, `ATTR collection media-col-database ${cols.join(',')}`] : []),
+    'ATTR rangeOfInteger copies-supported 1-999',
     `ATTR keyword media-default ${media[0] ?? 'na_index-4x6_4x6in'}`,
     `ATTR keyword media-supported ${media.join(',')}`,
     `ATTR keyword media-ready ${media[0] ?? 'na_index-4x6_4x6in'}`,

@@ -13,6 +13,7 @@ import { PRINT_ERROR_CODES, type PrintError } from './errors';
 import { FolderTarget } from './folder-target';
 import { PRINTER_KIND_REGISTRY } from './printer-kinds';
 import type { PrinterTarget } from './target';
+import type { PrinterMedia } from '../../shared/domain';
 
 export interface PrinterCheck {
   /** The agent cannot print to this URI as configured: stop the start with this line. */
@@ -23,8 +24,11 @@ export interface PrinterCheck {
 
 const OK: PrinterCheck = { fatal: null, warning: null };
 
-export async function checkPrinterAtStart(target: PrinterTarget): Promise<PrinterCheck> {
-  if (target instanceof CupsTarget) return checkCups(target, await target.check());
+export async function checkPrinterAtStart(target: PrinterTarget, media?: PrinterMedia | null): Promise<PrinterCheck> {
+  if (target instanceof CupsTarget) {
+    const check = await checkCups(target, await target.check());
+    return check.fatal || check.warning || !media ? check : mediaCheck(target, media);
+  }
   if (target instanceof FolderTarget) {
     const problem = await target.check();
     return problem ? { fatal: `printer ${target.uri}: ${problem.message}`, warning: null } : OK;
@@ -37,6 +41,16 @@ export async function checkPrinterAtStart(target: PrinterTarget): Promise<Printe
   } catch (error) {
     return { fatal: null, warning: `printer ${target.uri} could not be checked: ${(error as Error).message}` };
   }
+}
+
+/**
+ * A printer that can say which media it takes (an IPP printer, or the one behind a CUPS
+ * queue) and lacks the one it is configured for: a warning naming what it offers (its
+ * labels would be refused), never a refused start (the stock may be loaded later).
+ */
+async function mediaCheck(target: PrinterTarget, media: PrinterMedia): Promise<PrinterCheck> {
+  const readiness = await target.readiness(media).catch(() => null);
+  return readiness && !readiness.ready && readiness.detail ? { fatal: null, warning: `printer ${target.uri}: ${readiness.detail}` } : OK;
 }
 
 async function checkCups(target: CupsTarget, problem: PrintError | null): Promise<PrinterCheck> {
@@ -69,6 +83,8 @@ export async function checkPrintersAtStart(
   uris: readonly string[],
   deps: Omit<TargetDeps, 'service'>,
   warn: (line: string) => void,
+  /** The media each printer is configured for (routing.ts printerMediaOf): checked against what it says it takes. @default none checked */
+  mediaOf: (uri: string) => PrinterMedia | null = () => null,
 ): Promise<void> {
   for (const uri of new Set(uris)) {
     const kind = printerKindOf(uri);
@@ -82,7 +98,7 @@ export async function checkPrintersAtStart(
       warn(`printer ${uri} cannot be used here: ${(error as Error).message}`);
       continue;
     }
-    const check = await checkPrinterAtStart(target);
+    const check = await checkPrinterAtStart(target, mediaOf(uri));
     if (check.fatal) throw new PrinterUnusableError(check.fatal);
     if (check.warning) warn(check.warning);
   }
