@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,ipp]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -23,11 +23,12 @@ import { runScale, type ScaleResult } from './scale';
 import { runSheets, type SheetPages } from './sheets';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
+import { runIppFollow, type IppFollowResult } from './ipp-follow';
 
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,ipp';
 
 interface Plan {
   readonly burst: number;
@@ -40,6 +41,9 @@ interface Plan {
   readonly windowsLabels: number;
   /** Labels a sheet layout in the sheets section. */
   readonly sheetLabels: number;
+  /** Labels, and seconds following nothing, in the ipp section. */
+  readonly ippLabels: number;
+  readonly ippIdleSeconds: number;
 }
 
 const FULL: Plan = {
@@ -52,6 +56,8 @@ const FULL: Plan = {
   pollSamples: 30,
   windowsLabels: 100,
   sheetLabels: 100,
+  ippLabels: 300,
+  ippIdleSeconds: 60,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -63,6 +69,8 @@ const QUICK: Plan = {
   pollSamples: 8,
   windowsLabels: 50,
   sheetLabels: 40,
+  ippLabels: 100,
+  ippIdleSeconds: 10,
 };
 
 export interface BenchReport {
@@ -79,6 +87,8 @@ export interface BenchReport {
   scale?: ScaleResult;
   poll?: PollResult;
   windows?: WindowsResult;
+  /** Following jobs at CUPS: job requests a minute, idle and during a burst. */
+  ipp?: IppFollowResult;
   duration_s: number;
 }
 
@@ -159,6 +169,8 @@ async function main(): Promise<void> {
     }
     if (only.has('poll'))
       report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('ipp'))
+      report.ipp = await runIppFollow({ cups, queue: QUEUE, labels: plan.ippLabels, idleSeconds: plan.ippIdleSeconds, log });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('scale'))
       report.scale = await runScale({

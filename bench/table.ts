@@ -56,6 +56,18 @@ export function rows(r: BenchReport): Row[] {
       `${f(w.batched_s)} s, ${w.batched_runs} runs, ${f(w.per_label_batched_ms, 0)} ms a label`,
     );
   }
+  if (r.ipp) {
+    add(
+      'ipp: job requests a minute, nothing in flight',
+      f(r.ipp.job_requests_per_minute_idle),
+      'none',
+      r.ipp.job_requests_per_minute_idle === 0,
+    );
+    add(
+      `ipp: job requests a minute, ${r.ipp.burst_labels} labels followed`,
+      `${f(r.ipp.job_requests_per_minute_burst)} (${f(r.ipp.burst_seconds)} s)`,
+    );
+  }
   if (r.scan)
     add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {

@@ -225,14 +225,40 @@ export async function ippGetJobReport(ref: IppPrinterRef, jobId: number): Promis
   return report && attrs ? { ...report, name: String(attrs.get('job-name')?.[0] ?? '') } : null;
 }
 
+/** Printers (by connection and path) that refused Get-Jobs with job-ids: asked the longer way from then on. */
+const noJobIds = new Set<string>();
+
 /**
- * The jobs in flight among `jobIds`, and how each of the others ended: one Get-Jobs for the
- * printer's not-completed jobs (a handful, not its whole history), then one
- * Get-Job-Attributes per asked job that has left that list since (each such job is asked
- * once: it has ended, and its follower stops following it). A job the printer no longer
- * knows maps to null.
+ * The state of each of `jobIds` (the jobs in flight) and how each ended, in one request when
+ * the printer takes Get-Jobs with `job-ids` (PWG 5100.7; cupsd and IPP Everywhere printers
+ * do): it answers for exactly those jobs, not its whole history. A printer that refuses
+ * job-ids is asked for its not-completed jobs, then Get-Job-Attributes for each asked job
+ * that has left that list (it ended: asked once). A job the printer no longer knows maps to null.
  */
 export async function ippGetJobReports(ref: IppPrinterRef, jobIds: readonly number[]): Promise<Map<number, IppJobReport | null>> {
+  const key = `${ref.server} ${ref.resource}`;
+  const result = new Map<number, IppJobReport | null>();
+  if (jobIds.length === 0) return result;
+  if (!noJobIds.has(key)) {
+    const res = await ask(ref, OP_GET_JOBS, [
+      { tag: TAG.integer, name: 'job-ids', values: [...jobIds] },
+      { tag: TAG.keyword, name: 'requested-attributes', values: JOB_REPORT_ATTRS },
+    ]);
+    if (res.status < 0x0400) {
+      for (const group of res.groups) {
+        if (group.tag !== TAG.job) continue;
+        const report = toReport(group.attrs);
+        if (report) result.set(report.id, report);
+      }
+      for (const id of jobIds) if (!result.has(id)) result.set(id, null);
+      return result;
+    }
+    if (res.status === STATUS_NOT_FOUND) {
+      for (const id of jobIds) result.set(id, null);
+      return result;
+    }
+    noJobIds.add(key);
+  }
   const res = await ask(ref, OP_GET_JOBS, [
     { tag: TAG.keyword, name: 'which-jobs', values: ['not-completed'] },
     { tag: TAG.keyword, name: 'requested-attributes', values: JOB_REPORT_ATTRS },
@@ -246,7 +272,6 @@ export async function ippGetJobReports(ref: IppPrinterRef, jobIds: readonly numb
     const report = toReport(group.attrs);
     if (report) active.set(report.id, report);
   }
-  const result = new Map<number, IppJobReport | null>();
   for (const id of jobIds) result.set(id, active.get(id) ?? (await ippGetJobReport(ref, id)));
   return result;
 }

@@ -74,7 +74,7 @@ describe('CupsTarget.jobStates on a private cupsd', () => {
     for (const id of ids) expect(await held.jobState(id), id).toBe(states.get(id));
   });
 
-  it('asks only about the jobs in flight: Get-Jobs for the not-completed jobs, then one Get-Job-Attributes per ended job', async () => {
+  it('asks only about the jobs in flight: one Get-Jobs per queue naming their job-ids, never the whole history', async () => {
     const proxy = await startIppProxy(cups.server);
     try {
       const viaProxy = new CupsTarget({
@@ -101,17 +101,47 @@ describe('CupsTarget.jobStates on a private cupsd', () => {
       const asked = proxy.requests.map((r) => ({
         operation: r.operation,
         which: r.ipp.groups[0]?.attrs.get('which-jobs')?.[0] ?? null,
-        jobId: r.ipp.groups[0]?.attrs.get('job-id')?.[0] ?? null,
+        jobIds: r.ipp.groups[0]?.attrs.get('job-ids') ?? null,
       }));
-      // Per queue: its not-completed jobs (the held one is among them), and the ended job alone.
+      // Per queue one Get-Jobs for exactly the asked jobs (cupsd takes job-ids).
       expect(asked).toEqual([
-        { operation: 0x000a, which: 'not-completed', jobId: null },
-        { operation: 0x0009, which: null, jobId: Number(done.split('-').at(-1)) },
-        { operation: 0x000a, which: 'not-completed', jobId: null },
+        { operation: 0x000a, which: null, jobIds: [Number(done.split('-').at(-1))] },
+        { operation: 0x000a, which: null, jobIds: [Number(waiting.split('-').at(-1))] },
       ]);
+      // A job the scheduler no longer knows is unknown, as before.
+      expect(Object.fromEntries(await viaProxy.jobStates(['sink-999999']))).toEqual({ 'sink-999999': 'unknown' });
       // The whole history (which-jobs=all) is never asked for when following.
       const listed = await ippGetJobs({ server: cups.server }, 'sink', 'all');
       expect(listed.length).toBeGreaterThan(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('asks a printer that refuses job-ids for its not-completed jobs, then each ended job alone, from then on', async () => {
+    const proxy = await startIppProxy(cups.server);
+    proxy.decide = (r) => (r.operation === 0x000a && r.ipp.groups[0]?.attrs.has('job-ids') ? { ipp: 0x040b } : 'pass');
+    try {
+      const viaProxy = new CupsTarget({
+        uri: `cups:sink@${proxy.server}`,
+        queue: 'sink',
+        server: proxy.server,
+        env: cups.env,
+        checkReadiness: false,
+      });
+      const done = (await viaProxy.spool(request(pdf))).spoolerJobId!;
+      await cups.waitForJobs({ queue: 'sink' });
+      for (let round = 0; round < 2; round++) {
+        proxy.requests.length = 0;
+        expect(Object.fromEntries(await viaProxy.jobStates([done]))).toEqual({ [done]: 'completed' });
+        const asked = proxy.requests.map((r) => [
+          r.operation,
+          r.ipp.groups[0]?.attrs.get('which-jobs')?.[0] ?? r.ipp.groups[0]?.attrs.get('job-id')?.[0],
+        ]);
+        const notCompleted = [0x000a, 'not-completed'];
+        const alone = [0x0009, Number(done.split('-').at(-1))];
+        expect(asked).toEqual(round === 0 ? [[0x000a, undefined], notCompleted, alone] : [notCompleted, alone]);
+      }
     } finally {
       await proxy.close();
     }
