@@ -28,6 +28,8 @@ export interface IppEvePrinterOptions {
   readonly printSeconds?: number;
   /** The printer's name (`printer-name`, `printer-info`). @default 'Label 4x6' */
   readonly name?: string;
+  /** Whether it takes PDF (`document-format-supported`). @default true */
+  readonly pdf?: boolean;
 }
 
 export interface IppEvePrinter {
@@ -46,6 +48,12 @@ export interface IppEvePrinter {
   kill(): Promise<void>;
   /** Starts it again on the same port (new attributes if given); it remembers no job from before. */
   restart(options?: Pick<IppEvePrinterOptions, 'media'>): Promise<void>;
+  /**
+   * printer-state-reasons the next job's print command reports, as CUPS filters do
+   * (`+media-empty-error` adds, `-media-empty-error` clears): the printer keeps them after
+   * that job.
+   */
+  setStateReasons(changes: readonly string[]): Promise<void>;
   /** Whether a job's print command is running right now. */
   printing(): Promise<boolean>;
   stop(): Promise<void>;
@@ -86,6 +94,7 @@ const DBUS_CONF = (socket: string): string => `<!DOCTYPE busconfig PUBLIC "-//fr
 // half a document.
 const COMMAND = (root: string): string => `#!/bin/sh
 touch "${root}/printing"
+if [ -s "${root}/state" ]; then cat "${root}/state" >&2; : > "${root}/state"; fi
 sleep "$(cat "${root}/print-seconds")"
 name=$(basename "$1")
 cp "$1" "${root}/out/.$name" && mv "${root}/out/.$name" "${root}/out/$name"
@@ -93,20 +102,30 @@ rm -f "${root}/printing"
 exit 0
 `;
 
-/** A media-col value (ipptool syntax): the PWG name's size in hundredths of mm, zero margins. */
-function mediaCol(name: string): string | null {
+/** A media-size value (ipptool syntax): the PWG name's size in hundredths of mm. */
+function mediaSize(name: string): string | null {
   const m = /_(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)(mm|in)$/.exec(name);
   if (!m) return null;
   const scale = m[3] === 'in' ? 2540 : 100;
-  const [x, y] = [Math.round(Number(m[1]) * scale), Math.round(Number(m[2]) * scale)];
+  return `{MEMBER integer x-dimension ${Math.round(Number(m[1]) * scale)} MEMBER integer y-dimension ${Math.round(Number(m[2]) * scale)}}`;
+}
+
+/** A media-col value (ipptool syntax): the PWG name's size, zero margins. */
+function mediaCol(name: string): string | null {
+  const size = mediaSize(name);
+  if (!size) return null;
   const margins = ['bottom', 'left', 'right', 'top'].map((side) => `MEMBER integer media-${side}-margin 0`).join(' ');
-  return `{MEMBER collection media-size {MEMBER integer x-dimension ${x} MEMBER integer y-dimension ${y}} ${margins} MEMBER keyword media-source main}`;
+  return `{MEMBER collection media-size ${size} ${margins} MEMBER keyword media-source main}`;
 }
 
 /** ippeveprinter's attributes file (ipptool syntax, `-a`): a 4x6 203 dpi PDF label printer. */
-function attributes(media: readonly string[]): string {
+function attributes(media: readonly string[], pdf: boolean): string {
   const cols = media.flatMap((name) => mediaCol(name) ?? []);
+  const sizes = [...new Set(media.flatMap((name) => mediaSize(name) ?? []))];
   return [
+    // What ippeveprinter checks a job's media-col against: the sizes, and borderless margins.
+    ...(sizes.length > 0 ? [`ATTR collection media-size-supported ${sizes.join(',')}`] : []),
+    ...['bottom', 'left', 'right', 'top'].map((side) => `ATTR integer media-${side}-margin-supported 0`),
     ...(cols.length > 0 ? [`ATTR collection media-col-default ${cols[0]}`, `ATTR collection media-col-database ${cols.join(',')}`] : []),
     'ATTR rangeOfInteger copies-supported 1-999',
     `ATTR keyword media-default ${media[0] ?? 'na_index-4x6_4x6in'}`,
@@ -118,7 +137,7 @@ function attributes(media: readonly string[]): string {
     'ATTR keyword print-scaling-default none',
     // ippeveprinter adds its own list after this one (image/pwg-raster, image/urf); the first
     // is the one it checks Print-Job against, and a client reads both.
-    'ATTR mimeMediaType document-format-supported application/pdf,image/pwg-raster,image/urf',
+    `ATTR mimeMediaType document-format-supported ${pdf ? 'application/pdf,' : ''}image/pwg-raster,image/urf`,
     '',
   ].join('\n');
 }
@@ -173,7 +192,7 @@ export async function startIppEvePrinter(options: IppEvePrinterOptions = {}): Pr
   const name = options.name ?? 'Label 4x6';
 
   const launch = async (media: readonly string[]): Promise<boolean> => {
-    await fs.writeFile(path.join(root, 'attributes.conf'), attributes(media));
+    await fs.writeFile(path.join(root, 'attributes.conf'), attributes(media, options.pdf ?? true));
     await fs.rm(path.join(root, 'printing'), { force: true });
     const args = ['ippeveprinter', '-r', 'off', '-n', 'localhost', '-p', String(port)];
     args.push('-a', path.join(root, 'attributes.conf'), '-k', '-d', path.join(root, 'spool'), '-c', path.join(root, 'print.sh'), name);
@@ -233,6 +252,7 @@ export async function startIppEvePrinter(options: IppEvePrinterOptions = {}): Pr
       media = next?.media ?? media;
       if (!(await launch(media))) throw new Error(`ippeveprinter did not start again: ${log.join('').slice(-2000)}`);
     },
+    setStateReasons: (changes) => fs.writeFile(path.join(root, 'state'), changes.map((c) => `STATE: ${c}\n`).join('')),
     printing: async () => Boolean(await fs.stat(path.join(root, 'printing')).catch(() => null)),
     stop: async () => {
       await end(printer);

@@ -72,7 +72,7 @@ export class Batching {
     return (
       this.context.settings.batchMax > 1 &&
       target.needsPdf &&
-      (target.kind === 'cups' || target.kind === 'windows') &&
+      (target.kind === 'cups' || target.kind === 'ipp' || target.kind === 'windows') &&
       !!this.store.claimBatch
     );
   }

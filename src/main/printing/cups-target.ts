@@ -13,10 +13,10 @@ import {
   ippGetPrinterAt,
   ippUriRef,
   type IppJobReport,
-  type IppJobState,
   type IppPrinter,
 } from './ipp';
-import { deviceUnreachable, printerProblem } from './ipp-printer-state';
+import { printerProblem } from './ipp-printer-state';
+import { JobWords, toSpoolerState } from './ipp-job-state';
 import { IppHttpError, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
@@ -86,55 +86,8 @@ export function cupsMediaArgs(media: PrinterMedia, labelMedia = 'Custom.4x6in'):
   return ['-o', `media=${media === 'label' ? labelMedia : names.lp}`, '-o', `print-scaling=${names.scaling}`];
 }
 
-/**
- * Reasons CUPS gives a job it ended without the printer having finished it: the printer
- * restarted mid-job and no longer knows it (`cups-ipp-missing-job-history`), or the
- * backend lost track of it. Completed with one of these is "may not have printed".
- */
-const LOST_REASONS = new Set(['cups-ipp-missing-job-history', 'job-completed-with-errors', 'job-data-insufficient']);
-
-/** job-state-reasons saying a person (or the printer's own panel) canceled the job. */
-const CANCELED_BY = new Set(['job-canceled-by-user', 'job-canceled-by-operator', 'job-canceled-at-device']);
-
-/** A job report as the follower's state: completed only when the printer said it finished the job. */
-export function reportState(report: Pick<IppJobReport, 'state' | 'reasons' | 'printerReasons' | 'printerMessage'>): SpoolerJobState {
-  if (report.state === 'completed' && [...report.printerReasons, ...report.reasons].some((r) => LOST_REASONS.has(r))) return 'lost';
-  // CUPS cancels a job its printer refused ("Printer cannot print with supplied options"),
-  // with no one's cancel among its reasons: that is a failure to show, not an operator's cancel.
-  if (report.state === 'canceled' && report.printerMessage.trim() !== '' && !report.reasons.some((r) => CANCELED_BY.has(r))) {
-    return 'aborted';
-  }
-  return toSpoolerState(report.state);
-}
-
-/** The printer's own words about how a job ended: its message, else CUPS's, else its reasons. */
-function endWords(report: IppJobReport): string | null {
-  const own = report.printerMessage.trim() || report.message.trim();
-  if (own && !/^(job )?(completed|canceled|aborted)\.?$/i.test(own)) return own;
-  if (report.printerReasons.includes('cups-ipp-missing-job-history'))
-    return 'the printer no longer knows the job (it restarted while printing it)';
-  return null;
-}
-
 /** The media check's answer for a while: a label printer's media list does not change by the minute. */
 const MEDIA_CHECK_TTL_MS = 60_000;
-
-function toSpoolerState(state: IppJobState): SpoolerJobState {
-  switch (state) {
-    case 'pending':
-    case 'pending-held':
-      return 'pending';
-    case 'processing':
-    case 'processing-stopped':
-      return 'printing';
-    case 'completed':
-    case 'aborted':
-    case 'canceled':
-      return state;
-    default:
-      return 'unknown';
-  }
-}
 
 function notFoundMessage(queue: string): AgentMessage {
   return agentMessage('printer.cupsNotFound', { queue });
@@ -174,10 +127,8 @@ export class CupsTarget implements PrinterTarget {
   private ippRefusedAt: number | null = null;
   private readonly ippRetryMs: number;
   private readonly nowMs: () => number;
-  /** The printer's words about jobs it ended (jobMessage), by spooler job id, until read. */
-  private readonly lastWords = new Map<string, string>();
-  /** What holds up jobs still in flight (jobNote), by spooler job id. */
-  private readonly notes = new Map<string, string>();
+  /** The printer's words about jobs it ended (jobMessage) and about jobs it holds up (jobNote). */
+  private readonly words = new JobWords();
   /** The device's media-supported, asked at most once a minute (readiness with a media). */
   private deviceMedia: { readonly at: number; readonly media: readonly string[] } | null = null;
 
@@ -527,36 +478,18 @@ export class CupsTarget implements PrinterTarget {
     if (!m) return 'unknown';
     try {
       const report = await ippGetJobReport(cupsQueueRef({ server: await this.ipp() }, m[1]!), Number(m[2]));
-      return report ? this.settled(spoolerJobId, report) : 'unknown';
+      return this.words.settled(spoolerJobId, report);
     } catch (error) {
       throw this.cannotAsk(error, `Cannot ask CUPS about job ${spoolerJobId}`);
     }
   }
 
-  /** A report's state; the printer's words about an ended job are kept for jobMessage. */
-  private settled(spoolerJobId: string, report: IppJobReport): SpoolerJobState {
-    const state = reportState(report);
-    this.notes.delete(spoolerJobId);
-    if (state === 'aborted' || state === 'canceled' || state === 'lost') {
-      const words = endWords(report);
-      if (words) this.lastWords.set(spoolerJobId, words);
-    } else if (state === 'pending' || state === 'printing') {
-      // CUPS keeps a job for an unreachable printer `processing`, its printer's words on it.
-      const held = { state: 'processing' as const, stateReasons: report.printerReasons, stateMessage: report.printerMessage };
-      const problem = deviceUnreachable(held) ? printerProblem(held) : null;
-      if (problem) this.notes.set(spoolerJobId, problem);
-    }
-    return state;
+  jobMessage(spoolerJobId: string): string | null {
+    return this.words.message(spoolerJobId);
   }
 
   jobNote(spoolerJobId: string): string | null {
-    return this.notes.get(spoolerJobId) ?? null;
-  }
-
-  jobMessage(spoolerJobId: string): string | null {
-    const words = this.lastWords.get(spoolerJobId) ?? null;
-    this.lastWords.delete(spoolerJobId);
-    return words;
+    return this.words.note(spoolerJobId);
   }
 
   /**
@@ -590,12 +523,12 @@ export class CupsTarget implements PrinterTarget {
       }
       for (const job of jobs) {
         const report = reports.get(job.id);
-        if (!report) this.notes.delete(job.spoolerJobId);
-        result.set(job.spoolerJobId, report ? this.settled(job.spoolerJobId, report) : 'unknown');
+        result.set(job.spoolerJobId, this.words.settled(job.spoolerJobId, report ?? null));
       }
-      // The jobs queued behind one its printer holds up wait for the same printer.
-      const held = jobs.map((job) => this.notes.get(job.spoolerJobId)).find((note) => note !== undefined);
-      if (held) for (const job of jobs) if (result.get(job.spoolerJobId) === 'pending') this.notes.set(job.spoolerJobId, held);
+      this.words.holdQueued(
+        jobs.map((job) => job.spoolerJobId),
+        result,
+      );
     }
     return result;
   }

@@ -25,6 +25,7 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
   'marker-supply-empty': 'out of ribbon or ink (marker supply empty): replace it',
   'marker-supply-low': 'ribbon or ink is low (marker supply low)',
   'marker-waste-full': 'the waste container is full: empty it',
+  'marker-waste-almost-full': 'the waste container is almost full',
   'toner-empty': 'out of toner: replace it',
   'toner-low': 'toner is low',
   'spool-area-full': 'its job memory is full: wait, or cancel jobs on it',
@@ -36,6 +37,28 @@ const REASON_WORDS: Readonly<Record<string, string>> = {
 /** Reasons that say the printer cannot be reached, whatever their suffix. */
 const UNREACHABLE = new Set(['connecting-to-device', 'offline', 'timed-out', 'shutdown']);
 
+/**
+ * Conditions in which no label comes out, also when reported with `-report` (ippeveprinter,
+ * the IPP Everywhere reference printer, reports them so). Only `-warning` (another tray still
+ * has media, say) leaves the printer ready.
+ */
+const STOPPING = new Set([
+  ...UNREACHABLE,
+  'media-empty',
+  'media-needed',
+  'media-jam',
+  'door-open',
+  'cover-open',
+  'interlock-open',
+  'input-tray-missing',
+  'marker-supply-empty',
+  'marker-waste-full',
+  'toner-empty',
+  'paused',
+  'moving-to-paused',
+  'fuser-over-temp',
+]);
+
 // cupsd's and its backends' words for a device that does not answer ("The printer may not
 // exist or is unavailable at this time.", "Unable to connect to printer; will retry in 30
 // seconds", "The printer is not responding.", "Waiting for printer to become available.").
@@ -46,8 +69,7 @@ const UNREACHABLE_WORDS =
 export function splitReason(reason: string): { readonly base: string; readonly blocking: boolean } {
   const m = /^(.*)-(error|warning|report)$/.exec(reason);
   if (!m) return { base: reason, blocking: true };
-  // offline-report is how a printer (or CUPS for its device) says it is offline: it prints nothing.
-  return { base: m[1]!, blocking: m[2] === 'error' || (m[2] === 'report' && UNREACHABLE.has(m[1]!)) };
+  return { base: m[1]!, blocking: m[2] === 'error' || (m[2] === 'report' && STOPPING.has(m[1]!)) };
 }
 
 /** A reason in words; unknown ones as the keyword itself (still a word a technician can look up). */

@@ -230,8 +230,8 @@ const noJobIds = new Set<string>();
 
 /**
  * The state of each of `jobIds` (the jobs in flight) and how each ended, in one request when
- * the printer takes Get-Jobs with `job-ids` (PWG 5100.7; cupsd and IPP Everywhere printers
- * do): it answers for exactly those jobs, not its whole history. A printer that refuses
+ * the printer takes Get-Jobs with `job-ids` (PWG 5100.7; cupsd does): it answers for exactly
+ * those jobs, not its whole history. An asked job left out of the answer is asked alone. A printer that refuses
  * job-ids is asked for its not-completed jobs, then Get-Job-Attributes for each asked job
  * that has left that list (it ended: asked once). A job the printer no longer knows maps to null.
  */
@@ -250,7 +250,9 @@ export async function ippGetJobReports(ref: IppPrinterRef, jobIds: readonly numb
         const report = toReport(group.attrs);
         if (report) result.set(report.id, report);
       }
-      for (const id of jobIds) if (!result.has(id)) result.set(id, null);
+      // A printer that lists only its not-completed jobs whatever the job-ids (ippeveprinter)
+      // leaves ended ones out: those are asked alone, so "not listed" never passes for "gone".
+      for (const id of jobIds) if (!result.has(id)) result.set(id, await ippGetJobReport(ref, id));
       return result;
     }
     if (res.status === STATUS_NOT_FOUND) {

@@ -9,7 +9,8 @@ import { printerKindOf } from '../../shared/printer-kinds';
 import { CodedError } from '../errors';
 import { createTarget, type TargetDeps } from './create-target';
 import { CupsTarget } from './cups-target';
-import { PRINT_ERROR_CODES, type PrintError } from './errors';
+import { PRINT_ERROR_CODES, PrintError } from './errors';
+import { IppTarget } from './ipp-target';
 import { FolderTarget } from './folder-target';
 import { PRINTER_KIND_REGISTRY } from './printer-kinds';
 import type { PrinterTarget } from './target';
@@ -28,6 +29,16 @@ export async function checkPrinterAtStart(target: PrinterTarget, media?: Printer
   if (target instanceof CupsTarget) {
     const check = await checkCups(target, await target.check());
     return check.fatal || check.warning || !media ? check : mediaCheck(target, media);
+  }
+  if (target instanceof IppTarget) {
+    // A printer that answers at another path exists nowhere as configured; one that is
+    // off, busy, lacks the media or does not take PDF warns with what it says and offers.
+    const problem = await target.check(media).catch((error: unknown) => error as Error);
+    if (!problem) return OK;
+    if (problem instanceof PrintError && problem.code === PRINT_ERROR_CODES.PRINTER_NOT_FOUND) {
+      return { fatal: `printer ${target.uri}: ${problem.message}`, warning: null };
+    }
+    return { fatal: null, warning: `printer ${target.uri}: ${problem.message}` };
   }
   if (target instanceof FolderTarget) {
     const problem = await target.check();

@@ -123,10 +123,14 @@ export const da: Catalog = {
   'jobBadge.canceled': 'annulleret',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-printer',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Mappe',
   'printerKind.service': 'Tjenestens printer',
   'printerKind.cups.completed': 'udskrevet (udskriftskøen melder det færdigt)',
+
+  'printerKind.ipp.completed': 'udskrevet (printeren melder den færdig)',
   'printerKind.windows.completed': 'afleveret til Windows’ udskriftskø',
   'printerKind.folder.completed': 'gemt',
   'printerKind.service.completed': 'modtaget af tjenestens printer',

@@ -125,10 +125,14 @@ export const en = {
   'jobBadge.canceled': 'canceled',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP printer',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Folder',
   'printerKind.service': 'Service printer',
   'printerKind.cups.completed': 'printed (the spooler reports it done)',
+
+  'printerKind.ipp.completed': 'printed (the printer reports it done)',
   'printerKind.windows.completed': 'handed to the Windows spooler',
   'printerKind.folder.completed': 'saved',
   'printerKind.service.completed': 'accepted by the service printer',

@@ -124,10 +124,14 @@ export const fi: Catalog = {
   'jobBadge.canceled': 'peruttu',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-tulostin',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Kansio',
   'printerKind.service': 'Palvelun tulostin',
   'printerKind.cups.completed': 'tulostettu (tulostusjono ilmoittaa sen valmiiksi)',
+
+  'printerKind.ipp.completed': 'tulostettu (tulostin ilmoittaa sen valmiiksi)',
   'printerKind.windows.completed': 'annettu Windowsin tulostusjonolle',
   'printerKind.folder.completed': 'tallennettu',
   'printerKind.service.completed': 'palvelun tulostin vastaanotti',

@@ -123,10 +123,14 @@ export const nb: Catalog = {
   'jobBadge.canceled': 'avbrutt',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-skriver',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Mappe',
   'printerKind.service': 'Tjenestens skriver',
   'printerKind.cups.completed': 'skrevet ut (utskriftskøen melder den ferdig)',
+
+  'printerKind.ipp.completed': 'skrevet ut (skriveren melder den ferdig)',
   'printerKind.windows.completed': 'levert til Windows-utskriftskøen',
   'printerKind.folder.completed': 'lagret',
   'printerKind.service.completed': 'mottatt av tjenestens skriver',

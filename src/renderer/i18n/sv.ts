@@ -123,10 +123,14 @@ export const sv: Catalog = {
   'jobBadge.canceled': 'avbruten',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-skrivare',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Mapp',
   'printerKind.service': 'Tjänstens skrivare',
   'printerKind.cups.completed': 'utskriven (utskriftskön rapporterar den klar)',
+
+  'printerKind.ipp.completed': 'utskrivet (skrivaren meddelar att det är klart)',
   'printerKind.windows.completed': 'lämnad till Windows utskriftskö',
   'printerKind.folder.completed': 'sparad',
   'printerKind.service.completed': 'mottagen av tjänstens skrivare',

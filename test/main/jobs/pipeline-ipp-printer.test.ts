@@ -156,4 +156,37 @@ describe('PrintPipeline through CUPS to an IPP printer (ippeveprinter)', () => {
       }
     },
   );
+
+  it(
+    'prints straight to an ipp:// printer and follows it there; killed mid-job, the next label may have printed',
+    { timeout: 120_000 },
+    async () => {
+      const eve = await startIppEvePrinter();
+      printers.push(eve);
+      const target = createTarget(eve.uri);
+      const { p, ledger } = pipeline('direct', target);
+      try {
+        await p.start();
+        const first = (await sandbox.bookShipment()).shipmentId;
+        const [printed] = p.submitBooking(notice(first));
+        await expect.poll(() => ledger.get(printed!.id)!.state, { timeout: 30_000 }).toBe('completed');
+        expect(await shipmentsInPdfs(await eve.outputs())).toEqual([first]);
+
+        await eve.setPrintSeconds(5);
+        const [cut] = p.submitBooking(notice((await sandbox.bookShipment()).shipmentId));
+        await expect.poll(() => eve.printing(), { timeout: 30_000 }).toBe(true);
+        await eve.kill();
+        await eve.setPrintSeconds(0.2);
+        await eve.restart();
+        await expect.poll(() => ledger.get(cut!.id)!.state, { timeout: 60_000 }).toBe('failed');
+        expect(ledger.get(cut!.id)!.reason).toMatch(
+          /^the printer lost job \d+ before saying it had printed it .*; it may have printed: check the printer, then retry by hand$/,
+        );
+        expect(await eve.outputs()).toHaveLength(1);
+      } finally {
+        await p.stop();
+        ledger.close();
+      }
+    },
+  );
 });

@@ -10,7 +10,7 @@ import {
   type IppCollection,
   type Value,
 } from '../../../src/main/printing/ipp-codec';
-import { reportState } from '../../../src/main/printing/cups-target';
+import { reportState } from '../../../src/main/printing/ipp-job-state';
 import { deviceUnreachable, printerProblem } from '../../../src/main/printing/ipp-printer-state';
 
 /** Responses recorded from ippeveprinter and cupsd (ipp-fixtures.record.test.ts). */

@@ -8,6 +8,7 @@ import { PRINTER_KINDS, printerKindOf, type PrinterKind } from '../../../src/sha
 /** What each kind's factory needs to build a target here (Windows pretended, nothing run). */
 const DEPS: Readonly<Record<PrinterKind, TargetDeps>> = {
   cups: { platform: 'linux' },
+  ipp: { platform: 'win32' },
   windows: { platform: 'win32', pdfToPrinter: { print: async () => undefined, getPrinters: async () => [] } },
   folder: { cwd: '/srv/station' },
   service: { service: { printToPrinter: async () => ({ output_url: 'https://example.test/out' }) } },
@@ -16,6 +17,7 @@ const DEPS: Readonly<Record<PrinterKind, TargetDeps>> = {
 /** One URI for each form a kind lists. */
 const EXAMPLES: Readonly<Record<PrinterKind, readonly [string, ...string[]]>> = {
   cups: ['cups:Zebra', 'cups:Zebra@print-host:631'],
+  ipp: ['ipp://192.168.1.50:631/ipp/print', 'ipps://zebra.local:443/ipp/print'],
   windows: ['windows:ZDesigner GK420d'],
   folder: ['folder:/srv/prints'],
   service: ['service:prn_1'],
@@ -26,6 +28,8 @@ describe('the printer-kind registry', () => {
     expect(VALID_PRINTER_URI_FORMS).toEqual([
       'cups:QUEUE',
       'cups:QUEUE@HOST:PORT',
+      'ipp://HOST[:PORT]/PATH',
+      'ipps://HOST[:PORT]/PATH',
       'windows:PRINTER NAME',
       'folder:DIR',
       'service:PRINTER_ID',
