@@ -2,15 +2,8 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTarget } from '../../../src/main/printing/create-target';
 import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
-import {
-  TAG,
-  baseAttrs,
-  decodeIppResponse,
-  encodeIppRequest,
-  ippUriRef,
-  type IppCollection,
-  type Value,
-} from '../../../src/main/printing/ipp';
+import { TAG, baseAttrs, decodeIppResponse, encodeIppRequest, ippUriRef, type Value } from '../../../src/main/printing/ipp';
+import type { IppCollection } from '../../../src/main/printing/ipp-codec';
 import { ippPost } from '../../../src/main/printing/ipp-connection';
 import { ippPrintJobAt } from '../../../src/main/printing/ipp-print';
 import { IppTarget } from '../../../src/main/printing/ipp-target';
