@@ -16,6 +16,11 @@ export interface IppFollowResult {
   readonly job_requests_per_minute_idle: number;
   /** Job requests a minute while a burst of labels is followed to completed. */
   readonly job_requests_per_minute_burst: number;
+  /**
+   * Job requests a minute while one job is held at the scheduler and nothing moves (its queue
+   * disabled: as for a printer that cannot be reached), after the follower has backed off.
+   */
+  readonly job_requests_per_minute_held: number;
   readonly burst_labels: number;
   readonly burst_seconds: number;
   readonly idle_seconds: number;
@@ -59,7 +64,30 @@ export async function runIppFollow(ctx: IppFollowContext): Promise<IppFollowResu
     while (settled < ctx.labels && Date.now() - started < 10 * 60_000) await sleep(50);
     const burstSeconds = (Date.now() - started) / 1000;
     const burstRequests = jobRequests() - burst0;
+
+    ctx.log(`ipp: one job held at the scheduler for ${ctx.idleSeconds} s…`);
+    await ctx.cups.disable(ctx.queue, 'bench: held');
+    const held = labelSpoolRequest('bench', pdf);
+    const heldTarget = new CupsTarget({
+      uri: target.uri,
+      queue: ctx.queue,
+      server: proxy.server,
+      env: ctx.cups.env,
+      checkReadiness: false,
+    });
+    const { spoolerJobId } = await heldTarget.spool(held);
+    follower.follow({ jobId: held.jobId, spoolerJobId: spoolerJobId!, target: heldTarget });
+    // The first seconds at the short interval, then the backed-off rate.
+    await sleep(10_000);
+    const held0 = jobRequests();
+    const heldStart = Date.now();
+    await sleep(ctx.idleSeconds * 1000);
+    const heldRequests = jobRequests() - held0;
+    const heldSeconds = (Date.now() - heldStart) / 1000;
+    await ctx.cups.enable(ctx.queue);
+    await ctx.cups.waitForJobs({ queue: ctx.queue, timeoutMs: 60_000 });
     return {
+      job_requests_per_minute_held: (heldRequests / heldSeconds) * 60,
       job_requests_per_minute_idle: (idleRequests / idleSeconds) * 60,
       job_requests_per_minute_burst: (burstRequests / burstSeconds) * 60,
       burst_labels: ctx.labels,
