@@ -77,8 +77,8 @@ export async function runIppFollow(ctx: IppFollowContext): Promise<IppFollowResu
     });
     const { spoolerJobId } = await heldTarget.spool(held);
     follower.follow({ jobId: held.jobId, spoolerJobId: spoolerJobId!, target: heldTarget });
-    // The first seconds at the short interval, then the backed-off rate.
-    await sleep(10_000);
+    // The first 10 s at the short interval (backOffAfterMs), then the backed-off rate.
+    await sleep(20_000);
     const held0 = jobRequests();
     const heldStart = Date.now();
     await sleep(ctx.idleSeconds * 1000);

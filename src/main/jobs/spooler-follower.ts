@@ -17,6 +17,11 @@ export interface SpoolerFollowerOptions {
    * intervalMs. @default 5000
    */
   readonly maxIntervalMs?: number;
+  /**
+   * How long nothing must move before the interval starts doubling: a label printing for a
+   * few seconds is still seen completed within intervalMs. @default 10000
+   */
+  readonly backOffAfterMs?: number;
   /** Spooler requests in flight at once (jobState per job, or jobStates per target). @default 4 */
   readonly concurrency?: number;
   /** Consecutive `unknown` answers after which the spooler has forgotten the job. @default 3 */
@@ -44,8 +49,11 @@ export class SpoolerFollower {
   private readonly concurrency: number;
   private readonly unknownLimit: number;
   private readonly maxIntervalMs: number;
-  /** The wait before the next tick: intervalMs, doubled after each tick in which nothing moved. */
+  /** The wait before the next tick: intervalMs, doubled after each tick in which nothing moved (after backOffAfterMs). */
   private delayMs: number;
+  private readonly backOffAfterMs: number;
+  /** When a followed job last changed state, or a job was added. */
+  private lastMoveAt = Date.now();
   /** Whether any followed job's state changed in the current tick. */
   private moved = false;
 
@@ -55,6 +63,7 @@ export class SpoolerFollower {
     this.unknownLimit = Math.max(1, options.unknownLimit ?? 3);
     this.maxIntervalMs = Math.max(this.intervalMs, options.maxIntervalMs ?? 5_000);
     this.delayMs = this.intervalMs;
+    this.backOffAfterMs = Math.max(0, options.backOffAfterMs ?? 10_000);
   }
 
   follow(job: FollowedJob): void {
@@ -62,6 +71,7 @@ export class SpoolerFollower {
     this.jobs.set(job.jobId, { ...job, unknown: 0, note: null, last: null });
     // A new job is followed at the short interval, also when a long wait was armed.
     this.delayMs = this.intervalMs;
+    this.lastMoveAt = Date.now();
     if (this.timer && !this.ticking) {
       clearTimeout(this.timer);
       this.timer = null;
@@ -89,7 +99,9 @@ export class SpoolerFollower {
         this.ticking = null;
         // Backs off while nothing moves: 2,198 Get-Jobs in 20 minutes for labels held by an
         // unreachable printer before.
-        this.delayMs = this.moved ? this.intervalMs : Math.min(this.delayMs * 2, this.maxIntervalMs);
+        if (this.moved) this.lastMoveAt = Date.now();
+        const still = Date.now() - this.lastMoveAt >= this.backOffAfterMs;
+        this.delayMs = still ? Math.min(this.delayMs * 2, this.maxIntervalMs) : this.intervalMs;
         this.arm();
       });
     }, this.delayMs);

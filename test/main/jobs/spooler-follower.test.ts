@@ -72,11 +72,12 @@ describe('SpoolerFollower', () => {
     follower = null;
   });
 
-  function start(options: { intervalMs?: number; unknownLimit?: number; maxIntervalMs?: number } = {}) {
+  function start(options: { intervalMs?: number; unknownLimit?: number; maxIntervalMs?: number; backOffAfterMs?: number } = {}) {
     const outcomes = new Map<string, FollowOutcome>();
     follower = new SpoolerFollower({
       intervalMs: options.intervalMs ?? 10,
       maxIntervalMs: options.maxIntervalMs ?? options.intervalMs ?? 10,
+      backOffAfterMs: options.backOffAfterMs ?? 0,
       unknownLimit: options.unknownLimit,
       onOutcome: (job, outcome) => {
         expect(outcomes.has(job.jobId)).toBe(false);
@@ -118,12 +119,12 @@ describe('SpoolerFollower', () => {
     const [held, next] = jobsOn(target, 2);
     target.states.set(held!.spoolerJobId, 'printing');
     target.states.set(next!.spoolerJobId, 'pending');
-    const { follower, outcomes } = start({ intervalMs: 10, maxIntervalMs: 160 });
+    const { follower, outcomes } = start({ intervalMs: 10, maxIntervalMs: 160, backOffAfterMs: 100 });
     follower.follow(held!);
-    await sleep(600);
-    // 10, 20, 40, 80, 160, 160… ms apart: about 7 answers in 600 ms, not 60.
-    expect(target.batchCalls.length).toBeGreaterThanOrEqual(4);
-    expect(target.batchCalls.length).toBeLessThanOrEqual(9);
+    await sleep(700);
+    // Every 10 ms for the first 100 ms, then 20, 40, 80, 160, 160… ms apart: about 15 answers in 700 ms, not 70.
+    expect(target.batchCalls.length).toBeGreaterThanOrEqual(8);
+    expect(target.batchCalls.length).toBeLessThanOrEqual(20);
 
     // A new job is asked about at the short interval again.
     const before = target.batchCalls.length;
