@@ -17,7 +17,7 @@ import {
 } from './ipp';
 import { printerProblem } from './ipp-printer-state';
 import { JobWords, toSpoolerState } from './ipp-job-state';
-import { IppHttpError, neverSent } from './ipp-connection';
+import { IppHttpError, connectionFailed, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
 import { parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
@@ -277,7 +277,7 @@ export class CupsTarget implements PrinterTarget {
       printer = await ippGetPrinter({ server: await this.ipp() }, queue);
     } catch (error) {
       if (error instanceof PrintError) throw error;
-      if (typeof (error as NodeJS.ErrnoException).code === 'string') throw this.unreachable(error);
+      if (connectionFailed(error)) throw this.unreachable(error);
       this.ippRefusedAt = this.nowMs();
       return this.assertReadyByLpstat(queue);
     }
@@ -333,7 +333,7 @@ export class CupsTarget implements PrinterTarget {
    */
   private cannotAsk(error: unknown, what: string): PrintError {
     if (error instanceof PrintError) return error;
-    if (typeof (error as NodeJS.ErrnoException).code === 'string') return this.unreachable(error);
+    if (connectionFailed(error)) return this.unreachable(error);
     return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${what}: ${(error as Error).message}`, {
       cause: error,
       target: this.uri,

@@ -35,6 +35,17 @@ const NOT_SENT = new Set([
   'EBADADDRESS',
 ]);
 
+/**
+ * Whether the request failed on the way (a socket or HTTP-client error, which carries a
+ * string `code`), not in the answer: the printer or scheduler could not be reached or
+ * broke off. The codec's and the operations' own errors (`IPP_DECODE`, `IPP_STATUS`) are
+ * answers, however unwelcome.
+ */
+export function connectionFailed(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && !code.startsWith('IPP_');
+}
+
 export function neverSent(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' && NOT_SENT.has(code);

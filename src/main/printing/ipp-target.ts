@@ -1,14 +1,6 @@
 import { PRINT_ERROR_CODES, PrintError } from './errors';
-import {
-  ippGetJobReports,
-  ippGetJobsAt,
-  ippGetPrinterAt,
-  IppStatusError,
-  type IppJobReport,
-  type IppPrinter,
-  type IppPrinterRef,
-} from './ipp';
-import { IppHttpError, neverSent } from './ipp-connection';
+import { ippGetJobReports, ippGetJobsAt, ippGetPrinterAt, type IppJobReport, type IppPrinter, type IppPrinterRef } from './ipp';
+import { IppHttpError, connectionFailed, neverSent } from './ipp-connection';
 import { JobWords, toSpoolerState } from './ipp-job-state';
 import { printerProblem, printerWarnings } from './ipp-printer-state';
 import { IPP_STATUS, ippPrintJobAt, type IppPrintAnswer } from './ipp-print';
@@ -85,7 +77,7 @@ export class IppTarget implements PrinterTarget {
   /** Any failure to ask the printer as a PrintError that says what to do. */
   private cannotAsk(error: unknown, what: string): PrintError {
     if (error instanceof PrintError) return error;
-    if (typeof (error as NodeJS.ErrnoException).code === 'string' && !(error instanceof IppStatusError)) return this.unreachable(error);
+    if (connectionFailed(error)) return this.unreachable(error);
     return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${what} ${this.uri}: ${(error as Error).message}`, {
       cause: error,
       target: this.uri,
