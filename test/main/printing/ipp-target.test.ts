@@ -164,7 +164,9 @@ describe('ipp:// printers: an IPP Everywhere printer (ippeveprinter) addressed d
       });
       const id = (await t.spool(label())).spoolerJobId;
       expect(id).toMatch(/^\d+$/);
-      expect(proxy.requests.filter((r) => r.operation === 0x0002)).toHaveLength(3);
+      // Two busy answers from the proxy, then the printer's own (ippeveprinter also answers
+      // busy while it prints an earlier job): asked again until it took the job.
+      expect(proxy.requests.filter((r) => r.operation === 0x0002).length).toBeGreaterThanOrEqual(3);
       busy = 1_000;
       const waited = new IppTarget({
         uri: `ipp://${proxy.server}/ipp/print`,
