@@ -160,7 +160,7 @@ describe('ipp:// printers: an IPP Everywhere printer (ippeveprinter) addressed d
       const t = new IppTarget({
         uri: `ipp://${proxy.server}/ipp/print`,
         ref: { ...ref, printerUri: eve.uri },
-        sleep: async () => undefined,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 20))),
       });
       const id = (await t.spool(label())).spoolerJobId;
       expect(id).toMatch(/^\d+$/);
