@@ -63,6 +63,17 @@ describe('ipp:// printers: an IPP Everywhere printer (ippeveprinter) addressed d
     expect(sheet.get('print-scaling')).toEqual(['fit']);
   });
 
+  it("prints over ipps:// (TLS), accepting the printer's self-signed certificate", async () => {
+    const uri = eve.uri.replace(/^ipp:/, 'ipps:');
+    expect(ippUriRef(uri)!.server).toBe(`https://localhost:${eve.port}`);
+    const t = createTarget(uri);
+    expect(await t.readiness('label')).toEqual({ ready: true, detail: null });
+    const id = (await t.spool(label())).spoolerJobId!;
+    await expect.poll(() => t.jobState(id), { timeout: 15_000 }).toBe('completed');
+    // ippeveprinter names each document after its job id.
+    expect((await eve.outputs()).filter((file) => file.split('/').at(-1)!.startsWith(`${id}-`))).toHaveLength(1);
+  });
+
   it('calls a job completed only when the printer says so', async () => {
     const t = target();
     await eve.setPrintSeconds(1.5);
