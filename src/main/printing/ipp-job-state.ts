@@ -35,8 +35,20 @@ export function endWords(report: IppJobReport): string | null {
   if (own && !/^(job )?(completed|canceled|aborted)\.?$/i.test(own)) return own;
   if (report.printerReasons.includes('cups-ipp-missing-job-history'))
     return 'the printer no longer knows the job (it restarted while printing it)';
-  return null;
+  // No words: the printer's job-state-reasons say it (aborted-by-system, document-format-error…).
+  const reasons = report.reasons.filter((r) => !ROUTINE_REASONS.has(r));
+  return reasons.length > 0 ? `job-state-reasons: ${reasons.join(', ')}` : null;
 }
+
+/** job-state-reasons every job passes through: they say nothing about how it ended. */
+const ROUTINE_REASONS = new Set([
+  'none',
+  'processing-to-stop-point',
+  'job-completed-successfully',
+  'job-printing',
+  'job-incoming',
+  'job-queued',
+]);
 
 export function toSpoolerState(state: IppJobState): SpoolerJobState {
   switch (state) {
@@ -72,7 +84,8 @@ export class JobWords {
     this.notes.delete(spoolerJobId);
     if (!report) return missing;
     const state = reportState(report);
-    if (state === 'aborted' || state === 'canceled' || state === 'lost') {
+    // Kept for the ends whose reason names them (spooled-jobs.ts reads them once).
+    if (state === 'aborted' || state === 'lost') {
       const words = endWords(report);
       if (words) this.ended.set(spoolerJobId, words);
     } else if (state === 'pending' || state === 'printing') {

@@ -105,28 +105,39 @@ describe('PrintPipeline through CUPS to an IPP printer (ippeveprinter)', () => {
     },
   );
 
-  it('a printer killed mid-job and restarted: the label may have printed, never "completed"', { timeout: 120_000 }, async () => {
-    const { eve, target } = await printerQueue('killed');
-    const { p, ledger } = pipeline('killed', target);
-    try {
-      await p.start();
-      await eve.setPrintSeconds(5);
-      const [job] = p.submitBooking(notice((await sandbox.bookShipment()).shipmentId));
-      await expect.poll(() => eve.printing(), { timeout: 30_000 }).toBe(true);
-      await eve.kill();
-      await eve.setPrintSeconds(0.2);
-      await eve.restart();
-      await expect.poll(() => ledger.get(job!.id)!.state, { timeout: 60_000 }).toBe('failed');
-      const reason = ledger.get(job!.id)!.reason ?? '';
-      expect(reason).toMatch(
-        /^the printer lost job killed-\d+ before saying it had printed it .*; it may have printed: check the printer, then retry by hand$/,
-      );
-      expect(await eve.outputs()).toEqual([]);
-    } finally {
-      await p.stop();
-      ledger.close();
-    }
-  });
+  it(
+    'a printer killed mid-job and restarted: the label may have printed, never "completed" unless it came out',
+    { timeout: 120_000 },
+    async () => {
+      const { eve, target } = await printerQueue('killed');
+      const { p, ledger } = pipeline('killed', target);
+      try {
+        await p.start();
+        await eve.setPrintSeconds(5);
+        const [job] = p.submitBooking(notice((await sandbox.bookShipment()).shipmentId));
+        await expect.poll(() => eve.printing(), { timeout: 30_000 }).toBe(true);
+        await eve.kill();
+        await eve.setPrintSeconds(0.2);
+        await eve.restart();
+        const ended = () => ['failed', 'completed'].includes(ledger.get(job!.id)!.state);
+        await expect.poll(ended, { timeout: 60_000 }).toBe(true);
+        if (ledger.get(job!.id)!.state === 'completed') {
+          // CUPS's ipp backend sometimes sends the job again to the restarted printer (it lost
+          // the connection while following it): then it printed there, and completed is true.
+          await eve.waitForOutputs(1);
+          return;
+        }
+        // Usually CUPS completes it with cups-ipp-missing-job-history: the printer forgot it.
+        expect(ledger.get(job!.id)!.reason).toMatch(
+          /^the printer lost job killed-\d+ before saying it had printed it .*; it may have printed: check the printer, then retry by hand$/,
+        );
+        expect(await eve.outputs()).toEqual([]);
+      } finally {
+        await p.stop();
+        ledger.close();
+      }
+    },
+  );
 
   it(
     "a printer without 4x6 media refuses the label: the job fails with the printer's own words, not as a cancel",
