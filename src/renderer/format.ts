@@ -61,7 +61,7 @@ export function describeTarget(uri: string): string {
   if (!parts) return uri;
   const { scheme, rest } = parts;
   // ipp:// and ipps:// are network addresses: shown whole (the scheme says TLS or not).
-  if (printerKindOf(uri) === 'ipp') return `${t('printerKind.ipp')} ${uri}`;
+  if (printerKindOf(uri) === 'ipp' && rest.startsWith('//')) return `${t('printerKind.ipp')} ${uri}`;
   return `${isPrinterKind(scheme) ? t(`printerKind.${scheme}` as MessageKey) : scheme} ${rest}`;
 }
 

@@ -20,6 +20,6 @@ describe('printer-kind words', () => {
   });
 
   it('hints at the URI forms of every kind in one line', () => {
-    expect(PRINTER_URI_HINT).toBe('cups:QUEUE, cups:QUEUE@HOST, windows:NAME, folder:DIR or service:ID');
+    expect(PRINTER_URI_HINT).toBe('cups:QUEUE, cups:QUEUE@HOST, ipp://HOST/ipp/print, ipps://…, windows:NAME, folder:DIR or service:ID');
   });
 });
