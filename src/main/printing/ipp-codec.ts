@@ -3,9 +3,10 @@
  * what it is. Collections (`media-col`, `media-col-database`) keep their members inside
  * them instead of spilling into the parent group; rangeOfInteger, resolution and dateTime
  * are numbers and a Date, not text; octetString stays bytes; the `…WithLanguage` strings
- * are their text. The npm `ipp` and `ipp-encoder` packages were considered: neither has had
- * a release in years, so the codec stays here, tested on responses recorded from
- * ippeveprinter and cupsd (test/fixtures/ipp/).
+ * are their text. The npm packages were checked (2026-11): `ipp-encoder` 5.0.0 reads no
+ * collections, ranges or resolutions; `ipp` 2.0.1 reads dateTime a month late (a 1-based
+ * month into `new Date`) and octetString as text. So the codec stays here, tested on
+ * responses recorded from ippeveprinter and cupsd (test/fixtures/ipp/).
  */
 
 export const TAG = {
