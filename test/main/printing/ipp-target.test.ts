@@ -114,23 +114,24 @@ describe('ipp:// printers: an IPP Everywhere printer (ippeveprinter) addressed d
     expect(await printer.outputs()).toEqual([]);
   });
 
-  it('shows the printer state reasons in words (media empty, door open) with its own message, and clears them', async () => {
+  it('shows the printer state reasons in words (media empty, cover open, paused), and clears them', async () => {
     const printer = await startIppEvePrinter({ printSeconds: 0.1 });
     started.push(printer);
     const t = target(printer);
     // ippeveprinter takes the keywords its print command reports and says them as `-report`.
-    await printer.setStateReasons(['+media-empty', '+cover-open', '+marker-supply-low']);
+    await printer.setStateReasons(['+media-empty', '+cover-open', '+paused', '+marker-supply-low']);
     await t.spool(label());
     await expect.poll(async () => (await t.readiness()).ready, { timeout: 10_000 }).toBe(false);
     const { detail } = await t.readiness();
     expect(detail).toContain('out of paper (media empty): load labels');
     expect(detail).toContain('the cover or print head is open: close it');
+    expect(detail).toContain('paused: resume the printer');
     expect(detail).not.toContain('marker');
     const refused = (await t.spool(label()).catch((e: unknown) => e)) as PrintError;
     expect(refused.code).toBe(PRINT_ERROR_CODES.PRINTER_OFFLINE);
 
     // Cleared by the printer (the next job's report), it is ready; a low ribbon is said, not blocking.
-    await printer.setStateReasons(['-media-empty', '-cover-open']);
+    await printer.setStateReasons(['-media-empty', '-cover-open', '-paused']);
     await ippPrintJobAt(ippUriRef(printer.uri)!, { name: 'clear', pdf, copies: 1, media: 'oe_4x6-label_4x6in', printScaling: 'none' });
     await expect.poll(async () => (await t.readiness()).ready, { timeout: 10_000 }).toBe(true);
     expect((await t.readiness()).detail).toMatch(/ribbon or ink is low \(marker supply low\)/);
