@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -25,11 +25,12 @@ import { runSheets, type SheetPages } from './sheets';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
 import { runZpl, type ZplResult } from './zpl';
+import { runIppFollow, type IppFollowResult } from './ipp-follow';
 
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp';
 
 interface Plan {
   readonly burst: number;
@@ -49,6 +50,9 @@ interface Plan {
   readonly zplRenders: number;
   readonly zplLatency: number;
   readonly zplBurst: number;
+  /** Labels, and seconds following nothing, in the ipp section. */
+  readonly ippLabels: number;
+  readonly ippIdleSeconds: number;
 }
 
 const FULL: Plan = {
@@ -66,6 +70,8 @@ const FULL: Plan = {
   zplRenders: 100,
   zplLatency: 100,
   zplBurst: 200,
+  ippLabels: 300,
+  ippIdleSeconds: 60,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -82,6 +88,8 @@ const QUICK: Plan = {
   zplRenders: 40,
   zplLatency: 30,
   zplBurst: 200,
+  ippLabels: 100,
+  ippIdleSeconds: 10,
 };
 
 export interface BenchReport {
@@ -101,6 +109,8 @@ export interface BenchReport {
   /** The check before spooling that keeps a canceled shipment's label off the printer. */
   cancel?: CancelResult;
   zpl?: ZplResult;
+  /** Following jobs at CUPS: job requests a minute, idle and during a burst. */
+  ipp?: IppFollowResult;
   duration_s: number;
 }
 
@@ -191,6 +201,8 @@ async function main(): Promise<void> {
         batchMax: BATCH_MAX,
         log,
       });
+    if (only.has('ipp'))
+      report.ipp = await runIppFollow({ cups, queue: QUEUE, labels: plan.ippLabels, idleSeconds: plan.ippIdleSeconds, log });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('cancel'))
       report.cancel = await runCancel({

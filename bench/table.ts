@@ -66,6 +66,24 @@ export function rows(r: BenchReport): Row[] {
     );
   }
   if (r.zpl) zplRows(r.zpl, add);
+  if (r.ipp) {
+    add(
+      'ipp: job requests a minute, nothing in flight',
+      f(r.ipp.job_requests_per_minute_idle),
+      'none',
+      r.ipp.job_requests_per_minute_idle === 0,
+    );
+    add(
+      `ipp: job requests a minute, ${r.ipp.burst_labels} labels followed`,
+      `${f(r.ipp.job_requests_per_minute_burst)} (${f(r.ipp.burst_seconds)} s)`,
+    );
+    add(
+      'ipp: job requests a minute, one job held (nothing moves)',
+      f(r.ipp.job_requests_per_minute_held),
+      '≤ 12 (5 s back-off)',
+      r.ipp.job_requests_per_minute_held <= 13,
+    );
+  }
   if (r.scan)
     add('scan → spooled p50 / p95 (UI bridge)', `${f(r.scan.p50_ms)} / ${f(r.scan.p95_ms)} ms`, 'p95 ≤ 100 ms', r.scan.p95_ms <= 100);
   if (r.idle) {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
 import { dataDirAclWarning } from './data-dir-acl';
 import type { Logger } from './log';
-import { routedPrinterUris } from './printing/routing';
+import { printerMediaOf, routedPrinterUris } from './printing/routing';
 import { checkPrintersAtStart } from './printing/startup-check';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
@@ -78,7 +78,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   // Before anything starts: a queue that does not exist or a folder that cannot be written
   // stops the start with one line; a scheduler that is down only warns (it may come up).
   // Every printer the routing can send to (issue 13: a list and rules), not only the two defaults.
-  await checkPrintersAtStart(routedPrinterUris(settings.get().routing), options.tuning?.targets ?? {}, log.warn);
+  const routed = settings.get().routing;
+  await checkPrintersAtStart(routedPrinterUris(routed), options.tuning?.targets ?? {}, log.warn, (uri) => printerMediaOf(routed, uri));
 
   const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
   const agent = await createAgent({

@@ -77,6 +77,10 @@ const WORDING: Wording = {
   'job.assumedPrinted': () => t('agentMsg.job.assumedPrinted'),
   'job.abortedAtPrinter': (p) => t('agentMsg.job.abortedAtPrinter', { job: p.spoolerJobId }),
   'job.canceledAtPrinter': (p) => t('agentMsg.job.canceledAtPrinter', { job: p.spoolerJobId }),
+  // The printer's words stay as it said them: they are what its display and manual say.
+  'job.refusedByPrinter': (p) => t('agentMsg.job.refusedByPrinter', { job: p.spoolerJobId, words: p.words }),
+  'job.waitingAtPrinter': (p) => t('agentMsg.job.waitingAtPrinter', { words: trimEnd(p.words) }),
+  'job.lostAtPrinter': (p) => t('agentMsg.job.lostAtPrinter', { job: p.spoolerJobId }),
   'service.unavailable': () => t('agentMsg.service.unavailable'),
   'service.unavailable503': () => t('agentMsg.service.unavailable503'),
   'service.labelNotReady': () => t('agentMsg.service.labelNotReady'),

@@ -60,6 +60,8 @@ export function describeTarget(uri: string): string {
   const parts = splitPrinterUri(uri);
   if (!parts) return uri;
   const { scheme, rest } = parts;
+  // ipp:// and ipps:// are network addresses: shown whole (the scheme says TLS or not).
+  if (printerKindOf(uri) === 'ipp' && rest.startsWith('//')) return `${t('printerKind.ipp')} ${uri}`;
   // `zpl://10.0.0.7` reads as `ZPL printer 10.0.0.7`.
   return `${isPrinterKind(scheme) ? t(`printerKind.${scheme}` as MessageKey) : scheme} ${rest.replace(/^\/\//, '')}`;
 }

@@ -60,6 +60,12 @@ export interface AgentMessageParams {
   readonly 'job.assumedPrinted': Record<string, never>;
   readonly 'job.abortedAtPrinter': { readonly spoolerJobId: string };
   readonly 'job.canceledAtPrinter': { readonly spoolerJobId: string };
+  /** The printer refused or aborted the job and said why (`words`: its job-printer-state-message). */
+  readonly 'job.refusedByPrinter': { readonly spoolerJobId: string; readonly words: string };
+  /** The spooler ended the job without the printer saying it finished it (it restarted mid-job). */
+  readonly 'job.lostAtPrinter': { readonly spoolerJobId: string };
+  /** A job at the spooler whose printer holds it up; `words`: the printer's state in words. */
+  readonly 'job.waitingAtPrinter': { readonly words: string };
 
   // The service, while a job waits for it (src/main/jobs/failure.ts)
   readonly 'service.unavailable': Record<string, never>;
@@ -222,6 +228,10 @@ const ENGLISH: EnglishTable = {
   'job.assumedPrinted': () => 'the spooler no longer lists the job; assumed printed',
   'job.abortedAtPrinter': (p) => `the printer aborted job ${p.spoolerJobId}; check the printer, then retry`,
   'job.canceledAtPrinter': (p) => `job ${p.spoolerJobId} was canceled at the printer`,
+  'job.refusedByPrinter': (p) =>
+    `the printer refused job ${p.spoolerJobId}: "${p.words}"; check the printer's media and settings, then retry`,
+  'job.waitingAtPrinter': (p) => `at the spooler, waiting for the printer: ${trimEnd(p.words)}; it prints when the printer is back`,
+  'job.lostAtPrinter': (p) => `the printer lost job ${p.spoolerJobId} before saying it had printed it (it restarted while printing)`,
   'service.unavailable': () => 'the service is unavailable',
   'service.unavailable503': () => 'the service is unavailable (HTTP 503)',
   'service.labelNotReady': () => 'label not ready yet',

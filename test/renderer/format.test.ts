@@ -7,6 +7,7 @@ describe('format', () => {
     expect(describeTarget('cups:Labels@print.local')).toBe('CUPS Labels@print.local');
     expect(describeTarget('windows:ZDesigner GK420d')).toBe('Windows ZDesigner GK420d');
     expect(describeTarget('service:pr_123')).toBe('Service printer pr_123');
+    expect(describeTarget('ipps://zebra.local:631/ipp/print')).toBe('IPP printer ipps://zebra.local:631/ipp/print');
     expect(describeTarget('lpd:queue')).toBe('lpd queue');
     expect(describeTarget('no-colon')).toBe('no-colon');
   });

@@ -11,7 +11,8 @@ describe('printer-kind words', () => {
     expect(PRINTER_KIND_WORDS[kind]).toBe(words.label);
     expect(targetKind(`${kind}:x`)).toBe(kind);
     expect(describeTarget(`${kind}:x`)).toBe(`${words.label} x`);
-    expect(describeTarget(`${kind}://x`)).toBe(`${words.label} x`);
+    // An ipp:// address is shown whole: its scheme says whether it is TLS (ipps://).
+    expect(describeTarget(`${kind}://x`)).toBe(kind === 'ipp' ? `${words.label} ipp://x` : `${words.label} x`);
     expect(describeJob(job({ target: `${kind}:x`, state: 'completed' }))).toBe(`Label → ${words.label} x: ${words.completed}`);
   });
 
@@ -22,7 +23,7 @@ describe('printer-kind words', () => {
 
   it('hints at the URI forms of every kind in one line', () => {
     expect(PRINTER_URI_HINT).toBe(
-      'zpl://HOST, cups:QUEUE, cups:QUEUE@HOST, zpl-cups:QUEUE, windows:NAME, zpl-windows:NAME, folder:DIR or service:ID',
+      'zpl://HOST, ipp://HOST/ipp/print, ipps://…, cups:QUEUE, cups:QUEUE@HOST, zpl-cups:QUEUE, windows:NAME, zpl-windows:NAME, folder:DIR or service:ID',
     );
   });
 });

@@ -64,6 +64,12 @@ export interface PrivateCups {
   readonly socketPath: string | null;
   outputDir(queue: string): string;
   addQueue(name: string, kind: QueueKind, description?: string): Promise<void>;
+  /**
+   * A raw queue (no PPD, the PDF passes through) whose device is an IPP printer, e.g. a
+   * private ippeveprinter (test/support/ippeveprinter.ts): CUPS's own ipp backend sends it
+   * each job and follows it there, as for a network printer.
+   */
+  addIppQueue(name: string, deviceUri: string): Promise<void>;
   enable(queue: string): Promise<void>;
   disable(queue: string, reason?: string): Promise<void>;
   accept(queue: string): Promise<void>;
@@ -345,6 +351,10 @@ export async function startPrivateCups(options: PrivateCupsOptions = {}): Promis
     queueDirs.set(name, dir);
   };
 
+  const addIppQueue = async (name: string, deviceUri: string): Promise<void> => {
+    await run('lpadmin', ['-p', name, '-v', deviceUri, '-E']);
+  };
+
   const activeJobs = async (queue?: string): Promise<number> => {
     const stdout = await run('lpstat', ['-o', ...(queue ? [queue] : [])]);
     return stdout.split('\n').filter((l) => l.trim()).length;
@@ -372,6 +382,7 @@ export async function startPrivateCups(options: PrivateCupsOptions = {}): Promis
     socketPath: options.unixSocket ? path.join(root, 'cups.sock') : null,
     outputDir,
     addQueue,
+    addIppQueue,
     enable: async (q) => void (await run('cupsenable', [q])),
     disable: async (q, reason) => void (await run('cupsdisable', [...(reason ? ['-r', reason] : []), q])),
     accept: async (q) => void (await run('cupsaccept', [q])),

@@ -228,7 +228,8 @@ export class AgentService implements AgentApi {
         ];
         const { kind } = parsePrinterUri(uri);
         try {
-          const readiness = await targetFor(uri).readiness();
+          // With the media it is configured for: a printer that says it lacks it is not ready.
+          const readiness = await targetFor(uri).readiness(held);
           const detailMessage = codedOnly(readiness.message);
           const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
           return detailMessage ? { ...info, detailMessage } : info;

@@ -54,8 +54,9 @@ Options:
   --api-url URL            the service's base address including /external/v1
   --api-key K              the API key (or env PRINT_STATION_API_KEY); never printed or logged
                            (on the command line it shows in \`ps\`: prefer the env or apiKey in --config)
-  --printer URI            where labels go: zpl://HOST[:PORT][?dpi=N] | cups:QUEUE[@HOST:PORT] | zpl-cups:QUEUE
-                           | windows:NAME | zpl-windows:NAME | folder:DIR | service:ID
+  --printer URI            where labels go: zpl://HOST[:PORT][?dpi=N] | ipp[s]://HOST[:PORT]/PATH
+                           | cups:QUEUE[@HOST:PORT] | zpl-cups:QUEUE | windows:NAME | zpl-windows:NAME
+                           | folder:DIR | service:ID
   --document-printer URI   where A4 documents go (default: same as --printer)
   --webhook-port N         receive webhooks on 127.0.0.1:N at /webhooks
   --webhook-host ADDR      bind address for webhooks (default 127.0.0.1; set for a reverse proxy)

@@ -47,7 +47,7 @@ export function newBatchId(now: number): string {
 }
 
 /** Kinds whose printer jobs are spooled: a batch is one printer job (for raw ZPL, one connection). */
-const BATCHING_KINDS: ReadonlySet<string> = new Set(['cups', 'windows', 'zpl', 'zpl-cups', 'zpl-windows']);
+const BATCHING_KINDS: ReadonlySet<string> = new Set(['cups', 'ipp', 'windows', 'zpl', 'zpl-cups', 'zpl-windows']);
 
 export class Batching {
   private fetches = 0;

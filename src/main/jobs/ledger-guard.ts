@@ -52,6 +52,11 @@ export class LedgerGuard {
     return this.ledgerDown;
   }
 
+  /** The job's row as the ledger has it now (null when there is none). */
+  read(id: string): JobRecord | null {
+    return this.options.ledger.get(id);
+  }
+
   /** The failure the user was told of, until the ledger takes a write again. */
   get failing(): JobError | null {
     return this.outage;

@@ -20,6 +20,7 @@ export class SpooledJobs {
       intervalMs: context.settings.followIntervalMs,
       onOutcome: (job, outcome) => this.onFollowOutcome(job, outcome, this.recovered.delete(job.jobId)),
       onOutcomes: (outcomes) => this.onFollowOutcomes(outcomes),
+      onNote: (job, note) => this.onNote(job, note),
     });
   }
 
@@ -65,6 +66,22 @@ export class SpooledJobs {
     return this.follower.stop();
   }
 
+  /**
+   * A job at the spooler held up by its printer (cannot be reached…) says so on its row,
+   * still `spooled`: it waits visibly, and prints when the printer is back.
+   */
+  private onNote(job: FollowedJob, note: string | null): void {
+    if (this.context.queue.isStopped()) return;
+    const reason = note ? agentMessage('job.waitingAtPrinter', { words: note }) : null;
+    try {
+      this.context.guard.orDefer(() => {
+        if (this.context.guard.read(job.jobId)?.state === 'spooled') this.context.guard.write(job.jobId, 'spooled', { reason });
+      });
+    } catch (error) {
+      this.context.guard.workFailed(error);
+    }
+  }
+
   private onFollowOutcome(job: FollowedJob, outcome: FollowOutcome, recovered: boolean): void {
     if (this.context.queue.isStopped()) return;
     // Runs inside the follower's tick: a ledger that cannot be written must not throw there.
@@ -104,15 +121,28 @@ export class SpooledJobs {
     }
     switch (outcome) {
       case 'completed':
-        guard.write(job.jobId, 'completed', {});
+        // A note that it waited at the printer (onNote) is over.
+        guard.write(job.jobId, 'completed', { reason: null });
         return;
       case 'vanished':
         // CUPS drops finished jobs from its list when history is off: gone without an abort.
         guard.write(job.jobId, 'completed', { reason: plainMessage('job.assumedPrinted') });
         return;
-      case 'aborted':
-        guard.write(job.jobId, 'failed', { reason: agentMessage('job.abortedAtPrinter', { spoolerJobId: job.spoolerJobId }) });
+      case 'lost':
+        // Neither printed nor not: the printer forgot the job mid-print. A person checks.
+        guard.write(job.jobId, 'failed', {
+          reason: agentMessage('job.mayHavePrinted', { cause: agentMessage('job.lostAtPrinter', { spoolerJobId: job.spoolerJobId }) }),
+        });
         return;
+      case 'aborted': {
+        // The printer's own words when it gave them ("Printer cannot print with supplied options").
+        const words = job.target.jobMessage?.(job.spoolerJobId) ?? null;
+        const reason = words
+          ? agentMessage('job.refusedByPrinter', { spoolerJobId: job.spoolerJobId, words })
+          : agentMessage('job.abortedAtPrinter', { spoolerJobId: job.spoolerJobId });
+        guard.write(job.jobId, 'failed', { reason });
+        return;
+      }
       case 'canceled':
         guard.write(job.jobId, 'canceled', { reason: agentMessage('job.canceledAtPrinter', { spoolerJobId: job.spoolerJobId }) });
         return;

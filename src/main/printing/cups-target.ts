@@ -3,13 +3,26 @@ import { PRINT_ERROR_CODES, PrintError, fsPrintError } from './errors';
 import { logField } from '../log-text';
 import { withSpoolFile } from './spool-temp';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from './exec';
-import { ippGetJob, ippGetJobStates, ippGetJobs, ippGetPrinter, type IppJobState, type IppPrinter } from './ipp';
-import { IppHttpError, neverSent } from './ipp-connection';
+import {
+  cupsQueueRef,
+  ippGetJob,
+  ippGetJobReport,
+  ippGetJobReports,
+  ippGetJobs,
+  ippGetPrinter,
+  ippGetPrinterAt,
+  ippUriRef,
+  type IppJobReport,
+  type IppPrinter,
+} from './ipp';
+import { printerProblem } from './ipp-printer-state';
+import { JobWords, toSpoolerState } from './ipp-job-state';
+import { IppHttpError, connectionFailed, neverSent } from './ipp-connection';
 import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from './ipp-print';
-import { cupsJobNumber, parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
+import { parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from './target';
 import type { PrinterMedia } from '../../shared/domain';
-import { MEDIA_NAMES } from './media';
+import { MEDIA_NAMES, MEDIA_WORDS, mediaSupported } from './media';
 
 export interface CupsTargetOptions {
   /** The printer URI this target answers to. */
@@ -73,22 +86,8 @@ export function cupsMediaArgs(media: PrinterMedia, labelMedia = 'Custom.4x6in'):
   return ['-o', `media=${media === 'label' ? labelMedia : names.lp}`, '-o', `print-scaling=${names.scaling}`];
 }
 
-function toSpoolerState(state: IppJobState): SpoolerJobState {
-  switch (state) {
-    case 'pending':
-    case 'pending-held':
-      return 'pending';
-    case 'processing':
-    case 'processing-stopped':
-      return 'printing';
-    case 'completed':
-    case 'aborted':
-    case 'canceled':
-      return state;
-    default:
-      return 'unknown';
-  }
-}
+/** The media check's answer for a while: a label printer's media list does not change by the minute. */
+const MEDIA_CHECK_TTL_MS = 60_000;
 
 function notFoundMessage(queue: string): AgentMessage {
   return agentMessage('printer.cupsNotFound', { queue });
@@ -128,6 +127,10 @@ export class CupsTarget implements PrinterTarget {
   private ippRefusedAt: number | null = null;
   private readonly ippRetryMs: number;
   private readonly nowMs: () => number;
+  /** The printer's words about jobs it ended (jobMessage) and about jobs it holds up (jobNote). */
+  private readonly words = new JobWords();
+  /** The device's media-supported, asked at most once a minute (readiness with a media). */
+  private deviceMedia: { readonly at: number; readonly media: readonly string[] } | null = null;
 
   constructor(options: CupsTargetOptions) {
     this.uri = options.uri;
@@ -207,9 +210,35 @@ export class CupsTarget implements PrinterTarget {
     return match.name;
   }
 
-  async readiness(): Promise<Readiness> {
+  async readiness(media?: PrinterMedia): Promise<Readiness> {
     const problem = await this.check();
-    return problem ? notReady(problem) : { ready: true, detail: null };
+    if (problem) return notReady(problem);
+    const lacking = media ? await this.mediaProblem(media).catch(() => null) : null;
+    return lacking ? { ready: false, detail: lacking } : { ready: true, detail: null };
+  }
+
+  /**
+   * Why this queue's printer cannot print `media` (its media-supported lacks the size), or
+   * null when it can or cannot say. A raw queue (no PPD) lists no media: its device, when it
+   * is an IPP printer, is asked directly.
+   */
+  async mediaProblem(media: PrinterMedia): Promise<string | null> {
+    const queue = await this.queue();
+    const printer = await ippGetPrinter({ server: await this.ipp() }, queue);
+    if (!printer) return null;
+    let supported = printer.mediaSupported;
+    let source = `CUPS queue "${queue}"`;
+    const device = printer.deviceUri ? ippUriRef(printer.deviceUri, { timeoutMs: 5_000 }) : null;
+    if (supported.length === 0 && device) {
+      const now = this.nowMs();
+      if (!this.deviceMedia || now - this.deviceMedia.at > MEDIA_CHECK_TTL_MS) {
+        this.deviceMedia = { at: now, media: (await ippGetPrinterAt(device))?.mediaSupported ?? [] };
+      }
+      supported = this.deviceMedia.media;
+      source = `the printer of CUPS queue "${queue}" (${printer.deviceUri})`;
+    }
+    if (mediaSupported(supported, media)) return null;
+    return `${source} does not list ${MEDIA_WORDS[media]} in the media it supports (it offers: ${supported.slice(0, 8).join(', ')}${supported.length > 8 ? ', …' : ''}): load and configure ${MEDIA_WORDS[media]} on the printer, or route them to another printer.`;
   }
 
   /** What stops this queue from taking a job now (missing, disabled, scheduler down), or null. */
@@ -248,7 +277,7 @@ export class CupsTarget implements PrinterTarget {
       printer = await ippGetPrinter({ server: await this.ipp() }, queue);
     } catch (error) {
       if (error instanceof PrintError) throw error;
-      if (typeof (error as NodeJS.ErrnoException).code === 'string') throw this.unreachable(error);
+      if (connectionFailed(error)) throw this.unreachable(error);
       this.ippRefusedAt = this.nowMs();
       return this.assertReadyByLpstat(queue);
     }
@@ -261,6 +290,17 @@ export class CupsTarget implements PrinterTarget {
     const reason = printer.stateMessage || printer.stateReasons.filter((r) => r !== 'paused').join(', ') || 'reason unknown';
     if (printer.state === 'stopped') throw this.disabled(queue, reason);
     if (!printer.acceptingJobs) throw this.rejecting(queue, reason);
+    // The queue is fine, the printer behind it may not be: CUPS keeps an unreachable IPP
+    // printer `processing` ("The printer may not exist or is unavailable at this time.")
+    // and a driver may report media-empty-error or a door open.
+    const problem = printerProblem(printer);
+    if (problem) {
+      throw new PrintError(
+        PRINT_ERROR_CODES.PRINTER_OFFLINE,
+        `The printer of CUPS queue "${queue}" ${problem}; labels wait and print when it is back.`,
+        { target: this.uri },
+      );
+    }
     return queue;
   }
 
@@ -293,7 +333,7 @@ export class CupsTarget implements PrinterTarget {
    */
   private cannotAsk(error: unknown, what: string): PrintError {
     if (error instanceof PrintError) return error;
-    if (typeof (error as NodeJS.ErrnoException).code === 'string') return this.unreachable(error);
+    if (connectionFailed(error)) return this.unreachable(error);
     return new PrintError(PRINT_ERROR_CODES.SPOOLER_UNAVAILABLE, `${what}: ${(error as Error).message}`, {
       cause: error,
       target: this.uri,
@@ -434,21 +474,29 @@ export class CupsTarget implements PrinterTarget {
   }
 
   async jobState(spoolerJobId: string): Promise<SpoolerJobState> {
-    const id = cupsJobNumber(spoolerJobId);
-    if (id === null) return 'unknown';
+    const m = /^(.+)-(\d+)$/.exec(spoolerJobId);
+    if (!m) return 'unknown';
     try {
-      const job = await ippGetJob({ server: await this.ipp() }, id);
-      return job ? toSpoolerState(job.state) : 'unknown';
+      const report = await ippGetJobReport(cupsQueueRef({ server: await this.ipp() }, m[1]!), Number(m[2]));
+      return this.words.settled(spoolerJobId, report);
     } catch (error) {
       throw this.cannotAsk(error, `Cannot ask CUPS about job ${spoolerJobId}`);
     }
   }
 
+  jobMessage(spoolerJobId: string): string | null {
+    return this.words.message(spoolerJobId);
+  }
+
+  jobNote(spoolerJobId: string): string | null {
+    return this.words.note(spoolerJobId);
+  }
+
   /**
-   * One Get-Jobs per queue named in the ids (`QUEUE-123`, as lp printed them) instead of one
-   * Get-Job-Attributes per job. An id the queue's listing lacks (e.g. a job moved to another
-   * queue with lpmove) is asked about alone with jobState, so every answer means exactly what
-   * jobState would say; a job the scheduler has forgotten is 'unknown' either way.
+   * The jobs in flight only: per queue named in the ids (`QUEUE-123`, as lp printed them)
+   * one Get-Jobs for its not-completed jobs, and one Get-Job-Attributes for each asked job
+   * that has left that list (it ended: asked once). Get-Jobs with which-jobs=all returned
+   * the queue's whole history every tick. A job the scheduler has forgotten is 'unknown'.
    */
   async jobStates(spoolerJobIds: readonly string[]): Promise<ReadonlyMap<string, SpoolerJobState>> {
     const result = new Map<string, SpoolerJobState>();
@@ -464,16 +512,23 @@ export class CupsTarget implements PrinterTarget {
       byQueue.set(m[1]!, list);
     }
     for (const [queue, jobs] of byQueue) {
-      let listed: Map<number, IppJobState>;
+      let reports: Map<number, IppJobReport | null>;
       try {
-        listed = await ippGetJobStates({ server: await this.ipp() }, queue);
+        reports = await ippGetJobReports(
+          cupsQueueRef({ server: await this.ipp() }, queue),
+          jobs.map((job) => job.id),
+        );
       } catch (error) {
         throw this.cannotAsk(error, `Cannot list the jobs of CUPS queue "${queue}"`);
       }
       for (const job of jobs) {
-        const state = listed.get(job.id);
-        result.set(job.spoolerJobId, state ? toSpoolerState(state) : await this.jobState(job.spoolerJobId));
+        const report = reports.get(job.id);
+        result.set(job.spoolerJobId, this.words.settled(job.spoolerJobId, report ?? null));
       }
+      this.words.holdQueued(
+        jobs.map((job) => job.spoolerJobId),
+        result,
+      );
     }
     return result;
   }

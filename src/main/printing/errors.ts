@@ -8,6 +8,11 @@ export const PRINT_ERROR_CODES = {
   PRINTER_NOT_FOUND: 'PRINTER_NOT_FOUND',
   PRINTER_DISABLED: 'PRINTER_DISABLED',
   PRINTER_REJECTING: 'PRINTER_REJECTING',
+  /**
+   * The printer itself cannot print now, in its own words: it cannot be reached (behind
+   * CUPS: the queue's device), or it says why (out of media, a door open, paused).
+   */
+  PRINTER_OFFLINE: 'PRINTER_OFFLINE',
   /** The scheduler (cupsd) or print system could not be reached. */
   SPOOLER_UNAVAILABLE: 'SPOOLER_UNAVAILABLE',
   SPOOL_FAILED: 'SPOOL_FAILED',
@@ -36,6 +41,7 @@ const RETRYABLE: Readonly<Record<PrintErrorCode, boolean>> = {
   PRINTER_NOT_FOUND: false,
   PRINTER_DISABLED: true,
   PRINTER_REJECTING: true,
+  PRINTER_OFFLINE: true,
   SPOOLER_UNAVAILABLE: true,
   SPOOL_FAILED: true,
   JOB_ABORTED: false,
@@ -51,7 +57,12 @@ const RETRYABLE: Readonly<Record<PrintErrorCode, boolean>> = {
  * over: the print queue waits on the printer (one readiness probe) instead of spending
  * each job's attempts on it.
  */
-const PRINTER_DOWN: ReadonlySet<PrintErrorCode> = new Set<PrintErrorCode>(['SPOOLER_UNAVAILABLE', 'PRINTER_DISABLED', 'PRINTER_REJECTING']);
+const PRINTER_DOWN: ReadonlySet<PrintErrorCode> = new Set<PrintErrorCode>([
+  'SPOOLER_UNAVAILABLE',
+  'PRINTER_DISABLED',
+  'PRINTER_REJECTING',
+  'PRINTER_OFFLINE',
+]);
 
 export class PrintError extends CodedError {
   override readonly code: PrintErrorCode;

@@ -35,6 +35,17 @@ const NOT_SENT = new Set([
   'EBADADDRESS',
 ]);
 
+/**
+ * Whether the request failed on the way (a socket or HTTP-client error, which carries a
+ * string `code`), not in the answer: the printer or scheduler could not be reached or
+ * broke off. The codec's and the operations' own errors (`IPP_DECODE`, `IPP_STATUS`) are
+ * answers, however unwelcome.
+ */
+export function connectionFailed(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && !code.startsWith('IPP_');
+}
+
 export function neverSent(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' && NOT_SENT.has(code);
@@ -47,6 +58,8 @@ interface Address {
 
 function address(server: string): Address {
   if (server.startsWith('/')) return { origin: 'http://localhost', socketPath: server };
+  // An origin (an IPP Everywhere printer: http for ipp://, https for ipps://).
+  if (/^https?:\/\//.test(server)) return { origin: server };
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(server);
   const host = m?.[1] ?? server;
   const port = m?.[2] ? Number(m[2]) : 631;
@@ -66,7 +79,10 @@ function clientFor(server: string): Client {
     }
     // keepAliveTimeout stays well below cupsd's own idle timeout (30 s by default) so the
     // agent never writes a request onto a connection the scheduler is closing.
-    client = new Client(origin, { pipelining: 1, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, socketPath });
+    // ipps: printers present self-signed certificates (there is no CA for a printer on a
+    // station's network); the connection is still encrypted, as CUPS's ipps backend does.
+    const tls = origin.startsWith('https:') ? { connect: { rejectUnauthorized: false } } : {};
+    client = new Client(origin, { pipelining: 1, keepAliveTimeout: 4_000, keepAliveMaxTimeout: 10_000, socketPath, ...tls });
     clients.set(server, client);
   }
   return client;

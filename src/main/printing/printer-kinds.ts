@@ -12,6 +12,8 @@ import type { TargetDeps } from './create-target';
 import { CupsTarget } from './cups-target';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 import { FolderTarget, SHARED_FOLDER_SUFFIX } from './folder-target';
+import { ippUriRef } from './ipp';
+import { IppTarget } from './ipp-target';
 import { ServiceTarget } from './service-target';
 import type { PrinterTarget } from './target';
 import { WindowsSpooler } from './windows-spooler';
@@ -26,6 +28,8 @@ export interface ParseContext {
   readonly cwd: string;
   /** Throws INVALID_PRINTER_URI saying why and which forms are valid. */
   readonly fail: (why: string) => never;
+  /** The URI's scheme: the kind's name, or another scheme naming it (`ipps` for `ipp`). */
+  readonly scheme: string;
 }
 
 export interface CreateContext {
@@ -44,6 +48,8 @@ export interface PrinterKindEntry<A extends object> {
   parse(rest: string, context: ParseContext): A;
   /** The canonical text after `kind:`: parse(format(a)) gives `a` back. */
   format(address: A): string;
+  /** The URI scheme for an address when it is not always the kind's name (`ipps`). */
+  scheme?(address: A): string;
   /** The target for a parsed URI. @throws PrintError PRINT_UNSUPPORTED when it cannot work here */
   create(address: A, context: CreateContext): PrinterTarget;
   /**
@@ -101,6 +107,33 @@ export const PRINTER_KIND_REGISTRY = {
     create({ queue, server }, { uri, deps, platform }) {
       if (platform === 'win32') throw unsupported(uri, `${uri}: CUPS printing needs macOS or Linux; on Windows use windows:PRINTER NAME.`);
       return new CupsTarget({ uri, queue, server, env: deps.env, exec: deps.exec, spool: deps.cupsSpool, log: deps.log });
+    },
+    reconcilable: true,
+    checkedAtStart: true,
+  }),
+  ipp: entry({
+    forms: ['ipp://HOST[:PORT]/PATH', 'ipps://HOST[:PORT]/PATH'],
+    parse(rest, { fail, scheme }): { readonly tls: boolean; readonly host: string; readonly port: number; readonly path: string } {
+      let url: URL;
+      try {
+        url = new URL(`${scheme}:${rest}`);
+      } catch {
+        return fail('an IPP printer is written ipp://HOST[:PORT]/PATH, e.g. ipp://192.168.1.50/ipp/print');
+      }
+      if (!rest.startsWith('//') || url.hostname === '') fail('no printer host: ipp://HOST[:PORT]/PATH');
+      if (url.username || url.password) fail('credentials do not belong in a printer URI');
+      if (url.search || url.hash) fail('an IPP printer URI has no ? or # part');
+      const path = url.pathname === '' || url.pathname === '/' ? fail('no path: most printers answer at /ipp/print') : url.pathname;
+      return { tls: scheme === 'ipps', host: url.hostname, port: url.port ? Number(url.port) : 631, path };
+    },
+    // The port is always written: parse(format(a)) must give the same address back.
+    format: (address) => `//${address.host}:${address.port}${address.path}`,
+    scheme: (address) => (address.tls ? 'ipps' : 'ipp'),
+    create({ tls, host, port, path: resource }, { uri }) {
+      const ref = ippUriRef(`${tls ? 'ipps' : 'ipp'}://${host}:${port}${resource}`);
+      if (!ref) throw unsupported(uri, `${uri}: not an IPP printer address.`);
+      // The printer-uri in each request is the URI as configured (the printer's own name for itself).
+      return new IppTarget({ uri, ref: { ...ref, printerUri: uri } });
     },
     reconcilable: true,
     checkedAtStart: true,

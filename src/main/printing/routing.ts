@@ -60,6 +60,11 @@ export function routedPrinterUris(routing: Routing): string[] {
   return [...new Set(uris)];
 }
 
+/** The media a printer URI is configured for: its entry's, else 4x6 labels for the label printer; null when not known. */
+export function printerMediaOf(routing: Routing, uri: string): PrinterMedia | null {
+  return findPrinter(routing, uri)?.media ?? (uri === routing.labelPrinter ? 'label' : null);
+}
+
 /** A printer by name or URI; null when neither matches (a bare URI is still printable). */
 export function findPrinter(routing: Routing, nameOrUri: string): PrinterEntry | null {
   const printers = printersOf(routing);

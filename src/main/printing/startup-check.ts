@@ -9,10 +9,12 @@ import { printerKindOf } from '../../shared/printer-kinds';
 import { CodedError } from '../errors';
 import { createTarget, type TargetDeps } from './create-target';
 import { CupsTarget } from './cups-target';
-import { PRINT_ERROR_CODES, type PrintError } from './errors';
+import { PRINT_ERROR_CODES, PrintError } from './errors';
+import { IppTarget } from './ipp-target';
 import { FolderTarget } from './folder-target';
 import { PRINTER_KIND_REGISTRY } from './printer-kinds';
 import type { PrinterTarget } from './target';
+import type { PrinterMedia } from '../../shared/domain';
 import { ZplCupsTarget } from './zpl-cups-target';
 
 export interface PrinterCheck {
@@ -24,8 +26,21 @@ export interface PrinterCheck {
 
 const OK: PrinterCheck = { fatal: null, warning: null };
 
-export async function checkPrinterAtStart(target: PrinterTarget): Promise<PrinterCheck> {
-  if (target instanceof CupsTarget) return checkCups(target, await target.check());
+export async function checkPrinterAtStart(target: PrinterTarget, media?: PrinterMedia | null): Promise<PrinterCheck> {
+  if (target instanceof CupsTarget) {
+    const check = await checkCups(target, await target.check());
+    return check.fatal || check.warning || !media ? check : mediaCheck(target, media);
+  }
+  if (target instanceof IppTarget) {
+    // A printer that answers at another path exists nowhere as configured; one that is
+    // off, busy, lacks the media or does not take PDF warns with what it says and offers.
+    const problem = await target.check(media).catch((error: unknown) => error as Error);
+    if (!problem) return OK;
+    if (problem instanceof PrintError && problem.code === PRINT_ERROR_CODES.PRINTER_NOT_FOUND) {
+      return { fatal: `printer ${target.uri}: ${problem.message}`, warning: null };
+    }
+    return { fatal: null, warning: `printer ${target.uri}: ${problem.message}` };
+  }
   // A raw ZPL queue is a CUPS queue: a missing one stops the start the same way.
   if (target instanceof ZplCupsTarget) return checkCups(target.queue, await target.queue.check());
   if (target instanceof FolderTarget) {
@@ -46,6 +61,16 @@ export async function checkPrinterAtStart(target: PrinterTarget): Promise<Printe
   } catch (error) {
     return { fatal: null, warning: `printer ${target.uri} could not be checked: ${(error as Error).message}` };
   }
+}
+
+/**
+ * A printer that can say which media it takes (an IPP printer, or the one behind a CUPS
+ * queue) and lacks the one it is configured for: a warning naming what it offers (its
+ * labels would be refused), never a refused start (the stock may be loaded later).
+ */
+async function mediaCheck(target: PrinterTarget, media: PrinterMedia): Promise<PrinterCheck> {
+  const readiness = await target.readiness(media).catch(() => null);
+  return readiness && !readiness.ready && readiness.detail ? { fatal: null, warning: `printer ${target.uri}: ${readiness.detail}` } : OK;
 }
 
 async function checkCups(target: CupsTarget, problem: PrintError | null): Promise<PrinterCheck> {
@@ -78,6 +103,8 @@ export async function checkPrintersAtStart(
   uris: readonly string[],
   deps: Omit<TargetDeps, 'service'>,
   warn: (line: string) => void,
+  /** The media each printer is configured for (routing.ts printerMediaOf): checked against what it says it takes. @default none checked */
+  mediaOf: (uri: string) => PrinterMedia | null = () => null,
 ): Promise<void> {
   for (const uri of new Set(uris)) {
     const kind = printerKindOf(uri);
@@ -91,7 +118,7 @@ export async function checkPrintersAtStart(
       warn(`printer ${uri} cannot be used here: ${(error as Error).message}`);
       continue;
     }
-    const check = await checkPrinterAtStart(target);
+    const check = await checkPrinterAtStart(target, mediaOf(uri));
     if (check.fatal) throw new PrinterUnusableError(check.fatal);
     if (check.warning) warn(check.warning);
   }

@@ -18,7 +18,12 @@ export interface SpoolRequest {
   readonly layout: LabelLayout;
 }
 
-export type SpoolerJobState = 'pending' | 'printing' | 'completed' | 'aborted' | 'canceled' | 'unknown';
+/**
+ * `lost`: the spooler ended the job without the printer having said it finished it (CUPS
+ * `cups-ipp-missing-job-history`: the printer restarted mid-job and forgot it). The label
+ * may or may not have come out: a person checks, nothing is sent again by itself.
+ */
+export type SpoolerJobState = 'pending' | 'printing' | 'completed' | 'aborted' | 'canceled' | 'lost' | 'unknown';
 
 export interface SpoolResult {
   /** The spooler's own job id (CUPS `queue-123`), a file path, or the service's output_url. */
@@ -75,5 +80,22 @@ export interface PrinterTarget {
    * Null when the spooler has no such job (then it is safe to spool it again).
    */
   findSpooled(jobId: string): Promise<{ readonly spoolerJobId: string; readonly state: SpoolerJobState } | null>;
-  readiness(): Promise<Readiness>;
+  /**
+   * Whether the printer can print now. With `media` (the media the printer is configured
+   * for: Settings, start-up) a printer that can say which media it takes and lacks this one
+   * is not ready either, saying what it offers.
+   */
+  readiness(media?: PrinterMedia): Promise<Readiness>;
+  /**
+   * Optional: the printer's own words about a job it ended aborted, canceled or lost
+   * ("Printer cannot print with supplied options"), as heard in the answer that ended it
+   * (no further request); null when it said nothing. Read once: the words are then forgotten.
+   */
+  jobMessage?(spoolerJobId: string): string | null;
+  /**
+   * Optional: what holds up a job still at the spooler, in the printer's words ("cannot be
+   * reached … The printer may not exist or is unavailable at this time."), as heard in the
+   * last answer about it; null when nothing does.
+   */
+  jobNote?(spoolerJobId: string): string | null;
 }

@@ -1,4 +1,4 @@
-import { PRINTER_KINDS, isPrinterKind, printerUriPrefix, splitPrinterUri, type PrinterKind } from '../../shared/printer-kinds';
+import { PRINTER_KINDS, printerKindOfScheme, printerUriPrefix, splitPrinterUri, type PrinterKind } from '../../shared/printer-kinds';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 import { PRINTER_KIND_REGISTRY, printerKindEntry, type AddressFields } from './printer-kinds';
 
@@ -25,15 +25,17 @@ function invalid(uri: string, why: string): PrintError {
 export function parsePrinterUri(uri: string, cwd: string = process.cwd()): PrinterAddress {
   const parts = splitPrinterUri(uri);
   if (!parts || parts.scheme === '') throw invalid(uri, 'no scheme');
-  const { scheme: kind, rest } = parts;
-  if (!isPrinterKind(kind)) throw invalid(uri, `unknown scheme "${kind}"`);
+  const { scheme, rest } = parts;
+  const kind = printerKindOfScheme(scheme);
+  if (!kind) throw invalid(uri, `unknown scheme "${scheme}"`);
   const fail = (why: string): never => {
     throw invalid(uri, why);
   };
-  return { kind, ...printerKindEntry(kind).parse(rest, { cwd, fail }) } as PrinterAddress;
+  return { kind, ...printerKindEntry(kind).parse(rest, { cwd, fail, scheme }) } as PrinterAddress;
 }
 
 /** The canonical URI for an address; `parsePrinterUri(formatPrinterUri(a))` gives `a` back. */
 export function formatPrinterUri(address: PrinterAddress): string {
-  return `${printerUriPrefix(address.kind)}${printerKindEntry(address.kind).format(address)}`;
+  const entry = printerKindEntry(address.kind);
+  return `${entry.scheme ? `${entry.scheme(address)}:` : printerUriPrefix(address.kind)}${entry.format(address)}`;
 }

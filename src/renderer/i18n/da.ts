@@ -131,6 +131,8 @@ export const da: Catalog = {
   'jobBadge.canceled': 'annulleret',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-printer',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Mappe',
   'printerKind.service': 'Tjenestens printer',
@@ -141,6 +143,8 @@ export const da: Catalog = {
   'printerKind.zpl-cups.completed': 'udskrevet (udskriftskøen melder det færdigt)',
   'printerKind.zpl-windows.completed': 'afleveret til Windows’ udskriftskø',
   'printerKind.cups.completed': 'udskrevet (udskriftskøen melder det færdigt)',
+
+  'printerKind.ipp.completed': 'udskrevet (printeren melder den færdig)',
   'printerKind.windows.completed': 'afleveret til Windows’ udskriftskø',
   'printerKind.folder.completed': 'gemt',
   'printerKind.service.completed': 'modtaget af tjenestens printer',
@@ -545,6 +549,9 @@ export const da: Catalog = {
   'agentMsg.job.assumedPrinted': 'printerkøen viser ikke længere jobbet; antages udskrevet',
   'agentMsg.job.abortedAtPrinter': 'printeren afbrød job {job}; tjek printeren, og prøv så igen',
   'agentMsg.job.canceledAtPrinter': 'job {job} blev annulleret ved printeren',
+  'agentMsg.job.refusedByPrinter': 'printeren afviste job {job}: "{words}"; tjek printerens medie og indstillinger, og prøv så igen',
+  'agentMsg.job.lostAtPrinter': 'printeren mistede job {job}, før den meldte det udskrevet (den genstartede under udskrivningen)',
+  'agentMsg.job.waitingAtPrinter': 'i printkøen, venter på printeren: {words}; den udskrives, når printeren er tilbage',
   'agentMsg.service.unavailable': 'tjenesten er ikke tilgængelig',
   'agentMsg.service.unavailable503': 'tjenesten er ikke tilgængelig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten er ikke klar endnu',

@@ -133,6 +133,8 @@ export const en = {
   'jobBadge.canceled': 'canceled',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP printer',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Folder',
   'printerKind.service': 'Service printer',
@@ -143,6 +145,8 @@ export const en = {
   'printerKind.zpl-cups.completed': 'printed (the spooler reports it done)',
   'printerKind.zpl-windows.completed': 'handed to the Windows spooler',
   'printerKind.cups.completed': 'printed (the spooler reports it done)',
+
+  'printerKind.ipp.completed': 'printed (the printer reports it done)',
   'printerKind.windows.completed': 'handed to the Windows spooler',
   'printerKind.folder.completed': 'saved',
   'printerKind.service.completed': 'accepted by the service printer',
@@ -546,6 +550,9 @@ export const en = {
   'agentMsg.job.assumedPrinted': 'the spooler no longer lists the job; assumed printed',
   'agentMsg.job.abortedAtPrinter': 'the printer aborted job {job}; check the printer, then retry',
   'agentMsg.job.canceledAtPrinter': 'job {job} was canceled at the printer',
+  'agentMsg.job.refusedByPrinter': 'the printer refused job {job}: "{words}"; check the printer\'s media and settings, then retry',
+  'agentMsg.job.lostAtPrinter': 'the printer lost job {job} before saying it had printed it (it restarted while printing)',
+  'agentMsg.job.waitingAtPrinter': 'at the spooler, waiting for the printer: {words}; it prints when the printer is back',
   'agentMsg.service.unavailable': 'the service is unavailable',
   'agentMsg.service.unavailable503': 'the service is unavailable (HTTP 503)',
   'agentMsg.service.labelNotReady': 'label not ready yet',

@@ -132,6 +132,8 @@ export const fi: Catalog = {
   'jobBadge.canceled': 'peruttu',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-tulostin',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Kansio',
   'printerKind.service': 'Palvelun tulostin',
@@ -142,6 +144,8 @@ export const fi: Catalog = {
   'printerKind.zpl-cups.completed': 'tulostettu (tulostusjono ilmoittaa sen valmiiksi)',
   'printerKind.zpl-windows.completed': 'annettu Windowsin tulostusjonolle',
   'printerKind.cups.completed': 'tulostettu (tulostusjono ilmoittaa sen valmiiksi)',
+
+  'printerKind.ipp.completed': 'tulostettu (tulostin ilmoittaa sen valmiiksi)',
   'printerKind.windows.completed': 'annettu Windowsin tulostusjonolle',
   'printerKind.folder.completed': 'tallennettu',
   'printerKind.service.completed': 'palvelun tulostin vastaanotti',
@@ -545,6 +549,11 @@ export const fi: Catalog = {
   'agentMsg.job.assumedPrinted': 'tulostusjono ei enää näytä työtä; oletetaan tulostetuksi',
   'agentMsg.job.abortedAtPrinter': 'tulostin keskeytti työn {job}; tarkista tulostin ja yritä sitten uudelleen',
   'agentMsg.job.canceledAtPrinter': 'työ {job} peruttiin tulostimella',
+  'agentMsg.job.refusedByPrinter':
+    'tulostin hylkäsi työn {job}: "{words}"; tarkista tulostimen materiaali ja asetukset ja yritä sitten uudelleen',
+  'agentMsg.job.lostAtPrinter':
+    'tulostin kadotti työn {job} ennen kuin ilmoitti sen tulostetuksi (se käynnistyi uudelleen kesken tulostuksen)',
+  'agentMsg.job.waitingAtPrinter': 'tulostusjonossa, odottaa tulostinta: {words}; se tulostuu, kun tulostin on taas käytettävissä',
   'agentMsg.service.unavailable': 'palvelu ei ole käytettävissä',
   'agentMsg.service.unavailable503': 'palvelu ei ole käytettävissä (HTTP 503)',
   'agentMsg.service.labelNotReady': 'tarra ei ole vielä valmis',

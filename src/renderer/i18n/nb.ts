@@ -131,6 +131,8 @@ export const nb: Catalog = {
   'jobBadge.canceled': 'avbrutt',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-skriver',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Mappe',
   'printerKind.service': 'Tjenestens skriver',
@@ -141,6 +143,8 @@ export const nb: Catalog = {
   'printerKind.zpl-cups.completed': 'skrevet ut (utskriftskøen melder den ferdig)',
   'printerKind.zpl-windows.completed': 'levert til Windows-utskriftskøen',
   'printerKind.cups.completed': 'skrevet ut (utskriftskøen melder den ferdig)',
+
+  'printerKind.ipp.completed': 'skrevet ut (skriveren melder den ferdig)',
   'printerKind.windows.completed': 'levert til Windows-utskriftskøen',
   'printerKind.folder.completed': 'lagret',
   'printerKind.service.completed': 'mottatt av tjenestens skriver',
@@ -545,6 +549,9 @@ export const nb: Catalog = {
   'agentMsg.job.assumedPrinted': 'skriverkøen viser ikke lenger jobben; antas utskrevet',
   'agentMsg.job.abortedAtPrinter': 'skriveren avbrøt jobb {job}; sjekk skriveren, og prøv så igjen',
   'agentMsg.job.canceledAtPrinter': 'jobb {job} ble kansellert ved skriveren',
+  'agentMsg.job.refusedByPrinter': 'skriveren avviste jobb {job}: "{words}"; sjekk skriverens medier og innstillinger, og prøv så igjen',
+  'agentMsg.job.lostAtPrinter': 'skriveren mistet jobb {job} før den meldte det utskrevet (den startet på nytt under utskriften)',
+  'agentMsg.job.waitingAtPrinter': 'i utskriftskøen, venter på skriveren: {words}; den skrives ut når skriveren er tilbake',
   'agentMsg.service.unavailable': 'tjenesten er ikke tilgjengelig',
   'agentMsg.service.unavailable503': 'tjenesten er ikke tilgjengelig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten er ikke klar ennå',

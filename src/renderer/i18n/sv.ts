@@ -131,6 +131,8 @@ export const sv: Catalog = {
   'jobBadge.canceled': 'avbruten',
 
   'printerKind.cups': 'CUPS',
+
+  'printerKind.ipp': 'IPP-skrivare',
   'printerKind.windows': 'Windows',
   'printerKind.folder': 'Mapp',
   'printerKind.service': 'Tjänstens skrivare',
@@ -141,6 +143,8 @@ export const sv: Catalog = {
   'printerKind.zpl-cups.completed': 'utskriven (utskriftskön rapporterar den klar)',
   'printerKind.zpl-windows.completed': 'lämnad till Windows utskriftskö',
   'printerKind.cups.completed': 'utskriven (utskriftskön rapporterar den klar)',
+
+  'printerKind.ipp.completed': 'utskrivet (skrivaren meddelar att det är klart)',
   'printerKind.windows.completed': 'lämnad till Windows utskriftskö',
   'printerKind.folder.completed': 'sparad',
   'printerKind.service.completed': 'mottagen av tjänstens skrivare',
@@ -545,6 +549,10 @@ export const sv: Catalog = {
   'agentMsg.job.assumedPrinted': 'skrivarkön visar inte längre jobbet; antas vara utskrivet',
   'agentMsg.job.abortedAtPrinter': 'skrivaren avbröt jobb {job}; kontrollera skrivaren och försök sedan igen',
   'agentMsg.job.canceledAtPrinter': 'jobb {job} avbröts vid skrivaren',
+  'agentMsg.job.refusedByPrinter':
+    'skrivaren vägrade jobb {job}: "{words}"; kontrollera skrivarens media och inställningar och försök sedan igen',
+  'agentMsg.job.lostAtPrinter': 'skrivaren tappade jobb {job} innan den sa att det var utskrivet (den startade om under utskriften)',
+  'agentMsg.job.waitingAtPrinter': 'i utskriftskön, väntar på skrivaren: {words}; den skrivs ut när skrivaren är tillbaka',
   'agentMsg.service.unavailable': 'tjänsten är inte tillgänglig',
   'agentMsg.service.unavailable503': 'tjänsten är inte tillgänglig (HTTP 503)',
   'agentMsg.service.labelNotReady': 'etiketten är inte klar än',

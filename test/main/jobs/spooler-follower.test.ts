@@ -72,10 +72,12 @@ describe('SpoolerFollower', () => {
     follower = null;
   });
 
-  function start(options: { intervalMs?: number; unknownLimit?: number } = {}) {
+  function start(options: { intervalMs?: number; unknownLimit?: number; maxIntervalMs?: number; backOffAfterMs?: number } = {}) {
     const outcomes = new Map<string, FollowOutcome>();
     follower = new SpoolerFollower({
       intervalMs: options.intervalMs ?? 10,
+      maxIntervalMs: options.maxIntervalMs ?? options.intervalMs ?? 10,
+      backOffAfterMs: options.backOffAfterMs ?? 0,
       unknownLimit: options.unknownLimit,
       onOutcome: (job, outcome) => {
         expect(outcomes.has(job.jobId)).toBe(false);
@@ -110,6 +112,27 @@ describe('SpoolerFollower', () => {
     const calls = target.batchCalls.length;
     await sleep(50);
     expect(target.batchCalls.length).toBe(calls);
+  });
+
+  it('backs off while nothing moves (a printer that cannot be reached holds the jobs), and asks at once again for a change or a new job', async () => {
+    const target = new MemorySpoolerTarget('cups:q', true);
+    const [held, next] = jobsOn(target, 2);
+    target.states.set(held!.spoolerJobId, 'printing');
+    target.states.set(next!.spoolerJobId, 'pending');
+    const { follower, outcomes } = start({ intervalMs: 10, maxIntervalMs: 160, backOffAfterMs: 100 });
+    follower.follow(held!);
+    await sleep(700);
+    // Every 10 ms for the first 100 ms, then 20, 40, 80, 160, 160… ms apart: about 15 answers in 700 ms, not 70.
+    expect(target.batchCalls.length).toBeGreaterThanOrEqual(8);
+    expect(target.batchCalls.length).toBeLessThanOrEqual(20);
+
+    // A new job is asked about at the short interval again.
+    const before = target.batchCalls.length;
+    follower.follow(next!);
+    await until(() => target.batchCalls.length > before, 100);
+    target.states.set(held!.spoolerJobId, 'completed');
+    target.states.set(next!.spoolerJobId, 'completed');
+    await until(() => outcomes.size === 2, 1_000);
   });
 
   it('asks only about the jobs still followed after some finish', async () => {

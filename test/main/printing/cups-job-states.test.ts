@@ -4,7 +4,8 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CupsTarget } from '../../../src/main/printing/cups-target';
 import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
-import { ippGetJobStates } from '../../../src/main/printing/ipp';
+import { ippGetJobs } from '../../../src/main/printing/ipp';
+import { startIppProxy } from '../../support/ipp-proxy';
 import type { SpoolRequest } from '../../../src/main/printing/target';
 import { labelSpoolRequest, startPrivateCups, type PrivateCups } from '../../support/cups';
 
@@ -73,14 +74,77 @@ describe('CupsTarget.jobStates on a private cupsd', () => {
     for (const id of ids) expect(await held.jobState(id), id).toBe(states.get(id));
   });
 
-  it('asks with one Get-Jobs per queue: its listing holds every job of the queue with its state', async () => {
-    const sink = target('sink');
-    const id = (await sink.spool(request(pdf))).spoolerJobId!;
-    await cups.waitForJobs({ queue: 'sink' });
-    const listed = await ippGetJobStates({ server: cups.server }, 'sink');
-    expect(listed.get(Number(id.split('-').at(-1)))).toBe('completed');
-    expect(listed.size).toBeGreaterThanOrEqual(6);
-    expect([...(await ippGetJobStates({ server: cups.server }, 'no-such-queue')).keys()]).toEqual([]);
+  it('asks only about the jobs in flight: one Get-Jobs per queue naming their job-ids, never the whole history', async () => {
+    const proxy = await startIppProxy(cups.server);
+    try {
+      const viaProxy = new CupsTarget({
+        uri: `cups:sink@${proxy.server}`,
+        queue: 'sink',
+        server: proxy.server,
+        env: cups.env,
+        checkReadiness: false,
+      });
+      const held = new CupsTarget({
+        uri: `cups:held@${proxy.server}`,
+        queue: 'held',
+        server: proxy.server,
+        env: cups.env,
+        checkReadiness: false,
+      });
+      const done = (await viaProxy.spool(request(pdf))).spoolerJobId!;
+      const waiting = (await held.spool(request(pdf))).spoolerJobId!;
+      await cups.waitForJobs({ queue: 'sink' });
+      proxy.requests.length = 0;
+
+      const states = await viaProxy.jobStates([done, waiting]);
+      expect(Object.fromEntries(states)).toEqual({ [done]: 'completed', [waiting]: 'pending' });
+      const asked = proxy.requests.map((r) => ({
+        operation: r.operation,
+        which: r.ipp.groups[0]?.attrs.get('which-jobs')?.[0] ?? null,
+        jobIds: r.ipp.groups[0]?.attrs.get('job-ids') ?? null,
+      }));
+      // Per queue one Get-Jobs for exactly the asked jobs (cupsd takes job-ids).
+      expect(asked).toEqual([
+        { operation: 0x000a, which: null, jobIds: [Number(done.split('-').at(-1))] },
+        { operation: 0x000a, which: null, jobIds: [Number(waiting.split('-').at(-1))] },
+      ]);
+      // A job the scheduler no longer knows is unknown, as before.
+      expect(Object.fromEntries(await viaProxy.jobStates(['sink-999999']))).toEqual({ 'sink-999999': 'unknown' });
+      // The whole history (which-jobs=all) is never asked for when following.
+      const listed = await ippGetJobs({ server: cups.server }, 'sink', 'all');
+      expect(listed.length).toBeGreaterThan(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('asks a printer that refuses job-ids for its not-completed jobs, then each ended job alone, from then on', async () => {
+    const proxy = await startIppProxy(cups.server);
+    proxy.decide = (r) => (r.operation === 0x000a && r.ipp.groups[0]?.attrs.has('job-ids') ? { ipp: 0x040b } : 'pass');
+    try {
+      const viaProxy = new CupsTarget({
+        uri: `cups:sink@${proxy.server}`,
+        queue: 'sink',
+        server: proxy.server,
+        env: cups.env,
+        checkReadiness: false,
+      });
+      const done = (await viaProxy.spool(request(pdf))).spoolerJobId!;
+      await cups.waitForJobs({ queue: 'sink' });
+      for (let round = 0; round < 2; round++) {
+        proxy.requests.length = 0;
+        expect(Object.fromEntries(await viaProxy.jobStates([done]))).toEqual({ [done]: 'completed' });
+        const asked = proxy.requests.map((r) => [
+          r.operation,
+          r.ipp.groups[0]?.attrs.get('which-jobs')?.[0] ?? r.ipp.groups[0]?.attrs.get('job-id')?.[0],
+        ]);
+        const notCompleted = [0x000a, 'not-completed'];
+        const alone = [0x0009, Number(done.split('-').at(-1))];
+        expect(asked).toEqual(round === 0 ? [[0x000a, undefined], notCompleted, alone] : [notCompleted, alone]);
+      }
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('throws SPOOLER_UNAVAILABLE when the scheduler cannot be reached, so the follower asks again later', async () => {

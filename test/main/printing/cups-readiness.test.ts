@@ -8,6 +8,7 @@ import { runExecFile, type ExecFileRunner } from '../../../src/main/printing/exe
 import { ippGetPrinter } from '../../../src/main/printing/ipp';
 import type { SpoolRequest } from '../../../src/main/printing/target';
 import { labelSpoolRequest, startPrivateCups, type PrivateCups } from '../../support/cups';
+import { startIppProxy } from '../../support/ipp-proxy';
 
 /** Runs the real CUPS tools and records each command line. */
 function recordingExec(): { exec: ExecFileRunner; calls: string[][] } {
@@ -254,6 +255,19 @@ describe('CupsTarget readiness over IPP', () => {
     await expect(t.findSpooled('job-1')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected, printerDown: true });
     await expect(t.jobState('fast-12')).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
     await expect(t.jobStates(['fast-12', 'fast-13'])).rejects.toMatchObject({ code: 'SPOOLER_UNAVAILABLE', message: expected });
+  });
+
+  it('takes an IPP status refusal of the readiness query for a refusal (lpstat answers), not for an unreachable scheduler', async () => {
+    const proxy = await startIppProxy(cups.server);
+    proxy.decide = (r) => (r.operation === 0x000b && !r.userAgent.startsWith('CUPS/') ? { ipp: 0x0401, message: 'Forbidden' } : 'pass');
+    try {
+      const { exec, calls } = recordingExec();
+      const t = new CupsTarget({ uri: `cups:via_proxy@${proxy.server}`, queue: 'via_proxy', server: proxy.server, env: cups.env, exec });
+      expect(await t.readiness()).toEqual({ ready: true, detail: null });
+      expect(calls.filter((c) => c[0] === 'lpstat')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('falls back to lpstat, with the same answers, when the scheduler refuses the IPP query', async () => {

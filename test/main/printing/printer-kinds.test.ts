@@ -11,6 +11,7 @@ const DEPS: Readonly<Record<PrinterKind, TargetDeps>> = {
   cups: { platform: 'linux' },
   'zpl-cups': { platform: 'linux' },
   'zpl-windows': { platform: 'win32' },
+  ipp: { platform: 'win32' },
   windows: { platform: 'win32', pdfToPrinter: { print: async () => undefined, getPrinters: async () => [] } },
   folder: { cwd: '/srv/station' },
   service: { service: { printToPrinter: async () => ({ output_url: 'https://example.test/out' }) } },
@@ -22,6 +23,7 @@ const EXAMPLES: Readonly<Record<PrinterKind, readonly [string, ...string[]]>> = 
   cups: ['cups:Zebra', 'cups:Zebra@print-host:631'],
   'zpl-cups': ['zpl-cups:Zebra_ZD420?dpi=203'],
   'zpl-windows': ['zpl-windows:ZDesigner ZD420 (USB)?dpi=300'],
+  ipp: ['ipp://192.168.1.50:631/ipp/print', 'ipps://zebra.local:443/ipp/print'],
   windows: ['windows:ZDesigner GK420d'],
   folder: ['folder:/srv/prints', 'folder:/srv/prints?shared'],
   service: ['service:prn_1'],
@@ -31,6 +33,8 @@ describe('the printer-kind registry', () => {
   it('lists the URI forms of every kind, in the order of the kinds', () => {
     expect(VALID_PRINTER_URI_FORMS).toEqual([
       'zpl://HOST[:PORT][?dpi=203|300|600]',
+      'ipp://HOST[:PORT]/PATH',
+      'ipps://HOST[:PORT]/PATH',
       'cups:QUEUE',
       'cups:QUEUE@HOST:PORT',
       'zpl-cups:QUEUE[?dpi=203|300|600]',

@@ -29,10 +29,33 @@ describe('printer URIs', () => {
     expect(parsePrinterUri('folder:out', '/srv')).toEqual({ kind: 'folder', dir: '/srv/out', shared: false });
   });
 
+  it('reads ipp:// and ipps:// printers: host, port (631 unless given), path, and TLS for ipps', () => {
+    expect(parsePrinterUri('ipp://192.168.1.50/ipp/print')).toEqual({
+      kind: 'ipp',
+      tls: false,
+      host: '192.168.1.50',
+      port: 631,
+      path: '/ipp/print',
+    });
+    expect(parsePrinterUri('ipps://zebra.local:8443/ipp/print')).toEqual({
+      kind: 'ipp',
+      tls: true,
+      host: 'zebra.local',
+      port: 8443,
+      path: '/ipp/print',
+    });
+    expect(parsePrinterUri('ipp://[fe80::1]:631/printers/Zebra')).toMatchObject({ host: '[fe80::1]', path: '/printers/Zebra' });
+  });
+
   it.each([
     '',
     'Zebra',
-    'ipp://host/printers/x',
+    'ipp:host/ipp/print',
+    'ipp://host',
+    'ipp://host/',
+    'ipp://user:secret@host/ipp/print',
+    'ipps://host:99999/ipp/print',
+    'ipp://host/ipp/print?x=1',
     'cups:',
     'cups:a/b',
     'cups:Q@host',
