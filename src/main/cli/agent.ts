@@ -11,15 +11,21 @@ import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
+import { runRelaySubcommand } from './relay';
+import { SITE_USAGE, splitSiteOptions } from './site-options';
+import { SiteMetrics, startMetricsServer } from '../site/metrics';
+import type { Agent } from '../agent/create-agent';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   if (await runReportSubcommand(process.argv.slice(2))) return;
-  const options = parseAgentOptions(process.argv.slice(2));
+  if (await runRelaySubcommand(process.argv.slice(2))) return;
+  const { site, rest } = splitSiteOptions(process.argv.slice(2));
+  const options = parseAgentOptions(rest);
   if (options.help) {
-    const more = 'More: npm run agent -- report --help | install-service --help';
-    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${more}\n`);
+    const more = 'More: npm run agent -- report --help | install-service --help | relay --help';
+    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${SITE_USAGE}\n${more}\n`);
     return;
   }
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
@@ -31,6 +37,16 @@ async function main(): Promise<void> {
   }
   const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
+  // Made before the agent: the site may deliver bookings as soon as it starts.
+  let station: Agent | null = null;
+  const metrics =
+    site.metricsPort === null
+      ? null
+      : new SiteMetrics('station', {
+          queued: () => station?.activity.queued() ?? 0,
+          printers: async () => (await station?.activity.printers()) ?? [],
+          siteConnected: () => (station?.site ? station.site.connected : null),
+        });
   const agent = await startHeadlessAgent({
     apiUrl: options.apiUrl,
     apiKey: options.apiKey,
@@ -45,10 +61,31 @@ async function main(): Promise<void> {
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
     tuning: pipelineTuning(options),
+    site: site.site
+      ? {
+          servers: site.site,
+          station: site.stationName,
+          claimMinutes: site.claimMinutes,
+          fallbackStation: site.fallbackStation,
+          credsFile: site.siteCreds,
+          onDelivered: (ms) => metrics?.intakeLag(ms),
+        }
+      : null,
   });
+  station = agent.agent;
+  if (metrics) station.subscribe((event) => event.type === 'job' && metrics.job(event.job));
+  const metricsServer = metrics && site.metricsPort !== null ? await startMetricsServer(metrics, site.metricsPort) : null;
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
-  stopOnSignals(() => agent.stop(), log.info);
+  stopOnSignals(async () => {
+    await metricsServer?.close();
+    await agent.stop();
+  }, log.info);
   printReadyLines(agent);
+  if (metricsServer) process.stdout.write(`metrics: ${metricsServer.url}\n`);
+  if (agent.agent.site) {
+    const joined = agent.agent.site;
+    void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+  }
 }
 
 main().catch(fail);

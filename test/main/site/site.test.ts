@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../../support/site';
+import { waitFor } from '../../support/agent-harness';
+import type { StationRules } from '../../../src/shared/domain';
+
+const B_RULES: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'reference_id', pattern: 'B-' }] };
+
+let site: TestSite | null = null;
+afterEach(async () => {
+  await site?.close();
+  site = null;
+});
+
+/** Every printed shipment id of every station, with where it printed. */
+async function printedWhere(stations: ReadonlyArray<{ name: string; printed(): Promise<string[]> }>): Promise<Map<string, string[]>> {
+  const where = new Map<string, string[]>();
+  for (const station of stations) for (const id of await station.printed()) where.set(id, [...(where.get(id) ?? []), station.name]);
+  return where;
+}
+
+describe('a site of stations on NATS JetStream', () => {
+  it('decides each booking once: a scan claim first, then station rules, else the default station; one label each', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1');
+    const two = site.station('Packing 2', { rules: B_RULES });
+    await one.start();
+    await two.start();
+    await site.startRelay({ defaultStations: ['Packing 1'] });
+
+    // A scan at Packing 2 of a reference not booked yet claims it there.
+    const scan = await two.agent!.agent.api.lookup({ scan: 'CLAIM-7' });
+    expect(scan.kind).toBe('not_found');
+
+    const byDefault = await site.sandbox.bookShipment({ reference_id: 'X-1' });
+    const byRule = await site.sandbox.bookShipment({ reference_id: 'B-1' });
+    const byClaim = await site.sandbox.bookShipment({ reference_id: 'CLAIM-7' });
+
+    await waitFor(async () => (await printedWhere([one, two])).size === 3, 'three labels in the site');
+    // Time for a second print, if there were to be one.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const where = await printedWhere([one, two]);
+    expect(Object.fromEntries(where)).toEqual({
+      [byDefault.shipmentId]: ['Packing 1'],
+      [byRule.shipmentId]: ['Packing 2'],
+      [byClaim.shipmentId]: ['Packing 2'],
+    });
+
+    // Every station sees the site's decisions and every station by name.
+    const status = await one.agent!.agent.api.siteStatus({});
+    expect(status.connected).toBe(true);
+    expect(status.stations.filter((s) => s.role === 'station').map((s) => [s.name, s.online])).toEqual([
+      ['Packing 1', true],
+      ['Packing 2', true],
+    ]);
+    const claimed = status.decisions.find((d) => d.shipmentId === byClaim.shipmentId);
+    expect(claimed?.reason).toBe('claim');
+    expect(claimed?.why).toContain('claimed by a scan of CLAIM-7');
+  }, 60_000);
+
+  it('two relays publish each booking once; a station that was down gets its bookings when it returns', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1');
+    await one.start();
+    await one.stop(); // its durable consumer stays
+    await site.startRelay({ defaultStations: ['Packing 1'], fallbackAfterMs: 600_000 });
+    const { startRelay } = await import('../../../src/main/site/relay');
+    const { createLogger } = await import('../../../src/main/log');
+    const second = await startRelay({
+      servers: [site.nats.url],
+      apiUrl: site.sandbox.baseUrl,
+      apiKey: site.sandbox.apiKey,
+      dataDir: `${site.dir}/relay-2`,
+      log: createLogger({ write: () => undefined }),
+      pollIntervalSeconds: 1,
+      defaultStations: ['Packing 1'],
+    });
+    try {
+      const booked = [];
+      for (let i = 0; i < 5; i++) booked.push(await site.sandbox.bookShipment({ reference_id: `HA-${i}` }));
+      // Both relays have seen every booking.
+      await new Promise((r) => setTimeout(r, 3_000));
+      await one.start();
+      await waitFor(async () => (await one.printed()).length >= 5, 'the returning station prints what waited for it');
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect((await one.printed()).sort()).toEqual(booked.map((b) => b.shipmentId).sort());
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+
+  it('moves the bookings of a station that stays down to its fallback station, exactly once', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1', { fallbackStation: 'Packing 2' });
+    const two = site.station('Packing 2');
+    await one.start();
+    await two.start();
+    await one.stop();
+    await site.startRelay({ defaultStations: ['Packing 1'], fallbackAfterMs: 1_000 });
+    const booked = await site.sandbox.bookShipment({ reference_id: 'DOWN-1' });
+    // Packing 1's heartbeat must age out (15 s) before its booking moves.
+    await waitFor(async () => (await two.printed()).includes(booked.shipmentId), 'the fallback station prints it', 40_000);
+    await one.start();
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await one.printed()).toEqual([]);
+    expect(await two.printed()).toEqual([booked.shipmentId]);
+  }, 90_000);
+});
