@@ -34,8 +34,10 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-export async function startTestSite(options: { natsServer?: NatsServer } = {}): Promise<TestSite> {
+/** `natsServer`: one the caller owns (not stopped here); `servers`: every address given to relay and stations (a cluster). */
+export async function startTestSite(options: { natsServer?: NatsServer; servers?: readonly string[] } = {}): Promise<TestSite> {
   const nats = options.natsServer ?? (await startNatsServer());
+  const servers = options.servers ?? [nats.url];
   const sandbox = await startSandbox({ port: 0 });
   const dir = await mkdtemp(join(tmpdir(), 'print-station-site-'));
   const lines: string[] = [];
@@ -49,7 +51,7 @@ export async function startTestSite(options: { natsServer?: NatsServer } = {}): 
     relay: null,
     async startRelay(overrides = {}) {
       const relay = await startRelay({
-        servers: [nats.url],
+        servers,
         apiUrl: sandbox.baseUrl,
         apiKey: sandbox.apiKey,
         dataDir: join(dir, 'relay'),
@@ -78,7 +80,7 @@ export async function startTestSite(options: { natsServer?: NatsServer } = {}): 
             pollIntervalSeconds: 0,
             tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20 } },
             site: {
-              servers: [nats.url],
+              servers,
               station: name,
               claimMinutes: stationOptions.claimMinutes,
               fallbackStation: stationOptions.fallbackStation ?? null,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
+import { CodedError } from '../errors';
 import { BOOKINGS_STREAM, BOOKING_SUBJECT_PREFIX, CLAIMS_BUCKET, DECISIONS_BUCKET, RULES_BUCKET, STATIONS_BUCKET } from './names';
 
 /**
@@ -27,6 +28,8 @@ export interface SiteConnectionOptions {
   readonly onLink?: (connected: boolean) => void;
   /** NATS user credentials file (`--site-creds`), for a server with accounts. @default none */
   readonly credsFile?: string | null;
+  /** How long to keep trying to set the site up on a server that does not answer JetStream yet. @default 60000 */
+  readonly setupTimeoutMs?: number;
 }
 
 export interface SiteBuckets {
@@ -76,6 +79,51 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
     }
   })().catch(() => undefined);
 
+  try {
+    const buckets = await setUpWithRetries(nc, options);
+    return {
+      nc,
+      js: jetstream(nc),
+      buckets,
+      servers: options.servers,
+      get connected() {
+        return connected && !nc.isClosed();
+      },
+      async close() {
+        if (nc.isClosed()) return;
+        await nc.drain().catch(() => nc.close());
+      },
+    };
+  } catch (error) {
+    await nc.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * A cluster answers JetStream requests only once it has elected its meta leader (a few
+ * seconds after its servers start, or after one is lost): the setup is tried again until
+ * `setupTimeoutMs`.
+ */
+async function setUpWithRetries(nc: NatsConnection, options: SiteConnectionOptions): Promise<SiteBuckets> {
+  const deadline = Date.now() + (options.setupTimeoutMs ?? 60_000);
+  for (;;) {
+    try {
+      return await setUp(nc, options);
+    } catch (error) {
+      if (Date.now() > deadline || nc.isClosed()) {
+        throw new SiteUnavailableError(
+          `the site's NATS server at ${options.servers.join(',')} does not answer JetStream requests (${String(error)}): ` +
+            'start it with -js (JetStream on), and for a cluster check that its nodes see each other',
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
+async function setUp(nc: NatsConnection, options: SiteConnectionOptions): Promise<SiteBuckets> {
   // One replica a server, up to three: a three-node cluster keeps every booking on all three.
   const replicas = Math.min(3, options.servers.length);
   const keepMs = (options.keepDays ?? 7) * DAY_MS;
@@ -102,24 +150,16 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
   const kvm = new Kvm(js);
   const bucket = (name: string, opts: { ttl?: number; history?: number }): Promise<KV> =>
     kvm.create(name, { replicas, history: opts.history ?? 1, ttl: opts.ttl ?? 0, storage: StorageType.File });
-  const buckets: SiteBuckets = {
+  return {
     decisions: await bucket(DECISIONS_BUCKET, { ttl: keepMs }),
     claims: await bucket(CLAIMS_BUCKET, { ttl: (options.claimMinutes ?? 30) * 60_000 }),
     stations: await bucket(STATIONS_BUCKET, {}),
     rules: await bucket(RULES_BUCKET, {}),
   };
+}
 
-  return {
-    nc,
-    js,
-    buckets,
-    servers: options.servers,
-    get connected() {
-      return connected && !nc.isClosed();
-    },
-    async close() {
-      if (nc.isClosed()) return;
-      await nc.drain().catch(() => nc.close());
-    },
-  };
+export class SiteUnavailableError extends CodedError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SITE_UNAVAILABLE', message, options);
+  }
 }
