@@ -153,6 +153,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     intervalSeconds: Math.max(interval, 1),
     busyIntervalSeconds: Math.max(Math.min(interval, 3), 1),
     cursorName: `site-relay:${options.apiUrl}`,
+    // A failed poll here is mostly the site out of reach: try again soon once it is back.
+    maxBackoffSeconds: 15,
     logger,
   });
   if (interval > 0) poller.start();

@@ -104,4 +104,26 @@ describe('a site of stations on NATS JetStream', () => {
     expect(await one.printed()).toEqual([]);
     expect(await two.printed()).toEqual([booked.shipmentId]);
   }, 90_000);
+
+  it('a station that loses the site polls by itself, prints nothing on its own, and prints each booking once when the site returns', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1');
+    await one.start();
+    await site.startRelay({ defaultStations: ['Packing 1'] });
+    const first = await site.sandbox.bookShipment({ reference_id: 'BEFORE-1' });
+    await waitFor(async () => (await one.printed()).includes(first.shipmentId), 'the label before the loss');
+
+    await site.nats.kill();
+    await waitFor(() => one.agent!.agent.poller !== null, 'the station polling by itself while the site is lost');
+    const during = [];
+    for (let i = 0; i < 3; i++) during.push(await site.sandbox.bookShipment({ reference_id: `LOST-${i}` }));
+    await one.agent!.agent.poller!.pollOnce();
+    expect(await one.printed()).toEqual([first.shipmentId]);
+
+    await site.nats.start();
+    await waitFor(async () => (await one.printed()).length >= 4, 'the bookings made while the site was lost', 40_000);
+    await waitFor(() => one.agent!.agent.poller === null, 'the station leaving its own polling once the site is back');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await one.printed()).sort()).toEqual([first, ...during].map((b) => b.shipmentId).sort());
+  }, 90_000);
 });
