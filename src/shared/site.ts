@@ -33,6 +33,10 @@ export interface SiteDecisionView {
   /** In words: "claimed by a scan of ORDER-1 at 2026-…". */
   readonly why: string;
   readonly decidedAt: string;
+  /** When the deciding scan was made (reason `claim`), else null. */
+  readonly claimedAt: string | null;
+  /** The station a fallback move took it from (reason `fallback`), else null. */
+  readonly movedFrom: string | null;
   readonly takenBy: string | null;
 }
 

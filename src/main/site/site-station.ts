@@ -141,6 +141,8 @@ export class SiteStation {
       reason: record.reason,
       why: record.why,
       decidedAt: record.decidedAt,
+      claimedAt: record.claim?.at ?? null,
+      movedFrom: record.movedFrom ?? null,
       takenBy: record.takenBy,
     });
     this.recent.length = Math.min(this.recent.length, RECENT_DECISIONS);
