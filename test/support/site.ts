@@ -4,7 +4,7 @@
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
 import { createLogger, type Logger } from '../../src/main/log';
@@ -30,7 +30,10 @@ export interface TestSite {
   readonly lines: string[];
   relay: Relay | null;
   startRelay(overrides?: Partial<RelayOptions>): Promise<Relay>;
-  station(name: string, options?: { rules?: StationRules; fallbackStation?: string; claimMinutes?: number }): SiteStationHandle;
+  station(
+    name: string,
+    options?: { rules?: StationRules; fallbackStation?: string; claimMinutes?: number; ui?: boolean },
+  ): SiteStationHandle;
   close(): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export async function startTestSite(options: { natsServer?: NatsServer; servers?
             log,
             printer: `folder:${printDir}`,
             pollIntervalSeconds: 0,
+            ...(stationOptions.ui ? { uiPort: 0, uiStaticDir: resolve('out/renderer') } : {}),
             tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20 } },
             site: {
               servers,
