@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,site]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -21,13 +21,14 @@ import { SandboxProcess } from './sandbox-process';
 import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
 import { runSheets, type SheetPages } from './sheets';
+import { runSite, type SiteResult } from './site';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
 
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,site';
 
 interface Plan {
   readonly burst: number;
@@ -40,6 +41,9 @@ interface Plan {
   readonly windowsLabels: number;
   /** Labels a sheet layout in the sheets section. */
   readonly sheetLabels: number;
+  /** Stations in the site section, and bookings measured there per intake (polling, webhooks). */
+  readonly siteStations: number;
+  readonly siteSamples: number;
 }
 
 const FULL: Plan = {
@@ -52,6 +56,8 @@ const FULL: Plan = {
   pollSamples: 30,
   windowsLabels: 100,
   sheetLabels: 100,
+  siteStations: 20,
+  siteSamples: 60,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -63,6 +69,8 @@ const QUICK: Plan = {
   pollSamples: 8,
   windowsLabels: 50,
   sheetLabels: 40,
+  siteStations: 20,
+  siteSamples: 20,
 };
 
 export interface BenchReport {
@@ -79,6 +87,7 @@ export interface BenchReport {
   scale?: ScaleResult;
   poll?: PollResult;
   windows?: WindowsResult;
+  site?: SiteResult;
   duration_s: number;
 }
 
@@ -159,6 +168,7 @@ async function main(): Promise<void> {
     }
     if (only.has('poll'))
       report.poll = await runPoll({ sandbox, cups, queue: QUEUE, samples: plan.pollSamples, workDir, log, bundledScript: bundled });
+    if (only.has('site')) report.site = await runSite({ sandbox, stations: plan.siteStations, samples: plan.siteSamples, workDir, log });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('scale'))
       report.scale = await runScale({
