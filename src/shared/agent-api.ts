@@ -99,6 +99,7 @@ export const dayText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written
 export const agentInputs = {
   getStatus: z.object({}).strict(),
   siteStatus: z.object({}).strict(),
+  saveSiteRules: z.object({ station: z.string().min(1).max(200), rules: stationRulesSchema }).strict(),
   lookup: z.object({ scan: z.string().max(512) }).strict(),
   reprint: z
     .object({
@@ -190,6 +191,8 @@ export interface AgentApi {
   getStatus(input: AgentInput<'getStatus'>): Promise<AgentStatus>;
   /** The site of stations this station belongs to (`--site`): every station's heartbeat, the latest decisions. */
   siteStatus(input: AgentInput<'siteStatus'>): Promise<SiteStatusView>;
+  /** Writes a station's rules into the site (any station's, from any station); the site decides by them at once. */
+  saveSiteRules(input: AgentInput<'saveSiteRules'>): Promise<SiteStatusView>;
   /** Resolve a scan (reference, shipment id, tracking id, GS1/SSCC barcode) to a shipment. */
   lookup(input: AgentInput<'lookup'>): Promise<LookupResult>;
   /** Always new jobs (never deduplicated against automatic prints). */

@@ -11,6 +11,8 @@ export interface SitePrinterView {
   readonly words: string;
 }
 
+import type { StationRules } from './domain';
+
 export interface SiteStationView {
   readonly name: string;
   readonly role: 'station' | 'relay';
@@ -23,6 +25,10 @@ export interface SiteStationView {
   readonly queued: number;
   readonly lastPrint: { readonly shipmentId: string; readonly at: string } | null;
   readonly failures30m: number;
+  /** Its station rules as the site holds them (null for a relay, or a station not yet written). */
+  readonly rules: StationRules | null;
+  /** The station that prints its bookings when it is down. */
+  readonly fallback: string | null;
 }
 
 export interface SiteDecisionView {

@@ -21,6 +21,8 @@ const station = (name: string, online: boolean, more: Partial<SiteStationView> =
   queued: 2,
   lastPrint: { shipmentId: 'S-9', at: '2026-11-26T10:40:00Z' },
   failures30m: 1,
+  rules: null,
+  fallback: null,
   ...more,
 });
 
@@ -91,5 +93,47 @@ describe('the Site tab', () => {
     siteTab(root).click();
     await settle();
     expect(root.querySelector('#view-site .site-summary')?.textContent).toContain('--site nats://HOST:PORT');
+  });
+
+  it('edits another station’s rules for the site and shows what the site now holds', async () => {
+    const saved: unknown[] = [];
+    const rules = { mode: 'filtered' as const, sources: [], carriers: [], matches: [{ field: 'reference_id' as const, pattern: 'B-' }] };
+    const { root } = await startApp({
+      siteStatus: async () => status([station('Packing 1', true), station('Packing 2', true, { rules })]),
+      saveSiteRules: async (input) => {
+        saved.push(input);
+        return status([station('Packing 1', true), station('Packing 2', true, { rules: input.rules as typeof rules })]);
+      },
+    });
+    siteTab(root).click();
+    await settle();
+    const select = root.querySelector<HTMLSelectElement>('#site-rules-station')!;
+    select.value = 'Packing 2';
+    select.dispatchEvent(new Event('change'));
+    const matches = root.querySelector<HTMLTextAreaElement>('#site-rules-matches')!;
+    expect(matches.value).toBe('reference_id B-');
+    matches.value = 'reference_id B-\nsystem /^shop/';
+    root.querySelector<HTMLFormElement>('form.site-rules')!.requestSubmit();
+    await settle();
+    expect(saved).toEqual([
+      {
+        station: 'Packing 2',
+        rules: {
+          mode: 'filtered',
+          sources: [],
+          carriers: [],
+          matches: [
+            { field: 'reference_id', pattern: 'B-' },
+            { field: 'system', pattern: '/^shop/' },
+          ],
+        },
+      },
+    ]);
+    expect(root.querySelector('form.site-rules [role=status]')?.textContent).toBe('Rules saved: the site decides by them now.');
+    // A refresh while editing leaves the fields alone.
+    matches.value = 'reference_id C-';
+    await vi.advanceTimersByTimeAsync(SITE_REFRESH_MS);
+    await settle();
+    expect(matches.value).toBe('reference_id C-');
   });
 });

@@ -25,7 +25,7 @@ import type {
   ShipmentDocumentsPrint,
   ShippingRuleView,
 } from '../../shared/domain';
-import { isSheetMedia } from '../../shared/domain';
+import { isSheetMedia, type StationRules } from '../../shared/domain';
 import type { CarrierCache } from './carrier-cache';
 import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
@@ -75,7 +75,12 @@ export interface AgentServiceDeps {
   /** The GET /carriers cache routing uses (listCarriers). @default none: listCarriers answers an empty list */
   readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
   /** The site this station belongs to (`--site`): scans claim, siteStatus reads it. @default none */
-  readonly site?: { claim(code: string): Promise<void>; status(): Promise<SiteStatusView>; rulesChanged?(): Promise<void> } | null;
+  readonly site?: {
+    claim(code: string): Promise<void>;
+    status(): Promise<SiteStatusView>;
+    rulesChanged?(): Promise<void>;
+    saveRules?(station: string, rules: StationRules): Promise<void>;
+  } | null;
 }
 
 export class AgentService implements AgentApi {
@@ -124,6 +129,16 @@ export class AgentService implements AgentApi {
   async siteStatus(_input: AgentInput<'siteStatus'>): Promise<SiteStatusView> {
     const site = this.deps.site;
     if (!site) return { enabled: false, address: null, station: null, connected: false, stations: [], decisions: [] };
+    return site.status();
+  }
+
+  async saveSiteRules({ station, rules }: AgentInput<'saveSiteRules'>): Promise<SiteStatusView> {
+    const site = this.deps.site;
+    if (!site?.saveRules) {
+      throw new CodedError(AGENT_ERROR_CODES.SITE_UNAVAILABLE, 'This station is not in a site: start it with --site nats://HOST:PORT.');
+    }
+    // The same check as this station's own rules: patterns RE2 cannot run are refused here.
+    await site.saveRules(station, parseStationRules(rules));
     return site.status();
   }
 

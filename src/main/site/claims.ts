@@ -30,9 +30,9 @@ export class ClaimsBucket {
 
   /** The live claims on any of these codes. */
   async find(codes: readonly string[]): Promise<SiteClaim[]> {
+    const entries = await Promise.all(codes.map(async (code) => ({ code, entry: await this.kv.get(token(code)) })));
     const found: SiteClaim[] = [];
-    for (const code of codes) {
-      const entry = await this.kv.get(token(code));
+    for (const { code, entry } of entries) {
       if (!entry || entry.operation !== 'PUT' || entry.length === 0) continue;
       const claim = entry.json<StoredClaim>();
       if (Date.parse(claim.at) + claim.minutes * 60_000 < this.now()) continue;

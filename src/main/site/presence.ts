@@ -1,5 +1,6 @@
 import type { KV } from '@nats-io/kv';
 import type { SitePrinterView, SiteStationView } from '../../shared/site';
+import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
 
 /**
@@ -49,26 +50,42 @@ export class Presence {
         queued: beat.queued,
         lastPrint: beat.lastPrint,
         failures30m: beat.failures30m,
+        rules: null,
+        fallback: null,
       });
     }
     return views.sort((a, b) => a.name.localeCompare(b.name));
   }
 }
 
-/** Online stations by name, read at most every `maxAgeMs` (the relay asks for each booking). */
+/**
+ * The online stations by name, from the heartbeats mirrored in memory (bucket-mirror.ts):
+ * the relay asks for each booking without a round trip. The server's time of each heartbeat
+ * decides, as in Presence.list.
+ */
 export class OnlineStations {
-  private cached: { at: number; names: Set<string> } | null = null;
+  private readonly mirror: BucketMirror<Heartbeat>;
+
   constructor(
-    private readonly presence: Presence,
-    private readonly maxAgeMs = 2_000,
+    kv: KV,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.mirror = new BucketMirror<Heartbeat>(kv, (raw) => raw as Heartbeat);
+  }
+
+  start(): Promise<void> {
+    return this.mirror.start();
+  }
 
   async online(): Promise<Set<string>> {
-    if (this.cached && this.now() - this.cached.at < this.maxAgeMs) return this.cached.names;
-    const list = await this.presence.list();
-    const names = new Set(list.filter((s) => s.online && s.role === 'station').map((s) => s.name));
-    this.cached = { at: this.now(), names };
+    const names = new Set<string>();
+    for (const [key, { value, created }] of this.mirror.all()) {
+      if (value.role === 'station' && this.now() - created.getTime() < OFFLINE_AFTER_MS) names.add(fromToken(key));
+    }
     return names;
+  }
+
+  stop(): void {
+    this.mirror.stop();
   }
 }

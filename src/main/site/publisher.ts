@@ -40,14 +40,11 @@ export class SitePublisher implements BookingSinkPort {
   constructor(private readonly options: SitePublisherOptions) {}
 
   async submitBooking(incoming: BookingNotice): Promise<void> {
-    const { decisions } = this.options;
-    let stored = await decisions.get(incoming.shipmentId);
-    let fresh = false;
-    if (!stored) {
-      const record = await this.decide(incoming);
-      stored = await decisions.decideOnce(record);
-      fresh = stored.record === record;
-    }
+    // Decided, then created once: a booking decided before (another relay, a retry) keeps that
+    // decision, and a fresh one costs no read first.
+    const record = await this.decide(incoming);
+    const stored = await this.options.decisions.decideOnce(record);
+    const fresh = stored.record === record;
     await publishDecision(this.options.js, stored.record);
     if (fresh) this.options.logger.info(`site: booking ${incoming.shipmentId} goes to ${stored.record.station}: ${stored.record.why}`);
     this.options.onPublished?.(stored.record, fresh);
@@ -58,8 +55,7 @@ export class SitePublisher implements BookingSinkPort {
     const all = await rules.all();
     const byStation = new Map<string, StationRules>([...all].map(([station, value]) => [station, value.rules]));
     const notice = await this.withDetails(incoming, [...byStation.values()]);
-    const onlineNow = await online.online();
-    const found = await claims.find(bookingCodes(notice));
+    const [onlineNow, found] = await Promise.all([online.online(), claims.find(bookingCodes(notice))]);
     const decision = decideStation(notice, { claims: found, rules: byStation, defaults, online: (s) => onlineNow.has(s) });
     // The relay refuses to start without a default station, so a decision is always made.
     const chosen = decision ?? { station: defaults[0]!, reason: 'default' as const, why: 'the site’s default station' };

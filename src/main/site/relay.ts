@@ -89,9 +89,11 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   }
   const { buckets } = site;
   const presence = new Presence(buckets.stations);
-  const online = new OnlineStations(presence);
+  // Every station's heartbeat and rules kept in memory: a booking is decided without reading them each time.
+  const online = new OnlineStations(buckets.stations);
+  await online.start();
   const decisions = new DecisionsBucket(buckets.decisions);
-  const rules = new SiteRules(buckets.rules);
+  const rules = await new SiteRules(buckets.rules).mirrored();
   // Every call the relay makes to the service goes through here, counted for the site's requests a minute.
   const shipments = {
     listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => {
@@ -177,6 +179,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     async stop() {
       clearInterval(heartbeat);
       fallback.stop();
+      online.stop();
+      rules.stop();
       await poller.stop();
       await webhookServer?.close();
       await site.close();

@@ -1,5 +1,6 @@
 import type { KV } from '@nats-io/kv';
 import { stationRulesSchema, type StationRules } from '../../shared/domain';
+import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
 
 /**
@@ -15,7 +16,21 @@ export interface SiteStationRules {
 }
 
 export class SiteRules {
+  private mirror: BucketMirror<SiteStationRules> | null = null;
+
   constructor(private readonly kv: KV) {}
+
+  /** Keeps every station's rules in memory from now on (the relay, deciding each booking): all() reads them there. */
+  async mirrored(): Promise<this> {
+    const mirror = new BucketMirror<SiteStationRules>(this.kv, parse);
+    await mirror.start();
+    this.mirror = mirror;
+    return this;
+  }
+
+  stop(): void {
+    this.mirror?.stop();
+  }
 
   async put(station: string, value: SiteStationRules): Promise<void> {
     await this.kv.put(token(station), JSON.stringify(value));
@@ -28,6 +43,7 @@ export class SiteRules {
   }
 
   async all(): Promise<Map<string, SiteStationRules>> {
+    if (this.mirror) return new Map([...this.mirror.all()].map(([key, entry]) => [fromToken(key), entry.value]));
     const keys: string[] = [];
     for await (const key of await this.kv.keys()) keys.push(key);
     const result = new Map<string, SiteStationRules>();

@@ -1,6 +1,8 @@
 import { KvWatchInclude } from '@nats-io/kv';
 import type { StationRules } from '../../shared/domain';
-import type { SiteDecisionView, SiteStatusView } from '../../shared/site';
+import type { SiteDecisionView, SiteStationView, SiteStatusView } from '../../shared/site';
+import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
+import { CodedError } from '../errors';
 import type { BookingNotice } from '../intake/booking-notice';
 import type { Logger } from '../log';
 import { ClaimsBucket } from './claims';
@@ -171,33 +173,60 @@ export class SiteStation {
     this.options.onLost?.(false);
   }
 
-  /** The site's rules for this station win at start; after that, a change in this station's settings is written there. */
+  /**
+   * Keeps this station's rules and the site's copy as one: at the first sync the site's copy
+   * wins (it may have been edited at another station meanwhile), later a change written at
+   * another station is taken into this station's settings, and a change in this station's
+   * settings is written to the site. Last write wins.
+   */
   private async syncRules(): Promise<void> {
     const rules = new SiteRules(this.connection!.buckets.rules);
     const stored = await rules.get(this.options.station);
-    if (stored && this.lastRules === null) {
-      this.lastRules = JSON.stringify(stored.rules);
-      if (this.lastRules !== JSON.stringify(this.options.stationRules())) this.options.onRules?.(stored.rules);
-      if ((stored.fallback ?? null) === (this.options.fallbackStation ?? null)) return;
-    }
+    const storedText = stored ? JSON.stringify(stored.rules) : null;
     const local = this.options.stationRules();
-    const text = JSON.stringify(local);
-    if (text === this.lastRules && stored) return;
-    await rules.put(this.options.station, { rules: local, fallback: this.options.fallbackStation ?? null });
-    this.lastRules = text;
+    const localText = JSON.stringify(local);
+    // `--fallback-station` when given, else whatever the site holds.
+    const fallback = this.options.fallbackStation ?? stored?.fallback ?? null;
+    if (stored && storedText !== this.lastRules && (this.lastRules === null || storedText !== localText)) {
+      // Written at another station (or before this start): this station takes it.
+      this.lastRules = storedText;
+      if (storedText !== localText) this.options.onRules?.(stored.rules);
+      if (stored.fallback !== fallback) await rules.put(this.options.station, { rules: stored.rules, fallback });
+      return;
+    }
+    if (stored && localText === this.lastRules && stored.fallback === fallback) return;
+    if (stored && localText === storedText && stored.fallback === fallback) {
+      this.lastRules = localText;
+      return;
+    }
+    await rules.put(this.options.station, { rules: local, fallback });
+    this.lastRules = localText;
+  }
+
+  /** Writes a station's rules into the site (Settings of any station); this station's own go through its settings too. */
+  async saveRules(station: string, value: StationRules): Promise<void> {
+    const connection = this.connection;
+    if (!connection || !this.connected) {
+      throw new CodedError(AGENT_ERROR_CODES.SITE_UNAVAILABLE, `The site ${this.address} is out of reach: save the rules once it is back.`);
+    }
+    const rules = new SiteRules(connection.buckets.rules);
+    const existing = await rules.get(station);
+    await rules.put(station, {
+      rules: value,
+      fallback: existing?.fallback ?? (station === this.options.station ? (this.options.fallbackStation ?? null) : null),
+    });
+    if (station === this.options.station) {
+      this.lastRules = JSON.stringify(value);
+      this.options.onRules?.(value);
+    }
   }
 
   /** This station's settings changed its rules: write them to the site now (never throws). */
   async rulesChanged(): Promise<void> {
     const connection = this.connection;
     if (!connection) return; // written when it connects
-    const local = this.options.stationRules();
     try {
-      await new SiteRules(connection.buckets.rules).put(this.options.station, {
-        rules: local,
-        fallback: this.options.fallbackStation ?? null,
-      });
-      this.lastRules = JSON.stringify(local);
+      await this.syncRules();
     } catch (error) {
       this.options.log.warn(`site: could not write this station's rules (${String(error)}); written with the next heartbeat`);
     }
@@ -229,7 +258,18 @@ export class SiteStation {
 
   async status(): Promise<SiteStatusView> {
     const connection = this.connection;
-    const stations = connection && this.connected ? await new Presence(connection.buckets.stations).list().catch(() => []) : [];
+    let stations: SiteStationView[] = [];
+    if (connection && this.connected) {
+      try {
+        const [listed, rules] = await Promise.all([
+          new Presence(connection.buckets.stations).list(),
+          new SiteRules(connection.buckets.rules).all(),
+        ]);
+        stations = listed.map((s) => ({ ...s, rules: rules.get(s.name)?.rules ?? null, fallback: rules.get(s.name)?.fallback ?? null }));
+      } catch {
+        stations = [];
+      }
+    }
     return {
       enabled: true,
       address: this.address,

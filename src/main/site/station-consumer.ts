@@ -53,15 +53,22 @@ export class StationConsumer {
     this.running = this.loop(durable);
   }
 
+  /**
+   * Pull requests of at most 5 s each, one after another, rather than one long-lived
+   * subscription: a cluster that loses the server holding the consumer's leader, or a
+   * reconnect to another server, costs at most one request, never a silent stall.
+   */
   private async loop(durable: string): Promise<void> {
     while (!this.stopping) {
       try {
         const consumer = await this.options.js.consumers.get(BOOKINGS_STREAM, durable);
-        const messages = await consumer.consume({ max_messages: 64 });
-        this.stopCurrent = () => void messages.stop();
-        for await (const message of messages) {
-          await this.handle(message);
-          if (this.stopping) break;
+        while (!this.stopping) {
+          const batch = await consumer.fetch({ max_messages: 64, expires: 5_000 });
+          this.stopCurrent = () => void batch.stop();
+          for await (const message of batch) {
+            await this.handle(message);
+            if (this.stopping) break;
+          }
         }
       } catch (error) {
         if (!this.stopping) this.options.logger.warn(`site: reading bookings stopped (${String(error)}); trying again`);

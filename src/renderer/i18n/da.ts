@@ -621,4 +621,9 @@ export const da: Catalog = {
   'site.reason.rule': 'efter stationens regler',
   'site.reason.default': 'anlæggets standardstation',
   'site.reason.fallback': '{station} var offline, dens reserve udskriver',
+  'site.rulesOf': 'Stationsregler i anlægget',
+  'site.rulesHint':
+    'Enhver stations regler, ændret her: i et anlæg tager kun ”Bookinger der matcher reglerne nedenfor” bookinger efter regel, og anlægget beslutter efter de gemte regler med det samme.',
+  'site.rulesSave': 'Gem for anlægget',
+  'site.rulesSaved': 'Reglerne er gemt: anlægget beslutter efter dem nu.',
 };

@@ -619,4 +619,9 @@ export const en = {
   'site.reason.rule': 'by its station rules',
   'site.reason.default': 'the site’s default station',
   'site.reason.fallback': '{station} was offline, its fallback prints it',
+  'site.rulesOf': 'Station rules in the site',
+  'site.rulesHint':
+    'Any station’s rules, edited here: in a site only “Bookings matching the rules below” takes bookings by rule, and the site decides by the saved rules at once.',
+  'site.rulesSave': 'Save for the site',
+  'site.rulesSaved': 'Rules saved: the site decides by them now.',
 };

@@ -621,4 +621,9 @@ export const fi: Catalog = {
   'site.reason.rule': 'aseman sääntöjen mukaan',
   'site.reason.default': 'toimipaikan oletusasema',
   'site.reason.fallback': '{station} ei ollut verkossa, sen varalaite tulostaa',
+  'site.rulesOf': 'Toimipaikan asemasäännöt',
+  'site.rulesHint':
+    'Minkä tahansa aseman säännöt, muokattuna täällä: toimipaikassa vain ”Alla olevia sääntöjä vastaavat varaukset” ottaa varauksia säännön perusteella, ja toimipaikka päättää tallennettujen sääntöjen mukaan heti.',
+  'site.rulesSave': 'Tallenna toimipaikalle',
+  'site.rulesSaved': 'Säännöt tallennettu: toimipaikka päättää niiden mukaan nyt.',
 };

@@ -619,4 +619,9 @@ export const nb: Catalog = {
   'site.reason.rule': 'etter stasjonens regler',
   'site.reason.default': 'anleggets standardstasjon',
   'site.reason.fallback': '{station} var offline, reserven skriver ut',
+  'site.rulesOf': 'Stasjonsregler i anlegget',
+  'site.rulesHint':
+    'Hvilken som helst stasjons regler, endret her: i et anlegg tar bare «Bestillinger som passer reglene nedenfor» bestillinger etter regel, og anlegget bestemmer etter de lagrede reglene med en gang.',
+  'site.rulesSave': 'Lagre for anlegget',
+  'site.rulesSaved': 'Reglene er lagret: anlegget bestemmer etter dem nå.',
 };

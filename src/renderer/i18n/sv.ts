@@ -622,4 +622,9 @@ export const sv: Catalog = {
   'site.reason.rule': 'enligt stationens regler',
   'site.reason.default': 'anläggningens standardstation',
   'site.reason.fallback': '{station} var offline, dess reserv skriver ut',
+  'site.rulesOf': 'Stationsregler i anläggningen',
+  'site.rulesHint':
+    'Vilken stations regler som helst, ändrade här: i en anläggning tar bara ”Bokningar som matchar reglerna nedan” bokningar enligt regel, och anläggningen beslutar efter de sparade reglerna direkt.',
+  'site.rulesSave': 'Spara för anläggningen',
+  'site.rulesSaved': 'Reglerna sparade: anläggningen beslutar efter dem nu.',
 };

@@ -10,6 +10,7 @@ import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { localClock } from '../format';
 import { t, type MessageKey } from '../i18n';
+import { SiteRulesForm } from './site-rules-form';
 
 /** How often the tab asks again while it is shown. */
 export const SITE_REFRESH_MS = 3_000;
@@ -28,9 +29,11 @@ export class SiteView {
   private readonly summary: HTMLElement;
   private readonly body: HTMLTableSectionElement;
   private readonly decisions: HTMLElement;
+  private readonly rules: SiteRulesForm;
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly ctx: UiContext) {
+    this.rules = new SiteRulesForm(ctx, (status) => this.render(status));
     this.summary = h('p', { class: 'site-summary', role: 'status' });
     this.body = h('tbody');
     this.decisions = h('ul', { class: 'site-decisions', 'aria-label': t('site.decisions') });
@@ -51,7 +54,9 @@ export class SiteView {
       ),
       h('h3', {}, t('site.decisions')),
       this.decisions,
+      this.rules.element,
     );
+    this.rules.element.hidden = true;
   }
 
   show(): void {
@@ -84,12 +89,14 @@ export class SiteView {
       this.summary.textContent = t('site.notInSite');
       replaceChildren(this.body);
       replaceChildren(this.decisions);
+      this.rules.setStations([]);
       return;
     }
     this.summary.textContent = status.connected
       ? t('site.connected', { address: status.address ?? '', station: status.station ?? '' })
       : t('site.lost', { address: status.address ?? '' });
     replaceChildren(this.body, ...status.stations.map((station) => this.row(station, station.name === status.station)));
+    this.rules.setStations(status.stations);
     replaceChildren(
       this.decisions,
       ...(status.decisions.length === 0 ? [h('li', {}, t('site.noDecisions'))] : status.decisions.map((d) => h('li', {}, decisionText(d)))),

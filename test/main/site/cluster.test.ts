@@ -27,7 +27,9 @@ describe('a site on a three-node NATS cluster', () => {
     // kill -9 of one node: its replicas of the stream and buckets are gone, the other two hold them.
     await cluster.servers[0]!.kill();
     for (let i = 4; i < 8; i++) booked.push((await site.sandbox.bookShipment({ reference_id: `C-${i}` })).shipmentId);
-    await waitFor(async () => (await one.printed()).length >= 8, 'the labels booked after the loss', 40_000);
+    await waitFor(async () => (await one.printed()).length >= 8, 'the labels booked after the loss', 40_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${site!.lines.slice(-40).join('\n')}`);
+    });
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await one.printed()).sort()).toEqual([...booked].sort());
   }, 90_000);

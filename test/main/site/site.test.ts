@@ -126,4 +126,30 @@ describe('a site of stations on NATS JetStream', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await one.printed()).sort()).toEqual([first, ...during].map((b) => b.shipmentId).sort());
   }, 90_000);
+
+  it('edits a station’s rules from another station: the site decides by them at once, and that station takes them into its settings', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1');
+    const two = site.station('Packing 2');
+    await one.start();
+    await two.start();
+    await site.startRelay({ defaultStations: ['Packing 1'] });
+
+    const status = await one.agent!.agent.api.saveSiteRules({ station: 'Packing 2', rules: B_RULES });
+    expect(status.stations.find((s) => s.name === 'Packing 2')?.rules).toEqual(B_RULES);
+    const booked = await site.sandbox.bookShipment({ reference_id: 'B-9' });
+    await waitFor(async () => (await two.printed()).includes(booked.shipmentId), 'the label at Packing 2 by its new rule');
+    expect(await one.printed()).toEqual([]);
+    await waitFor(
+      async () => JSON.stringify((await two.agent!.agent.api.getSettings({})).stationRules) === JSON.stringify(B_RULES),
+      'Packing 2 taking the rules into its own settings',
+      15_000,
+    );
+    await expect(
+      one.agent!.agent.api.saveSiteRules({
+        station: 'Packing 2',
+        rules: { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'reference_id', pattern: '/(?=x)/' }] },
+      }),
+    ).rejects.toMatchObject({ code: 'INTAKE_INVALID_RULE_PATTERN' });
+  }, 60_000);
 });
