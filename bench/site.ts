@@ -27,6 +27,8 @@ export interface SiteResult {
   readonly booking_to_spooled_max_ms: number;
   /** Intake requests (everything but POST /shipments/print) of the whole site, a minute. */
   readonly service_requests_per_minute: number;
+  /** Those requests by method and path (ids as `{id}`), over the whole polling window. */
+  readonly intake_requests_by_path: Readonly<Record<string, number>>;
   readonly webhook_to_spooled_p50_ms: number;
   readonly webhook_to_spooled_p95_ms: number;
   readonly missing: number;
@@ -116,7 +118,14 @@ export async function runSite(ctx: SiteContext): Promise<SiteResult> {
     // Spaced by a step that is no divisor of the interval: bookings land at every phase of the poll.
     const polled = await measure('p', ctx.samples, 730);
     const minutes = (Date.now() - t0) / 60_000;
-    const intake = (await sandbox.log()).filter((r) => !(r.method === 'POST' && r.url.startsWith('/external/v1/shipments/print'))).length;
+    const intakeLog = (await sandbox.log()).filter((r) => !(r.method === 'POST' && r.url.startsWith('/external/v1/shipments/print')));
+    const intake = intakeLog.length;
+    const byPath: Record<string, number> = {};
+    for (const r of intakeLog) {
+      const route = r.url.split('?')[0]!.replace(/^\/external\/v1/, '');
+      const key = `${r.method} ${route.replace(/^\/shipments\/[^/]+/, '/shipments/{id}')}`;
+      byPath[key] = (byPath[key] ?? 0) + 1;
+    }
     await relay.stop();
     relay = null;
 
@@ -157,6 +166,7 @@ export async function runSite(ctx: SiteContext): Promise<SiteResult> {
       booking_to_spooled_p95_ms: Math.round(poll.p95),
       booking_to_spooled_max_ms: Math.round(poll.max),
       service_requests_per_minute: Math.round((intake / minutes) * 10) / 10,
+      intake_requests_by_path: byPath,
       webhook_to_spooled_p50_ms: Math.round(hook.p50),
       webhook_to_spooled_p95_ms: Math.round(hook.p95),
       missing: [...expected.keys()].filter((id) => !printedAt.has(id)).length,

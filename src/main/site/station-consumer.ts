@@ -105,6 +105,7 @@ export class StationConsumer {
           taken = { ...record, takenBy: station, takenAt: new Date().toISOString() };
           if (!(await decisions.replace(taken, revision))) continue; // someone wrote first: read again
         }
+        if (record.takenBy === null) logger.info(`site: booking ${shipmentId} prints here: ${record.why}`);
         this.options.onDelivered?.(Math.max(0, Date.now() - Date.parse(record.decidedAt)));
         this.options.onTaken?.(taken);
         this.options.sink.submitBooking(taken.notice);
