@@ -35,6 +35,10 @@ async function main(): Promise<void> {
       '--webhook-port needs a webhook secret (the endpoint secret from the API settings): PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
     );
   }
+  if (site.site && (options.webhookPort !== null || options.pollIntervalSeconds !== null)) {
+    // The site is this station's intake: its own webhooks and polling stay off (it polls only while the site is lost).
+    process.stderr.write('warning: --webhook-port and --poll-interval do nothing with --site: the relay takes the webhooks and polls\n');
+  }
   const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
   // Made before the agent: the site may deliver bookings as soon as it starts.
