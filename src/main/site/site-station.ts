@@ -117,7 +117,12 @@ export class SiteStation {
       onDelivered: this.options.onDelivered,
     });
     await this.consumer.start();
-    const watch = await buckets.decisions.watch({ include: KvWatchInclude.UpdatesOnly });
+    // The site's latest decisions, from before this start as well: the watch resumes a little
+    // way back in the bucket's history and then follows each new one.
+    const lastSeq = (await buckets.decisions.status()).streamInfo.state.last_seq;
+    const watch = await buckets.decisions.watch(
+      lastSeq > 0 ? { resumeFromRevision: Math.max(1, lastSeq - RECENT_DECISIONS * 2) } : { include: KvWatchInclude.UpdatesOnly },
+    );
     this.stopWatch = () => watch.stop();
     void (async () => {
       for await (const entry of watch) {

@@ -55,6 +55,18 @@ describe('a site of stations on NATS JetStream', () => {
     const claimed = status.decisions.find((d) => d.shipmentId === byClaim.shipmentId);
     expect(claimed?.reason).toBe('claim');
     expect(claimed?.why).toContain('claimed by a scan of CLAIM-7');
+    expect(claimed?.takenBy).toBe('Packing 2');
+
+    // A station that joins later sees the decisions made before it started.
+    const three = site.station('Packing 3');
+    await three.start();
+    const before = [byDefault, byRule, byClaim].map((b) => b.shipmentId).sort();
+    await waitFor(
+      async () =>
+        JSON.stringify((await three.agent!.agent.api.siteStatus({})).decisions.map((d) => d.shipmentId).sort()) === JSON.stringify(before),
+      'the earlier decisions at a station that joined later',
+      5_000,
+    );
   }, 60_000);
 
   it('two relays publish each booking once; a station that was down gets its bookings when it returns', async () => {
