@@ -4,6 +4,7 @@
  * "offline" within 30 s without a click. It fits 800x600 without sideways scrolling.
  */
 import { existsSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures';
 import { startTestSite } from '../support/site';
 
@@ -38,6 +39,10 @@ test('the Site tab names every station online or offline and follows a station t
     }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
     await snap('site-800x600');
+    // With stations listed and the rules form shown: no serious or critical axe violation.
+    await expect(page.getByRole('form', { name: 'Station rules in the site' })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     const stoppedAt = Date.now();
     await two.stop();
