@@ -25,7 +25,7 @@ export function parseSiteAddress(text: string): string[] {
       throw new SiteAddressError(`--site ${server} is not an address: use nats://HOST:PORT`);
     }
     if (url.protocol !== 'nats:' && url.protocol !== 'tls:') {
-      throw new SiteAddressError(`--site ${server} must start with nats:// (or tls:// for TLS): use nats://HOST:PORT`);
+      throw new SiteAddressError(`--site ${server} must start with nats:// (tls:// is accepted too): use nats://HOST:PORT`);
     }
     if (!url.port) throw new SiteAddressError(`--site ${server} has no port: use nats://HOST:PORT (the server's default is 4222)`);
   }
