@@ -31,7 +31,7 @@ import { ServiceConnection, type ServiceConnectionOptions } from './service-conn
 import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
 import { renderTestPage, TEST_PAGE_TYPE } from './test-page';
-import { SiteStation } from '../site/site-station';
+import type { SiteStation } from '../site/site-station';
 import { StationActivity } from '../site/station-activity';
 import type { StationRules } from '../../shared/domain';
 
@@ -260,8 +260,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     onError: (error) => log.error(`fallback: ${error.message}`),
   });
 
+  // Loaded only for a station in a site: the NATS client stays out of a plain station's memory.
   const site = options.site
-    ? new SiteStation({
+    ? new (await import('../site/site-station')).SiteStation({
         ...options.site,
         log,
         sink: pipeline,

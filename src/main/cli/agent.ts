@@ -11,16 +11,16 @@ import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
-import { runRelaySubcommand } from './relay';
 import { SITE_USAGE, splitSiteOptions } from './site-options';
-import { SiteMetrics, startMetricsServer } from '../site/metrics';
+import type { SiteMetrics } from '../site/metrics';
 import type { Agent } from '../agent/create-agent';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   if (await runReportSubcommand(process.argv.slice(2))) return;
-  if (await runRelaySubcommand(process.argv.slice(2))) return;
+  // The relay (and the NATS client) is loaded only for the relay command.
+  if (process.argv[2] === 'relay') return void (await (await import('./relay')).runRelaySubcommand(process.argv.slice(2)));
   const { site, rest } = splitSiteOptions(process.argv.slice(2));
   const options = parseAgentOptions(rest);
   if (options.help) {
@@ -43,10 +43,12 @@ async function main(): Promise<void> {
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
   // Made before the agent: the site may deliver bookings as soon as it starts.
   let station: Agent | null = null;
-  const metrics =
-    site.metricsPort === null
+  // prom-client is loaded only when metrics are asked for.
+  const metricsModule = site.metricsPort === null ? null : await import('../site/metrics');
+  const metrics: SiteMetrics | null =
+    metricsModule === null
       ? null
-      : new SiteMetrics('station', {
+      : new metricsModule.SiteMetrics('station', {
           queued: () => station?.activity.queued() ?? 0,
           printers: async () => (await station?.activity.printers()) ?? [],
           siteConnected: () => (station?.site ? station.site.connected : null),
@@ -78,7 +80,8 @@ async function main(): Promise<void> {
   });
   station = agent.agent;
   if (metrics) station.subscribe((event) => event.type === 'job' && metrics.job(event.job));
-  const metricsServer = metrics && site.metricsPort !== null ? await startMetricsServer(metrics, site.metricsPort) : null;
+  const metricsServer =
+    metrics && metricsModule && site.metricsPort !== null ? await metricsModule.startMetricsServer(metrics, site.metricsPort) : null;
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
   stopOnSignals(async () => {
     await metricsServer?.close();
