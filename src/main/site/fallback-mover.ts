@@ -33,6 +33,8 @@ export class FallbackMover {
   private timer: NodeJS.Timeout | null = null;
   private stopWatch: (() => void) | null = null;
   private busy = false;
+  /** When each waiting booking was last published again (see sweep). */
+  private readonly republished = new Map<string, number>();
 
   constructor(private readonly options: FallbackMoverOptions) {}
 
@@ -44,7 +46,10 @@ export class FallbackMover {
         if (entry.operation !== 'PUT' || entry.length === 0) continue;
         const record = entry.json<DecisionRecord>();
         if (record.takenBy === null) this.waiting.set(record.shipmentId, record);
-        else this.waiting.delete(record.shipmentId);
+        else {
+          this.waiting.delete(record.shipmentId);
+          this.republished.delete(record.shipmentId);
+        }
       }
     })().catch(() => undefined);
     this.timer = setInterval(() => void this.sweep(), this.options.intervalMs ?? 2_000);
@@ -64,7 +69,18 @@ export class FallbackMover {
       const online = await this.options.online.online();
       const rules = await this.options.rules.all();
       for (const record of due) {
-        if (online.has(record.station)) continue; // it is up: its consumer will take it
+        if (online.has(record.station)) {
+          // Its station is up yet has not taken it: the publish may have been lost (a move
+          // whose publish failed, a server lost mid-publish). Published again, at most every
+          // 30 s; the message id makes a repeat that did arrive a no-op, and the decision's
+          // takenBy makes a later one harmless.
+          const last = this.republished.get(record.shipmentId) ?? 0;
+          if (now - last >= 30_000) {
+            this.republished.set(record.shipmentId, now);
+            await publishDecision(this.options.js, record);
+          }
+          continue;
+        }
         const own = rules.get(record.station)?.fallback ?? null;
         const to = own && online.has(own) ? own : this.options.defaults.find((s) => s !== record.station && online.has(s));
         if (!to) continue;

@@ -164,4 +164,38 @@ describe('a site of stations on NATS JetStream', () => {
       }),
     ).rejects.toMatchObject({ code: 'INTAKE_INVALID_RULE_PATTERN' });
   }, 60_000);
+
+  it('publishes again a decided booking its online station never received (a publish lost with a server), once it is overdue', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1');
+    await one.start();
+    const relay = await site.startRelay({ defaultStations: ['Packing 1'], fallbackAfterMs: 1_000, pollIntervalSeconds: 0 });
+    await relay.poller!.pollOnce(); // its one poll is over: the relay itself never sees the booking below
+    const booked = await site.sandbox.bookShipment({ reference_id: 'LOST-PUBLISH' });
+    // Decided, but its message never reached the stream.
+    const { DecisionsBucket } = await import('../../../src/main/site/decisions');
+    await new DecisionsBucket(relay.site.buckets.decisions).decideOnce({
+      station: 'Packing 1',
+      reason: 'default',
+      why: 'the site’s default station',
+      shipmentId: booked.shipmentId,
+      notice: {
+        shipmentId: booked.shipmentId,
+        referenceId: 'LOST-PUBLISH',
+        trackingId: booked.trackingId,
+        carrier: null,
+        source: 'API',
+        senderReference: null,
+        system: null,
+        bookedAt: new Date().toISOString(),
+        trigger: 'webhook',
+      },
+      decidedAt: new Date(Date.now() - 5_000).toISOString(),
+      takenBy: null,
+      takenAt: null,
+    });
+    await waitFor(async () => (await one.printed()).includes(booked.shipmentId), 'the label once the relay published it again', 20_000);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await one.printed()).toEqual([booked.shipmentId]);
+  }, 60_000);
 });
