@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -22,6 +22,7 @@ import { SandboxProcess } from './sandbox-process';
 import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
 import { runSheets, type SheetPages } from './sheets';
+import { runSite, type SiteResult } from './site';
 import { renderTable } from './table';
 import { runWindows, type WindowsResult } from './windows';
 import { runZpl, type ZplResult } from './zpl';
@@ -30,7 +31,7 @@ import { runIppFollow, type IppFollowResult } from './ipp-follow';
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site';
 
 interface Plan {
   readonly burst: number;
@@ -53,6 +54,9 @@ interface Plan {
   /** Labels, and seconds following nothing, in the ipp section. */
   readonly ippLabels: number;
   readonly ippIdleSeconds: number;
+  /** Stations in the site section, and bookings measured there per intake (polling, webhooks). */
+  readonly siteStations: number;
+  readonly siteSamples: number;
 }
 
 const FULL: Plan = {
@@ -72,6 +76,8 @@ const FULL: Plan = {
   zplBurst: 200,
   ippLabels: 300,
   ippIdleSeconds: 60,
+  siteStations: 20,
+  siteSamples: 60,
 };
 const QUICK: Plan = {
   burst: 200,
@@ -90,6 +96,8 @@ const QUICK: Plan = {
   zplBurst: 200,
   ippLabels: 100,
   ippIdleSeconds: 10,
+  siteStations: 20,
+  siteSamples: 20,
 };
 
 export interface BenchReport {
@@ -111,6 +119,7 @@ export interface BenchReport {
   zpl?: ZplResult;
   /** Following jobs at CUPS: job requests a minute, idle and during a burst. */
   ipp?: IppFollowResult;
+  site?: SiteResult;
   duration_s: number;
 }
 
@@ -203,6 +212,7 @@ async function main(): Promise<void> {
       });
     if (only.has('ipp'))
       report.ipp = await runIppFollow({ cups, queue: QUEUE, labels: plan.ippLabels, idleSeconds: plan.ippIdleSeconds, log });
+    if (only.has('site')) report.site = await runSite({ sandbox, stations: plan.siteStations, samples: plan.siteSamples, workDir, log });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('cancel'))
       report.cancel = await runCancel({

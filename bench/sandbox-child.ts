@@ -10,6 +10,7 @@ export type SandboxCommand =
   | { readonly op: 'seed'; readonly count: number }
   | { readonly op: 'faults'; readonly faults: Record<string, number> }
   | { readonly op: 'clearLog' }
+  | { readonly op: 'webhooks'; readonly endpoints: ReadonlyArray<{ readonly url: string; readonly secret: string }> }
   | { readonly op: 'log' }
   | { readonly op: 'rss' }
   | { readonly op: 'close' };
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
           return null;
         case 'clearLog':
           sandbox.clearRequestLog();
+          return null;
+        case 'webhooks':
+          sandbox.setWebhooks(command.endpoints);
           return null;
         case 'log':
           return sandbox.requestLog();

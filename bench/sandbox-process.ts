@@ -61,6 +61,10 @@ export class SandboxProcess {
   setFaults(faults: Record<string, number>): Promise<void> {
     return this.call({ op: 'faults', faults });
   }
+  /** Where the sandbox pushes its signed webhooks (none: []). */
+  setWebhooks(endpoints: ReadonlyArray<{ readonly url: string; readonly secret: string }>): Promise<void> {
+    return this.call({ op: 'webhooks', endpoints });
+  }
   clearLog(): Promise<void> {
     return this.call({ op: 'clearLog' });
   }

@@ -121,6 +121,28 @@ export function rows(r: BenchReport): Row[] {
     add(`poll mode at the default (every ${p.interval_s} s): booking → spooled p50 / p95 / max`, `${latency} (${p.samples} bookings)`);
     add('  GET /shipments requests per minute per station', f(p.requests_per_minute));
   }
+  if (r.site) {
+    const s = r.site;
+    add(
+      `site of ${s.stations} stations, relay polling every ${s.poll_interval_s} s: booking → spooled at the right station p50 / p95`,
+      `${f(s.booking_to_spooled_p50_ms)} / ${f(s.booking_to_spooled_p95_ms)} ms (${s.samples} bookings)`,
+      'p95 ≤ 2000 ms',
+      s.booking_to_spooled_p95_ms <= 2000,
+    );
+    add('  service requests a minute, whole site (intake)', f(s.service_requests_per_minute), '≤ 30', s.service_requests_per_minute <= 30);
+    add(
+      '  webhooks to the relay: webhook → spooled p50 / p95',
+      `${f(s.webhook_to_spooled_p50_ms)} / ${f(s.webhook_to_spooled_p95_ms)} ms`,
+      'p95 ≤ 200 ms',
+      s.webhook_to_spooled_p95_ms <= 200,
+    );
+    add(
+      '  missing / duplicated / at the wrong station',
+      `${s.missing} / ${s.duplicated} / ${s.wrong_station}`,
+      '0 / 0 / 0',
+      s.missing + s.duplicated + s.wrong_station === 0,
+    );
+  }
   return out;
 }
 

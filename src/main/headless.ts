@@ -44,6 +44,8 @@ export interface HeadlessAgentOptions {
   readonly requireValidKey?: boolean;
   /** What the UI's "Try the demo" connects to (src/main/demo/). @default none: startDemo refuses */
   readonly demo?: AgentOptions['demo'];
+  /** Take bookings from a site of stations (`--site`). @default null */
+  readonly site?: AgentOptions['site'];
 }
 
 export interface HeadlessAgent {
@@ -91,6 +93,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
       options.webhookPort == null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets ?? [] },
     requireValidKey: options.requireValidKey ?? true,
     demo: options.demo,
+    site: options.site ?? null,
     ...options.tuning,
   });
   try {

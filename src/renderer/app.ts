@@ -16,6 +16,7 @@ import { LANGUAGE_SELECT_ID, createLanguagePicker } from './views/language-picke
 import { QueueView } from './views/queue-view';
 import { ScanView } from './views/scan-view';
 import { SettingsPanel } from './views/settings-view';
+import { SiteView } from './views/site-view';
 import { packSettingsPanel } from './views/pack-settings';
 import { StatusBar } from './views/status-bar';
 import { agentWords } from './agent-words';
@@ -29,6 +30,7 @@ const TABS: ReadonlyArray<{ name: TabName; label: MessageKey; key: string }> = [
   { name: 'queue', label: 'tab.queue', key: '2' },
   { name: 'settings', label: 'tab.settings', key: '3' },
   { name: 'end-of-day', label: 'tab.endOfDay', key: '4' },
+  { name: 'site', label: 'tab.site', key: '5' },
 ];
 const STATUS_REFRESH_MS = 15_000;
 
@@ -106,6 +108,7 @@ export class App {
         },
       },
       'end-of-day': endOfDay,
+      site: new SiteView(this.ctx),
     };
     this.tabButtons.clear();
     const tablist = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': t('app.views') });

@@ -2,7 +2,7 @@
 import type { AgentClient } from '../shared/agent-api';
 import type { PrinterInfo, SettingsView } from '../shared/domain';
 
-export type TabName = 'scan' | 'queue' | 'settings' | 'end-of-day';
+export type TabName = 'scan' | 'queue' | 'settings' | 'end-of-day' | 'site';
 
 export class UiContext {
   private settingsValue: SettingsView | null = null;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { AgentMessage } from './agent-messages';
+import type { SiteStatusView } from './site';
 import { UI_LANGUAGES, type UiLanguage } from './tray-words';
 import {
   DOCUMENT_TYPES,
@@ -105,6 +106,8 @@ export const dayText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written
 /** Input schemas, one per operation. `z.void()`-like operations take `{}`. */
 export const agentInputs = {
   getStatus: z.object({}).strict(),
+  siteStatus: z.object({}).strict(),
+  saveSiteRules: z.object({ station: z.string().min(1).max(200), rules: stationRulesSchema }).strict(),
   lookup: z.object({ scan: z.string().max(512) }).strict(),
   reprint: z
     .object({
@@ -194,6 +197,10 @@ export type AgentInput<Op extends AgentOperation> = z.input<(typeof agentInputs)
 
 export interface AgentApi {
   getStatus(input: AgentInput<'getStatus'>): Promise<AgentStatus>;
+  /** The site of stations this station belongs to (`--site`): every station's heartbeat, the latest decisions. */
+  siteStatus(input: AgentInput<'siteStatus'>): Promise<SiteStatusView>;
+  /** Writes a station's rules into the site (any station's, from any station); the site decides by them at once. */
+  saveSiteRules(input: AgentInput<'saveSiteRules'>): Promise<SiteStatusView>;
   /** Resolve a scan (reference, shipment id, tracking id, GS1/SSCC barcode) to a shipment. */
   lookup(input: AgentInput<'lookup'>): Promise<LookupResult>;
   /** Always new jobs (never deduplicated against automatic prints). */

@@ -17,6 +17,8 @@ export const AGENT_ERROR_CODES = {
   UNKNOWN_PRINTER: 'UNKNOWN_PRINTER',
   /** AgentStatus.lastError: the last job failed (its reason is the message). */
   JOB_FAILED: 'JOB_FAILED',
+  /** A site operation on a station that runs without `--site`, or while the site is out of reach. */
+  SITE_UNAVAILABLE: 'SITE_UNAVAILABLE',
 
   // Any operation, over IPC or the bridge (src/main/agent/operation-dispatcher.ts)
   /** The input breaks the operation's schema in src/shared/agent-api.ts (or is not JSON). */

@@ -35,7 +35,7 @@ describe('the app in the OS language', () => {
   it('speaks Swedish when navigator.languages says sv-SE', async () => {
     sayLanguages('sv-SE', 'en-US');
     const root = await start();
-    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut']);
+    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut', 'Anläggning (site)']);
     expect(document.documentElement.lang).toBe('sv-SE');
     expect(root.querySelector('label[for=scan]')?.textContent).toBe(
       'Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer',
@@ -50,7 +50,7 @@ describe('the app in the OS language', () => {
   it('stays English for an OS language we do not have', async () => {
     sayLanguages('de-DE');
     const root = await start();
-    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
+    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day', 'Site']);
   });
 
   it('says "nothing found" in Swedish', async () => {
@@ -76,7 +76,7 @@ describe('changing the language in Settings', () => {
     expect(languageSelect().selectedOptions[0]?.textContent).toBe('As on this computer (English)');
 
     choose('sv');
-    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut']);
+    expect(tabNames(root)).toEqual(['Skanna', 'Kö och historik', 'Inställningar', 'Dagsavslut', 'Anläggning (site)']);
     expect(selected(root)).toBe('tab-settings');
     expect(document.activeElement).toBe(languageSelect());
     expect(languageSelect().value).toBe('sv');
@@ -85,9 +85,9 @@ describe('changing the language in Settings', () => {
     expect(root.querySelector('.status-bar')?.textContent).toContain('Igång');
 
     choose('fi');
-    expect(tabNames(root)).toEqual(['Skannaa', 'Jono ja historia', 'Asetukset', 'Päivän päätös']);
+    expect(tabNames(root)).toEqual(['Skannaa', 'Jono ja historia', 'Asetukset', 'Päivän päätös', 'Toimipaikka (site)']);
     choose('');
-    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
+    expect(tabNames(root)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day', 'Site']);
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBeNull();
   });
 
@@ -105,7 +105,7 @@ describe('changing the language in Settings', () => {
     sayLanguages('sv-SE');
     localStorage.setItem(LANGUAGE_STORAGE_KEY, 'da');
     const root = await start();
-    expect(tabNames(root)).toEqual(['Scan', 'Kø og historik', 'Indstillinger', 'Dagsafslutning']);
+    expect(tabNames(root)).toEqual(['Scan', 'Kø og historik', 'Indstillinger', 'Dagsafslutning', 'Anlæg (site)']);
     expect(languageSelect().value).toBe('da');
   });
 
@@ -114,7 +114,7 @@ describe('changing the language in Settings', () => {
     const root = await start();
     vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['nb-NO']);
     window.dispatchEvent(new Event('languagechange'));
-    expect(tabNames(root)).toEqual(['Skann', 'Kø og historikk', 'Innstillinger', 'Dagsavslutning']);
+    expect(tabNames(root)).toEqual(['Skann', 'Kø og historikk', 'Innstillinger', 'Dagsavslutning', 'Anlegg (site)']);
   });
 });
 

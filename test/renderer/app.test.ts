@@ -20,16 +20,16 @@ const visiblePanel = (root: HTMLElement) => Array.from(root.querySelectorAll<HTM
 describe('app', () => {
   it('shows its views as tabs, each controlling its panel', async () => {
     const root = await start();
-    expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
+    expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day', 'Site']);
     expect(root.querySelector('[role=tablist]')).not.toBeNull();
     for (const tab of tabs(root)) {
       expect(root.querySelector(`#${tab.getAttribute('aria-controls')}`)?.getAttribute('role')).toBe('tabpanel');
     }
-    expect(tabs(root).map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false', 'false']);
+    expect(tabs(root).map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false', 'false', 'false']);
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     tabs(root)[2]!.click();
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-settings']);
-    expect(tabs(root).map((t) => t.tabIndex)).toEqual([-1, -1, 0, -1]);
+    expect(tabs(root).map((t) => t.tabIndex)).toEqual([-1, -1, 0, -1, -1]);
   });
 
   it('moves between tabs with the arrow keys, Home and End', async () => {
@@ -42,13 +42,14 @@ describe('app', () => {
     press('ArrowRight');
     press('ArrowRight');
     press('ArrowRight');
+    press('ArrowRight');
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     press('ArrowLeft');
-    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-end-of-day']);
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-site']);
     press('Home');
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     press('End');
-    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-end-of-day']);
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-site']);
   });
 });
 

@@ -25,7 +25,7 @@ import type {
   ShipmentDocumentsPrint,
   ShippingRuleView,
 } from '../../shared/domain';
-import { isSheetMedia } from '../../shared/domain';
+import { isSheetMedia, type StationRules } from '../../shared/domain';
 import type { CarrierCache } from './carrier-cache';
 import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
@@ -48,6 +48,7 @@ import { createSettingsOperations, type SettingsOperations } from '../settings/s
 import type { SettingsStore } from '../settings/settings-store';
 import { saveAgentDiagnostics } from '../diagnostics/agent-diagnostics';
 import { PackFlow } from '../pack/pack-flow';
+import type { SiteStatusView } from '../../shared/site';
 import type { ServiceConnection } from './service-connection';
 import type { ProvidedSession } from './session-connection';
 import type { StatusTracker } from './status-tracker';
@@ -73,6 +74,13 @@ export interface AgentServiceDeps {
   readonly fallback?: Pick<FallbackWatcher, 'moveToFallback'>;
   /** The GET /carriers cache routing uses (listCarriers). @default none: listCarriers answers an empty list */
   readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
+  /** The site this station belongs to (`--site`): scans claim, siteStatus reads it. @default none */
+  readonly site?: {
+    claim(code: string): Promise<void>;
+    status(): Promise<SiteStatusView>;
+    rulesChanged?(): Promise<void>;
+    saveRules?(station: string, rules: StationRules): Promise<void>;
+  } | null;
 }
 
 export class AgentService implements AgentApi {
@@ -118,7 +126,35 @@ export class AgentService implements AgentApi {
     return this.deps.status.snapshot();
   }
 
-  async lookup({ scan }: AgentInput<'lookup'>): Promise<LookupResult> {
+  async siteStatus(_input: AgentInput<'siteStatus'>): Promise<SiteStatusView> {
+    const site = this.deps.site;
+    if (!site) return { enabled: false, address: null, station: null, connected: false, stations: [], decisions: [] };
+    return site.status();
+  }
+
+  async saveSiteRules({ station, rules }: AgentInput<'saveSiteRules'>): Promise<SiteStatusView> {
+    const site = this.deps.site;
+    if (!site?.saveRules) {
+      throw new CodedError(AGENT_ERROR_CODES.SITE_UNAVAILABLE, 'This station is not in a site: start it with --site nats://HOST:PORT.');
+    }
+    // The same check as this station's own rules: patterns RE2 cannot run are refused here.
+    await site.saveRules(station, parseStationRules(rules));
+    return site.status();
+  }
+
+  /** In a site, the scanned text (and its normalized reading) is this station's, found or not, within a second. */
+  async lookup(input: AgentInput<'lookup'>): Promise<LookupResult> {
+    const site = this.deps.site;
+    if (!site) return this.lookupHere(input);
+    const scanned = input.scan.trim();
+    const claimed = site.claim(scanned);
+    const result = await this.lookupHere(input);
+    const codes = [result.normalized, result.kind === 'found' ? result.shipment.id : ''].filter((c) => c !== '' && c !== scanned);
+    await Promise.all([claimed, ...codes.map((code) => site.claim(code))]);
+    return result;
+  }
+
+  private async lookupHere({ scan }: AgentInput<'lookup'>): Promise<LookupResult> {
     const { ledger, connection } = this.deps;
     const client = connection.current;
     const result = await lookupScan(scan, {
@@ -281,6 +317,8 @@ export class AgentService implements AgentApi {
       await this.checkConnection(false);
       if (connectionChanged) await this.deps.onIntakeChanged();
     } else if (JSON.stringify(before.intake) !== JSON.stringify(after.intake)) await this.deps.onIntakeChanged();
+    // In a site the station's rules are the site's routing rules for it: written there at once.
+    if (JSON.stringify(before.stationRules) !== JSON.stringify(after.stationRules)) await this.deps.site?.rulesChanged?.();
     this.deps.emitStatus();
     return view;
   }

@@ -19,7 +19,7 @@ import { JOB_ERROR_CODES } from '../jobs/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
-import { autoPrintTypes, findPrinter, mediaOn, routeFor } from '../printing/routing';
+import { autoPrintTypes, findPrinter, mediaOn, routedPrinterUris, routeFor } from '../printing/routing';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
@@ -33,6 +33,12 @@ import { ServiceConnection, type ServiceConnectionOptions } from './service-conn
 import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
 import { renderTestPage, TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
+import type { SiteStation } from '../site/site-station';
+import { StationActivity } from '../site/station-activity';
+import type { StationRules } from '../../shared/domain';
+
+/** In a site, a station's own intake (polling while the site is lost) prints nothing by itself. */
+const SITE_DECIDES: StationRules = { mode: 'none', sources: [], carriers: [], matches: [] };
 
 export interface AgentOptions {
   /** Where the ledger lives (`ledger.sqlite`). */
@@ -68,6 +74,30 @@ export interface AgentOptions {
   readonly demo?: DemoConnectionProvider;
   /** How often lines waiting on a down printer are looked at for a fallback (FallbackWatcher). @default 2000 */
   readonly fallbackIntervalMs?: number;
+  /**
+   * Take bookings from a site of stations (`--site`) instead of this station's own webhooks
+   * and polling: src/main/site/. @default null (no site)
+   */
+  readonly site?: AgentSiteOptions | null;
+}
+
+export interface AgentSiteOptions {
+  /** nats:// addresses of the site's server(s). */
+  readonly servers: readonly string[];
+  /** This station's name in the site. */
+  readonly station: string;
+  /** @default 30 */
+  readonly claimMinutes?: number;
+  /** @default none */
+  readonly fallbackStation?: string | null;
+  /** @default none */
+  readonly credsFile?: string | null;
+  /** How long the site may be out of reach before the station polls by itself (slowly). @default 10000 */
+  readonly lostAfterMs?: number;
+  /** Seconds between the station's own polls while the site is lost. @default 60 */
+  readonly lostPollSeconds?: number;
+  /** A booking arrived from the site, `lagMs` after its decision (metrics). @default none */
+  readonly onDelivered?: (lagMs: number) => void;
 }
 
 export interface Agent {
@@ -78,6 +108,10 @@ export interface Agent {
   readonly ledger: Ledger;
   readonly poller: Poller | null;
   readonly webhookUrl: string | null;
+  /** The site this station takes bookings from; null without `--site`. */
+  readonly site: SiteStation | null;
+  /** Queue, last print, failures and printer readiness (the site's heartbeat and /metrics). */
+  readonly activity: StationActivity;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -112,6 +146,11 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   };
 
   const session = new ProvidedSession(options.demo);
+  const activity = new StationActivity({
+    counts: () => ledger.jobs.counts(),
+    printers: () => routedPrinterUris(routing()),
+    targetFor,
+  });
   const status = new StatusTracker(
     () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
@@ -168,6 +207,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     onJobChange: (job: JobView) => {
       status.job(job);
+      activity.job(job);
       (job.state === 'failed' ? log.warn : log.info)(describeJob(job));
       hub.emit({ type: 'job', job });
     },
@@ -184,10 +224,16 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   let webhookServer: WebhookServer | null = null;
   let poller: Poller | null = null;
+  // In a site, the site decides what prints here; this station polls only while the site is lost,
+  // slowly and printing nothing by itself (scans keep finding shipments).
+  let siteLost = false;
   const startPoller = (): void => {
     if (!connection.configured) return;
+    if (options.site && !siteLost) return;
     // A provided session (the demo) may have no webhook endpoint its service could reach.
-    const interval = session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds;
+    const interval = options.site
+      ? (options.site.lostPollSeconds ?? 60)
+      : (session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds);
     // One high-water mark per service address: a provided session must not move the mark of the
     // real account past bookings it never looked at.
     const cursorName = `poll:${connection.url}`;
@@ -197,7 +243,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       shipments,
       cursors: ledger.intake,
       sink: pipeline,
-      stationRules,
+      stationRules: options.site ? SITE_DECIDES : stationRules,
       onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
       index: ledger.intake,
       intervalSeconds: Math.max(interval, 1),
@@ -244,7 +290,29 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     onError: (error) => log.error(`fallback: ${error.message}`),
   });
 
+  // Loaded only for a station in a site: the NATS client stays out of a plain station's memory.
+  const site = options.site
+    ? new (await import('../site/site-station')).SiteStation({
+        ...options.site,
+        log,
+        sink: pipeline,
+        stationRules,
+        // Rules edited for this station at another station's Settings.
+        onRules: (rules) => settings.update({ stationRules: rules }),
+        heartbeat: () => activity.heartbeat(),
+        onLost: (lost) => {
+          siteLost = lost;
+          void (async () => {
+            await poller?.stop();
+            poller = null;
+            startPoller();
+          })();
+        },
+      })
+    : null;
+
   const service = new AgentService({
+    site,
     fallback,
     carriers,
     connection,
@@ -276,13 +344,15 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     get webhookUrl() {
       return webhookServer?.url ?? null;
     },
+    site,
+    activity,
     async start() {
       await service.checkConnection(options.requireValidKey ?? false);
       if (settings.get().paused) pipeline.pause();
       // Before intake: the first bookings' carriers are matched against the service's list.
       if (connection.configured) await carriers.refresh();
       await pipeline.start();
-      if (options.webhook && settings.get().intake.webhooksEnabled) {
+      if (options.webhook && settings.get().intake.webhooksEnabled && !site) {
         webhookServer = await startWebhookServer({
           host: options.webhook.host,
           port: options.webhook.port,
@@ -304,10 +374,12 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
             hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
         });
       }
+      site?.start();
       startPoller();
       fallback.start();
     },
     async stop() {
+      await site?.stop();
       await fallback.stop();
       await poller?.stop();
       await webhookServer?.close();

@@ -11,15 +11,21 @@ import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
+import { SITE_USAGE, splitSiteOptions } from './site-options';
+import type { SiteMetrics } from '../site/metrics';
+import type { Agent } from '../agent/create-agent';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   if (await runReportSubcommand(process.argv.slice(2))) return;
-  const options = parseAgentOptions(process.argv.slice(2));
+  // The relay (and the NATS client) is loaded only for the relay command.
+  if (process.argv[2] === 'relay') return void (await (await import('./relay')).runRelaySubcommand(process.argv.slice(2)));
+  const { site, rest } = splitSiteOptions(process.argv.slice(2));
+  const options = parseAgentOptions(rest);
   if (options.help) {
-    const more = 'More: npm run agent -- report --help | install-service --help';
-    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${more}\n`);
+    const more = 'More: npm run agent -- report --help | install-service --help | relay --help';
+    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${SITE_USAGE}\n${more}\n`);
     return;
   }
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
@@ -29,8 +35,24 @@ async function main(): Promise<void> {
       '--webhook-port needs a webhook secret (the endpoint secret from the API settings): PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
     );
   }
+  if (site.site && (options.webhookPort !== null || options.pollIntervalSeconds !== null)) {
+    // The site is this station's intake: its own webhooks and polling stay off (it polls only while the site is lost).
+    process.stderr.write('warning: --webhook-port and --poll-interval do nothing with --site: the relay takes the webhooks and polls\n');
+  }
   const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
+  // Made before the agent: the site may deliver bookings as soon as it starts.
+  let station: Agent | null = null;
+  // prom-client is loaded only when metrics are asked for.
+  const metricsModule = site.metricsPort === null ? null : await import('../site/metrics');
+  const metrics: SiteMetrics | null =
+    metricsModule === null
+      ? null
+      : new metricsModule.SiteMetrics('station', {
+          queued: () => station?.activity.queued() ?? 0,
+          printers: async () => (await station?.activity.printers()) ?? [],
+          siteConnected: () => (station?.site ? station.site.connected : null),
+        });
   const agent = await startHeadlessAgent({
     apiUrl: options.apiUrl,
     apiKey: options.apiKey,
@@ -45,10 +67,32 @@ async function main(): Promise<void> {
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
     tuning: pipelineTuning(options),
+    site: site.site
+      ? {
+          servers: site.site,
+          station: site.stationName,
+          claimMinutes: site.claimMinutes,
+          fallbackStation: site.fallbackStation,
+          credsFile: site.siteCreds,
+          onDelivered: (ms) => metrics?.intakeLag(ms),
+        }
+      : null,
   });
+  station = agent.agent;
+  if (metrics) station.subscribe((event) => event.type === 'job' && metrics.job(event.job));
+  const metricsServer =
+    metrics && metricsModule && site.metricsPort !== null ? await metricsModule.startMetricsServer(metrics, site.metricsPort) : null;
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
-  stopOnSignals(() => agent.stop(), log.info);
+  stopOnSignals(async () => {
+    await metricsServer?.close();
+    await agent.stop();
+  }, log.info);
   printReadyLines(agent);
+  if (metricsServer) process.stdout.write(`metrics: ${metricsServer.url}\n`);
+  if (agent.agent.site) {
+    const joined = agent.agent.site;
+    void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+  }
 }
 
 main().catch(fail);

@@ -13,15 +13,51 @@ import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
-import { AGENT_USAGE, parseAgentOptions, pipelineTuning } from './options';
+import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
+import { startSiteDemo } from '../demo/site-demo';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
 
+/** `--stations N` (a site demo), taken off the command line before the agent's options are read. */
+function takeStations(argv: readonly string[]): { stations: number | null; rest: string[] } {
+  const rest: string[] = [];
+  let stations: number | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const inline = arg.startsWith('--stations=') ? arg.slice('--stations='.length) : null;
+    if (arg !== '--stations' && inline === null) {
+      rest.push(arg);
+      continue;
+    }
+    const raw = inline ?? argv[++i];
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1 || value > 20)
+      throw new OptionsError(`--stations must be a whole number from 1 to 20, got "${raw}"`);
+    stations = value;
+  }
+  return { stations, rest };
+}
+
 async function main(): Promise<void> {
-  const options = parseAgentOptions(process.argv.slice(2));
+  const { stations, rest } = takeStations(process.argv.slice(2));
+  const options = parseAgentOptions(rest);
   if (options.help) {
     process.stdout.write(`Usage: npm run demo -- OPTIONS (defaults: embedded sandbox, ${DEMO_PRINTER})\n${AGENT_USAGE}\n`);
+    process.stdout.write(
+      '  --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)\n',
+    );
+    return;
+  }
+  if (stations !== null) {
+    const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+    const write = (line: string): void => void process.stdout.write(`${line}\n`);
+    // --printer folder:DIR puts the stations' folders under DIR (default ./demo-prints).
+    const printsDir = options.printer?.startsWith('folder:')
+      ? options.printer.slice('folder:'.length)
+      : DEMO_PRINTER.slice('folder:'.length);
+    const site = await startSiteDemo({ stations, dataDir: options.dataDir, printsDir, log, write });
+    stopOnSignals(() => site.stop(), log.info);
     return;
   }
   // Like the agent: every demo run leaves its log in <data dir>/logs/agent.log.

@@ -21,6 +21,11 @@ export interface TrafficGeneratorOptions {
   readonly draftEvery?: number;
   /** Told about each draft left for the station, instead of logging it (the CLI prints it). @default logged */
   readonly onDraft?: (draft: DemoDraft) => void;
+  /**
+   * Called with each booking's reference before it is booked (a site demo scans some at a
+   * station, so the site prints them there). @default none
+   */
+  readonly beforeBook?: (referenceId: string, count: number) => Promise<void>;
   readonly log: Logger;
 }
 
@@ -86,6 +91,7 @@ export class TrafficGenerator {
     this.count += 1;
     const referenceId = `DEMO-${String(this.count).padStart(4, '0')}`;
     const source = this.count % 2 === 1 ? 'API' : 'APP';
+    await this.options.beforeBook?.(referenceId, this.count);
     const shipmentId = source === 'API' ? await this.bookThroughApi(referenceId) : await this.bookAsApp(referenceId);
     this.options.log.info(`demo traffic: booked ${referenceId} (${source}) shipment ${shipmentId}`);
     return { shipmentId, referenceId, source };

@@ -1,0 +1,71 @@
+/**
+ * `npm run agent -- relay --site nats://HOST:PORT --api-url URL …`: the site's intake
+ * (src/main/site/relay.ts). Takes the agent's service options; prints `relay: nats://…` once
+ * connected.
+ */
+import { logsDir } from '../diagnostics/agent-diagnostics';
+import { createLogger } from '../log';
+import { createLogFile } from '../log-file';
+import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/metrics';
+import { startRelay } from '../site/relay';
+import { stopOnSignals } from './lifecycle';
+import { OptionsError, parseAgentOptions } from './options';
+import { RELAY_USAGE, splitSiteOptions } from './site-options';
+
+/** True when argv is the relay command (then it runs until stopped). */
+export async function runRelaySubcommand(argv: readonly string[]): Promise<boolean> {
+  if (argv[0] !== 'relay') return false;
+  const { site, rest } = splitSiteOptions(argv.slice(1));
+  const options = parseAgentOptions(rest);
+  if (options.help) {
+    process.stdout.write(`${RELAY_USAGE}\n`);
+    return true;
+  }
+  if (!site.site || !site.siteText) throw new OptionsError('relay needs --site nats://HOST:PORT (the site’s NATS server)');
+  if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
+  if (!options.apiKey) throw new OptionsError('an API key is required: env PRINT_STATION_API_KEY or apiKey in --config');
+  if (site.defaultStations.length === 0) {
+    throw new OptionsError('relay needs --default-station NAME: where a booking goes that no scan claim and no station rule decides');
+  }
+  if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
+    throw new OptionsError(
+      '--webhook-port needs a webhook secret: PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
+    );
+  }
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+  for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
+  let connected = false;
+  const metrics = new SiteMetrics('relay', { siteConnected: () => connected });
+  const relay = await startRelay({
+    servers: site.site,
+    apiUrl: options.apiUrl,
+    apiKey: options.apiKey,
+    dataDir: options.dataDir,
+    log,
+    webhook:
+      options.webhookPort === null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets },
+    pollIntervalSeconds: options.pollIntervalSeconds ?? 2,
+    defaultStations: site.defaultStations,
+    claimMinutes: site.claimMinutes,
+    fallbackAfterMs: site.fallbackAfterSeconds * 1000,
+    credsFile: site.siteCreds,
+    onPublished: (record, fresh) => {
+      if (!fresh) return;
+      metrics.publishedBooking(record.reason);
+      const bookedAt = record.notice.bookedAt ? Date.parse(record.notice.bookedAt) : NaN;
+      if (Number.isFinite(bookedAt)) metrics.intakeLag(Math.max(0, Date.now() - bookedAt));
+    },
+    onLink: (up) => (connected = up),
+  });
+  connected = true;
+  let metricsServer: MetricsServer | null = null;
+  if (site.metricsPort !== null) metricsServer = await startMetricsServer(metrics, site.metricsPort);
+  stopOnSignals(async () => {
+    await metricsServer?.close();
+    await relay.stop();
+  }, log.info);
+  process.stdout.write(`relay: ${site.siteText}\n`);
+  if (relay.webhookUrl) process.stdout.write(`webhooks: ${relay.webhookUrl}\n`);
+  if (metricsServer) process.stdout.write(`metrics: ${metricsServer.url}\n`);
+  return true;
+}

@@ -1,0 +1,55 @@
+import { KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
+
+/**
+ * A bucket's current entries kept in memory (each change arrives through a KV watch as it
+ * is written), so the relay decides a booking without reading every station's rules and
+ * heartbeat from the server each time. The watch starts before the first full read; each
+ * key keeps whichever of the two is the newer revision.
+ */
+export class BucketMirror<T> {
+  private readonly entries = new Map<string, { value: T; created: Date; revision: number }>();
+  private stopWatch: (() => void) | null = null;
+
+  constructor(
+    private readonly kv: KV,
+    private readonly parse: (raw: unknown) => T | null,
+  ) {}
+
+  async start(): Promise<void> {
+    const watch = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly });
+    this.stopWatch = () => watch.stop();
+    void (async () => {
+      for await (const entry of watch) this.take(entry);
+    })().catch(() => undefined);
+    const keys: string[] = [];
+    for await (const key of await this.kv.keys()) keys.push(key);
+    for (const key of keys) {
+      const entry = await this.kv.get(key);
+      if (entry) this.take(entry);
+    }
+  }
+
+  private take(entry: KvEntry): void {
+    const known = this.entries.get(entry.key);
+    if (known && known.revision >= entry.revision) return;
+    let value: T | null = null;
+    if (entry.operation === 'PUT' && entry.length > 0) {
+      try {
+        value = this.parse(entry.json<unknown>());
+      } catch {
+        value = null;
+      }
+    }
+    if (value === null) this.entries.delete(entry.key);
+    else this.entries.set(entry.key, { value, created: entry.created, revision: entry.revision });
+  }
+
+  /** Key → value and when the server stored it. */
+  all(): ReadonlyMap<string, { readonly value: T; readonly created: Date }> {
+    return this.entries;
+  }
+
+  stop(): void {
+    this.stopWatch?.();
+  }
+}

@@ -1,0 +1,92 @@
+import type { JetStreamClient } from '@nats-io/jetstream';
+import type { StationRules } from '../../shared/domain';
+import type { BookingNotice } from '../intake/booking-notice';
+import type { BookingSinkPort, IntakeLogger, ShipmentSourcePort } from '../intake/ports';
+import { rulesNeedShipmentDetails } from '../intake/station-rules';
+import type { ClaimsBucket } from './claims';
+import { bookingCodes, decideStation } from './decision';
+import type { DecisionRecord, DecisionsBucket } from './decisions';
+import { stationSubject } from './names';
+import type { OnlineStations } from './presence';
+import type { SiteRules } from './site-rules';
+
+/**
+ * The relay's sink: what the webhook server and the poller would hand the print pipeline,
+ * the relay decides for the site and publishes instead. Decided once (decisions bucket,
+ * create-once), published with a message id (JetStream drops a second relay's copy within
+ * the duplicate window; beyond it, the station's own ledger keeps it to one label). A
+ * throw leaves the booking with intake, which tries again (webhook: kept pending; poll:
+ * the mark stays).
+ */
+
+export interface SitePublisherOptions {
+  readonly js: JetStreamClient;
+  readonly decisions: DecisionsBucket;
+  readonly claims: ClaimsBucket;
+  readonly rules: SiteRules;
+  readonly online: OnlineStations;
+  /** `--default-station`, in order; at least one. */
+  readonly defaults: readonly string[];
+  /** Fetches sender_reference/system when a station's rules look at them. @default none */
+  readonly shipments?: Pick<ShipmentSourcePort, 'getShipment'>;
+  readonly logger: IntakeLogger;
+  /** A booking was published (after its decision). @default none */
+  readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+export class SitePublisher implements BookingSinkPort {
+  constructor(private readonly options: SitePublisherOptions) {}
+
+  async submitBooking(incoming: BookingNotice): Promise<void> {
+    // Decided, then created once: a booking decided before (another relay, a retry) keeps that
+    // decision, and a fresh one costs no read first.
+    const record = await this.decide(incoming);
+    const stored = await this.options.decisions.decideOnce(record);
+    const fresh = stored.record === record;
+    await publishDecision(this.options.js, stored.record);
+    if (fresh) this.options.logger.info(`site: booking ${incoming.shipmentId} goes to ${stored.record.station}: ${stored.record.why}`);
+    this.options.onPublished?.(stored.record, fresh);
+  }
+
+  private async decide(incoming: BookingNotice): Promise<DecisionRecord> {
+    const { claims, rules, online, defaults } = this.options;
+    const all = await rules.all();
+    const byStation = new Map<string, StationRules>([...all].map(([station, value]) => [station, value.rules]));
+    const notice = await this.withDetails(incoming, [...byStation.values()]);
+    const [onlineNow, found] = await Promise.all([online.online(), claims.find(bookingCodes(notice))]);
+    const decision = decideStation(notice, { claims: found, rules: byStation, defaults, online: (s) => onlineNow.has(s) });
+    // The relay refuses to start without a default station, so a decision is always made.
+    const chosen = decision ?? { station: defaults[0]!, reason: 'default' as const, why: 'the site’s default station' };
+    return {
+      ...chosen,
+      shipmentId: notice.shipmentId,
+      notice,
+      decidedAt: new Date((this.options.now ?? Date.now)()).toISOString(),
+      takenBy: null,
+      takenAt: null,
+    };
+  }
+
+  /** A webhook booking lacks sender_reference and system: fetched when some station's rules read them. */
+  private async withDetails(notice: BookingNotice, rules: readonly StationRules[]): Promise<BookingNotice> {
+    const getShipment = this.options.shipments?.getShipment;
+    if (!getShipment || notice.senderReference !== null || notice.system !== null) return notice;
+    if (!rules.some(rulesNeedShipmentDetails)) return notice;
+    const shipment = await getShipment(notice.shipmentId);
+    return {
+      ...notice,
+      senderReference: shipment.sender_reference ?? null,
+      system: shipment.system ?? null,
+      referenceId: notice.referenceId ?? shipment.reference_id ?? null,
+    };
+  }
+}
+
+/** Publishes the booking to its station's subject; the id makes a repeat (a second relay, a retry) a no-op. */
+export async function publishDecision(js: JetStreamClient, record: DecisionRecord): Promise<void> {
+  await js.publish(stationSubject(record.station), JSON.stringify({ shipmentId: record.shipmentId }), {
+    msgID: `${record.shipmentId}@${record.station}`,
+  });
+}

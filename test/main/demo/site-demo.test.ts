@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findNatsServer, NATS_INSTALL_ADVICE } from '../../../src/main/demo/site-demo';
+import { TSX } from '../../support/cli-run';
+import { waitFor } from '../../support/agent-harness';
+
+const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
+
+describe('npm run demo -- --stations N', () => {
+  it('finds nats-server, or says how to install it', () => {
+    expect(findNatsServer('/nowhere', [])).toBeNull();
+    expect(findNatsServer('', ['/usr/sbin'])).toBe('/usr/sbin/nats-server');
+    expect(NATS_INSTALL_ADVICE).toContain('apt install nats-server');
+  });
+
+  it('starts a relay and the stations with their UIs, and the default station prints the first demo booking', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'print-station-site-demo-'));
+    const child = spawn(TSX, [DEMO, '--stations', '2', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor(() => out.includes('demo: a site of 2'), `the demo's ready lines (${out})`, 60_000);
+      expect(out).toMatch(/^relay: nats:\/\/127\.0\.0\.1:\d+$/m);
+      expect(out).toMatch(/^site: nats:\/\/127\.0\.0\.1:\d+ as Packing 1$/m);
+      expect(out).toMatch(/^ui: Packing 1: http:\/\/127\.0\.0\.1:\d+\//m);
+      expect(out).toMatch(/^ui: Packing 2: http:\/\/127\.0\.0\.1:\d+\//m);
+      // DEMO-0001 is booked through the API (source API): no rule takes it, so Packing 1, the default, prints it.
+      await waitFor(
+        async () => (await readdir(join(dir, 'prints', 'packing-1')).catch(() => [] as string[])).some((f) => f.endsWith('.pdf')),
+        'a demo label at Packing 1',
+        20_000,
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});

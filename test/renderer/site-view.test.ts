@@ -1,0 +1,139 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SiteStatusView, SiteStationView } from '../../src/shared/site';
+import { SITE_REFRESH_MS } from '../../src/renderer/views/site-view';
+import { settle, startApp } from '../support/fake-agent-client';
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setInterval'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.replaceChildren();
+});
+
+const station = (name: string, online: boolean, more: Partial<SiteStationView> = {}): SiteStationView => ({
+  name,
+  role: 'station',
+  online,
+  lastSeen: '2026-11-26T10:00:00Z',
+  printers: [{ uri: 'cups:Zebra', ready: true, words: 'ready' }],
+  queued: 2,
+  lastPrint: { shipmentId: 'S-9', at: '2026-11-26T10:40:00Z' },
+  failures30m: 1,
+  rules: null,
+  fallback: null,
+  ...more,
+});
+
+const status = (stations: SiteStationView[]): SiteStatusView => ({
+  enabled: true,
+  address: 'nats://site:4222',
+  station: 'Packing 1',
+  connected: true,
+  stations,
+  decisions: [
+    {
+      shipmentId: 'S-1',
+      referenceId: 'ORDER-1',
+      station: 'Packing 3',
+      reason: 'claim',
+      why: 'claimed by a scan of ORDER-1',
+      decidedAt: '2026-11-26T10:42:10Z',
+      claimedAt: '2026-11-26T10:42:00Z',
+      movedFrom: null,
+      takenBy: 'Packing 3',
+    },
+  ],
+});
+
+const siteTab = (root: HTMLElement) =>
+  Array.from(root.querySelectorAll<HTMLButtonElement>('[role=tab]')).find((t) => t.textContent?.includes('Site'))!;
+const rows = (root: HTMLElement) =>
+  Array.from(root.querySelectorAll('#view-site tbody tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent));
+
+describe('the Site tab', () => {
+  it('names every station beside online or offline, with its printers, queue, last print and failures; and the latest decisions', async () => {
+    const { root } = await startApp({
+      siteStatus: async () =>
+        status([
+          station('Packing 1', true),
+          station('Packing 3', false, { printers: [{ uri: 'cups:Zebra', ready: false, words: 'queue Zebra is disabled' }] }),
+        ]),
+    });
+    siteTab(root).click();
+    await settle();
+    const [one, three] = rows(root);
+    expect(one?.slice(0, 2)).toEqual(['Packing 1', 'online']);
+    expect(one?.[2]).toBe('cups:Zebra: ready');
+    expect(one?.slice(3).map((c) => c?.split(' ')[0])).toEqual(['2', 'S-9', '1']);
+    expect(three?.slice(0, 3)).toEqual(['Packing 3', 'offline', 'cups:Zebra: queue Zebra is disabled']);
+    expect(root.querySelector('#view-site .site-decisions')?.textContent).toMatch(
+      /^ORDER-1: printed at Packing 3: claimed by a scan at \d/,
+    );
+    expect(root.querySelector('#view-site .site-summary')?.textContent).toBe('Connected to nats://site:4222 as Packing 1.');
+  });
+
+  it('keeps itself current while open: a station that stops turns offline without a click', async () => {
+    let online = true;
+    const { root } = await startApp({ siteStatus: async () => status([station('Packing 2', online)]) });
+    siteTab(root).click();
+    await settle();
+    expect(rows(root)[0]?.[1]).toBe('online');
+    online = false;
+    await vi.advanceTimersByTimeAsync(SITE_REFRESH_MS);
+    await settle();
+    expect(rows(root)[0]?.[1]).toBe('offline');
+  });
+
+  it('says how to join a site when the station is in none', async () => {
+    const { root } = await startApp({
+      siteStatus: async () => ({ enabled: false, address: null, station: null, connected: false, stations: [], decisions: [] }),
+    });
+    siteTab(root).click();
+    await settle();
+    expect(root.querySelector('#view-site .site-summary')?.textContent).toContain('--site nats://HOST:PORT');
+  });
+
+  it('edits another station’s rules for the site and shows what the site now holds', async () => {
+    const saved: unknown[] = [];
+    const rules = { mode: 'filtered' as const, sources: [], carriers: [], matches: [{ field: 'reference_id' as const, pattern: 'B-' }] };
+    const { root } = await startApp({
+      siteStatus: async () => status([station('Packing 1', true), station('Packing 2', true, { rules })]),
+      saveSiteRules: async (input) => {
+        saved.push(input);
+        return status([station('Packing 1', true), station('Packing 2', true, { rules: input.rules as typeof rules })]);
+      },
+    });
+    siteTab(root).click();
+    await settle();
+    const select = root.querySelector<HTMLSelectElement>('#site-rules-station')!;
+    select.value = 'Packing 2';
+    select.dispatchEvent(new Event('change'));
+    const matches = root.querySelector<HTMLTextAreaElement>('#site-rules-matches')!;
+    expect(matches.value).toBe('reference_id B-');
+    matches.value = 'reference_id B-\nsystem /^shop/';
+    root.querySelector<HTMLFormElement>('form.site-rules')!.requestSubmit();
+    await settle();
+    expect(saved).toEqual([
+      {
+        station: 'Packing 2',
+        rules: {
+          mode: 'filtered',
+          sources: [],
+          carriers: [],
+          matches: [
+            { field: 'reference_id', pattern: 'B-' },
+            { field: 'system', pattern: '/^shop/' },
+          ],
+        },
+      },
+    ]);
+    expect(root.querySelector('form.site-rules [role=status]')?.textContent).toBe('Rules saved: the site decides by them now.');
+    // A refresh while editing leaves the fields alone.
+    matches.value = 'reference_id C-';
+    await vi.advanceTimersByTimeAsync(SITE_REFRESH_MS);
+    await settle();
+    expect(matches.value).toBe('reference_id C-');
+  });
+});
