@@ -21,6 +21,11 @@ export const da: Catalog = {
   'scan.found': 'Fandt “{scanned}” via {matchedBy}',
   'scan.foundReference': 'Fandt “{scanned}” via {matchedBy}: {reference}',
   'scan.notFound': 'Intet fundet for “{scan}”: tjek stregkoden eller søg i historikken.',
+  'scan.empty': 'Intet blev scannet: scan pakkens stregkode, eller skriv referencen og tryk Enter.',
+  'scan.layout.us-scanner-nordic-keyboard':
+    'Fundet kun ved at læse “+” som “-”: scanneren skriver med amerikansk layout på dette nordiske tastatur. Indstil scanneren til computerens tastaturlayout (Indstillinger → Testark til scanner).',
+  'scan.layout.nordic-scanner-us-keyboard':
+    'Fundet kun ved at læse “/” som “-”: scanneren skriver med nordisk layout på dette amerikanske tastatur. Indstil scanneren til computerens tastaturlayout (Indstillinger → Testark til scanner).',
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'forsendelses-id',
   'scan.by.tracking_id': 'sporingsnummer',

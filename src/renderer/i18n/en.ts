@@ -23,6 +23,11 @@ export const en = {
   'scan.found': 'Found “{scanned}” by {matchedBy}',
   'scan.foundReference': 'Found “{scanned}” by {matchedBy}: {reference}',
   'scan.notFound': 'Nothing found for “{scan}”: check the barcode or search history.',
+  'scan.empty': "Nothing was scanned: scan the parcel's barcode, or type its reference and press Enter.",
+  'scan.layout.us-scanner-nordic-keyboard':
+    "Found only by reading “+” as “-”: the scanner types in US layout on this Nordic keyboard. Set the scanner to the computer's keyboard layout (Settings → Scanner test sheet).",
+  'scan.layout.nordic-scanner-us-keyboard':
+    "Found only by reading “/” as “-”: the scanner types in a Nordic layout on this US keyboard. Set the scanner to the computer's keyboard layout (Settings → Scanner test sheet).",
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'shipment id',
   'scan.by.tracking_id': 'tracking number',

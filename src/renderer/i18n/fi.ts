@@ -22,6 +22,11 @@ export const fi: Catalog = {
   'scan.found': '”{scanned}” löytyi ({matchedBy})',
   'scan.foundReference': '”{scanned}” löytyi ({matchedBy}): {reference}',
   'scan.notFound': 'Haulla ”{scan}” ei löytynyt mitään: tarkista viivakoodi tai hae historiasta.',
+  'scan.empty': 'Mitään ei luettu: lue paketin viivakoodi tai kirjoita viite ja paina Enter.',
+  'scan.layout.us-scanner-nordic-keyboard':
+    'Löytyi vain lukemalla ”+” merkkinä ”-”: lukija kirjoittaa yhdysvaltalaisella asettelulla tällä pohjoismaisella näppäimistöllä. Aseta lukijaan tietokoneen näppäimistöasettelu (Asetukset → Lukijan testiarkki).',
+  'scan.layout.nordic-scanner-us-keyboard':
+    'Löytyi vain lukemalla ”/” merkkinä ”-”: lukija kirjoittaa pohjoismaisella asettelulla tällä yhdysvaltalaisella näppäimistöllä. Aseta lukijaan tietokoneen näppäimistöasettelu (Asetukset → Lukijan testiarkki).',
   'scan.by.reference': 'viite',
   'scan.by.shipment_id': 'lähetystunnus',
   'scan.by.tracking_id': 'seurantanumero',

@@ -21,6 +21,11 @@ export const nb: Catalog = {
   'scan.found': 'Fant «{scanned}» via {matchedBy}',
   'scan.foundReference': 'Fant «{scanned}» via {matchedBy}: {reference}',
   'scan.notFound': 'Ingenting funnet for «{scan}»: sjekk strekkoden eller søk i historikken.',
+  'scan.empty': 'Ingenting ble skannet: skann pakkens strekkode, eller skriv referansen og trykk Enter.',
+  'scan.layout.us-scanner-nordic-keyboard':
+    'Funnet bare ved å lese «+» som «-»: skanneren skriver med amerikansk oppsett på dette nordiske tastaturet. Still skanneren til datamaskinens tastaturoppsett (Innstillinger → Testark for skanner).',
+  'scan.layout.nordic-scanner-us-keyboard':
+    'Funnet bare ved å lese «/» som «-»: skanneren skriver med nordisk oppsett på dette amerikanske tastaturet. Still skanneren til datamaskinens tastaturoppsett (Innstillinger → Testark for skanner).',
   'scan.by.reference': 'referanse',
   'scan.by.shipment_id': 'sendings-ID',
   'scan.by.tracking_id': 'sporingsnummer',

@@ -21,6 +21,11 @@ export const sv: Catalog = {
   'scan.found': 'Hittade ”{scanned}” via {matchedBy}',
   'scan.foundReference': 'Hittade ”{scanned}” via {matchedBy}: {reference}',
   'scan.notFound': 'Inget hittades för ”{scan}”: kontrollera streckkoden eller sök i historiken.',
+  'scan.empty': 'Inget skannades: skanna paketets streckkod, eller skriv referensen och tryck Enter.',
+  'scan.layout.us-scanner-nordic-keyboard':
+    'Hittades bara genom att läsa ”+” som ”-”: skannern skriver med amerikansk layout på detta nordiska tangentbord. Ställ in skannern på datorns tangentbordslayout (Inställningar → Testark för skanner).',
+  'scan.layout.nordic-scanner-us-keyboard':
+    'Hittades bara genom att läsa ”/” som ”-”: skannern skriver med nordisk layout på detta amerikanska tangentbord. Ställ in skannern på datorns tangentbordslayout (Inställningar → Testark för skanner).',
   'scan.by.reference': 'referens',
   'scan.by.shipment_id': 'sändnings-id',
   'scan.by.tracking_id': 'spårningsnummer',

@@ -8,6 +8,7 @@ import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { language, t } from '../i18n';
+import { installScanSuffixes } from '../scan-suffix';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
 
@@ -50,10 +51,21 @@ export class ScanView {
       this.result,
     );
 
+    const suffixes = installScanSuffixes(this.input, (code) => {
+      primeAudio();
+      void this.lookup(code);
+    });
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
       primeAudio();
-      void this.lookup(this.input.value);
+      const { code, pairedEnter } = suffixes.submitted();
+      if (pairedEnter) return;
+      if (code.trim() === '') {
+        this.input.value = '';
+        replaceChildren(this.feedback, h('p', { role: 'status', class: 'hint-line' }, t('scan.empty')));
+        return;
+      }
+      void this.lookup(code);
     });
   }
 
@@ -115,6 +127,7 @@ export class ScanView {
       replaceChildren(
         this.feedback,
         h('p', { role: 'status', class: 'ok' }, foundWords(outcome.scanned, outcome.matchedBy, s.referenceId)),
+        outcome.layoutMismatch ? h('p', { class: 'warn layout-mismatch' }, t(`scan.layout.${outcome.layoutMismatch}`)) : null,
       );
       this.panel?.dispose();
       this.panel = renderShipment(s, this.ctx, (note) => void this.refresh(s.id, note));
