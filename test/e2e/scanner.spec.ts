@@ -78,3 +78,48 @@ test('an empty scan says what to do', async ({ page, station }) => {
   await scan.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'Nothing was scanned' })).toBeVisible();
 });
+
+test('the scanner test sheet shows Code 128 barcodes that scan back to the test codes, and a test code is answered by the station', async ({
+  page,
+  station,
+}) => {
+  await page.goto(station.url);
+  await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Show scanner test sheet' }).click();
+  const codes = page.locator('#scanner-test-sheet img');
+  await expect(codes).toHaveCount(4);
+  await expect(page.getByRole('button', { name: 'Print test sheet' })).toBeVisible();
+  // Each barcode decodes (zbarimg) to its code and the suffix it carries.
+  const decoded: string[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    const png = await codes.nth(i).screenshot();
+    decoded.push(await zbar(png));
+  }
+  expect(decoded).toEqual(['PS-TEST-1', 'PS-TEST-2\t', 'PS-TEST-3\r', 'PS-TEST-4\r\n']);
+
+  await page.getByRole('tab', { name: 'Scan' }).click();
+  await page.keyboard.type('PS+TEST+2');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('status').filter({ hasText: 'US layout' })).toBeVisible();
+  await page.keyboard.type('PS-TEST-3\r');
+  await expect(page.getByRole('status').filter({ hasText: 'read correctly' })).toBeVisible();
+});
+
+async function zbar(png: Buffer): Promise<string> {
+  const { execFile } = await import('node:child_process');
+  const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'scanner-sheet-'));
+  try {
+    const file = join(dir, 'code.png');
+    await writeFile(file, png);
+    return await new Promise((resolve, reject) =>
+      execFile('zbarimg', ['--quiet', '--raw', '-Sbinary', file], { encoding: 'latin1' }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

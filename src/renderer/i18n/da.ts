@@ -23,12 +23,28 @@ export const da: Catalog = {
   'scan.notFound': 'Intet fundet for “{scan}”: tjek stregkoden eller søg i historikken.',
   'scan.empty': 'Intet blev scannet: scan pakkens stregkode, eller skriv referencen og tryk Enter.',
   'scan.layout.us-scanner-nordic-keyboard':
-    'Fundet kun ved at læse “+” som “-”: scanneren skriver med amerikansk layout på dette nordiske tastatur. Indstil scanneren til computerens tastaturlayout (Indstillinger → Testark til scanner).',
+    'Fundet kun ved at læse “+” som “-”: scanneren skriver med amerikansk layout på dette nordiske tastatur. Indstil scanneren til computerens tastaturlayout (Indstillinger → Scanner).',
   'scan.layout.nordic-scanner-us-keyboard':
-    'Fundet kun ved at læse “/” som “-”: scanneren skriver med nordisk layout på dette amerikanske tastatur. Indstil scanneren til computerens tastaturlayout (Indstillinger → Testark til scanner).',
+    'Fundet kun ved at læse “/” som “-”: scanneren skriver med nordisk layout på dette amerikanske tastatur. Indstil scanneren til computerens tastaturlayout (Indstillinger → Scanner).',
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'forsendelses-id',
   'scan.by.tracking_id': 'sporingsnummer',
+  'scannerTest.heading': 'Scanner',
+  'scannerTest.hint':
+    'Indstil scanneren til at afslutte hver kode med Enter eller Tab og til computerens tastaturlayout. Testarket viser, om den gør det: scan dets koder i scanningsfeltet.',
+  'scannerTest.show': 'Vis testark til scanner',
+  'scannerTest.print': 'Udskriv testarket',
+  'scannerTest.sheetTitle': 'Print Stations testark til scanner',
+  'scannerTest.sheetHint': 'Scan hver kode i scanningsfeltet. Hver skal slås op én gang, og den næste skal erstatte den.',
+  'scannerTest.ends.nothing': '(slutter som scanneren er indstillet)',
+  'scannerTest.ends.tab': '(slutter med Tab)',
+  'scannerTest.ends.cr': '(slutter med CR)',
+  'scannerTest.ends.crlf': '(slutter med CR+LF)',
+  'scannerTest.read.ok': 'Scannerens testkode {code} blev læst korrekt: scanneren er indstillet til stationen.',
+  'scannerTest.read.usOnNordic':
+    'Scannerens testkode {code} kom ud med “+” for “-”: scanneren skriver med amerikansk layout på dette nordiske tastatur. Indstil scannerens tastaturlayout til computerens (se layoutstregkoderne i dens manual).',
+  'scannerTest.read.nordicOnUs':
+    'Scannerens testkode {code} kom ud med “/” for “-”: scanneren skriver med nordisk layout på dette amerikanske tastatur. Indstil scannerens tastaturlayout til computerens (se layoutstregkoderne i dens manual).',
 
   'status.aria': 'Agentens status',
   'status.state': 'Tilstand',

@@ -25,12 +25,28 @@ export const en = {
   'scan.notFound': 'Nothing found for “{scan}”: check the barcode or search history.',
   'scan.empty': "Nothing was scanned: scan the parcel's barcode, or type its reference and press Enter.",
   'scan.layout.us-scanner-nordic-keyboard':
-    "Found only by reading “+” as “-”: the scanner types in US layout on this Nordic keyboard. Set the scanner to the computer's keyboard layout (Settings → Scanner test sheet).",
+    "Found only by reading “+” as “-”: the scanner types in US layout on this Nordic keyboard. Set the scanner to the computer's keyboard layout (Settings → Scanner).",
   'scan.layout.nordic-scanner-us-keyboard':
-    "Found only by reading “/” as “-”: the scanner types in a Nordic layout on this US keyboard. Set the scanner to the computer's keyboard layout (Settings → Scanner test sheet).",
+    "Found only by reading “/” as “-”: the scanner types in a Nordic layout on this US keyboard. Set the scanner to the computer's keyboard layout (Settings → Scanner).",
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'shipment id',
   'scan.by.tracking_id': 'tracking number',
+  'scannerTest.heading': 'Scanner',
+  'scannerTest.hint':
+    "Set the scanner to end each code with Enter or Tab, and to the computer's keyboard layout. The test sheet shows whether it does: scan its codes into the Scan box.",
+  'scannerTest.show': 'Show scanner test sheet',
+  'scannerTest.print': 'Print test sheet',
+  'scannerTest.sheetTitle': 'Print Station scanner test sheet',
+  'scannerTest.sheetHint': 'Scan each code into the Scan box. Each must be looked up once, and the next one must replace it.',
+  'scannerTest.ends.nothing': '(ends as the scanner is set up)',
+  'scannerTest.ends.tab': '(ends with Tab)',
+  'scannerTest.ends.cr': '(ends with CR)',
+  'scannerTest.ends.crlf': '(ends with CR+LF)',
+  'scannerTest.read.ok': 'Scanner test code {code} read correctly: the scanner is set up for this station.',
+  'scannerTest.read.usOnNordic':
+    "Scanner test code {code} came out with “+” for “-”: the scanner types in US layout on this Nordic keyboard. Set the scanner's keyboard layout to the computer's (see its manual's layout barcodes).",
+  'scannerTest.read.nordicOnUs':
+    "Scanner test code {code} came out with “/” for “-”: the scanner types in a Nordic layout on this US keyboard. Set the scanner's keyboard layout to the computer's (see its manual's layout barcodes).",
 
   'status.aria': 'Agent status',
   'status.state': 'State',

@@ -24,12 +24,28 @@ export const fi: Catalog = {
   'scan.notFound': 'Haulla ”{scan}” ei löytynyt mitään: tarkista viivakoodi tai hae historiasta.',
   'scan.empty': 'Mitään ei luettu: lue paketin viivakoodi tai kirjoita viite ja paina Enter.',
   'scan.layout.us-scanner-nordic-keyboard':
-    'Löytyi vain lukemalla ”+” merkkinä ”-”: lukija kirjoittaa yhdysvaltalaisella asettelulla tällä pohjoismaisella näppäimistöllä. Aseta lukijaan tietokoneen näppäimistöasettelu (Asetukset → Lukijan testiarkki).',
+    'Löytyi vain lukemalla ”+” merkkinä ”-”: lukija kirjoittaa yhdysvaltalaisella asettelulla tällä pohjoismaisella näppäimistöllä. Aseta lukijaan tietokoneen näppäimistöasettelu (Asetukset → Viivakoodinlukija).',
   'scan.layout.nordic-scanner-us-keyboard':
-    'Löytyi vain lukemalla ”/” merkkinä ”-”: lukija kirjoittaa pohjoismaisella asettelulla tällä yhdysvaltalaisella näppäimistöllä. Aseta lukijaan tietokoneen näppäimistöasettelu (Asetukset → Lukijan testiarkki).',
+    'Löytyi vain lukemalla ”/” merkkinä ”-”: lukija kirjoittaa pohjoismaisella asettelulla tällä yhdysvaltalaisella näppäimistöllä. Aseta lukijaan tietokoneen näppäimistöasettelu (Asetukset → Viivakoodinlukija).',
   'scan.by.reference': 'viite',
   'scan.by.shipment_id': 'lähetystunnus',
   'scan.by.tracking_id': 'seurantanumero',
+  'scannerTest.heading': 'Viivakoodinlukija',
+  'scannerTest.hint':
+    'Aseta lukija päättämään jokainen koodi Enteriin tai Tabiin ja käyttämään tietokoneen näppäimistöasettelua. Testiarkki näyttää, tekeekö se niin: lue sen koodit lukukenttään.',
+  'scannerTest.show': 'Näytä lukijan testiarkki',
+  'scannerTest.print': 'Tulosta testiarkki',
+  'scannerTest.sheetTitle': 'Print Stationin lukijan testiarkki',
+  'scannerTest.sheetHint': 'Lue jokainen koodi lukukenttään. Jokainen haetaan kerran, ja seuraava korvaa sen.',
+  'scannerTest.ends.nothing': '(päättyy lukijan asetusten mukaan)',
+  'scannerTest.ends.tab': '(päättyy Tabiin)',
+  'scannerTest.ends.cr': '(päättyy CR-merkkiin)',
+  'scannerTest.ends.crlf': '(päättyy CR+LF-merkkeihin)',
+  'scannerTest.read.ok': 'Lukijan testikoodi {code} luettiin oikein: lukija on asetettu tälle asemalle.',
+  'scannerTest.read.usOnNordic':
+    'Lukijan testikoodi {code} tuli merkillä ”+” merkin ”-” sijaan: lukija kirjoittaa yhdysvaltalaisella asettelulla tällä pohjoismaisella näppäimistöllä. Aseta lukijan näppäimistöasettelu tietokoneen mukaiseksi (katso käyttöohjeen asetteluviivakoodit).',
+  'scannerTest.read.nordicOnUs':
+    'Lukijan testikoodi {code} tuli merkillä ”/” merkin ”-” sijaan: lukija kirjoittaa pohjoismaisella asettelulla tällä yhdysvaltalaisella näppäimistöllä. Aseta lukijan näppäimistöasettelu tietokoneen mukaiseksi (katso käyttöohjeen asetteluviivakoodit).',
 
   'status.aria': 'Agentin tila',
   'status.state': 'Tila',

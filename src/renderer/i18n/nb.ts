@@ -23,12 +23,28 @@ export const nb: Catalog = {
   'scan.notFound': 'Ingenting funnet for «{scan}»: sjekk strekkoden eller søk i historikken.',
   'scan.empty': 'Ingenting ble skannet: skann pakkens strekkode, eller skriv referansen og trykk Enter.',
   'scan.layout.us-scanner-nordic-keyboard':
-    'Funnet bare ved å lese «+» som «-»: skanneren skriver med amerikansk oppsett på dette nordiske tastaturet. Still skanneren til datamaskinens tastaturoppsett (Innstillinger → Testark for skanner).',
+    'Funnet bare ved å lese «+» som «-»: skanneren skriver med amerikansk oppsett på dette nordiske tastaturet. Still skanneren til datamaskinens tastaturoppsett (Innstillinger → Skanner).',
   'scan.layout.nordic-scanner-us-keyboard':
-    'Funnet bare ved å lese «/» som «-»: skanneren skriver med nordisk oppsett på dette amerikanske tastaturet. Still skanneren til datamaskinens tastaturoppsett (Innstillinger → Testark for skanner).',
+    'Funnet bare ved å lese «/» som «-»: skanneren skriver med nordisk oppsett på dette amerikanske tastaturet. Still skanneren til datamaskinens tastaturoppsett (Innstillinger → Skanner).',
   'scan.by.reference': 'referanse',
   'scan.by.shipment_id': 'sendings-ID',
   'scan.by.tracking_id': 'sporingsnummer',
+  'scannerTest.heading': 'Skanner',
+  'scannerTest.hint':
+    'Still skanneren til å avslutte hver kode med Enter eller Tab og til datamaskinens tastaturoppsett. Testarket viser om den gjør det: skann kodene i skannefeltet.',
+  'scannerTest.show': 'Vis testark for skanner',
+  'scannerTest.print': 'Skriv ut testarket',
+  'scannerTest.sheetTitle': 'Print Stations testark for skanner',
+  'scannerTest.sheetHint': 'Skann hver kode i skannefeltet. Hver skal slås opp én gang, og den neste skal erstatte den.',
+  'scannerTest.ends.nothing': '(slutter slik skanneren er stilt inn)',
+  'scannerTest.ends.tab': '(slutter med Tab)',
+  'scannerTest.ends.cr': '(slutter med CR)',
+  'scannerTest.ends.crlf': '(slutter med CR+LF)',
+  'scannerTest.read.ok': 'Skannerens testkode {code} ble lest riktig: skanneren er stilt inn for stasjonen.',
+  'scannerTest.read.usOnNordic':
+    'Skannerens testkode {code} kom ut med «+» for «-»: skanneren skriver med amerikansk oppsett på dette nordiske tastaturet. Still skannerens tastaturoppsett til datamaskinens (se oppsettstrekkodene i håndboken).',
+  'scannerTest.read.nordicOnUs':
+    'Skannerens testkode {code} kom ut med «/» for «-»: skanneren skriver med nordisk oppsett på dette amerikanske tastaturet. Still skannerens tastaturoppsett til datamaskinens (se oppsettstrekkodene i håndboken).',
 
   'status.aria': 'Agentens status',
   'status.state': 'Tilstand',

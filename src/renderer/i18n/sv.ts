@@ -23,12 +23,28 @@ export const sv: Catalog = {
   'scan.notFound': 'Inget hittades för ”{scan}”: kontrollera streckkoden eller sök i historiken.',
   'scan.empty': 'Inget skannades: skanna paketets streckkod, eller skriv referensen och tryck Enter.',
   'scan.layout.us-scanner-nordic-keyboard':
-    'Hittades bara genom att läsa ”+” som ”-”: skannern skriver med amerikansk layout på detta nordiska tangentbord. Ställ in skannern på datorns tangentbordslayout (Inställningar → Testark för skanner).',
+    'Hittades bara genom att läsa ”+” som ”-”: skannern skriver med amerikansk layout på detta nordiska tangentbord. Ställ in skannern på datorns tangentbordslayout (Inställningar → Skanner).',
   'scan.layout.nordic-scanner-us-keyboard':
-    'Hittades bara genom att läsa ”/” som ”-”: skannern skriver med nordisk layout på detta amerikanska tangentbord. Ställ in skannern på datorns tangentbordslayout (Inställningar → Testark för skanner).',
+    'Hittades bara genom att läsa ”/” som ”-”: skannern skriver med nordisk layout på detta amerikanska tangentbord. Ställ in skannern på datorns tangentbordslayout (Inställningar → Skanner).',
   'scan.by.reference': 'referens',
   'scan.by.shipment_id': 'sändnings-id',
   'scan.by.tracking_id': 'spårningsnummer',
+  'scannerTest.heading': 'Skanner',
+  'scannerTest.hint':
+    'Ställ in skannern att avsluta varje kod med Enter eller Tab och på datorns tangentbordslayout. Testarket visar om den gör det: skanna dess koder i skanningsrutan.',
+  'scannerTest.show': 'Visa testark för skanner',
+  'scannerTest.print': 'Skriv ut testarket',
+  'scannerTest.sheetTitle': 'Print Stations testark för skanner',
+  'scannerTest.sheetHint': 'Skanna varje kod i skanningsrutan. Varje kod ska slås upp en gång, och nästa ska ersätta den.',
+  'scannerTest.ends.nothing': '(slutar som skannern är inställd)',
+  'scannerTest.ends.tab': '(slutar med Tab)',
+  'scannerTest.ends.cr': '(slutar med CR)',
+  'scannerTest.ends.crlf': '(slutar med CR+LF)',
+  'scannerTest.read.ok': 'Skannerns testkod {code} lästes rätt: skannern är rätt inställd för stationen.',
+  'scannerTest.read.usOnNordic':
+    'Skannerns testkod {code} kom ut med ”+” i stället för ”-”: skannern skriver med amerikansk layout på detta nordiska tangentbord. Ställ in skannerns tangentbordslayout på datorns (se layoutstreckkoderna i dess manual).',
+  'scannerTest.read.nordicOnUs':
+    'Skannerns testkod {code} kom ut med ”/” i stället för ”-”: skannern skriver med nordisk layout på detta amerikanska tangentbord. Ställ in skannerns tangentbordslayout på datorns (se layoutstreckkoderna i dess manual).',
 
   'status.aria': 'Agentens status',
   'status.state': 'Läge',

@@ -11,6 +11,7 @@ import { language, t } from '../i18n';
 import { installScanSuffixes } from '../scan-suffix';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
+import { scannerTestWords } from './scanner-test-sheet';
 
 export class ScanView {
   readonly element: HTMLElement;
@@ -73,6 +74,15 @@ export class ScanView {
     const scan = raw.slice(0, 512);
     this.input.value = '';
     if (scan.trim() === '') return;
+    const test = scannerTestWords(scan);
+    if (test !== null) {
+      // A code from the scanner test sheet: answered here, no lookup.
+      this.panel?.dispose();
+      this.panel = null;
+      replaceChildren(this.result);
+      replaceChildren(this.feedback, h('p', { role: 'status', class: 'scanner-test-result' }, test));
+      return;
+    }
     const seq = ++this.sequence;
     this.element.classList.add('busy');
     this.element.setAttribute('aria-busy', 'true');
