@@ -7,7 +7,7 @@ import type { ConfiguredPrinter } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { describeTarget } from '../format';
+import { describeTarget, listWords } from '../format';
 import { t, type MessageKey } from '../i18n';
 
 const ROLE_WORDS: Readonly<Record<ConfiguredPrinter['roles'][number], MessageKey>> = {
@@ -53,9 +53,9 @@ export class PrinterPauseList {
     test.addEventListener('click', () => void this.testPage(printer.uri));
     return h(
       'li',
-      { class: `printer-pause-item${printer.paused ? ' paused' : ''}`, title: printer.uri },
+      { class: `printer-pause-item${printer.paused ? ' paused' : ''}` },
       h('span', { class: 'printer-name' }, name),
-      h('span', { class: 'printer-detail' }, printer.roles.map((r) => t(ROLE_WORDS[r])).join(t('pauses.and'))),
+      h('span', { class: 'printer-detail' }, listWords(printer.roles.map((r) => t(ROLE_WORDS[r])))),
       h('span', { class: `readiness ${printer.paused ? 'bad' : 'ok'}` }, printer.paused ? t('pauses.paused') : t('pauses.printing')),
       test,
       button,

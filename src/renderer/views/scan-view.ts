@@ -123,6 +123,8 @@ export class ScanView {
       this.panel = renderShipment(outcome.shipment, this.ctx, (next) => void this.refresh(outcome.shipment.id, next));
       replaceChildren(this.result, this.panel.element);
     }
+    // After a booking at a small screen: the scan box and the note ("Booked") back in view.
+    window.scrollTo({ top: 0 });
     this.ctx.focusScan();
   }
 

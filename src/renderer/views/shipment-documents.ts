@@ -11,7 +11,7 @@ import { describeError } from '../bridge/agent-call-error';
 import { agentWords } from '../agent-words';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { describeTarget, localClock } from '../format';
+import { describeTarget, localClock, printerName as printerLabel } from '../format';
 import { t } from '../i18n';
 import { END_OF_DAY_WORDS, documentWords } from '../words';
 
@@ -114,7 +114,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
     }, 150);
   });
   void ctx.printers().then((printers) => {
-    for (const p of printers) names.set(p.uri, p.name);
+    for (const p of printers) names.set(p.uri, printerLabel(p.name, p.uri));
     void load();
   });
   return element;
