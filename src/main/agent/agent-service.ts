@@ -51,7 +51,7 @@ import { PackFlow } from '../pack/pack-flow';
 import type { ServiceConnection } from './service-connection';
 import type { ProvidedSession } from './session-connection';
 import type { StatusTracker } from './status-tracker';
-import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
+import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE, testPageLayout } from './test-page';
 
 export interface AgentServiceDeps {
   readonly connection: ServiceConnection;
@@ -248,7 +248,7 @@ export class AgentService implements AgentApi {
     const routing = this.deps.settings.get().routing;
     // A test page shows how labels come out on this printer: its media, and its sheet layout on sheets.
     const entry = findPrinter(routing, printer);
-    const layout = layoutOn(entry, 'label');
+    const layout = testPageLayout(routing, printer);
     const [job] = this.deps.pipeline.reprint({
       shipmentId: TEST_PAGE_SHIPMENT,
       documentType: TEST_PAGE_TYPE,

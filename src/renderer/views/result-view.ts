@@ -99,7 +99,11 @@ function summary(shipment: ShipmentView): HTMLElement {
   return h(
     'dl',
     { class: 'summary' },
-    ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', { class: value ? '' : 'muted' }, value ?? '—')]),
+    ...rows.flatMap(([term, value], i) => [
+      h('dt', {}, term),
+      // The tracking number (row 2) and ids are read as one: they never wrap mid-number.
+      h('dd', { class: `${value ? '' : 'muted'}${i === 2 ? ' number' : ''}` }, value ?? '—'),
+    ]),
   );
 }
 
