@@ -36,7 +36,7 @@ import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
-import { findPrinter, layoutOn, mediaOn, printersOf } from '../printing/routing';
+import { findPrinter, mediaOn, printersOf } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';

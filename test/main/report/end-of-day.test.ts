@@ -226,7 +226,7 @@ describe('a reprinted label', () => {
   it('stands printed at its latest print: the reprint summary shows when paper last came out', () => {
     const first = job({ updatedAt: at(9.25), target: 'folder:/prints' });
     const reprint = job({ trigger: 'reprint', updatedAt: at(14.5), target: 'folder:/office' });
-    const result = standing([first, reprint], false, plainMessage('report.neverHere'));
+    const result = standing([first, reprint], false, plainMessage('report.held'));
     expect(result).toMatchObject({ state: 'printed', printedAt: at(14.5), printer: 'folder:/office' });
   });
 });
