@@ -155,6 +155,8 @@ export function printerUriHint(): string {
  * `Express Worldwide` read `DHL Express Worldwide`, `Bring` and `Bring Parcel` read `Bring Parcel`.
  */
 export function rateTitle(carrier: string, product: string): string {
+  // `DB Schenker` and `DB SCHENKERsystem`: the product already names its carrier.
+  if (product.trim().toLowerCase().startsWith(carrier.trim().toLowerCase())) return product.trim();
   const c = carrier.trim().split(/\s+/).filter(Boolean);
   const p = product.trim().split(/\s+/).filter(Boolean);
   for (let overlap = Math.min(c.length, p.length); overlap > 0; overlap -= 1) {

@@ -78,7 +78,7 @@ export const PRINTER_KIND_COMPLETED_WORDS: Readonly<Record<PrinterKind, string>>
 );
 
 /** `ok` = green, `bad` = red, `unknown` = grey: the colour says what is known. */
-export type Readiness = { readonly tone: 'ok' | 'bad' | 'unknown'; readonly words: string };
+export type Readiness = { readonly tone: 'ok' | 'bad' | 'warn' | 'unknown'; readonly words: string };
 
 export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail' | 'detailMessage'>): Readiness {
   if (printer.ready === null) return { tone: 'unknown', words: t('readiness.unknown') };

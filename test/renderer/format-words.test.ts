@@ -61,5 +61,6 @@ describe('every number and date in the UI language', () => {
     expect(rateTitle('DHL Express', 'Express Worldwide')).toBe('DHL Express Worldwide');
     expect(rateTitle('Bring', 'Bring Business Parcel')).toBe('Bring Business Parcel');
     expect(rateTitle('PostNord', 'MyPack Collect')).toBe('PostNord MyPack Collect');
+    expect(rateTitle('DB Schenker', 'DB SCHENKERsystem')).toBe('DB SCHENKERsystem');
   });
 });

@@ -266,6 +266,8 @@ export const da: Catalog = {
   'settings.documentPrinterUri': 'Dokumentprinterens URI',
   'settings.findPrinters': 'Find printere igen',
   'settings.pauseAutoPrint': 'Sæt automatisk udskrivning på pause',
+  'settings.pauseHint':
+    'Automatisk udskrivning for hele stationen: en pause holder nye etiketter i kø, til du genoptager; den gælder med det samme, intet skal gemmes.',
   'settings.resumeAutoPrint': 'Genoptag automatisk udskrivning',
   'settings.testLabel': 'Testudskrift på etiketprinteren',
   'settings.testDocument': 'Testudskrift på dokumentprinteren',
@@ -322,6 +324,7 @@ export const da: Catalog = {
   'pauses.role.document': 'dokumenter',
   'pauses.paused': 'på pause: jobbene venter',
   'pauses.printing': 'udskriver',
+  'pauses.notReachable': 'kan ikke nås',
   'pauses.testPageSent': 'Testsiden er sendt til {target}: den viser medie og layout og har en lineal i mm.',
   'pauses.testPageFailed': 'Testsiden mislykkedes: {error}',
   'pauses.nowPaused': '{target} er sat på pause: dens job venter, til den genoptages.',

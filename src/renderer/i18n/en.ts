@@ -268,6 +268,8 @@ export const en = {
   'settings.documentPrinterUri': 'Document printer URI',
   'settings.findPrinters': 'Find printers again',
   'settings.pauseAutoPrint': 'Pause auto-print',
+  'settings.pauseHint':
+    'Automatic printing for the whole station: pausing holds new labels in line until you resume; it takes effect at once, no saving needed.',
   'settings.resumeAutoPrint': 'Resume auto-print',
   'settings.testLabel': 'Test print on label printer',
   'settings.testDocument': 'Test print on document printer',
@@ -324,6 +326,7 @@ export const en = {
   'pauses.role.document': 'documents',
   'pauses.paused': 'paused: jobs wait',
   'pauses.printing': 'printing',
+  'pauses.notReachable': 'not reachable',
   'pauses.testPageSent': 'Test page sent to {target}: it names its media and layout and has a ruler in mm.',
   'pauses.testPageFailed': 'Test page failed: {error}',
   'pauses.nowPaused': '{target} paused: its jobs wait until it is resumed.',

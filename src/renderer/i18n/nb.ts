@@ -266,6 +266,8 @@ export const nb: Catalog = {
   'settings.documentPrinterUri': 'Dokumentskriverens URI',
   'settings.findPrinters': 'Finn skrivere på nytt',
   'settings.pauseAutoPrint': 'Sett automatisk utskrift på pause',
+  'settings.pauseHint':
+    'Automatisk utskrift for hele stasjonen: en pause holder nye etiketter i kø til du gjenopptar; den gjelder med en gang, ingenting må lagres.',
   'settings.resumeAutoPrint': 'Fortsett automatisk utskrift',
   'settings.testLabel': 'Testutskrift på etikettskriveren',
   'settings.testDocument': 'Testutskrift på dokumentskriveren',
@@ -322,6 +324,7 @@ export const nb: Catalog = {
   'pauses.role.document': 'dokumenter',
   'pauses.paused': 'på pause: jobbene venter',
   'pauses.printing': 'skriver ut',
+  'pauses.notReachable': 'kan ikke nås',
   'pauses.testPageSent': 'Testsiden er sendt til {target}: den viser papir og oppsett og har en linjal i mm.',
   'pauses.testPageFailed': 'Testsiden mislyktes: {error}',
   'pauses.nowPaused': '{target} er satt på pause: jobbene venter til den fortsetter.',

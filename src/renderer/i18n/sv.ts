@@ -266,6 +266,8 @@ export const sv: Catalog = {
   'settings.documentPrinterUri': 'Dokumentskrivarens URI',
   'settings.findPrinters': 'Sök skrivare igen',
   'settings.pauseAutoPrint': 'Pausa automatisk utskrift',
+  'settings.pauseHint':
+    'Automatisk utskrift för hela stationen: en paus håller nya etiketter i kö tills du återupptar; den gäller direkt, inget behöver sparas.',
   'settings.resumeAutoPrint': 'Återuppta automatisk utskrift',
   'settings.testLabel': 'Testutskrift på etikettskrivaren',
   'settings.testDocument': 'Testutskrift på dokumentskrivaren',
@@ -322,6 +324,7 @@ export const sv: Catalog = {
   'pauses.role.document': 'dokument',
   'pauses.paused': 'pausad: jobben väntar',
   'pauses.printing': 'skriver ut',
+  'pauses.notReachable': 'nås inte',
   'pauses.testPageSent': 'Testsidan skickades till {target}: den visar papper och layout och har en linjal i mm.',
   'pauses.testPageFailed': 'Testsidan misslyckades: {error}',
   'pauses.nowPaused': '{target} pausad: dess jobb väntar tills den återupptas.',
