@@ -20,8 +20,15 @@ for (const { name, suffix } of SUFFIXES) {
     const scan = page.getByRole('textbox', { name: /Scan/ });
     await expect(scan).toBeFocused();
 
+    // Whether the page kept Tab from moving the caret on (it takes Tab as the code's end).
+    await page.evaluate(() =>
+      document.addEventListener('keydown', (event) => {
+        if (event.key === 'Tab') (window as unknown as { tabKept?: boolean }).tabKept = event.defaultPrevented;
+      }),
+    );
     await page.keyboard.type(first.referenceId);
     await suffix(page);
+    if (name === 'Tab') expect(await page.evaluate(() => (window as unknown as { tabKept?: boolean }).tabKept)).toBe(true);
     await expect(page.getByRole('article', { name: new RegExp(first.referenceId) })).toBeVisible();
     await expect(scan).toBeFocused();
     await expect(scan).toHaveValue('');

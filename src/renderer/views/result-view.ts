@@ -55,7 +55,7 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
     h(
       'header',
       { class: 'shipment-head' },
-      h('h2', {}, title),
+      h('h2', { 'data-verbatim': '' }, title),
       h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
       // The service's own status only when it says more than the stage (PENDING, not BOOKED).
       shipment.status && !SAME_AS_STAGE[stage].includes(shipment.status.toUpperCase())
@@ -102,7 +102,8 @@ function summary(shipment: ShipmentView): HTMLElement {
     ...rows.flatMap(([term, value], i) => [
       h('dt', {}, term),
       // The tracking number (row 2) and ids are read as one: they never wrap mid-number.
-      h('dd', { class: `${value ? '' : 'muted'}${i === 2 ? ' number' : ''}` }, value ?? '—'),
+      // Every value here is the service's (names, addresses, carrier, numbers): shown as received.
+      h('dd', { class: `${value ? '' : 'muted'}${i === 2 ? ' number' : ''}`, 'data-verbatim': value ? '' : null }, value ?? '—'),
     ]),
   );
 }
