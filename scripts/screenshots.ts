@@ -107,8 +107,8 @@ async function main(): Promise<void> {
         await page.getByRole('button', { name: words['parcels.save'] }).click();
         await page.getByRole('radio').first().waitFor();
         await page.getByRole('radio').nth(1).click();
-        // The parcels and the rates in the window: what the packer sees while choosing.
-        await page.locator('.pack-panel').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+        // The rates in the middle of the window: what the packer sees while choosing.
+        await page.getByRole('radiogroup').evaluate((el) => el.scrollIntoView({ block: 'center' }));
         await shoot(page, screens, `pack-${language}-${size.width}`);
         if (language === 'en' && size.width === 1280) await page.screenshot({ path: join(docs, 'pack-and-ship.png') });
         for (const tab of ['tab.queue', 'tab.settings', 'tab.endOfDay'] as const) {

@@ -151,7 +151,7 @@ export class EndOfDayView {
         h(
           'tr',
           { class: `eod-row ${r.state}` },
-          h('td', {}, r.reference ?? r.shipmentId),
+          h('td', { class: 'ref' }, r.reference ?? r.shipmentId),
           h('td', {}, r.carrier ?? '—'),
           h('td', { class: 'number' }, r.trackingId ?? '—'),
           h('td', {}, h('span', { class: `eod-state ${r.state}` }, END_OF_DAY_WORDS[r.state]), stateDetail(r.state, r)),
