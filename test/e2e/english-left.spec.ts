@@ -88,6 +88,27 @@ async function dataNames(station: Station): Promise<string[]> {
   return names.filter((n): n is string => typeof n === 'string' && n.length > 0).sort((a, b) => b.length - a.length);
 }
 
+/** Words of the matched cells that the layout broke across lines (one word, several line boxes). */
+async function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const broken: string[] = [];
+    for (const cell of Array.from(document.querySelectorAll(sel))) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}
+
 async function englishLeft(page: Page, english: Set<string>, names: readonly string[], where: string): Promise<string[]> {
   const found: string[] = [];
   for (const raw of await uiTexts(page)) {
@@ -158,5 +179,11 @@ for (const language of ['sv', 'fi', 'da', 'nb'] as const) {
       left.push(...(await englishLeft(page, english, names, words[tab])));
     }
     expect(left).toEqual([]);
+
+    // At 800 px no table header and no tracking number breaks inside a word.
+    await page.setViewportSize({ width: 800, height: 600 });
+    await page.getByRole('tab', { name: words['tab.endOfDay'] }).click();
+    await expect(page.locator('.eod-table td.number').first()).toBeVisible();
+    expect(await brokenWords(page, '[role=tabpanel]:not([hidden]) th, [role=tabpanel]:not([hidden]) td.number')).toEqual([]);
   });
 }
