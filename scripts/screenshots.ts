@@ -6,8 +6,9 @@
  *
  * - docs/screenshot.png: a scanned, booked shipment with its tracking timeline (1280x800, English);
  * - docs/pack-and-ship.png: a draft's parcels typed and a rate chosen (1280x800, English);
- * - test-results/screenshots/<view>-<language>-<size>.png: every view in English, Swedish and
- *   Finnish at 800x600 and 1280x800, to look at before a release.
+ * - reports/screenshots/<view>-<language>-<size>.png: every view in English, Swedish and
+ *   Finnish at 800x600 and 1280x800, to look at before a release (outside test-results/, which
+ *   each Playwright run empties).
  *
  * Needs the built UI (`npm run build:ui`, which the npm script runs first) and /usr/bin/chromium.
  */
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'print-station-screenshots-'));
   const staticDir = resolve('out/renderer');
   const docs = resolve('docs');
-  const screens = resolve('test-results', 'screenshots');
+  const screens = resolve('reports', 'screenshots');
   // The demo's own printer, folder:./demo-prints, as the pictures should show it.
   process.chdir(dir);
   const sandbox = await startSandbox({ port: 0, simulateCarrier: true });
