@@ -15,6 +15,7 @@ import { firstRunPanel } from './views/first-run';
 import { LANGUAGE_SELECT_ID, createLanguagePicker } from './views/language-picker';
 import { QueueView } from './views/queue-view';
 import { ScanView } from './views/scan-view';
+import { scannerTestSection } from './views/scanner-test-sheet';
 import { SettingsPanel } from './views/settings-view';
 import { SiteView } from './views/site-view';
 import { packSettingsPanel } from './views/pack-settings';
@@ -90,7 +91,7 @@ export class App {
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
-    this.settings.element.append(createLanguagePicker());
+    this.settings.element.append(createLanguagePicker(), scannerTestSection());
     // Packing settings sit under the station settings, in their own form and file.
     const packing = packSettingsPanel(this.ctx);
     this.settings.element.append(packing.element);

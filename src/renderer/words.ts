@@ -17,6 +17,7 @@ import type {
 import { PRINTER_KINDS, type PrinterKind } from '../shared/printer-kinds';
 import { t, tMaybe, type MessageKey } from './i18n';
 import { agentWords } from './agent-words';
+import { localCutoff, localPrice, rateTitle } from './format';
 
 /** A read-only map whose values are looked up in the current language on every read. */
 export function localized<K extends string>(keys: Readonly<Record<K, MessageKey>>): Readonly<Record<K, string>> {
@@ -77,7 +78,7 @@ export const PRINTER_KIND_COMPLETED_WORDS: Readonly<Record<PrinterKind, string>>
 );
 
 /** `ok` = green, `bad` = red, `unknown` = grey: the colour says what is known. */
-export type Readiness = { readonly tone: 'ok' | 'bad' | 'unknown'; readonly words: string };
+export type Readiness = { readonly tone: 'ok' | 'bad' | 'warn' | 'unknown'; readonly words: string };
 
 export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail' | 'detailMessage'>): Readiness {
   if (printer.ready === null) return { tone: 'unknown', words: t('readiness.unknown') };
@@ -111,7 +112,8 @@ export function trackingStatusWords(status: string): string {
 
 /** A shipment status (`PENDING`, `CANCELED`) in words; unknown ones readably. */
 export function shipmentStatusWords(status: string): string {
-  return tMaybe(`shipmentStatus.${status.toUpperCase()}`) ?? readable(status);
+  // A delivered shipment says it as its tracking does: one term per idea.
+  return tMaybe(`shipmentStatus.${status.toUpperCase()}`) ?? tMaybe(`tracking.${status.toUpperCase()}`) ?? readable(status);
 }
 
 /** `SOME_NEW_VALUE` → `Some new value`. */
@@ -134,11 +136,7 @@ export const PICKUP_WORDS = localized<PackSettings['pickup']>({
 
 /** A rate in one line: carrier, product, price, days, pickup cutoff and what it still needs. */
 export function rateWords(rate: RateView): { readonly title: string; readonly price: string; readonly details: string } {
-  const price = rate.receiverPays
-    ? t('rate.receiverPays')
-    : rate.price
-      ? `${rate.price}${rate.currency && !rate.price.includes(rate.currency) ? ` ${rate.currency}` : ''}`
-      : t('rate.noPrice');
+  const price = rate.receiverPays ? t('rate.receiverPays') : rate.price ? localPrice(rate.price, rate.currency) : t('rate.noPrice');
   const one = rate.daysMin ?? rate.daysMax;
   const days =
     rate.daysMin !== null && rate.daysMax !== null && rate.daysMin !== rate.daysMax
@@ -153,11 +151,11 @@ export function rateWords(rate: RateView): { readonly title: string; readonly pr
   ].filter((x): x is string => x !== null);
   const details = [
     days,
-    rate.pickupCutoff ? t('rate.pickupCutoff', { time: rate.pickupCutoff }) : t('rate.noPickup'),
+    rate.pickupCutoff ? t('rate.pickupCutoff', { time: localCutoff(rate.pickupCutoff) }) : t('rate.noPickup'),
     rate.ownAgreementName,
     ...needs,
   ]
     .filter((x): x is string => !!x)
     .join(' · ');
-  return { title: `${rate.carrierName} ${rate.productName}`, price, details };
+  return { title: rateTitle(rate.carrierName, rate.productName), price, details };
 }

@@ -38,6 +38,13 @@ import {
   type ShippingRuleView,
 } from './domain';
 
+/**
+ * A scanner whose keyboard layout differs from the computer's moves punctuation: a US-layout
+ * scanner on a Nordic keyboard types `+` for `-` and `-` for `/`; a Nordic one on a US keyboard
+ * the other way round.
+ */
+export type ScanLayoutMismatch = 'us-scanner-nordic-keyboard' | 'nordic-scanner-us-keyboard';
+
 export type LookupResult =
   | {
       readonly kind: 'found';
@@ -45,6 +52,11 @@ export type LookupResult =
       readonly normalized: string;
       readonly matchedBy: 'reference' | 'shipment_id' | 'tracking_id';
       readonly shipment: ShipmentView;
+      /**
+       * Set when only the scan read in the other keyboard layout matched: the scanner's layout
+       * does not match the computer's, and the UI says what to change.
+       */
+      readonly layoutMismatch?: ScanLayoutMismatch;
     }
   | { readonly kind: 'not_found'; readonly scanned: string; readonly normalized: string; readonly message: string };
 

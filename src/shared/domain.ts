@@ -376,7 +376,14 @@ export interface FieldProblem {
   readonly label: string;
   /** The service's message in a packer's words, e.g. "is missing". */
   readonly message: string;
+  /** `message` as a code, for the UI's languages; absent for the service's own words. */
+  readonly code?: FieldProblemCode;
+  /** The code's values: `text` (what was typed) for notNumber, `max` for tooLarge. */
+  readonly params?: Readonly<Record<string, string | number>>;
 }
+
+/** What is wrong with a typed field: missing, not a number, not above 0, above its maximum. */
+export type FieldProblemCode = 'missing' | 'notNumber' | 'notPositive' | 'tooLarge';
 
 /** A shipment at the packing table: what it holds and what booking still needs. */
 export interface DraftView {

@@ -60,7 +60,7 @@ test('a domestic draft is finished, booked and printed once from one scan, by ke
   const article = page.getByRole('article', { name: /DRAFT-0001/ });
   await expect(article.getByText('Not booked', { exact: true })).toBeVisible();
   const missing = page.getByRole('list', { name: 'Missing for booking' });
-  await expect(missing).toContainText('Weight of parcel 1: is missing');
+  await expect(missing).toContainText('Weight (kg), parcel line 1: is missing');
   await expect(page.getByRole('button', { name: /Book/ }).first()).toBeVisible();
   await expect(scan).toBeFocused();
   await snap('pack-draft-scanned');
@@ -134,12 +134,14 @@ test('errors land next to their fields, and a service 422 shows its request id',
   await page.getByRole('textbox', { name: 'Width (cm), parcel line 1' }).fill('20');
   await page.getByRole('textbox', { name: 'Height (cm), parcel line 1' }).fill('20');
   await page.getByRole('textbox', { name: 'Length (cm), parcel line 1' }).fill('30');
-  await weight.fill('1,5 kg');
+  await weight.fill('1,5 lbs');
   await weight.press('Enter');
   await expect(weight).toHaveAttribute('aria-invalid', 'true');
   await expect(weight).toHaveAccessibleDescription(/is not a number/);
+  // The banner gives the same reason as the field.
+  await expect(page.locator('.pack-problem')).toContainText('Check the parcels: Weight (kg), parcel line 1: “1,5lbs” is not a number');
   // Nothing typed is lost.
-  await expect(weight).toHaveValue('1,5 kg');
+  await expect(weight).toHaveValue('1,5 lbs');
   await expect(page.getByRole('textbox', { name: 'Width (cm), parcel line 1' })).toHaveValue('20');
 
   await weight.fill('2');
@@ -305,6 +307,66 @@ test('the station shipping rules chosen in Settings shape the rates', async ({ p
   await openAndChoose(page, 'DRAFT-RULES', /./);
   const titles = await page.getByRole('radiogroup', { name: 'Rates' }).locator('.rate-title').allTextContents();
   expect(titles.length).toBeGreaterThan(0);
-  for (const t of titles) expect(t).toMatch(/^DB Schenker/);
+  // The product names its carrier (DB SCHENKERsystem): the title says it once.
+  for (const t of titles) expect(t).toMatch(/^DB Schenker/i);
   await expect(page.locator('.rate-warnings')).toContainText('Shipping rules applied: Only DB Schenker');
+});
+
+test('the pack form says the real reason in field and banner alike, takes 1,5 kg, does not jump, picks the matching favorite, and shows the booking at 800x600', async ({
+  page,
+  station,
+  draft,
+}) => {
+  await draft({ reference_id: 'DRAFT-0005', to: RECEIVER, packages: [{ quantity: 1, type: 'PACKAGE', description: 'Mugs' }] });
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.goto(station.url);
+  const scan = page.getByRole('textbox', { name: /Scan/ });
+  await scan.fill('DRAFT-0005');
+  await scan.press('Enter');
+  // The receiver is said once on the page.
+  await expect(page.getByRole('article', { name: /DRAFT-0005/ })).toBeVisible();
+  await expect(page.locator('dt').filter({ hasText: /^Receiver$/ })).toHaveCount(1);
+  await page.keyboard.press('Alt+b');
+
+  const field = (name: string) => page.getByRole('textbox', { name: `${name}, parcel line 1` });
+  const weight = field('Weight (kg)');
+  const banner = page.locator('.pack-problem');
+  await field('Width (cm)').fill('20');
+  await field('Height (cm)').fill('20');
+  await field('Length (cm)').fill('30');
+  // 20×20×30 is the team's "Small box": the Box list says so.
+  await expect(page.getByRole('combobox', { name: 'Box, parcel line 1' })).toHaveValue(/.+/);
+  await expect(page.getByRole('combobox', { name: 'Box, parcel line 1' }).locator('option:checked')).toHaveText(/Small box/);
+  await field('Width (cm)').fill('21');
+  await expect(page.getByRole('combobox', { name: 'Box, parcel line 1' })).toHaveValue('');
+  await field('Width (cm)').fill('20');
+
+  const before = await weight.boundingBox();
+  const reasons: Array<[string, RegExp]> = [
+    ['-2', /must be more than 0/],
+    ['0', /must be more than 0/],
+    ['99999', /must be at most 10,000/],
+    ['', /is missing/],
+  ];
+  for (const [typed, reason] of reasons) {
+    await weight.fill(typed);
+    await weight.press('Enter');
+    await expect(weight).toHaveAccessibleDescription(reason);
+    await expect(banner).toContainText(reason);
+    await expect(banner).not.toContainText('not numbers');
+    // The error line had its room already: the field did not move.
+    expect((await weight.boundingBox())?.y).toBe(before?.y);
+  }
+
+  await weight.fill('1,5 kg');
+  await weight.press('Enter');
+  await expect(page.getByRole('radiogroup', { name: 'Rates' }).getByRole('radio').first()).toBeFocused();
+  const book = page.getByRole('button', { name: /Book and print/ });
+  await expect(book).toHaveClass(/primary/);
+  await book.click();
+  await expect(page.getByRole('status').first()).toContainText(/Booked DRAFT-0005/);
+  // The scan box and the note are in the window, not scrolled off.
+  await expect(scan).toBeInViewport();
+  await expect(page.getByRole('status').first()).toBeInViewport();
+  await expect(scan).toBeFocused();
 });

@@ -100,7 +100,11 @@ test('a failed job shows its reason, and retry prints it once the printer exists
     await expect(page.locator('.reprint-status')).toContainText('does not exist');
 
     await page.getByRole('tab', { name: 'Queue & history' }).click();
-    const row = page.locator('tr.job').filter({ hasText: 'ORDER-4004' }).filter({ hasText: 'reprint' });
+    // The reprint's row: its trigger says so (a finished job's Reprint button is in other rows too).
+    const row = page
+      .locator('tr.job')
+      .filter({ hasText: 'ORDER-4004' })
+      .filter({ has: page.locator('td.document', { hasText: 'reprint' }) });
     await expect(row).toHaveCount(1);
     await expect(row.locator('.badge')).toHaveText('failed');
     await expect(row.locator('.reason')).toContainText('CUPS queue "Labels" does not exist');

@@ -121,9 +121,9 @@ describe('documents of a scanned parcel in Swedish', () => {
     expect(element.querySelector('.printed-notice')?.textContent).toMatch(
       /^Etiketten skrevs ut 09[.:]14 på Zebra bänk 2\. Skriv ut igen \(Alt\+R\) skriver ut den en gång till\.$/,
     );
-    expect(texts(element, '[aria-label="Dokument att skriva ut"] .eod-state')).toEqual(['utskriven', 'inte utskriven']);
+    expect(texts(element, '[aria-label="Dokument att skriva ut"] .eod-state')).toEqual(['utskriven', 'skrivs inte ut här']);
     const button = element.querySelector<HTMLButtonElement>('button.print-documents')!;
-    expect(button.textContent).toBe('Skriv ut saknade dokument (1)');
+    expect(button.textContent).toBe('Skriv ut här (1)');
     button.click();
     await settle();
     expect(element.querySelector('.inline-result')?.textContent).toBe(

@@ -20,7 +20,7 @@ describe('t with plural forms (Intl.PluralRules of the UI locale)', () => {
     ['sv', '1 etikett skickad till utskrift', '6 etiketter skickade till utskrift', '0 etiketter skickade till utskrift'],
     ['da', '1 etiket sendt til udskrivning', '6 etiketter sendt til udskrivning', '0 etiketter sendt til udskrivning'],
     ['nb', '1 etikett sendt til utskrift', '6 etiketter sendt til utskrift', '0 etiketter sendt til utskrift'],
-    ['fi', '1 osoitekortti lähetetty tulostukseen', '6 osoitekorttia lähetetty tulostukseen', '0 osoitekorttia lähetetty tulostukseen'],
+    ['fi', '1 tarra lähetetty tulostukseen', '6 tarraa lähetetty tulostukseen', '0 tarraa lähetetty tulostukseen'],
   ])('%s: one label, several labels, no label', (lang, one, six, none) => {
     expect(inLanguage(lang, () => t('eod.labelsSent', { count: 1 }))).toBe(one);
     expect(inLanguage(lang, () => t('eod.labelsSent', { count: 6 }))).toBe(six);

@@ -112,10 +112,14 @@ describe('a rate in Swedish', () => {
       title: 'PostNord MyPack',
       price: 'mottagaren betalar',
       details:
-        '1–3 dagar · sista upphämtning 2026-11-24 16:00 · kräver ett utlämningsställe · kräver uppladdning av tullfaktura · ingen tredje part som betalar tull',
+        '1–3 dagar · sista upphämtning 24 nov. 2026 16:00 · kräver ett utlämningsställe · kräver uppladdning av tullfaktura · ingen tredje part som betalar tull',
     });
     expect(rateWords({ ...RATE, daysMax: 1, pickupCutoff: null, receiverPays: false, price: '99', currency: 'SEK' }).details).toMatch(
       /^1 dag · ingen upphämtning/,
+    );
+    // Money as Swedish writes it, with a decimal comma like the weights.
+    expect(rateWords({ ...RATE, receiverPays: false, price: '1234.5', currency: 'SEK' }).price.replaceAll(/[\u00a0\u202f]/g, ' ')).toBe(
+      '1 234,50 kr',
     );
   });
 });
@@ -215,8 +219,8 @@ describe('the booking panel in Swedish', () => {
     const el = panel.element;
     expect(el.querySelector('h3')?.textContent).toBe('Inte bokad: gör klart den här');
     expect(el.querySelector('button.primary')?.textContent).toBe('Boka sändning…');
-    expect(Array.from(el.querySelectorAll('dt'), (d) => d.textContent)).toEqual(['Avsändare', 'Mottagare', 'Kollin', 'Referenser', 'Tull']);
-    expect(el.querySelectorAll('dd')[2]?.textContent).toBe('2 × 20×20×30,5 cm, 1,5 kg');
+    expect(Array.from(el.querySelectorAll('dt'), (d) => d.textContent)).toEqual(['Avsändare', 'Kollin', 'Referenser', 'Tull']);
+    expect(el.querySelectorAll('dd')[1]?.textContent).toBe('2 × 20×20×30,5 cm, 1,5 kg');
     expect(el.querySelector('ul')?.getAttribute('aria-label')).toBe('Saknas för bokning');
     expect(el.querySelector('.missing p')?.textContent).toBe('Saknas för bokning:');
 
@@ -253,7 +257,7 @@ describe('customs items in the booking panel', () => {
     document.body.append(panel.element);
     await settle();
     // Intl separates digit groups and the unit with no-break spaces: read them as spaces.
-    return (panel.element.querySelectorAll('dd')[4]?.textContent ?? '').replaceAll(/[\u00a0\u202f]/g, ' ');
+    return (panel.element.querySelectorAll('dd')[3]?.textContent ?? '').replaceAll(/[\u00a0\u202f]/g, ' ');
   };
 
   it('gives the item weight and value in the UI language’s digits, like the parcels’ weights', async () => {

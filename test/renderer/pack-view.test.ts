@@ -101,7 +101,7 @@ describe('pack view', () => {
     document.body.append(panel.element);
     await settle();
     expect(document.querySelector('.badge.stage-draft')?.textContent).toBe('Not booked');
-    expect(document.querySelector('[aria-label="Missing for booking"]')?.textContent).toContain('Weight of parcel 1: is missing');
+    expect(document.querySelector('[aria-label="Missing for booking"]')?.textContent).toContain('Weight (kg), parcel line 1: is missing');
     expect(document.querySelector('button.reprint')).toBeNull();
 
     panel.book();

@@ -86,6 +86,10 @@ describe('printers editor', () => {
 
     click('#pf-add-printer');
     expect(document.activeElement).toBe(document.getElementById('pf-printers-1-name'));
+    // A new row is not red before anything was typed: its name is checked once the caret leaves it.
+    expect(document.getElementById('pf-printers-1-name-error')!.textContent).toBe('');
+    expect(document.getElementById('pf-printers-1-name')!.getAttribute('aria-invalid')).toBe('false');
+    document.getElementById('pf-printers-1-name')!.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
     expect(document.getElementById('pf-printers-1-name-error')!.textContent).toBe('Give this printer a name.');
     choose('pf-printers-1-device', 'cups:Office');
     expect(value('pf-printers-1-name')).toBe('Office laser');
@@ -108,7 +112,8 @@ describe('printers editor', () => {
     choose('pf-rules-0-documentTypes', '["label"]');
     expect(optionWords('pf-rules-0-carriers')).toEqual(['Any carrier', 'DHL Express', 'Bring']);
     choose('pf-rules-0-carriers', '["bring"]');
-    expect(document.getElementById('pf-rules-0-printer-error')!.textContent).toBe('Choose the printer this rule prints on.');
+    // The rule's printer is not chosen yet, nor left: no red until it is, or until saving.
+    expect(document.getElementById('pf-rules-0-printer-error')!.textContent).toBe('');
     choose('pf-rules-0-printer', 'Office');
     expect(unsaved()).toBe('Unsaved changes');
     const json = JSON.parse(document.querySelector<HTMLTextAreaElement>('#printers-json')!.value);

@@ -40,6 +40,32 @@ describe('queue view', () => {
     expect(client.calls.filter((c) => c.op === 'listJobs').at(-1)?.input).toEqual({ search: undefined, state: undefined, limit: 500 });
   });
 
+  it('reprints a completed job from the history: same shipment, document, layout and printer', async () => {
+    const done = job({
+      state: 'completed',
+      reference: 'R-1',
+      shipmentId: 'shp_9',
+      documentType: 'label',
+      layout: 'printer',
+      target: 'cups:Zebra',
+    });
+    const again = job({ state: 'queued', reference: 'R-1', shipmentId: 'shp_9', trigger: 'reprint' });
+    const { client, view } = mount([done, job({ state: 'queued', reference: 'Q-1' })], { reprint: async () => [again] });
+    await view.load();
+    const reprints = Array.from(document.querySelectorAll('button')).filter((b) => b.textContent === 'Reprint');
+    // Only the finished job offers it: the waiting one is still to print.
+    expect(reprints).toHaveLength(1);
+    expect(reprints[0]?.getAttribute('aria-label')).toBe('Reprint R-1 label');
+    reprints[0]!.click();
+    await settle();
+    expect(client.calls.find((c) => c.op === 'reprint')?.input).toEqual({
+      shipmentId: 'shp_9',
+      documentType: 'label',
+      layout: 'printer',
+      printer: 'cups:Zebra',
+    });
+  });
+
   it('hides the pager when everything fits on one page', async () => {
     const { view } = mount([job(), job()]);
     await view.load();

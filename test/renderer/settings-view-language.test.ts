@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { printerPill } from '../../src/renderer/views/printer-pauses';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConfiguredPrinter } from '../../src/shared/domain';
 import { refreshLanguage } from '../../src/renderer/i18n';
@@ -83,12 +84,23 @@ describe('settings in Swedish', () => {
     expect(buttons.map((b) => b.textContent)).toEqual(['Pausa', 'Återuppta']);
     expect(buttons.map((b) => b.getAttribute('aria-label'))).toEqual(['Pausa CUPS Labels', 'Återuppta CUPS Office']);
     expect(texts('.printer-pause-item .printer-detail')).toEqual(['etiketter och dokument', 'dokument']);
-    expect(texts('.printer-pause-item .readiness')).toEqual(['skriver ut', 'pausad: jobben väntar']);
+    // An idle printer says what it is (ready), not "printing".
+    expect(texts('.printer-pause-item .readiness')).toEqual(['redo', 'pausad: jobben väntar']);
     buttons[0]!.click();
     await settle();
     expect(paused).toEqual([{ paused: true, printer: 'cups:Labels' }]);
     expect(document.querySelector('.printer-pause-list .inline-result')?.textContent).toBe(
       'CUPS Labels pausad: dess jobb väntar tills den återupptas.',
     );
+  });
+
+  it('gives each printer a truthful pill: paused, printing, ready, stopped or not reachable', () => {
+    sayLanguages('sv-SE');
+    const found = printer({ uri: 'cups:Labels', ready: true });
+    expect(printerPill(true, true, found)).toEqual({ tone: 'warn', words: 'pausad: jobben väntar' });
+    expect(printerPill(false, true, found)).toMatchObject({ tone: 'ok', words: 'skriver ut' });
+    expect(printerPill(false, false, found)).toMatchObject({ tone: 'ok', words: 'redo' });
+    expect(printerPill(false, false, printer({ uri: 'cups:Labels', ready: false, detail: null }))).toMatchObject({ tone: 'bad' });
+    expect(printerPill(false, false, undefined)).toEqual({ tone: 'unknown', words: 'nås inte' });
   });
 });

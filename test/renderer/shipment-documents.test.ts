@@ -45,14 +45,16 @@ describe('documents of a scanned parcel', () => {
     const items = Array.from(element.querySelectorAll('[aria-label="Documents to print"] li')).map((li) => li.textContent);
     expect(items).toEqual([
       'Labelprinted09:14 on Zebra bench 2',
-      'Waybillnot printednot printed yet',
-      'Manifestnot printednot printed yet',
+      // The station prints only labels by itself (the default auto-print): the others are no alarm.
+      'Waybillnot printed herenot printed yet',
+      'Manifestnot printed herenot printed yet',
     ]);
+    expect(element.querySelectorAll('.eod-state.not_printed')).toHaveLength(0);
     // An upload the service lists (ADR certificate) is not a document the station can print.
     const asked = client.calls.find((c) => c.op === 'shipmentDocuments')!.input;
     expect(asked).toEqual({ shipmentId: 'shp_1', documentTypes: ['label', 'waybill', 'manifest'] });
     const button = element.querySelector<HTMLButtonElement>('button.print-documents')!;
-    expect(button.textContent).toBe('Print missing documents (2)');
+    expect(button.textContent).toBe('Print here (2)');
     button.click();
     await settle();
     const prints = client.calls.filter((c) => c.op === 'printShipmentDocuments');

@@ -36,7 +36,7 @@ import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
-import { findPrinter, layoutOn, mediaOn, printersOf } from '../printing/routing';
+import { findPrinter, mediaOn, printersOf } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
 import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
@@ -52,7 +52,7 @@ import type { SiteStatusView } from '../../shared/site';
 import type { ServiceConnection } from './service-connection';
 import type { ProvidedSession } from './session-connection';
 import type { StatusTracker } from './status-tracker';
-import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
+import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE, testPageLayout } from './test-page';
 
 export interface AgentServiceDeps {
   readonly connection: ServiceConnection;
@@ -285,7 +285,7 @@ export class AgentService implements AgentApi {
     const routing = this.deps.settings.get().routing;
     // A test page shows how labels come out on this printer: its media, and its sheet layout on sheets.
     const entry = findPrinter(routing, printer);
-    const layout = layoutOn(entry, 'label');
+    const layout = testPageLayout(routing, printer);
     const [job] = this.deps.pipeline.reprint({
       shipmentId: TEST_PAGE_SHIPMENT,
       documentType: TEST_PAGE_TYPE,

@@ -5,7 +5,8 @@
  * otherwise.
  */
 import type { PDFFont, PDFPage } from 'pdf-lib';
-import type { LabelLayout } from '../../shared/domain';
+import type { LabelLayout, Routing } from '../../shared/domain';
+import { findPrinter, layoutOn, routeFor } from '../printing/routing';
 
 /** Document type of test pages in the ledger; never sent to the service. */
 export const TEST_PAGE_TYPE = 'testpage';
@@ -14,6 +15,19 @@ export const TEST_PAGE_SHIPMENT = 'test-page';
 
 const LABEL: [number, number] = [288, 432];
 const A4: [number, number] = [595.28, 841.89];
+
+/**
+ * The test page's layout on a printer: what a label looks like there (4x6 on label stock, the
+ * sheet layout on sheets), except on a printer given by URI alone that prints only documents
+ * (the document printer, not the label printer): that prints A4 pages, so its test page is A4.
+ */
+export function testPageLayout(routing: Routing, printer: string): LabelLayout {
+  const entry = findPrinter(routing, printer);
+  const uri = entry?.uri ?? printer;
+  const documentsOnly = routeFor(routing, 'waybill').target === uri && routeFor(routing, 'label').target !== uri;
+  if (documentsOnly && !entry) return 'a4';
+  return layoutOn(entry, 'label');
+}
 
 export async function renderTestPage(layout: LabelLayout, printer: string, at: Date): Promise<Uint8Array> {
   // Loaded on first use: an agent that never prints a test page never holds pdf-lib.

@@ -66,6 +66,9 @@ export function messageWords(message: string): string {
 
 export function toFieldProblems(fields: Readonly<Record<string, readonly string[]>>): FieldProblem[] {
   return Object.entries(fields).flatMap(([field, messages]) =>
-    messages.map((m) => ({ field, label: fieldLabel(field), message: messageWords(m) })),
+    messages.map((m) => {
+      const message = messageWords(m);
+      return { field, label: fieldLabel(field), message, ...(message === 'is missing' ? { code: 'missing' as const } : {}) };
+    }),
   );
 }

@@ -75,7 +75,13 @@ export class PackFlow {
         const read = (value: number | string, field: string, label: string, max: number): number => {
           const parsed = parseTypedNumber(value, { max });
           if (parsed.ok) return parsed.value;
-          problems.push({ field: `packages[${i}].${field}`, label: `${label} of parcel ${i + 1}`, message: parsed.message });
+          problems.push({
+            field: `packages[${i}].${field}`,
+            label: `${label} of parcel ${i + 1}`,
+            message: parsed.message,
+            code: parsed.code,
+            ...(parsed.params ? { params: parsed.params } : {}),
+          });
           return 0;
         };
         return {
@@ -87,7 +93,8 @@ export class PackFlow {
           quantity: p.quantity ?? 1,
         };
       });
-      if (problems.length > 0) throw invalid('Check the parcels: some values are not numbers.', problems);
+      // The banner says what the fields say: the real reasons, not a guess at them.
+      if (problems.length > 0) throw invalid(`Check the parcels: ${problems.map((p) => `${p.label} ${p.message}`).join('; ')}.`, problems);
       const stored = await this.client.getShipment(input.shipmentId);
       this.requireDraft(stored, 'changed');
       const presets = typed.some((p) => p.presetId) ? await this.favorites(false) : [];
@@ -146,7 +153,7 @@ export class PackFlow {
       const a = receiverOf(s)?.address;
       if (!a?.postal_code || !a.country_code) {
         throw invalid('The receiver needs a postal code and country before service points can be searched.', [
-          { field: 'to.address.postal_code', label: "Receiver's postal code", message: 'is missing' },
+          { field: 'to.address.postal_code', label: "Receiver's postal code", message: 'is missing', code: 'missing' },
         ]);
       }
       const answer = await this.client.servicePoints({

@@ -146,7 +146,8 @@ export function standing(labels: readonly JobRecord[], canceled: 'station' | 'se
     const where = canceled === 'station' ? plainMessage('report.canceledAtStation') : plainMessage('report.canceledAtService');
     return { state: 'canceled', ...detailOf(where), printedAt: null, printer: last?.target ?? null };
   }
-  const printed = labels.find((j) => j.state === 'completed');
+  // The latest print: after a reprint the parcel's summary says when paper last came out.
+  const printed = labels.findLast((j) => j.state === 'completed');
   if (printed) return { state: 'printed', detail: null, printedAt: printed.updatedAt, printer: printed.target };
   const unsure = labels.find((j) => j.state === 'spooled' || (j.state === 'failed' && /may have printed/.test(j.reason ?? '')));
   if (unsure) {

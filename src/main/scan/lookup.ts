@@ -12,7 +12,7 @@ import type { LookupResult } from '../../shared/agent-api';
 import type { TrackingEventView } from '../../shared/domain';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
 import { parcelTrackingIds } from '../intake/parcel-tracking-ids';
-import { normalizeScan } from './normalize-scan';
+import { layoutVariants, normalizeScan, type LayoutMismatch } from './normalize-scan';
 import { mergeTracking, toShipmentView, toTrackingEventView, type ServiceShipment, type ServiceTrackingEvent } from './shipment-view';
 
 /** The ports lookup needs: the API client's calls and the ledger's index. */
@@ -35,19 +35,21 @@ const MAX_REFERENCE_QUERIES = 3;
 /** At most this many shipments fetched per missed scan to learn their parcel numbers. */
 const MAX_PARCEL_FETCHES = 10;
 const NOISE = /[\s\p{Cc}\p{Cf}]/gu;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function lookupScan(scan: string, deps: LookupDeps): Promise<LookupResult> {
   const scanned = scan.replace(NOISE, '').slice(0, 64);
   const reading = normalizeScan(scan);
   if (!reading.ok) return { kind: 'not_found', scanned, normalized: '', message: reading.message };
 
-  const found = (matchedBy: 'reference' | 'shipment_id' | 'tracking_id', shipment: ServiceShipment) =>
+  const found = (matchedBy: 'reference' | 'shipment_id' | 'tracking_id', shipment: ServiceShipment, layoutMismatch?: LayoutMismatch) =>
     withTracking(shipment, deps).then((view): LookupResult => ({
       kind: 'found',
       scanned,
       normalized: reading.value,
       matchedBy,
       shipment: view,
+      ...(layoutMismatch ? { layoutMismatch } : {}),
     }));
 
   if (reading.kind === 'uuid') {
@@ -72,6 +74,19 @@ export async function lookupScan(scan: string, deps: LookupDeps): Promise<Lookup
 
   const parcelMatch = await findByParcelNumber(reading.candidates, deps);
   if (parcelMatch) return found('tracking_id', parcelMatch);
+
+  // A scanner in another keyboard layout than the computer's moved `-` and `/`: the value the
+  // barcode holds, tried as an id, in the local index and as one reference each.
+  for (const variant of layoutVariants(reading.value)) {
+    const byId = UUID.test(variant.value) ? await getOrNull(deps, variant.value.toLowerCase()) : null;
+    if (byId) return found('shipment_id', byId, variant.mismatch);
+    const id = deps.findShipmentIdByScan(variant.value);
+    const indexed = id ? await getOrNull(deps, id) : null;
+    if (indexed) return found(matchedByOf(indexed, variant.value), indexed, variant.mismatch);
+    const shipments = await deps.listShipments({ reference_id: variant.value });
+    const match = shipments.find((s) => sameText(s.reference_id, variant.value));
+    if (match) return found('reference', match, variant.mismatch);
+  }
 
   return {
     kind: 'not_found',

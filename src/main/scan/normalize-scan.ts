@@ -10,6 +10,7 @@
  * reference typed in lower case) every plausible value is returned as a candidate, most
  * likely first, and the lookup tries them in order.
  */
+import type { ScanLayoutMismatch } from '../../shared/agent-api';
 
 export type ScanKind = 'uuid' | 'sscc' | 'text';
 
@@ -97,6 +98,34 @@ export function normalizeScan(raw: unknown): ScanReading {
   if (usps.length > 0) return reading('text', [...usps, upper, cleaned]);
 
   return reading('text', [upper, cleaned]);
+}
+
+/**
+ * Which keyboard layout mismatch turned a scan into `typed`: a scanner sends key positions,
+ * and the computer reads them in its own layout. A US-layout scanner on a Nordic (Swedish,
+ * Danish, Norwegian, Finnish) keyboard types `+` for `-` and `-` for `/`; a Nordic-layout
+ * scanner on a US keyboard the other way round. Letters and digits sit where they sit.
+ */
+export type LayoutMismatch = ScanLayoutMismatch;
+
+const LAYOUT_MAPS: ReadonlyArray<{ readonly mismatch: LayoutMismatch; readonly map: Readonly<Record<string, string>> }> = [
+  // What the computer showed → what the barcode holds.
+  { mismatch: 'us-scanner-nordic-keyboard', map: { '+': '-', '-': '/' } },
+  { mismatch: 'nordic-scanner-us-keyboard', map: { '/': '-', '-': '+' } },
+];
+
+/**
+ * The values `value` would be had the scanner's layout matched the computer's, one per
+ * mismatch that changes it (none when it holds no character a mismatch moves). Tried only
+ * after the literal value missed, so a correct setup never pays for them.
+ */
+export function layoutVariants(value: string): Array<{ readonly mismatch: LayoutMismatch; readonly value: string }> {
+  const variants: Array<{ mismatch: LayoutMismatch; value: string }> = [];
+  for (const { mismatch, map } of LAYOUT_MAPS) {
+    const mapped = [...value].map((ch) => map[ch] ?? ch).join('');
+    if (mapped !== value && !variants.some((v) => v.value === mapped)) variants.push({ mismatch, value: mapped });
+  }
+  return variants;
 }
 
 function reading(kind: ScanKind, values: readonly string[]): NormalizedScan {

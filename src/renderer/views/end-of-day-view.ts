@@ -117,7 +117,13 @@ export class EndOfDayView {
     this.report = report;
     const items = (['booked', ...END_OF_DAY_STATES] as const).map((what) => {
       const count = report.counts[what];
-      return h('li', { class: `eod-count ${what}` }, h('strong', {}, count), ` ${t(`eod.count.${what}`, { count })}`);
+      // Zero failed or not printed is all well: neutral, not an alarm.
+      return h(
+        'li',
+        { class: `eod-count ${what}${count === 0 ? ' zero' : ''}` },
+        h('strong', {}, count),
+        ` ${t(`eod.count.${what}`, { count })}`,
+      );
     });
     replaceChildren(this.counts, ...items);
     const error = report.serviceError;
@@ -145,9 +151,9 @@ export class EndOfDayView {
         h(
           'tr',
           { class: `eod-row ${r.state}` },
-          h('td', {}, r.reference ?? r.shipmentId),
+          h('td', { class: 'ref' }, r.reference ?? r.shipmentId),
           h('td', {}, r.carrier ?? '—'),
-          h('td', {}, r.trackingId ?? '—'),
+          h('td', { class: 'number' }, r.trackingId ?? '—'),
           h('td', {}, h('span', { class: `eod-state ${r.state}` }, END_OF_DAY_WORDS[r.state]), stateDetail(r.state, r)),
         ),
       ),

@@ -7,6 +7,7 @@
 import type { CustomsItemView, DraftView, FieldProblem, PackProblem, PackResult, RateView, ShipmentView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
+import { fieldProblemWords, problemLine } from '../field-problem-words';
 import { h, replaceChildren } from '../dom';
 import { localNumber, localWeight } from '../format';
 import { t } from '../i18n';
@@ -33,8 +34,9 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     h('h3', { id: 'pack-title' }, t('packPanel.title')),
     info,
     openButton,
-    problem,
     flow,
+    // Under the flow, beside its buttons: a banner appearing never pushes the fields being typed in.
+    problem,
   );
 
   let draft: DraftView | null = null;
@@ -64,12 +66,14 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
 
   const showProblem = (p: PackProblem | null, elsewhere: readonly FieldProblem[] = p?.fields ?? []): void => {
     if (!p) return replaceChildren(problem);
-    const text =
-      p.requestId && !p.message.includes(p.requestId) ? t('common.withRequestId', { message: p.message, id: p.requestId }) : p.message;
+    // Typed values the station refused: the banner says what the fields say, in the UI's words.
+    const own = p.code === 'PACK_INVALID_INPUT' && p.fields.length > 0 && p.fields.every((f) => fieldProblemWords(f).translated);
+    const message = own ? t('parcels.check', { problems: p.fields.map(problemLine).join('; ') }) : p.message;
+    const text = p.requestId && !message.includes(p.requestId) ? t('common.withRequestId', { message, id: p.requestId }) : message;
     replaceChildren(
       problem,
       h('p', { class: 'fail' }, text),
-      elsewhere.length > 0 ? h('ul', { class: 'field-problems' }, ...elsewhere.map((f) => h('li', {}, `${f.label}: ${f.message}`))) : null,
+      elsewhere.length > 0 ? h('ul', { class: 'field-problems' }, ...elsewhere.map((f) => h('li', {}, problemLine(f)))) : null,
     );
     beepFailure();
   };
@@ -87,7 +91,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     draft = d;
     const rows: Array<[string, string | null]> = [
       [t('packPanel.sender'), partyLine(d.shipment.sender)],
-      [t('packPanel.receiver'), partyLine(d.shipment.receiver)],
+      // The receiver is in the shipment's own summary beside this one: said once.
       [t('packPanel.parcels'), d.packages.length > 0 ? d.packages.map(packageLine).join('; ') : null],
       [
         t('packPanel.references'),
@@ -106,7 +110,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
             'div',
             { class: 'missing' },
             h('p', { class: 'fail' }, t('packPanel.missingColon')),
-            h('ul', { 'aria-label': t('packPanel.missing') }, ...d.missing.map((m) => h('li', {}, `${m.label}: ${m.message}`))),
+            h('ul', { 'aria-label': t('packPanel.missing') }, ...d.missing.map((m) => h('li', {}, problemLine(m)))),
           )
         : h('p', { class: 'ok' }, t('packPanel.ready')),
     );

@@ -6,6 +6,7 @@
 import type { BoxPreset, FieldProblem, PackageView } from '../../shared/domain';
 import type { AgentInput } from '../../shared/agent-api';
 import { h, option, replaceChildren } from '../dom';
+import { fieldProblemWords } from '../field-problem-words';
 import { locale, t } from '../i18n';
 
 type PackageEntry = AgentInput<'packUpdate'>['packages'][number];
@@ -55,8 +56,13 @@ export class ParcelsForm {
   setPresets(presets: readonly BoxPreset[]): void {
     this.presets = presets;
     for (const line of this.lines) {
-      const chosen = line.box.value;
-      replaceChildren(line.box, option('', t('parcels.customSize')), ...presets.map((p) => option(p.id, presetWords(p), p.id === chosen)));
+      const chosen = line.box.value || (matchingPreset(presets, line.inputs)?.id ?? '');
+      replaceChildren(
+        line.box,
+        option('', t('parcels.customSize')),
+        ...presets.map((p) => h('option', { value: p.id, 'data-verbatim': '' }, presetWords(p))),
+      );
+      line.box.value = chosen;
     }
   }
 
@@ -93,7 +99,9 @@ export class ParcelsForm {
       }
       const input = line.inputs[field.key];
       input.setAttribute('aria-invalid', 'true');
-      line.errors[field.key]!.textContent = p.message;
+      const words = fieldProblemWords(p).message;
+      line.errors[field.key]!.textContent = words;
+      line.errors[field.key]!.title = words;
       first ??= input;
     }
     first?.focus();
@@ -105,6 +113,7 @@ export class ParcelsForm {
       for (const f of FIELDS) {
         line.inputs[f.key].removeAttribute('aria-invalid');
         line.errors[f.key]!.textContent = '';
+        line.errors[f.key]!.removeAttribute('title');
       }
     }
   }
@@ -113,7 +122,7 @@ export class ParcelsForm {
     const n = this.lines.length + 1;
     const id = `parcel-${++uid}`;
     const box = h('select', { 'aria-label': t('parcels.boxOfLine', { n }) }, option('', t('parcels.customSize')));
-    for (const preset of this.presets) box.append(option(preset.id, presetWords(preset), preset.id === p?.favoritePackageId));
+    for (const preset of this.presets) box.append(h('option', { value: preset.id, 'data-verbatim': '' }, presetWords(preset)));
     const initial: Record<string, string> = {
       widthCm: text(p?.widthCm),
       heightCm: text(p?.heightCm),
@@ -149,6 +158,13 @@ export class ParcelsForm {
       if (inputs.weightKg.value.trim() === '') inputs.weightKg.value = text(preset.weightKg);
     });
     if (p?.favoritePackageId) box.value = p.favoritePackageId;
+    else box.value = matchingPreset(this.presets, inputs)?.id ?? '';
+    // Dimensions typed to a favorite's size choose that favorite; other sizes are a custom size.
+    for (const key of ['widthCm', 'heightCm', 'depthCm'] as const) {
+      inputs[key].addEventListener('input', () => {
+        box.value = matchingPreset(this.presets, inputs)?.id ?? '';
+      });
+    }
     const element = h(
       'fieldset',
       { class: 'parcel-line' },
@@ -161,6 +177,20 @@ export class ParcelsForm {
     this.list.append(element);
     return line;
   }
+}
+
+/** The favorite whose size the line's dimensions are (in any order of typing: width, height, length as listed). */
+function matchingPreset(presets: readonly BoxPreset[], inputs: Line['inputs']): BoxPreset | undefined {
+  const typed = (['widthCm', 'heightCm', 'depthCm'] as const).map((k) =>
+    Number(
+      inputs[k].value
+        .trim()
+        .replace(',', '.')
+        .replace(/\s*cm$/i, ''),
+    ),
+  );
+  if (typed.some((n) => !(n > 0))) return undefined;
+  return presets.find((p) => p.widthCm === typed[0] && p.heightCm === typed[1] && p.depthCm === typed[2]);
 }
 
 function presetWords(p: BoxPreset): string {

@@ -53,7 +53,7 @@ export class RateList {
           class: rate.bookable ? 'rate' : 'rate unbookable',
           'aria-disabled': rate.bookable ? null : 'true',
         },
-        h('span', { class: 'rate-title' }, w.title),
+        h('span', { class: 'rate-title', 'data-verbatim': '' }, w.title),
         h('span', { class: 'rate-price' }, w.price),
         h('span', { class: 'rate-details' }, w.details),
       );

@@ -6,7 +6,7 @@ import type { PackSettings, ShippingRuleView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { t } from '../i18n';
+import { t, tMaybe } from '../i18n';
 import { PICKUP_WORDS } from '../words';
 
 export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLElement; load(): Promise<void> } {
@@ -43,7 +43,10 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
               'label',
               { class: 'choice' },
               h('input', { type: 'checkbox', value: r.id, checked: chosen.includes(r.id) }),
-              ` ${r.name}${r.type ? ` (${r.type}${r.enabled ? '' : t('packSettings.disabled')})` : ''}`,
+              ' ',
+              // The rule's name is the admin's, written at the service: shown as written.
+              h('span', { 'data-verbatim': '' }, r.name),
+              r.type ? ` (${tMaybe(`ruleType.${r.type}`) ?? r.type}${r.enabled ? '' : t('packSettings.disabled')})` : '',
             ),
           )),
     );

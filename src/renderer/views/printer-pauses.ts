@@ -3,20 +3,39 @@
  * in the ledger, in order, while the other printers go on (the pipeline holds that
  * printer's line; nothing is lost or printed twice). Shown in Settings, under printers.
  */
-import type { ConfiguredPrinter } from '../../shared/domain';
+import type { ConfiguredPrinter, JobView, PrinterInfo } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { describeTarget } from '../format';
+import { describeTarget, listWords } from '../format';
 import { t, type MessageKey } from '../i18n';
+import { readiness, type Readiness } from '../words';
+
+const pill = (state: Readiness) => h('span', { class: `readiness ${state.tone}` }, state.words);
 
 const ROLE_WORDS: Readonly<Record<ConfiguredPrinter['roles'][number], MessageKey>> = {
   label: 'pauses.role.label',
   document: 'pauses.role.document',
 };
 
+/** Job states that mean paper is being made now (or the spooler has it). */
+const AT_PRINTER: ReadonlySet<JobView['state']> = new Set(['fetching', 'spooling', 'spooled']);
+
+/**
+ * What the pill says, truthfully: paused (by hand here), printing (a job at it now), else what
+ * the printer itself says (ready, stopped with its reason, not reachable), or unknown.
+ */
+export function printerPill(paused: boolean, printing: boolean, found: PrinterInfo | undefined): Readiness {
+  if (paused) return { tone: 'warn', words: t('pauses.paused') };
+  if (printing) return { tone: 'ok', words: t('pauses.printing') };
+  if (!found) return { tone: 'unknown', words: t('pauses.notReachable') };
+  return readiness(found);
+}
+
 export class PrinterPauseList {
   readonly element: HTMLElement;
+  private found: readonly PrinterInfo[] = [];
+  private busy: ReadonlySet<string> = new Set();
   private readonly list: HTMLElement;
   private readonly result: HTMLElement;
 
@@ -28,7 +47,14 @@ export class PrinterPauseList {
 
   async refresh(): Promise<void> {
     try {
-      this.render(await this.ctx.api.listConfiguredPrinters({}));
+      const [configured, found, jobs] = await Promise.all([
+        this.ctx.api.listConfiguredPrinters({}),
+        this.ctx.printers().catch(() => [] as readonly PrinterInfo[]),
+        this.ctx.api.listJobs({ limit: 200 }).catch(() => [] as readonly JobView[]),
+      ]);
+      this.found = found;
+      this.busy = new Set(jobs.filter((j) => AT_PRINTER.has(j.state)).map((j) => j.target));
+      this.render(configured);
     } catch (error) {
       this.say('fail', t('pauses.listFailed', { error: describeError(error) }));
     }
@@ -53,10 +79,16 @@ export class PrinterPauseList {
     test.addEventListener('click', () => void this.testPage(printer.uri));
     return h(
       'li',
-      { class: `printer-pause-item${printer.paused ? ' paused' : ''}`, title: printer.uri },
+      { class: `printer-pause-item${printer.paused ? ' paused' : ''}` },
       h('span', { class: 'printer-name' }, name),
-      h('span', { class: 'printer-detail' }, printer.roles.map((r) => t(ROLE_WORDS[r])).join(t('pauses.and'))),
-      h('span', { class: `readiness ${printer.paused ? 'bad' : 'ok'}` }, printer.paused ? t('pauses.paused') : t('pauses.printing')),
+      h('span', { class: 'printer-detail' }, listWords(printer.roles.map((r) => t(ROLE_WORDS[r])))),
+      pill(
+        printerPill(
+          printer.paused,
+          this.busy.has(printer.uri),
+          this.found.find((f) => f.uri === printer.uri),
+        ),
+      ),
       test,
       button,
     );

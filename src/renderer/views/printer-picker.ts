@@ -4,9 +4,8 @@
  * panel puts under "Advanced". The URI field is the value: a radio only fills it in.
  */
 import type { PrinterInfo } from '../../shared/domain';
-import { PRINTER_URI_HINT } from '../../shared/printer-kinds';
 import { h, replaceChildren } from '../dom';
-import { describeTarget } from '../format';
+import { describeTarget, listWords, printerName, printerUriHint } from '../format';
 import { t } from '../i18n';
 import { MEDIA_WORDS, PRINTER_KIND_WORDS, readiness } from '../words';
 import { zplAddressFields } from './zpl-address';
@@ -23,7 +22,7 @@ export interface PrinterPickerOptions {
 /** What the printer gets: a printer for labels and documents gets both media (the demo's one folder). */
 function mediaWords(p: PrinterInfo): string {
   const both = p.roles?.includes('label') && p.roles.includes('document') && p.media !== 'a4';
-  return both ? `${MEDIA_WORDS[p.media]} and ${MEDIA_WORDS.a4}` : MEDIA_WORDS[p.media];
+  return both ? listWords([MEDIA_WORDS[p.media], MEDIA_WORDS.a4]) : MEDIA_WORDS[p.media];
 }
 
 export class PrinterPicker {
@@ -43,7 +42,7 @@ export class PrinterPicker {
       { class: 'field' },
       h('label', { for: id }, options.uriLabel),
       this.uriInput,
-      h('span', { class: 'hint' }, PRINTER_URI_HINT),
+      h('span', { class: 'hint' }, printerUriHint()),
       // A raw ZPL printer is not discovered: its fields put its URI together.
       zplAddressFields(options.role, (uri) => {
         this.value = uri;
@@ -77,7 +76,7 @@ export class PrinterPicker {
   private render(): void {
     const current = this.value;
     const choices = this.printers.map((p) =>
-      this.choice(p.uri, p.name, `${PRINTER_KIND_WORDS[p.kind]} · ${mediaWords(p)}`, readiness(p), p.uri === current),
+      this.choice(p.uri, printerName(p.name, p.uri), `${PRINTER_KIND_WORDS[p.kind]} · ${mediaWords(p)}`, readiness(p), p.uri === current),
     );
     // A printer set by URI that discovery does not list (another host, a service printer)
     // stays visible and chosen, so saving does not silently change it.
@@ -98,9 +97,9 @@ export class PrinterPicker {
     radio.checked = checked;
     return h(
       'label',
-      { class: `printer-choice${checked ? ' chosen' : ''}`, title: uri },
+      { class: `printer-choice${checked ? ' chosen' : ''}`, title: describeTarget(uri) },
       radio,
-      h('span', { class: 'printer-name' }, name),
+      h('span', { class: 'printer-name', 'data-verbatim': '' }, name),
       h('span', { class: 'printer-detail' }, detail),
       h('span', { class: `readiness ${state.tone}` }, state.words),
     );

@@ -42,6 +42,13 @@ export class PrintersEditor {
   private carriers: readonly CarrierChoice[] = [];
   /** The agent's refusal of the last save, shown beside the field it names until the next edit. */
   private refusal: { readonly field: FieldName; readonly text: string } | null = null;
+  /**
+   * Rows added here and not yet worked through (`printers.2.`, `rules.0.`): their fields are
+   * checked once left (blur), changed or saved, never red before anything was typed.
+   */
+  private readonly freshRows = new Set<string>();
+  private readonly touched = new Set<string>();
+  private saveTried = false;
   private readonly printersSlot = h('div', {});
   private readonly rulesSlot = h('div', {});
   private readonly defaultsSlot = h('div', {});
@@ -103,13 +110,28 @@ export class PrintersEditor {
       this.announcer,
     );
     this.element.addEventListener('input', (event) => this.onInput(event.target));
-    this.element.addEventListener('change', (event) => this.onChange(event.target));
+    this.element.addEventListener('change', (event) => {
+      this.touch(event.target);
+      this.onChange(event.target);
+    });
+    // Leaving a field checks it: a new row turns red only for what was left wrong.
+    this.element.addEventListener('focusout', (event) => {
+      if (this.touch(event.target)) this.showProblems();
+    });
     this.element.addEventListener('click', (event) => this.onClick(event.target));
     // Enter in a text box would submit the Settings form around this one (and save other settings).
     this.element.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'text') event.preventDefault();
     });
     this.render();
+  }
+
+  /** Marks a control's field as worked through; true when it was not before. */
+  private touch(target: EventTarget | null): boolean {
+    const field = target instanceof Element ? target.getAttribute('data-field') : null;
+    if (!field || this.touched.has(field)) return false;
+    this.touched.add(field);
+    return true;
   }
 
   /** Reads the settings (and the printers and carriers to choose from) and fills the form. */
@@ -135,6 +157,10 @@ export class PrintersEditor {
   }
 
   private load(value: unknown): void {
+    // What is loaded is what is saved: every row is the admin's, checked as it stands.
+    this.freshRows.clear();
+    this.touched.clear();
+    this.saveTried = false;
     this.form = toForm(value);
     this.savedJson = toJson(this.form);
     this.refusal = null;
@@ -183,7 +209,10 @@ export class PrintersEditor {
 
   private showProblems(): Map<FieldName, string> {
     const shown = new Map<FieldName, string>();
-    for (const problem of validate(this.form)) if (!shown.has(problem.field)) shown.set(problem.field, t(problem.key, problem.params));
+    for (const problem of validate(this.form)) {
+      if (shown.has(problem.field) || this.quiet(problem.field)) continue;
+      shown.set(problem.field, t(problem.key, problem.params));
+    }
     if (this.refusal && !shown.has(this.refusal.field)) shown.set(this.refusal.field, this.refusal.text);
     for (const line of Array.from(this.element.querySelectorAll<HTMLElement>('[data-error-for]'))) {
       const field = line.getAttribute('data-error-for')!;
@@ -201,6 +230,12 @@ export class PrintersEditor {
 
   private edited(): void {
     this.refusal = null;
+  }
+
+  /** A field of a row just added, not left, changed or saved yet: its problems wait. */
+  private quiet(field: string): boolean {
+    if (this.saveTried || this.touched.has(field)) return false;
+    return [...this.freshRows].some((row) => field.startsWith(row));
   }
 
   private onInput(target: EventTarget | null): void {
@@ -266,20 +301,25 @@ export class PrintersEditor {
     if (action === 'add-printer') {
       this.form.printers.push(emptyPrinter());
       const n = this.form.printers.length;
+      this.freshRows.add(`printers.${n - 1}.`);
       this.render(controlId(`printers.${n - 1}.name`));
       this.announce(t('pf.added', { what: t('pf.printerN', { n }) }));
     } else if (action === 'remove-printer') {
       this.form.printers.splice(index, 1);
+      // Rows move up: which are fresh is no longer known, so none is.
+      this.freshRows.clear();
       const next = Math.min(index, this.form.printers.length - 1);
       this.render(next >= 0 ? controlId(`printers.${next}.remove`) : 'pf-add-printer');
       this.announce(t('pf.removed', { what: t('pf.printerN', { n: index + 1 }) }));
     } else if (action === 'add-rule') {
       this.form.rules.push(emptyRule());
       const n = this.form.rules.length;
+      this.freshRows.add(`rules.${n - 1}.`);
       this.render(controlId(`rules.${n - 1}.documentTypes`));
       this.announce(t('pf.added', { what: t('pf.ruleN', { n }) }));
     } else if (action === 'remove-rule') {
       this.form.rules.splice(index, 1);
+      this.freshRows.clear();
       const next = Math.min(index, this.form.rules.length - 1);
       this.render(next >= 0 ? controlId(`rules.${next}.remove-rule`) : 'pf-add-rule');
       this.announce(t('pf.removed', { what: t('pf.ruleN', { n: index + 1 }) }));
@@ -322,6 +362,7 @@ export class PrintersEditor {
     }
     const problems = validate(this.form);
     const edited = editedSchema.safeParse(toEdited(this.form));
+    this.saveTried = true;
     if (problems.length > 0 || !edited.success) {
       this.showProblems();
       const first = problems[0];

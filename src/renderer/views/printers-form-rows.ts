@@ -7,9 +7,8 @@
  */
 import type { CarrierChoice } from '../../shared/agent-api';
 import { DOCUMENT_TYPES, PRINTER_MEDIA, isSheetMedia, type PrinterInfo } from '../../shared/domain';
-import { PRINTER_URI_HINT } from '../../shared/printer-kinds';
 import { h, option, type Child } from '../dom';
-import { describeTarget } from '../format';
+import { describeTarget, printerName, printerUriHint } from '../format';
 import { t, type MessageKey } from '../i18n';
 import { PRINTER_KIND_WORDS, documentWords, readiness } from '../words';
 import { SHEET_LAYOUTS, type PrintersForm, type PrinterRow, type RuleRow } from './printers-form-model';
@@ -73,7 +72,10 @@ function printerRow(ctx: RowsContext, p: PrinterRow, i: number): HTMLElement {
 
   const uri = p.uri.trim();
   const found = ctx.found.find((f) => f.uri === uri);
-  const devices: Choice[] = ctx.found.map((f) => [f.uri, `${f.name} (${PRINTER_KIND_WORDS[f.kind]}, ${readiness(f).words})`]);
+  const devices: Choice[] = ctx.found.map((f) => [
+    f.uri,
+    `${printerName(f.name, f.uri)} (${PRINTER_KIND_WORDS[f.kind]}, ${readiness(f).words})`,
+  ]);
   if (uri !== '' && !found) devices.unshift([uri, `${describeTarget(uri)} (${t('picker.typed')})`]);
   if (uri === '') devices.unshift(['', t('pf.chooseDevice')]);
   const state = uri === '' ? null : found ? readiness(found) : ({ tone: 'unknown', words: t('picker.notFound') } as const);
@@ -116,7 +118,7 @@ function printerRow(ctx: RowsContext, p: PrinterRow, i: number): HTMLElement {
         { class: 'pf-advanced', 'data-details-for': `${base}.uri` },
         h('summary', { id: `${controlId(`${base}.uri`)}-summary` }, t('pf.advanced')),
         fieldOf(`${base}.uri`, t('pf.uri'), uriInput),
-        h('p', { class: 'hint' }, PRINTER_URI_HINT),
+        h('p', { class: 'hint' }, printerUriHint()),
       ),
       fieldOf(`${base}.media`, t('pf.media'), media),
       layout,

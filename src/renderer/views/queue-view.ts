@@ -19,6 +19,9 @@ export const QUEUE_PAGE_SIZE = 25;
 const COLUMNS = ['state', 'document', 'shipment', 'printer', 'when', 'actions'] as const;
 const column = (name: (typeof COLUMNS)[number]): string => t(`queue.col.${name}`);
 
+/** Test pages are made by the agent, not the service (src/main/agent/test-page.ts): no reprint from history. */
+const TEST_PAGE = 'testpage';
+
 export class QueueView {
   readonly element: HTMLElement;
   private readonly search: HTMLInputElement;
@@ -163,6 +166,21 @@ export class QueueView {
     if (isActive(job.state)) {
       actions.append(this.action('cancel', job, () => this.ctx.api.cancelJob({ id: job.id })));
     }
+    // A job done can be printed again from the history: the same document, layout and printer.
+    if ((job.state === 'completed' || job.state === 'spooled') && !job.shipmentCanceled && job.documentType !== TEST_PAGE) {
+      actions.append(
+        this.action('reprint', job, async () => {
+          const [again] = await this.ctx.api.reprint({
+            shipmentId: job.shipmentId,
+            documentType: job.documentType,
+            layout: job.layout,
+            printer: job.target,
+          });
+          if (!again) throw new Error(t('queue.reprintNone'));
+          return again;
+        }),
+      );
+    }
     const shipment = job.reference ?? job.trackingId ?? job.shipmentId;
     const updated = job.updatedAt !== job.createdAt ? t('queue.updated', { when: localWhen(job.updatedAt) }) : null;
     return h(
@@ -186,7 +204,7 @@ export class QueueView {
         { class: 'shipment', 'data-label': column('shipment') },
         h('span', {}, shipment),
         job.trackingId && job.trackingId !== shipment ? h('span', { class: 'muted small' }, job.trackingId) : null,
-        job.shipmentCanceled ? h('span', { class: 'badge stage-canceled' }, 'Shipment canceled') : null,
+        job.shipmentCanceled ? h('span', { class: 'badge stage-canceled' }, t('queue.shipmentCanceled')) : null,
       ),
       h('td', { class: 'target', 'data-label': column('printer') }, describeTarget(job.target)),
       h(
@@ -200,7 +218,7 @@ export class QueueView {
     );
   }
 
-  private action(kind: 'retry' | 'cancel', job: JobView, run: () => Promise<JobView>): HTMLButtonElement {
+  private action(kind: 'retry' | 'cancel' | 'reprint', job: JobView, run: () => Promise<JobView>): HTMLButtonElement {
     const name = t(`queue.${kind}Name` as MessageKey, {
       shipment: job.reference ?? job.shipmentId,
       document: documentWords(job.documentType).toLowerCase(),

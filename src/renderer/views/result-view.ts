@@ -14,7 +14,7 @@ import {
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
-import { describeTarget, localDateTime } from '../format';
+import { describeTarget, localDateTime, printerName } from '../format';
 import { t } from '../i18n';
 import { describeJob } from '../job-words';
 import { beepFailure, beepSuccess } from '../sound';
@@ -55,11 +55,11 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
     h(
       'header',
       { class: 'shipment-head' },
-      h('h2', {}, title),
+      h('h2', { 'data-verbatim': '' }, title),
       h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
       // The service's own status only when it says more than the stage (PENDING, not BOOKED).
       shipment.status && !SAME_AS_STAGE[stage].includes(shipment.status.toUpperCase())
-        ? h('span', { class: 'badge muted', title: shipment.status }, shipmentStatusWords(shipment.status))
+        ? h('span', { class: 'badge muted', 'data-status': shipment.status }, shipmentStatusWords(shipment.status))
         : null,
     ),
     h(
@@ -99,7 +99,12 @@ function summary(shipment: ShipmentView): HTMLElement {
   return h(
     'dl',
     { class: 'summary' },
-    ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', { class: value ? '' : 'muted' }, value ?? '—')]),
+    ...rows.flatMap(([term, value], i) => [
+      h('dt', {}, term),
+      // The tracking number (row 2) and ids are read as one: they never wrap mid-number.
+      // Every value here is the service's (names, addresses, carrier, numbers): shown as received.
+      h('dd', { class: `${value ? '' : 'muted'}${i === 2 ? ' number' : ''}`, 'data-verbatim': value ? '' : null }, value ?? '—'),
+    ]),
   );
 }
 
@@ -154,7 +159,8 @@ function timeline(events: readonly TrackingEventView[]): HTMLElement {
                 h('code', { class: 'event-status' }, event.status),
               ),
               h('time', { datetime: event.occurredAt }, localDateTime(event.occurredAt)),
-              event.description ? h('span', { class: 'event-description' }, event.description) : null,
+              // The carrier's own words, in its language: shown as received, marked as such.
+              event.description ? h('span', { class: 'event-description', 'data-verbatim': '' }, event.description) : null,
               event.location ? h('span', { class: 'event-location' }, event.location) : null,
               safeUrl(event.url)
                 ? h(
@@ -224,7 +230,9 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
 
   void ctx.printers().then((printers) => {
     for (const p of printers)
-      printerSelect.append(option(p.uri, p.ready === false ? t('result.printerNotReady', { name: p.name }) : p.name));
+      printerSelect.append(
+        option(p.uri, p.ready === false ? t('result.printerNotReady', { name: printerName(p.name, p.uri) }) : printerName(p.name, p.uri)),
+      );
   });
 
   const showJobs = (): void => {

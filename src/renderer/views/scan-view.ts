@@ -8,8 +8,10 @@ import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { language, t } from '../i18n';
+import { installScanSuffixes } from '../scan-suffix';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
+import { scannerTestWords } from './scanner-test-sheet';
 
 export class ScanView {
   readonly element: HTMLElement;
@@ -50,10 +52,21 @@ export class ScanView {
       this.result,
     );
 
+    const suffixes = installScanSuffixes(this.input, (code) => {
+      primeAudio();
+      void this.lookup(code);
+    });
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
       primeAudio();
-      void this.lookup(this.input.value);
+      const { code, pairedEnter } = suffixes.submitted();
+      if (pairedEnter) return;
+      if (code.trim() === '') {
+        this.input.value = '';
+        replaceChildren(this.feedback, h('p', { role: 'status', class: 'hint-line' }, t('scan.empty')));
+        return;
+      }
+      void this.lookup(code);
     });
   }
 
@@ -61,6 +74,15 @@ export class ScanView {
     const scan = raw.slice(0, 512);
     this.input.value = '';
     if (scan.trim() === '') return;
+    const test = scannerTestWords(scan);
+    if (test !== null) {
+      // A code from the scanner test sheet: answered here, no lookup.
+      this.panel?.dispose();
+      this.panel = null;
+      replaceChildren(this.result);
+      replaceChildren(this.feedback, h('p', { role: 'status', class: 'scanner-test-result' }, test));
+      return;
+    }
     const seq = ++this.sequence;
     this.element.classList.add('busy');
     this.element.setAttribute('aria-busy', 'true');
@@ -101,6 +123,8 @@ export class ScanView {
       this.panel = renderShipment(outcome.shipment, this.ctx, (next) => void this.refresh(outcome.shipment.id, next));
       replaceChildren(this.result, this.panel.element);
     }
+    // After a booking at a small screen: the scan box and the note ("Booked") back in view.
+    window.scrollTo({ top: 0 });
     this.ctx.focusScan();
   }
 
@@ -115,6 +139,7 @@ export class ScanView {
       replaceChildren(
         this.feedback,
         h('p', { role: 'status', class: 'ok' }, foundWords(outcome.scanned, outcome.matchedBy, s.referenceId)),
+        outcome.layoutMismatch ? h('p', { class: 'warn layout-mismatch' }, t(`scan.layout.${outcome.layoutMismatch}`)) : null,
       );
       this.panel?.dispose();
       this.panel = renderShipment(s, this.ctx, (note) => void this.refresh(s.id, note));

@@ -152,17 +152,13 @@ export class SettingsPanel {
         field(t('settings.carriers'), f.carriers, t('settings.carriersHint')),
         field(t('settings.matches'), f.matches, t('settings.matchesHint')),
       ),
-      h(
-        'div',
-        { class: 'row save-row' },
-        h('button', { type: 'submit', class: 'primary' }, t('settings.save')),
-        this.pauseButton,
-        this.saveResult,
-      ),
+      h('div', { class: 'row save-row' }, h('button', { type: 'submit', class: 'primary' }, t('settings.save')), this.saveResult),
     );
     this.element = h(
       'section',
       { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true },
+      // Pausing acts at once and saves nothing: it sits apart from the form and its Save.
+      h('div', { class: 'settings-pause-bar' }, h('p', { class: 'hint' }, t('settings.pauseHint')), this.pauseButton),
       this.form,
     );
     this.element.append(createDiagnosticsPanel(ctx));

@@ -11,7 +11,7 @@ import { describeError } from '../bridge/agent-call-error';
 import { agentWords } from '../agent-words';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { describeTarget, localClock } from '../format';
+import { describeTarget, localClock, printerName as printerLabel } from '../format';
 import { t } from '../i18n';
 import { END_OF_DAY_WORDS, documentWords } from '../words';
 
@@ -38,6 +38,12 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
   const names = new Map<string, string>();
 
   const printerName = (uri: string | null): string => (uri ? (names.get(uri) ?? describeTarget(uri)) : t('docs.aPrinter'));
+  /**
+   * Documents the station prints by itself (Settings, auto-print): one of those not printed is
+   * worth an alarm. Any other document not printed is simply not printed here: neutral.
+   */
+  const autoPrinted = (type: string): boolean => (ctx.settings?.routing.autoPrint ?? ['label']).includes(type);
+  const notHere = (s: ShipmentDocumentState): boolean => s.state === 'not_printed' && !autoPrinted(s.documentType);
   const render = (states: readonly ShipmentDocumentState[]): void => {
     const label = states.find((s) => s.documentType === 'label');
     notice.className = `printed-notice${label?.state === 'printed' ? ' already' : ''}`;
@@ -52,9 +58,11 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
       ...states.map((s) =>
         h(
           'li',
-          { class: `document-state ${s.state}` },
+          { class: `document-state ${notHere(s) ? 'not-here' : s.state}` },
           h('span', { class: 'document-name' }, documentWords(s.documentType)),
-          h('span', { class: `eod-state ${s.state}` }, END_OF_DAY_WORDS[s.state]),
+          notHere(s)
+            ? h('span', { class: 'eod-state not-here' }, t('docs.notPrintedHere'))
+            : h('span', { class: `eod-state ${s.state}` }, END_OF_DAY_WORDS[s.state]),
           h(
             'span',
             { class: 'eod-detail' },
@@ -67,9 +75,16 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
         ),
       ),
     );
-    const missing = states.filter((s) => MISSING.has(s.state) && !IN_LINE.test(s.detail ?? '')).length;
-    button.disabled = missing === 0;
-    button.textContent = missing > 0 ? t('docs.printMissingCount', { count: missing }) : t('docs.printMissing');
+    const printable = states.filter((s) => MISSING.has(s.state) && !IN_LINE.test(s.detail ?? ''));
+    const missing = printable.filter((s) => !notHere(s)).length;
+    button.disabled = printable.length === 0;
+    // The documents the station leaves to others can still be printed here, without an alarm.
+    button.textContent =
+      missing > 0
+        ? t('docs.printMissingCount', { count: missing })
+        : printable.length > 0
+          ? t('docs.printHereCount', { count: printable.length })
+          : t('docs.printMissing');
   };
 
   const load = async (): Promise<void> => {
@@ -114,7 +129,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
     }, 150);
   });
   void ctx.printers().then((printers) => {
-    for (const p of printers) names.set(p.uri, p.name);
+    for (const p of printers) names.set(p.uri, printerLabel(p.name, p.uri));
     void load();
   });
   return element;

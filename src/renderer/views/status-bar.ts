@@ -16,12 +16,18 @@ export class StatusBar {
   readonly element = h('footer', { class: 'status-bar', 'aria-label': t('status.aria') });
 
   show(status: AgentStatus): void {
-    const item = (label: string, value: string, cls = '') =>
-      h('span', { class: `status-item ${cls}` }, h('span', { class: 'status-label' }, label), value);
+    const item = (label: string, value: string, cls = '', verbatim = false) =>
+      h(
+        'span',
+        { class: `status-item ${cls}` },
+        h('span', { class: 'status-label' }, label),
+        verbatim ? h('span', { 'data-verbatim': '' }, value) : value,
+      );
     replaceChildren(
       this.element,
       item(t('status.state'), STATE_WORDS[status.state] ? t(STATE_WORDS[status.state]) : status.state, `state state-${status.state}`),
-      item(t('status.team'), status.team ?? '—'),
+      // The team's name is the service's: shown as written.
+      item(t('status.team'), status.team ?? '—', '', true),
       item(t('status.environment'), tMaybe(`status.env.${status.environment}`) ?? status.environment),
       item(t('status.lastPrint'), localDateTime(status.lastPrintAt)),
       status.queued > 0 ? item(t('status.queued'), localNumber(status.queued)) : null,

@@ -55,8 +55,8 @@ describe('pack and ship', () => {
     expect(view.packages).toEqual([expect.objectContaining({ weightKg: null, description: 'Mugs', quantity: 1 })]);
     expect(view.missing).toEqual(
       expect.arrayContaining([
-        { field: 'to.address.city', label: "Receiver's city", message: 'is missing' },
-        { field: 'packages[0].weight_kg', label: 'Weight of parcel 1', message: 'is missing' },
+        { field: 'to.address.city', label: "Receiver's city", message: 'is missing', code: 'missing' },
+        { field: 'packages[0].weight_kg', label: 'Weight of parcel 1', message: 'is missing', code: 'missing' },
       ]),
     );
     // The probe stored nothing: the draft is as it was.
@@ -96,10 +96,18 @@ describe('pack and ship', () => {
     const api = await start();
     const id = await draft({ to: NO_RECEIVER, packages: [{ quantity: 1, type: 'PACKAGE' }], customs_information: COMPLETE_CUSTOMS });
     station.sandbox.clearRequestLog();
-    const bad = await api.packUpdate({ shipmentId: id, packages: [{ widthCm: 20, heightCm: 20, depthCm: 30, weightKg: '1,5kg' }] });
+    const bad = await api.packUpdate({ shipmentId: id, packages: [{ widthCm: 20, heightCm: 20, depthCm: 30, weightKg: '1,5 lbs' }] });
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.problem.fields).toEqual([expect.objectContaining({ field: 'packages[0].weight_kg', label: 'Weight of parcel 1' })]);
+    expect(bad.problem.fields).toEqual([
+      expect.objectContaining({ field: 'packages[0].weight_kg', label: 'Weight of parcel 1', code: 'notNumber' }),
+    ]);
+    // The banner gives the field's reason, not a guess at it.
+    expect(bad.problem.message).toMatch(/Weight of parcel 1 “1,5lbs” is not a number/);
+    const zero = await api.packUpdate({ shipmentId: id, packages: [{ widthCm: 20, heightCm: 20, depthCm: 30, weightKg: '0' }] });
+    if (zero.ok) throw new Error('expected a refusal');
+    expect(zero.problem.message).toMatch(/Weight of parcel 1 must be more than 0/);
+    expect(zero.problem.message).not.toMatch(/not numbers/);
     // Customs items weigh 2 × 0.5 kg: a 0,5 kg parcel cannot hold them.
     const light = await api.packUpdate({ shipmentId: id, packages: [{ widthCm: 20, heightCm: 20, depthCm: 30, weightKg: '0,5' }] });
     expect(light.ok).toBe(false);
@@ -121,7 +129,7 @@ describe('pack and ship', () => {
     expect(rates.problem.code).toBe('SERVICE_UNPROCESSABLE');
     expect(rates.problem.requestId).toMatch(/\S+/);
     expect(rates.problem.fields).toEqual(
-      expect.arrayContaining([{ field: 'to.address.city', label: "Receiver's city", message: 'is missing' }]),
+      expect.arrayContaining([{ field: 'to.address.city', label: "Receiver's city", message: 'is missing', code: 'missing' }]),
     );
   });
 

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTestPage } from '../../../src/main/agent/test-page';
+import { renderTestPage, testPageLayout } from '../../../src/main/agent/test-page';
+import type { Routing } from '../../../src/shared/domain';
 
 let dir: string;
 beforeAll(async () => {
@@ -40,5 +41,34 @@ describe('test page', () => {
     const numbers = text.match(/(?<![\d.])\d{1,3}(?![\d.])/g) ?? [];
     expect(numbers).toContain('190');
     expect(numbers).not.toContain('200');
+  });
+});
+
+describe('test page layout on a printer', () => {
+  const label = 'cups:Zebra';
+  const office = 'cups:Office';
+
+  it('is A4 on the document printer given by URI alone, and a 4x6 label on the label printer', () => {
+    const routing = { labelPrinter: label, documentPrinter: office } as Routing;
+    expect(testPageLayout(routing, office)).toBe('a4');
+    expect(testPageLayout(routing, label)).toBe('printer');
+  });
+
+  it('follows a listed printer own media: sheets print their layout, label stock a 4x6 label', () => {
+    const routing = {
+      labelPrinter: 'Zebra',
+      documentPrinter: 'Office',
+      printers: [
+        { name: 'Zebra', uri: label, media: 'label' },
+        { name: 'Office', uri: office, media: 'a4', layout: '1x2' },
+      ],
+    } as Routing;
+    expect(testPageLayout(routing, office)).toBe('1x2');
+    expect(testPageLayout(routing, 'Zebra')).toBe('printer');
+  });
+
+  it('stays a label on one printer that prints labels and documents alike', () => {
+    const routing = { labelPrinter: label, documentPrinter: label } as Routing;
+    expect(testPageLayout(routing, label)).toBe('printer');
   });
 });

@@ -12,12 +12,29 @@ describe('typed numbers', () => {
     expect(parseTypedNumber(3, { max: 100 })).toEqual({ ok: true, value: 3 });
   });
 
+  it('takes the unit typed after the number: 1,5 kg and 30 cm', () => {
+    expect(parseTypedNumber('1,5 kg', { max: 100 })).toEqual({ ok: true, value: 1.5 });
+    expect(parseTypedNumber('1,5kg', { max: 100 })).toEqual({ ok: true, value: 1.5 });
+    expect(parseTypedNumber('30 CM', { max: 100 })).toEqual({ ok: true, value: 30 });
+  });
+
   it('refuses what is not a positive number within bounds, saying what to type', () => {
-    expect(parseTypedNumber('1,5kg', { max: 100 })).toMatchObject({ ok: false, message: expect.stringMatching(/not a number/) });
-    expect(parseTypedNumber('1.000,5', { max: 10_000 })).toMatchObject({ ok: false });
-    expect(parseTypedNumber('', { max: 100 })).toEqual({ ok: false, message: 'is missing' });
-    expect(parseTypedNumber('0', { max: 100 })).toEqual({ ok: false, message: 'must be more than 0' });
-    expect(parseTypedNumber('101', { max: 100 })).toEqual({ ok: false, message: 'must be at most 100' });
+    expect(parseTypedNumber('1,5 lbs', { max: 100 })).toMatchObject({
+      ok: false,
+      code: 'notNumber',
+      message: expect.stringMatching(/not a number/),
+    });
+    expect(parseTypedNumber('1.000,5', { max: 10_000 })).toMatchObject({ ok: false, code: 'notNumber' });
+    expect(parseTypedNumber('', { max: 100 })).toEqual({ ok: false, message: 'is missing', code: 'missing' });
+    expect(parseTypedNumber('0', { max: 100 })).toEqual({ ok: false, message: 'must be more than 0', code: 'notPositive' });
+    // A negative number is a number: the reason is its sign.
+    expect(parseTypedNumber('-2', { max: 100 })).toEqual({ ok: false, message: 'must be more than 0', code: 'notPositive' });
+    expect(parseTypedNumber('101', { max: 100 })).toEqual({
+      ok: false,
+      message: 'must be at most 100',
+      code: 'tooLarge',
+      params: { max: 100 },
+    });
   });
 });
 
@@ -30,7 +47,7 @@ describe('field words', () => {
     expect(fieldLabel('customs_information.items[0].hs_code')).toBe('Customs information items 1 hs code');
     expect(toFieldProblems({ 'to.contact.email': ['must be a valid email address'], packages: ['is required'] })).toEqual([
       { field: 'to.contact.email', label: "Receiver's email", message: 'must be a valid email address' },
-      { field: 'packages', label: 'Parcels', message: 'is missing' },
+      { field: 'packages', label: 'Parcels', message: 'is missing', code: 'missing' },
     ]);
   });
 });

@@ -3,7 +3,7 @@ import type { StationRules } from '../../../src/shared/domain';
 import type { SeenShipment } from '../../../src/main/intake/intake-store';
 import type { JobRecord } from '../../../src/main/jobs/job-record';
 import { dayWindow, localDay, ReportDayError } from '../../../src/main/report/day-window';
-import { buildEndOfDay, type ListedBooking } from '../../../src/main/report/end-of-day';
+import { buildEndOfDay, standing, type ListedBooking } from '../../../src/main/report/end-of-day';
 import { agentMessage, englishOf, plainMessage } from '../../../src/shared/agent-messages';
 import { csvCell, endOfDayCountsLine, endOfDayCsv } from '../../../src/shared/end-of-day-csv';
 
@@ -219,5 +219,14 @@ describe('end-of-day report', () => {
     expect(localDay(window.start)).toBe('2026-11-24');
     expect(() => dayWindow('2026-02-30')).toThrow(ReportDayError);
     expect(() => dayWindow('24.11.2026')).toThrow(/YYYY-MM-DD/);
+  });
+});
+
+describe('a reprinted label', () => {
+  it('stands printed at its latest print: the reprint summary shows when paper last came out', () => {
+    const first = job({ updatedAt: at(9.25), target: 'folder:/prints' });
+    const reprint = job({ trigger: 'reprint', updatedAt: at(14.5), target: 'folder:/office' });
+    const result = standing([first, reprint], null, plainMessage('report.held'));
+    expect(result).toMatchObject({ state: 'printed', printedAt: at(14.5), printer: 'folder:/office' });
   });
 });

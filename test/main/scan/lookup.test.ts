@@ -214,4 +214,41 @@ describe('lookupScan', () => {
     if (result.kind !== 'found') throw new Error('expected found');
     expect(result.shipment.tracking.map((e) => e.status)).toEqual(['ORDERED']);
   });
+
+  describe('a scanner in another keyboard layout than the computer', () => {
+    it('finds a US-layout scan read on a Nordic keyboard (`-` typed as `+`) and says which mismatch', async () => {
+      const { deps: d } = deps({ index: { 'ORDER-1001': ID } });
+      const result = await lookupScan('order+1001', d);
+      if (result.kind !== 'found') throw new Error('expected found');
+      expect(result.shipment.id).toBe(ID);
+      expect(result.matchedBy).toBe('reference');
+      expect(result.layoutMismatch).toBe('us-scanner-nordic-keyboard');
+    });
+
+    it('finds a shipment id whose dashes came out as `+`', async () => {
+      const { deps: d } = deps();
+      const result = await lookupScan(ID.replaceAll('-', '+'), d);
+      if (result.kind !== 'found') throw new Error('expected found');
+      expect(result.matchedBy).toBe('shipment_id');
+      expect(result.layoutMismatch).toBe('us-scanner-nordic-keyboard');
+    });
+
+    it('finds a Nordic-layout scan read on a US keyboard (`-` typed as `/`) as a reference', async () => {
+      const other = { ...shipment, id: '00000000-0000-4000-8000-000000000001', reference_id: 'BOX-7' };
+      const { deps: d, calls } = deps({ shipments: [other] });
+      const result = await lookupScan('BOX/7', d);
+      if (result.kind !== 'found') throw new Error('expected found');
+      expect(result.shipment.referenceId).toBe('BOX-7');
+      expect(result.layoutMismatch).toBe('nordic-scanner-us-keyboard');
+      // The literal first: a matching layout never pays for the variants.
+      expect(calls.list[0]).toBe('BOX/7');
+    });
+
+    it('leaves a literal match alone: no mismatch is reported', async () => {
+      const { deps: d } = deps({ index: { 'ORDER-1001': ID } });
+      const result = await lookupScan('ORDER-1001', d);
+      if (result.kind !== 'found') throw new Error('expected found');
+      expect(result.layoutMismatch).toBeUndefined();
+    });
+  });
 });
