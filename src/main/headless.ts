@@ -1,7 +1,7 @@
 /**
  * The agent without Electron (service mode): settings in a conf file in the data
  * directory, the API key only in memory, and the same renderer served on loopback with a
- * per-run token. `npm run agent`, `npm run demo`, the E2E tests and the benchmarks all
+ * token kept in the data directory (web/ui-token-file.ts), so its address lasts across restarts. `npm run agent`, `npm run demo`, the E2E tests and the benchmarks all
  * start it here.
  */
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
 import { writeBridgeFile } from './web/bridge-file';
+import { loadOrCreateUiToken, rotateUiToken } from './web/ui-token-file';
 import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
@@ -77,6 +78,29 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   await checkPrintersAtStart(routedPrinterUris(settings.get().routing), options.tuning?.targets ?? {}, log.warn);
 
   const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
+  // The UI's token is read before the agent starts so rotateUiAddress can reach the server once it listens.
+  let ui: UiServer | null = null;
+  let removeBridgeFile = (): void => undefined;
+  const uiToken = options.uiPort != null ? loadOrCreateUiToken(options.dataDir) : null;
+  if (uiToken) log.redact(uiToken);
+  const publishBridge = (server: UiServer): void => {
+    // `npm run agent -- report` and `ui-address` cannot open the ledger this agent holds: they ask here instead.
+    try {
+      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(server.url).origin, token: server.token });
+    } catch (error) {
+      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
+    }
+  };
+  const uiAddress = {
+    rotate(): string {
+      if (!ui) throw new Error('the web UI has not started yet');
+      const next = rotateUiToken(options.dataDir);
+      log.redact(next);
+      ui.setToken(next);
+      publishBridge(ui);
+      return ui.url;
+    },
+  };
   const agent = await createAgent({
     dataDir: options.dataDir,
     settings,
@@ -86,6 +110,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
       options.webhookPort == null ? null : { port: options.webhookPort, host: options.webhookHost, secrets: options.webhookSecrets ?? [] },
     requireValidKey: options.requireValidKey ?? true,
     demo: options.demo,
+    uiAddress: options.uiPort != null ? uiAddress : undefined,
     ...options.tuning,
   });
   try {
@@ -95,16 +120,9 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     throw error;
   }
 
-  let ui: UiServer | null = null;
-  let removeBridgeFile = (): void => undefined;
   if (options.uiPort != null) {
-    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir });
-    // `npm run agent -- report` cannot open the ledger this agent holds: it asks here instead.
-    try {
-      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(ui.url).origin, token: ui.token });
-    } catch (error) {
-      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
-    }
+    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir, token: uiToken! });
+    publishBridge(ui);
   }
 
   return {

@@ -73,6 +73,14 @@ export interface AgentServiceDeps {
   readonly fallback?: Pick<FallbackWatcher, 'moveToFallback'>;
   /** The GET /carriers cache routing uses (listCarriers). @default none: listCarriers answers an empty list */
   readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
+  /** The headless web UI's address (rotateUiAddress). @default none: the operation refuses (the desktop app has no such address) */
+  readonly uiAddress?: UiAddressControl;
+}
+
+/** What rotateUiAddress asks of the web UI that serves this agent (src/main/headless.ts). */
+export interface UiAddressControl {
+  /** A new kept token, in force at once; returns the new full `ui:` address. */
+  rotate(): string;
 }
 
 export class AgentService implements AgentApi {
@@ -367,6 +375,19 @@ export class AgentService implements AgentApi {
     // Not read yet (the agent started without a key, or the service was down): one more try.
     if (carriers.list().length === 0 && connection.configured) await carriers.refresh();
     return [...carriers.list()];
+  }
+
+  async rotateUiAddress(_input: AgentInput<'rotateUiAddress'>): Promise<{ url: string }> {
+    const control = this.deps.uiAddress;
+    if (!control) {
+      throw new CodedError(
+        AGENT_ERROR_CODES.UI_ADDRESS_UNAVAILABLE,
+        'This agent serves no web UI, so it has no address to renew (start it with --ui-port N).',
+      );
+    }
+    const url = control.rotate();
+    this.deps.log.info('ui: the web UI has a new address (older bookmarks and open tabs need it); npm run agent -- ui-address prints it');
+    return { url };
   }
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {

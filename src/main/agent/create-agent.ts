@@ -24,7 +24,7 @@ import { FallbackWatcher } from './fallback-watcher';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
-import { AgentService } from './agent-service';
+import { AgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
 import { describeJob } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
@@ -62,6 +62,8 @@ export interface AgentOptions {
   readonly demo?: DemoConnectionProvider;
   /** How often lines waiting on a down printer are looked at for a fallback (FallbackWatcher). @default 2000 */
   readonly fallbackIntervalMs?: number;
+  /** The headless web UI's address, for rotateUiAddress (src/main/headless.ts). @default none: the operation refuses */
+  readonly uiAddress?: UiAddressControl;
 }
 
 export interface Agent {
@@ -233,6 +235,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     log,
     secrets: () => options.webhook?.secrets ?? [],
+    uiAddress: options.uiAddress,
   });
 
   const agent: Agent = {

@@ -11,11 +11,13 @@ import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
+import { runUiAddressSubcommand } from './ui-address';
 
 async function main(): Promise<void> {
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   if (await runReportSubcommand(process.argv.slice(2))) return;
+  if (await runUiAddressSubcommand(process.argv.slice(2))) return;
   const options = parseAgentOptions(process.argv.slice(2));
   if (options.help) {
     const more = 'More: npm run agent -- report --help | install-service --help';

@@ -60,6 +60,10 @@ export const da: Catalog = {
   'diagnostics.download': 'Hent den',
   'diagnostics.sendIt': ' og send den til support: den indeholder ingen API-nøgle eller hemmelighed.',
   'diagnostics.failed': 'Diagnostikken kunne ikke gemmes: {error}',
+  'uiAddress.hint':
+    'Sidens adresse virker også efter genstarter: gem den som bogmærke. En ny adresse lukker alle bogmærker og åbne faner med den gamle ude.',
+  'uiAddress.rotate': 'Ny adresse til brugerfladen',
+  'uiAddress.failed': 'Kunne ikke lave en ny adresse: {error}',
 
   'picker.notFound': 'findes ikke på denne computer',
   'picker.typed': 'angivet under Avanceret',
@@ -593,6 +597,7 @@ export const da: Catalog = {
   'agentMsg.agent.enterKeyToTest': 'Indtast en API-nøgle for at teste forbindelsen.',
   'agentMsg.error.apiKeyRequired':
     'Indtast API-nøglen igen for den nye tjenesteadresse: den gemte nøgle sendes kun til den adresse, den blev indtastet til.',
-  'agentMsg.error.uiUnauthorized': 'Adgangstokenet mangler eller er forkert: åbn brugerfladen via den ui:-adresse, agenten skrev.',
+  'agentMsg.error.uiUnauthorized':
+    'Adgangstokenet mangler eller er forkert: åbn adressen, som npm run agent -- ui-address skriver på stationen (eller den ui:-adresse, agenten skrev).',
   'agentMsg.error.untrustedSender': 'Dette vindue må ikke tale med agenten.',
 };

@@ -62,6 +62,10 @@ export const en = {
   'diagnostics.download': 'Download it',
   'diagnostics.sendIt': ' and send it to support: it holds no API key or secret.',
   'diagnostics.failed': 'Could not save diagnostics: {error}',
+  'uiAddress.hint':
+    "This page's address keeps working after restarts: bookmark it. A new address shuts out every bookmark and open tab of the old one.",
+  'uiAddress.rotate': 'New UI address',
+  'uiAddress.failed': 'Could not make a new address: {error}',
 
   'picker.notFound': 'not found on this computer',
   'picker.typed': 'typed under Advanced',
@@ -592,6 +596,7 @@ export const en = {
   'agentMsg.agent.enterKeyToTest': 'Enter an API key to test the connection.',
   'agentMsg.error.apiKeyRequired':
     'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.',
-  'agentMsg.error.uiUnauthorized': 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.',
+  'agentMsg.error.uiUnauthorized':
+    'The access token is missing or wrong: open the address that npm run agent -- ui-address prints on the station (or the ui: line the agent printed).',
   'agentMsg.error.untrustedSender': 'This window is not allowed to talk to the agent.',
 };

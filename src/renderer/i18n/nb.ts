@@ -60,6 +60,10 @@ export const nb: Catalog = {
   'diagnostics.download': 'Last den ned',
   'diagnostics.sendIt': ' og send den til kundestøtte: den inneholder ingen API-nøkkel eller hemmelighet.',
   'diagnostics.failed': 'Diagnostikken kunne ikke lagres: {error}',
+  'uiAddress.hint':
+    'Sidens adresse virker også etter omstart: lagre den som bokmerke. En ny adresse stenger ute alle bokmerker og åpne faner med den gamle.',
+  'uiAddress.rotate': 'Ny adresse til brukergrensesnittet',
+  'uiAddress.failed': 'Kunne ikke lage en ny adresse: {error}',
 
   'picker.notFound': 'finnes ikke på denne datamaskinen',
   'picker.typed': 'angitt under Avansert',
@@ -592,6 +596,7 @@ export const nb: Catalog = {
   'agentMsg.agent.enterKeyToTest': 'Skriv inn en API-nøkkel for å teste tilkoblingen.',
   'agentMsg.error.apiKeyRequired':
     'Skriv inn API-nøkkelen igjen for den nye tjenesteadressen: den lagrede nøkkelen sendes bare til adressen den ble skrevet inn for.',
-  'agentMsg.error.uiUnauthorized': 'Tilgangstokenet mangler eller er feil: åpne brukergrensesnittet via ui:-adressen agenten skrev ut.',
+  'agentMsg.error.uiUnauthorized':
+    'Tilgangstokenet mangler eller er feil: åpne adressen som npm run agent -- ui-address skriver ut på stasjonen (eller ui:-adressen agenten skrev ut).',
   'agentMsg.error.untrustedSender': 'Dette vinduet har ikke lov til å snakke med agenten.',
 };
