@@ -342,6 +342,19 @@ export function shipmentStage(s: Pick<ShipmentView, 'status' | 'trackingId' | 'a
   return 'draft';
 }
 
+/** Tracking statuses before the carrier has the goods: a shipment with only these can still be canceled. */
+const BEFORE_PICKUP: ReadonlySet<string> = new Set(['ORDERED', 'BOOKED', 'CANCELED', 'CANCELLED', '']);
+
+/**
+ * The carrier has the goods (picked up or later): the service refuses a cancel then, so the
+ * station offers none. True for status IN_TRANSIT or DELIVERED, or any carrier event.
+ */
+export function withCarrier(s: { readonly status: string | null; readonly tracking?: readonly { readonly status: string }[] }): boolean {
+  const status = (s.status ?? '').toUpperCase();
+  if (status === 'IN_TRANSIT' || status === 'DELIVERED') return true;
+  return (s.tracking ?? []).some((e) => !BEFORE_PICKUP.has(e.status.toUpperCase()));
+}
+
 export interface PackageView {
   readonly widthCm: number | null;
   readonly heightCm: number | null;

@@ -199,6 +199,8 @@ export const da: Catalog = {
   'stage.canceled': 'Annulleret',
   'result.shipment': 'Forsendelse {reference}',
   'result.canceledNote': 'Annulleret: etiketten er ugyldig og kan ikke udskrives igen.',
+  'result.withCarrierNote':
+    'Hos fragtfirmaet: forsendelsen kan ikke længere annulleres her (bed fragtfirmaet om at stoppe eller returnere den).',
   'result.receiver': 'Modtager',
   'result.carrier': 'Fragtfirma',
   'result.trackingNumber': 'Sporingsnummer',

@@ -201,6 +201,7 @@ export const en = {
   'stage.canceled': 'Canceled',
   'result.shipment': 'Shipment {reference}',
   'result.canceledNote': 'Canceled: the label is void and cannot be reprinted.',
+  'result.withCarrierNote': 'With the carrier: it can no longer be canceled here (ask the carrier to stop or return it).',
   'result.receiver': 'Receiver',
   'result.carrier': 'Carrier',
   'result.trackingNumber': 'Tracking number',

@@ -200,6 +200,8 @@ export const fi: Catalog = {
   'stage.canceled': 'Peruttu',
   'result.shipment': 'Lähetys {reference}',
   'result.canceledNote': 'Peruttu: osoitekortti on mitätön eikä sitä voi tulostaa uudelleen.',
+  'result.withCarrierNote':
+    'Kuljetusliikkeellä: lähetystä ei voi enää perua täällä (pyydä kuljetusliikettä pysäyttämään tai palauttamaan se).',
   'result.receiver': 'Vastaanottaja',
   'result.carrier': 'Kuljetusyhtiö',
   'result.trackingNumber': 'Seurantanumero',

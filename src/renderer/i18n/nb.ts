@@ -199,6 +199,7 @@ export const nb: Catalog = {
   'stage.canceled': 'Kansellert',
   'result.shipment': 'Sending {reference}',
   'result.canceledNote': 'Kansellert: etiketten er ugyldig og kan ikke skrives ut på nytt.',
+  'result.withCarrierNote': 'Hos transportøren: sendingen kan ikke lenger kanselleres her (be transportøren stoppe eller returnere den).',
   'result.receiver': 'Mottaker',
   'result.carrier': 'Transportør',
   'result.trackingNumber': 'Sporingsnummer',

@@ -199,6 +199,7 @@ export const sv: Catalog = {
   'stage.canceled': 'Avbokad',
   'result.shipment': 'Sändning {reference}',
   'result.canceledNote': 'Avbokad: etiketten är ogiltig och kan inte skrivas ut igen.',
+  'result.withCarrierNote': 'Hos transportören: sändningen kan inte längre avbokas här (be transportören stoppa eller returnera den).',
   'result.receiver': 'Mottagare',
   'result.carrier': 'Transportör',
   'result.trackingNumber': 'Spårningsnummer',

@@ -134,6 +134,15 @@ export const bookRoutes: readonly Route[] = [
         `Only booked shipments can be canceled; shipment ${shipment.id} is ${shipment.status}.`,
       );
     }
+    if (shipment.status !== 'BOOKED') {
+      // Sandbox choice (README 33): once the carrier has the goods (picked up or later) a
+      // cancel would void a label on a parcel already travelling; the spec is silent, carriers refuse.
+      throw new HttpError(
+        409,
+        'shipment_with_carrier',
+        `Shipment ${shipment.id} is already with the carrier (${shipment.status}): it can no longer be canceled. Ask the carrier to stop or return it.`,
+      );
+    }
     services.cancel(shipment);
     return json(200, { shipment_id: shipment.id, status: shipment.status });
   }),
