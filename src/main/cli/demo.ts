@@ -15,14 +15,31 @@ import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, parseAgentOptions, pipelineTuning } from './options';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
+import { DEMO_DATA_DIR, prepareDemoDataDir } from '../demo/demo-data-dir';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
+const KEEP_DATA = '--keep-data';
+
+const DEMO_USAGE = `Usage: npm run demo -- [--keep-data] OPTIONS
+Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's ./.data).
+  --keep-data              keep the demo's ledger and settings from the last run (default: every demo starts fresh)`;
 
 async function main(): Promise<void> {
-  const options = parseAgentOptions(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const keepData = argv.includes(KEEP_DATA);
+  const options = parseAgentOptions(
+    argv.filter((arg) => arg !== KEEP_DATA),
+    process.env,
+    undefined,
+    { dataDir: DEMO_DATA_DIR },
+  );
   if (options.help) {
-    process.stdout.write(`Usage: npm run demo -- OPTIONS (defaults: embedded sandbox, ${DEMO_PRINTER})\n${AGENT_USAGE}\n`);
+    process.stdout.write(`${DEMO_USAGE}\n${AGENT_USAGE}\n`);
     return;
+  }
+  const start = prepareDemoDataDir(options.dataDir, keepData);
+  if (start === 'not-a-demo-dir') {
+    process.stderr.write(`note: ${options.dataDir} was not made by the demo: it is used as it is, nothing in it is removed\n`);
   }
   // Like the agent: every demo run leaves its log in <data dir>/logs/agent.log.
   const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });

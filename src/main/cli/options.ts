@@ -145,10 +145,17 @@ function envSecrets(raw: string | undefined): string[] | null {
   return secrets.length > 0 ? secrets : null;
 }
 
+/** Defaults that differ per entry point (the demo keeps its own data dir). */
+export interface OptionDefaults {
+  /** @default '.data' */
+  readonly dataDir?: string;
+}
+
 export function parseAgentOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  defaults: OptionDefaults = {},
 ): AgentCliOptions {
   let values;
   try {
@@ -194,7 +201,7 @@ export function parseAgentOptions(
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
     batchMax: integer('--batch-max', values['batch-max'], 1, 25) ?? file.batchMax ?? null,
-    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? '.data'),
+    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? defaults.dataDir ?? '.data'),
     help: values.help ?? false,
   };
 }

@@ -82,10 +82,12 @@ function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate,
   }
   const notUploaded = rate.requiredDocuments.filter((d) => !s.uploads.has(d));
   if (notUploaded.length > 0) {
+    // The field map names each document (README 29), so a caller can point at what to upload.
     throw new HttpError(
       422,
       'documents_missing',
       `Upload the required documents first: ${notUploaded.join(', ')} (POST /shipments/${s.id}/{document_type}).`,
+      Object.fromEntries(notUploaded.map((d) => [`documents.${d}`, ['must be uploaded before booking']])),
     );
   }
 }
