@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { createAgent, type Agent, type AgentOptions } from './agent/create-agent';
 import type { Logger } from './log';
 import { routedPrinterUris } from './printing/routing';
-import { checkPrintersAtStart } from './printing/startup-check';
+import { checkPrintersAtStart, checkServicePrintersAtStart } from './printing/startup-check';
+import { ServiceClient } from './api/client';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
@@ -76,6 +77,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   // stops the start with one line; a scheduler that is down only warns (it may come up).
   // Every printer the routing can send to (issue 13: a list and rules), not only the two defaults.
   await checkPrintersAtStart(routedPrinterUris(settings.get().routing), options.tuning?.targets ?? {}, log.warn);
+  // A service printer the service does not list fails every job (GET /printers).
+  await checkServicePrinters(options, routedPrinterUris(settings.get().routing));
 
   const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
   // The UI's token is read before the agent starts so rotateUiAddress can reach the server once it listens.
@@ -136,4 +139,15 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
       await agent.stop();
     },
   };
+}
+
+/** checkServicePrintersAtStart with a client of its own, closed after. */
+async function checkServicePrinters(options: HeadlessAgentOptions, uris: readonly string[]): Promise<void> {
+  if (!uris.some((uri) => uri.startsWith('service:'))) return;
+  const client = new ServiceClient({ ...options.tuning?.client, baseUrl: options.apiUrl, apiKey: options.apiKey });
+  try {
+    await checkServicePrintersAtStart(uris, client, options.log.warn);
+  } finally {
+    await client.close();
+  }
 }

@@ -103,7 +103,8 @@ export class AgentService implements AgentApi {
     const { connection, status, log, settings } = this.deps;
     if (!connection.configured) {
       log.warn('no API key set: connect an account in Settings (or run the demo)');
-      if (required) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key: pass --api-key or set PRINT_STATION_API_KEY.');
+      if (required)
+        throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key: set PRINT_STATION_API_KEY, or apiKey in the --config file.');
       return;
     }
     try {

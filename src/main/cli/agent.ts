@@ -5,11 +5,12 @@
 import { startHeadlessAgent } from '../headless';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { headlessWords } from '../headless-words';
 import { createLogFile } from '../log-file';
 import { runDiagnostics } from './diagnostics';
 import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
-import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
+import { AGENT_USAGE, DEFAULT_PRINTER, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
 import { runUiAddressSubcommand } from './ui-address';
 
@@ -20,18 +21,21 @@ async function main(): Promise<void> {
   if (await runUiAddressSubcommand(process.argv.slice(2))) return;
   const options = parseAgentOptions(process.argv.slice(2));
   if (options.help) {
-    const more = 'More: npm run agent -- report --help | install-service --help';
-    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${more}\n`);
+    process.stdout.write(`Usage: npm run agent -- OPTIONS  |  npm run agent -- COMMAND ...\n${AGENT_USAGE}\n`);
     return;
   }
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
-  if (!options.apiKey) throw new OptionsError('an API key is required: --api-key K or env PRINT_STATION_API_KEY');
+  if (!options.apiKey) {
+    throw new OptionsError(
+      'an API key is required: set PRINT_STATION_API_KEY, or apiKey in a --config FILE readable only by this user (chmod 600 FILE)',
+    );
+  }
   if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
     throw new OptionsError(
       '--webhook-port needs a webhook secret (the endpoint secret from the API settings): PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
     );
   }
-  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write, reword: headlessWords });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
   const agent = await startHeadlessAgent({
     apiUrl: options.apiUrl,
@@ -51,6 +55,11 @@ async function main(): Promise<void> {
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
   stopOnSignals(() => agent.stop(), log.info);
   printReadyLines(agent);
+  if (!options.printer && agent.printer === DEFAULT_PRINTER) {
+    process.stderr.write(
+      `note: no --printer given: labels are saved as PDFs in ./prints (${DEFAULT_PRINTER}); use --printer cups:QUEUE to print\n`,
+    );
+  }
 }
 
 main().catch(fail);

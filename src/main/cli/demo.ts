@@ -11,6 +11,7 @@ import { ServiceClient } from '../api/client';
 import { startHeadlessAgent } from '../headless';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { headlessWords } from '../headless-words';
 import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, parseAgentOptions, pipelineTuning } from './options';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     process.stderr.write(`note: ${options.dataDir} was not made by the demo: it is used as it is, nothing in it is removed\n`);
   }
   // Like the agent: every demo run leaves its log in <data dir>/logs/agent.log.
-  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write, reword: headlessWords });
   const apiKey = options.apiKey ?? 'sandbox-key';
   const secret = options.webhookSecrets[0] ?? randomBytes(24).toString('hex');
   log.redact(secret);
