@@ -212,7 +212,7 @@ export type Routing = z.infer<typeof routingSchema>;
 export const intakeSchema = z.object({
   webhooksEnabled: z.boolean().default(true),
   /** 0 = polling off. */
-  pollIntervalSeconds: z.number().min(0).max(3600).default(15),
+  pollIntervalSeconds: z.number().min(0).max(3600).default(5),
 });
 export type IntakeSettings = z.infer<typeof intakeSchema>;
 

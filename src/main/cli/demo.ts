@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     webhookPort: options.webhookPort ?? 0,
     webhookHost: options.webhookHost,
     webhookSecrets: [secret],
-    pollIntervalSeconds: options.pollIntervalSeconds ?? 15,
+    pollIntervalSeconds: options.pollIntervalSeconds ?? 5,
     uiPort: options.uiPort ?? 0,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     tuning: pipelineTuning(options),

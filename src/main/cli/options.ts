@@ -77,7 +77,7 @@ Options:
   --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints), or env
                            PRINT_STATION_WEBHOOK_SECRET (comma-separated for several) or webhookSecrets in --config
                            (on the command line it shows in \`ps\`: prefer the env or --config)
-  --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
+  --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 5: 12 requests a minute)
   --ui-port N              serve the web UI on 127.0.0.1:N
   --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 25; 1 = each label alone)
   --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
