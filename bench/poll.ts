@@ -4,6 +4,7 @@
  * settings default, 15 s), one booking at a time at times not aligned with the polls, with
  * the agent's CLI as a station runs it. Requests per minute are counted at the sandbox.
  */
+import { AGENT_NODE_FLAGS } from '../scripts/bundle-agent';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { intakeSchema } from '../src/shared/domain';
@@ -52,7 +53,7 @@ export async function runPoll(ctx: PollContext): Promise<PollResult> {
   presetPollMark(dataDir, sandbox.baseUrl);
   await sandbox.clearLog();
   const agent = await startAgentProcess({
-    ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [] } : {}),
+    ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [...AGENT_NODE_FLAGS] } : {}),
     args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${queue}`, dataDir, pollIntervalSeconds: interval }),
     env: cups.env,
   });

@@ -5,6 +5,7 @@
 import { startHeadlessAgent } from '../headless';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { checkNodeVersion } from '../node-version';
 import { headlessWords } from '../headless-words';
 import { createLogFile } from '../log-file';
 import { runDiagnostics } from './diagnostics';
@@ -15,6 +16,9 @@ import { runReportSubcommand } from './report';
 import { runUiAddressSubcommand } from './ui-address';
 
 async function main(): Promise<void> {
+  // First: on a Node too old for the agent, one line naming the supported versions.
+  const nodeWarning = checkNodeVersion();
+  if (nodeWarning) process.stderr.write(`${nodeWarning}\n`);
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   if (await runReportSubcommand(process.argv.slice(2))) return;

@@ -11,6 +11,7 @@ import { ServiceClient } from '../api/client';
 import { startHeadlessAgent } from '../headless';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { checkNodeVersion } from '../node-version';
 import { headlessWords } from '../headless-words';
 import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
@@ -26,6 +27,9 @@ Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_
   --keep-data              keep the demo's ledger and settings from the last run (default: every demo starts fresh)`;
 
 async function main(): Promise<void> {
+  // First: on a Node too old for the agent, one line naming the supported versions.
+  const nodeWarning = checkNodeVersion();
+  if (nodeWarning) process.stderr.write(`${nodeWarning}\n`);
   const argv = process.argv.slice(2);
   const keepData = argv.includes(KEEP_DATA);
   const options = parseAgentOptions(
