@@ -130,7 +130,10 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
 
   return {
     agent,
-    uiUrl: ui?.url ?? null,
+    // The current address: rotateUiAddress changes it while the agent runs.
+    get uiUrl() {
+      return ui?.url ?? null;
+    },
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
     async stop() {
