@@ -3,6 +3,7 @@
  * nothing to print; its RSS and CPU over a window, read from /proc. The first seconds
  * after start (TypeScript loading, the start-up reconciliation) are left out.
  */
+import { AGENT_NODE_FLAGS } from '../scripts/bundle-agent';
 import type { PrivateCups } from '../test/support/cups';
 import { agentArgs, startAgentProcess } from '../test/support/reliability/agent-process';
 import { cpuSeconds, rssMb } from '../test/support/reliability/proc-stats';
@@ -42,7 +43,7 @@ export async function measureIdle(ctx: IdleContext): Promise<IdleResult> {
   const poll = ctx.pollIntervalSeconds ?? 5;
   presetPollMark(ctx.dataDir, ctx.sandbox.baseUrl);
   const agent = await startAgentProcess({
-    ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [] } : {}),
+    ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [...AGENT_NODE_FLAGS] } : {}),
     args: agentArgs({
       apiUrl: ctx.sandbox.baseUrl,
       apiKey: ctx.sandbox.apiKey,

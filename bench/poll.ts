@@ -4,6 +4,7 @@
  * settings default, 15 s), one booking at a time at times not aligned with the polls, with
  * the agent's CLI as a station runs it. Requests per minute are counted at the sandbox.
  */
+import { AGENT_NODE_FLAGS } from '../scripts/bundle-agent';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { intakeSchema } from '../src/shared/domain';
@@ -20,8 +21,15 @@ export interface PollResult {
   readonly booking_to_spooled_p50_ms: number;
   readonly booking_to_spooled_p95_ms: number;
   readonly booking_to_spooled_max_ms: number;
-  /** GET /shipments requests per minute per station while measuring. */
+  /**
+   * GET /shipments requests per minute per station while measuring: 60 s over the mean gap
+   * between the station's consecutive list requests (the sandbox logs when each came). A
+   * count over the ~45 s window would move by ±1 request (±1.3 a minute) with where the
+   * window happens to cut the poll cycle; that count is `requests_in_window` / `window_s`.
+   */
   readonly requests_per_minute: number;
+  readonly requests_in_window: number;
+  readonly window_s: number;
 }
 
 export interface PollContext {
@@ -45,7 +53,7 @@ export async function runPoll(ctx: PollContext): Promise<PollResult> {
   presetPollMark(dataDir, sandbox.baseUrl);
   await sandbox.clearLog();
   const agent = await startAgentProcess({
-    ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [] } : {}),
+    ...(ctx.bundledScript ? { script: ctx.bundledScript, execArgv: [...AGENT_NODE_FLAGS] } : {}),
     args: agentArgs({ apiUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, printer: `cups:${queue}`, dataDir, pollIntervalSeconds: interval }),
     env: cups.env,
   });
@@ -67,8 +75,9 @@ export async function runPoll(ctx: PollContext): Promise<PollResult> {
       timeoutMs: (interval * 3 + 30) * 1000,
       intervalMs: 200,
     });
-    const minutes = (Date.now() - t0) / 60_000;
-    const polls = (await sandbox.log()).filter((r) => r.method === 'GET' && r.url.startsWith('/external/v1/shipments?')).length;
+    const windowMs = Date.now() - t0;
+    const polls = (await sandbox.log()).filter((r) => r.method === 'GET' && r.url.startsWith('/external/v1/shipments?')).map((r) => r.at);
+    const gapsMs = polls.length > 1 ? polls.at(-1)! - polls[0]! : 0;
     const spooled = loggedAt(agent, 'spooled');
     const latencies = [...bookedAt].map(([id, at]) => spooled.get(id)! - at);
     const s = summarize(latencies);
@@ -78,7 +87,9 @@ export async function runPoll(ctx: PollContext): Promise<PollResult> {
       booking_to_spooled_p50_ms: s.p50,
       booking_to_spooled_p95_ms: s.p95,
       booking_to_spooled_max_ms: Math.max(...latencies),
-      requests_per_minute: polls / minutes,
+      requests_per_minute: gapsMs > 0 ? ((polls.length - 1) * 60_000) / gapsMs : (polls.length * 60_000) / windowMs,
+      requests_in_window: polls.length,
+      window_s: windowMs / 1000,
     };
   } finally {
     await agent.stop();

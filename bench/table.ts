@@ -118,8 +118,18 @@ export function rows(r: BenchReport): Row[] {
   if (r.poll) {
     const p = r.poll;
     const latency = `${f(p.booking_to_spooled_p50_ms / 1000)} / ${f(p.booking_to_spooled_p95_ms / 1000)} / ${f(p.booking_to_spooled_max_ms / 1000)} s`;
-    add(`poll mode at the default (every ${p.interval_s} s): booking → spooled p50 / p95 / max`, `${latency} (${p.samples} bookings)`);
-    add('  GET /shipments requests per minute per station', f(p.requests_per_minute));
+    add(
+      `poll mode at the default (every ${p.interval_s} s): booking → spooled p50 / p95 / max`,
+      `${latency} (${p.samples} bookings)`,
+      'p95 ≤ 5 s',
+      p.booking_to_spooled_p95_ms <= 5000,
+    );
+    add(
+      '  GET /shipments requests per minute per station',
+      `${f(p.requests_per_minute, 2)} (${p.requests_in_window} in ${f(p.window_s)} s)`,
+      '≤ 12',
+      p.requests_per_minute <= 12,
+    );
   }
   if (r.site) {
     const s = r.site;

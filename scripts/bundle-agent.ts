@@ -6,8 +6,16 @@
  * external and resolve from the project's node_modules, as does mupdf (its WebAssembly file
  * is read from beside its module, and it is imported only when a raw ZPL printer prints).
  *
+ * Idle memory (docs/BENCHMARKS.md, issue 20): the bundle is split, so what an agent may
+ * never need (pdf-lib for a test page, about 1 MB with its fonts and pako) is a chunk in
+ * `chunks/` loaded on first use, not source the process holds from the start; and it is
+ * minified (whitespace and syntax; names kept, so stack traces still name the functions),
+ * which halves the source V8 keeps, and kept ASCII (V8 holds a source with a single other
+ * character as UTF-16, twice the size). Run it with AGENT_NODE_FLAGS.
+ *
  *   tsx scripts/bundle-agent.ts [OUTFILE]   (default out/agent/agent.mjs)
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,15 +23,36 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_AGENT_BUNDLE = path.join(ROOT, 'out/agent/agent.mjs');
 
+/**
+ * Node flags the bundled agent runs with (`npm run agent`, the benchmarks; a service
+ * definition should pass them too). A young generation of 1 MB semi-spaces instead of up
+ * to 16 MB: the idle agent allocates little, and the larger nursery was about 10 MB of
+ * its resident memory for nothing.
+ */
+export const AGENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+
 export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Promise<string> {
+  const outdir = path.dirname(outfile);
+  // Chunk names carry a hash: old ones would pile up.
+  rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(ROOT, 'src/main/cli/agent.ts')],
+    entryPoints: { [path.basename(outfile, '.mjs')]: path.join(ROOT, 'src/main/cli/agent.ts') },
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
-    outfile,
-    external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite', 'mupdf'],
+    target: 'node22',
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    // Licence comments go to agent.mjs.LEGAL.txt beside it: one of them holds a non-ASCII
+    // letter, and a single one makes V8 keep the whole 2 MB source as UTF-16, twice the size.
+    legalComments: 'external',
+    // mupdf and the NATS client load from node_modules, only where a raw printer or a site is configured.
+    external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite', 'mupdf', '@nats-io/*'],
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',

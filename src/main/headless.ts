@@ -1,7 +1,7 @@
 /**
  * The agent without Electron (service mode): settings in a conf file in the data
  * directory, the API key only in memory, and the same renderer served on loopback with a
- * per-run token. `npm run agent`, `npm run demo`, the E2E tests and the benchmarks all
+ * token kept in the data directory (web/ui-token-file.ts), so its address lasts across restarts. `npm run agent`, `npm run demo`, the E2E tests and the benchmarks all
  * start it here.
  */
 import { fileURLToPath } from 'node:url';
@@ -9,11 +9,13 @@ import { createAgent, type Agent, type AgentOptions } from './agent/create-agent
 import { dataDirAclWarning } from './data-dir-acl';
 import type { Logger } from './log';
 import { printerMediaOf, routedPrinterUris } from './printing/routing';
-import { checkPrintersAtStart } from './printing/startup-check';
+import { checkPrintersAtStart, checkServicePrintersAtStart } from './printing/startup-check';
+import { ServiceClient } from './api/client';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import type { SettingsPatch } from './settings/settings-store';
 import { writeBridgeFile } from './web/bridge-file';
+import { loadOrCreateUiToken, rotateUiToken } from './web/ui-token-file';
 import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
@@ -82,8 +84,33 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   // Every printer the routing can send to (issue 13: a list and rules), not only the two defaults.
   const routed = settings.get().routing;
   await checkPrintersAtStart(routedPrinterUris(routed), options.tuning?.targets ?? {}, log.warn, (uri) => printerMediaOf(routed, uri));
+  // A service printer the service does not list fails every job (GET /printers).
+  await checkServicePrinters(options, routedPrinterUris(routed));
 
   const apiKeys = new MemoryApiKeyStore(options.apiKey, log);
+  // The UI's token is read before the agent starts so rotateUiAddress can reach the server once it listens.
+  let ui: UiServer | null = null;
+  let removeBridgeFile = (): void => undefined;
+  const uiToken = options.uiPort != null ? loadOrCreateUiToken(options.dataDir) : null;
+  if (uiToken) log.redact(uiToken);
+  const publishBridge = (server: UiServer): void => {
+    // `npm run agent -- report` and `ui-address` cannot open the ledger this agent holds: they ask here instead.
+    try {
+      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(server.url).origin, token: server.token });
+    } catch (error) {
+      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
+    }
+  };
+  const uiAddress = {
+    rotate(): string {
+      if (!ui) throw new Error('the web UI has not started yet');
+      const next = rotateUiToken(options.dataDir);
+      log.redact(next);
+      ui.setToken(next);
+      publishBridge(ui);
+      return ui.url;
+    },
+  };
   const agent = await createAgent({
     dataDir: options.dataDir,
     settings,
@@ -94,6 +121,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     requireValidKey: options.requireValidKey ?? true,
     demo: options.demo,
     site: options.site ?? null,
+    uiAddress: options.uiPort != null ? uiAddress : undefined,
     ...options.tuning,
   });
   try {
@@ -103,21 +131,17 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     throw error;
   }
 
-  let ui: UiServer | null = null;
-  let removeBridgeFile = (): void => undefined;
   if (options.uiPort != null) {
-    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir });
-    // `npm run agent -- report` cannot open the ledger this agent holds: it asks here instead.
-    try {
-      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(ui.url).origin, token: ui.token });
-    } catch (error) {
-      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
-    }
+    ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir, token: uiToken! });
+    publishBridge(ui);
   }
 
   return {
     agent,
-    uiUrl: ui?.url ?? null,
+    // The current address: rotateUiAddress changes it while the agent runs.
+    get uiUrl() {
+      return ui?.url ?? null;
+    },
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
     async stop() {
@@ -126,4 +150,15 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
       await agent.stop();
     },
   };
+}
+
+/** checkServicePrintersAtStart with a client of its own, closed after. */
+async function checkServicePrinters(options: HeadlessAgentOptions, uris: readonly string[]): Promise<void> {
+  if (!uris.some((uri) => uri.startsWith('service:'))) return;
+  const client = new ServiceClient({ ...options.tuning?.client, baseUrl: options.apiUrl, apiKey: options.apiKey });
+  try {
+    await checkServicePrintersAtStart(uris, client, options.log.warn);
+  } finally {
+    await client.close();
+  }
 }

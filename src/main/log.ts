@@ -25,6 +25,8 @@ export interface LoggerOptions {
   readonly level?: LogLevel;
   /** Also gets each line, after redaction (the rotating file, src/main/log-file.ts). @default none */
   readonly sink?: (level: LogLevel, message: string) => void;
+  /** Rewords each message before anything else (the headless agent's words, src/main/headless-words.ts). @default unchanged */
+  readonly reword?: (message: string) => string;
 }
 
 const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
@@ -39,11 +41,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     if (RANK[level] < minimum) return;
     // Redact before cutting: a cut through a key would leave its first characters behind.
     // Only a bounded head of a huge message is ever processed; the final cut is well inside it.
-    let line = message.length > MAX_LOG_LINE * 4 ? message.slice(0, MAX_LOG_LINE * 4) : message;
+    const worded = options.reword ? options.reword(message) : message;
+    let line = worded.length > MAX_LOG_LINE * 4 ? worded.slice(0, MAX_LOG_LINE * 4) : worded;
     for (const secret of secrets) line = line.split(secret).join('***');
     line = escapeControls(line);
-    if (line.length > MAX_LOG_LINE || message.length > MAX_LOG_LINE * 4) {
-      line = `${line.slice(0, MAX_LOG_LINE)}…(+${Math.max(1, message.length - MAX_LOG_LINE)} chars)`;
+    if (line.length > MAX_LOG_LINE || worded.length > MAX_LOG_LINE * 4) {
+      line = `${line.slice(0, MAX_LOG_LINE)}…(+${Math.max(1, worded.length - MAX_LOG_LINE)} chars)`;
     }
     const tag = level === 'info' ? '' : `${level.toUpperCase()} `;
     write(timestamps ? `${new Date().toISOString()} ${tag}${line}` : `${tag}${line}`);

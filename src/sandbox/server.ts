@@ -55,6 +55,8 @@ export interface RequestLogEntry {
   readonly url: string;
   readonly status: number;
   readonly bytes: number;
+  /** When the request was logged (epoch ms): benchmarks measure request rates from it. */
+  readonly at: number;
 }
 
 export interface Sandbox {
@@ -152,7 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const fault = decideFault(state.faults, state.random);
         if (state.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, state.faults.latencyMs));
         if (fault === 'drop') {
-          log.push({ method: req.method ?? '', url: req.url ?? '', status: 0, bytes: 0 });
+          log.push({ method: req.method ?? '', url: req.url ?? '', status: 0, bytes: 0, at: Date.now() });
           req.socket.destroy();
           return;
         }
@@ -176,7 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       } else if (clientWentAway(req, error)) {
         // The client hung up (e.g. timed out during the latency fault) before its body was
         // read: nothing to answer and no fault of the sandbox. Logged like a dropped connection.
-        log.push({ method: req.method ?? '', url: req.url ?? '', status: 0, bytes: 0 });
+        log.push({ method: req.method ?? '', url: req.url ?? '', status: 0, bytes: 0, at: Date.now() });
         return;
       } else {
         console.error('sandbox: internal error', error);
@@ -199,7 +201,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (body) res.setHeader('Content-Length', body.byteLength);
     res.statusCode = reply.status;
     res.end(body);
-    log.push({ method: req.method ?? '', url: req.url ?? '', status: reply.status, bytes: body?.byteLength ?? 0 });
+    log.push({ method: req.method ?? '', url: req.url ?? '', status: reply.status, bytes: body?.byteLength ?? 0, at: Date.now() });
     if (log.length > MAX_LOG * 2) log = log.slice(-MAX_LOG);
   }
 

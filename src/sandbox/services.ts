@@ -153,7 +153,8 @@ export class Services {
   private carrierEvent(shipmentId: string, step: CarrierStep): void {
     const s = this.state.store.get(shipmentId);
     if (!s || !isBooked(s) || !s.booking || s.bookedAtMs === null) return;
-    const at = new Date(s.bookedAtMs + step.minutesAfterBooking * 60_000);
+    // Dated when it happens: never ahead of the clock, always after ORDERED (README 34).
+    const at = this.state.now();
     const location = placeName(s.body, step.place);
     const event = this.event(s, step.event, at, step.description, location);
     s.tracking.push(event);

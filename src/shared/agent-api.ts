@@ -157,6 +157,7 @@ export const agentInputs = {
   setPaused: z.object({ paused: z.boolean(), printer: z.string().min(1).max(512).optional() }).strict(),
   startDemo: z.object({}).strict(),
   saveDiagnostics: z.object({}).strict(),
+  rotateUiAddress: z.object({}).strict(),
   endOfDay: z.object({ day: dayText }).strict(),
   printMissing: z.object({ day: dayText }).strict(),
   printManifests: z.object({ day: dayText }).strict(),
@@ -237,6 +238,12 @@ export interface AgentApi {
    * `diagnostics/` folder; returns where, and its text so the web UI can offer a download.
    */
   saveDiagnostics(input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved>;
+  /**
+   * The headless agent's web UI gets a new access token (kept in the data dir): every
+   * bookmark and open tab with the old address stops working. Returns the new full `ui:`
+   * address. Refused (UI_ADDRESS_UNAVAILABLE) where there is no web UI (the desktop app).
+   */
+  rotateUiAddress(input: AgentInput<'rotateUiAddress'>): Promise<{ url: string }>;
   /** End of day: the day's bookings (the service's list and the ledger) and where each stands. */
   endOfDay(input: AgentInput<'endOfDay'>): Promise<EndOfDayReport>;
   /** Prints the day's missing labels: automatic jobs (at most one per shipment), failed ones retried. */

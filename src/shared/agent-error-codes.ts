@@ -37,6 +37,8 @@ export const AGENT_ERROR_CODES = {
   UI_UNKNOWN_OPERATION: 'UI_UNKNOWN_OPERATION',
   UI_METHOD_NOT_ALLOWED: 'UI_METHOD_NOT_ALLOWED',
   UI_BODY_TOO_LARGE: 'UI_BODY_TOO_LARGE',
+  /** rotateUiAddress where there is no web UI to give a new address (the desktop app, an agent without --ui-port). */
+  UI_ADDRESS_UNAVAILABLE: 'UI_ADDRESS_UNAVAILABLE',
 
   // The UI's side of the bridge (src/renderer/bridge)
   /** The bridge cannot be reached. */

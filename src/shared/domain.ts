@@ -212,7 +212,7 @@ export type Routing = z.infer<typeof routingSchema>;
 export const intakeSchema = z.object({
   webhooksEnabled: z.boolean().default(true),
   /** 0 = polling off. */
-  pollIntervalSeconds: z.number().min(0).max(3600).default(15),
+  pollIntervalSeconds: z.number().min(0).max(3600).default(5),
 });
 export type IntakeSettings = z.infer<typeof intakeSchema>;
 
@@ -340,6 +340,19 @@ export function shipmentStage(s: Pick<ShipmentView, 'status' | 'trackingId' | 'a
   if (status === 'CANCELED' || status === 'CANCELLED') return 'canceled';
   if (status === 'BOOKED' || s.trackingId || s.availableDocuments.includes('label')) return 'booked';
   return 'draft';
+}
+
+/** Tracking statuses before the carrier has the goods: a shipment with only these can still be canceled. */
+const BEFORE_PICKUP: ReadonlySet<string> = new Set(['ORDERED', 'BOOKED', 'CANCELED', 'CANCELLED', '']);
+
+/**
+ * The carrier has the goods (picked up or later): the service refuses a cancel then, so the
+ * station offers none. True for status IN_TRANSIT or DELIVERED, or any carrier event.
+ */
+export function withCarrier(s: { readonly status: string | null; readonly tracking?: readonly { readonly status: string }[] }): boolean {
+  const status = (s.status ?? '').toUpperCase();
+  if (status === 'IN_TRANSIT' || status === 'DELIVERED') return true;
+  return (s.tracking ?? []).some((e) => !BEFORE_PICKUP.has(e.status.toUpperCase()));
 }
 
 export interface PackageView {

@@ -27,15 +27,19 @@ describe('tracking with simulated carrier events', () => {
     expect((await h.client.getShipment(id)).tracking_status?.status).toBe('DELIVERED');
   });
 
-  it('a shipment canceled after a carrier event keeps its tracking', async () => {
+  it('a shipment the carrier has picked up cannot be canceled: 409 naming why, tracking and status kept', async () => {
     const { id } = await createAndBook(h.client);
-    await waitFor(
+    const before = await waitFor(
       () => h.client.tracking(id),
       (list) => list.length > 1,
     );
-    await h.client.cancel({ shipment_id: id });
-    const after = await h.client.tracking(id);
-    expect(after.length).toBeGreaterThan(1);
-    expect((await h.client.getShipment(id)).status).toBe('CANCELED');
+    const refused = await h.client.cancel({ shipment_id: id }).then(
+      () => null,
+      (error: unknown) => error as { code: string; message: string },
+    );
+    expect(refused?.code).toBe('SERVICE_CONFLICT');
+    expect(refused?.message).toMatch(/already with the carrier/);
+    expect((await h.client.tracking(id)).length).toBeGreaterThanOrEqual(before.length);
+    expect((await h.client.getShipment(id)).status).not.toBe('CANCELED');
   });
 });

@@ -7,8 +7,10 @@ import { pdfsIn } from '../support/station';
 test('scanning a tracking number shows the shipment and its timeline', async ({ page, station, snap }) => {
   const booked = await station.book({ reference_id: 'ORDER-1001' });
   await page.goto(station.url);
-  // The token moved out of the address bar.
-  await expect(page).not.toHaveURL(/token=/);
+  // The token moved from the query (sent to the server) to the fragment (never sent), where a bookmark keeps it.
+  await expect(page).not.toHaveURL(/\?token=/);
+  await expect(page).toHaveURL(/\/#token=[A-Za-z0-9_-]+$/);
+  const bookmark = page.url();
 
   const scan = page.getByRole('textbox', { name: /Scan/ });
   await expect(scan).toBeFocused();
@@ -23,6 +25,14 @@ test('scanning a tracking number shows the shipment and its timeline', async ({ 
   await expect(page.getByRole('button', { name: /Reprint/ })).toBeVisible();
   await expect(scan).toBeFocused();
   await expect(scan).toHaveValue('');
+  // The bookmarked address opens the app, authorised, in a tab that never saw the printed one.
+  const other = await page.context().browser()!.newPage();
+  await other.goto(bookmark);
+  await expect(other.getByRole('textbox', { name: /Scan/ })).toBeVisible();
+  await other.getByRole('textbox', { name: /Scan/ }).fill(booked.trackingId);
+  await other.getByRole('textbox', { name: /Scan/ }).press('Enter');
+  await expect(other.getByRole('list', { name: 'Tracking events' }).getByRole('listitem').first()).toContainText('ORDERED');
+  await other.close();
   // The caret comes back after a click elsewhere and after a choice is made.
   await page.getByRole('heading', { level: 2 }).click();
   await expect(scan).toBeFocused();

@@ -24,6 +24,21 @@ afterEach(() => {
 });
 
 describe('result view', () => {
+  it('offers Cancel shipment before pickup, and only a note once the carrier has it', () => {
+    const ctx = context(fakeClient({ listPrinters: async () => [] }));
+    ctx.setSettings(settings());
+    const waiting = shipment({ ...SHIPMENT, status: 'BOOKED', tracking: [SHIPMENT.tracking[0]!] });
+    document.body.append(renderShipment(waiting, ctx).element);
+    expect(document.querySelector('.void-panel button')?.textContent).toBe('Cancel shipment');
+    document.body.replaceChildren();
+    for (const travelling of [SHIPMENT, shipment({ ...SHIPMENT, status: 'DELIVERED', tracking: [] })]) {
+      document.body.append(renderShipment(travelling, ctx).element);
+      expect(document.querySelector('.void-panel')).toBeNull();
+      expect(document.body.textContent).toContain('With the carrier: it can no longer be canceled here');
+      document.body.replaceChildren();
+    }
+  });
+
   it('shows the documents in words and reprints the one chosen', async () => {
     const client = fakeClient({ listPrinters: async () => [], reprint: async () => [] });
     const ctx = context(client);

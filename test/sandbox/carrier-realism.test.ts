@@ -32,23 +32,24 @@ async function bookToMalmo(api: Api): Promise<string> {
 }
 
 describe('simulated carrier: a journey a packer would believe', () => {
-  it("events follow the booking minutes apart, in order, from the sender's city to the receiver's", async () => {
+  it("events follow the booking in order, never ahead of the clock, from the sender's city to the receiver's", async () => {
     const s = await started({ simulateCarrier: true, carrierStepMs: 15, seed: 3 });
     sandbox = s.sandbox;
     const id = await bookToMalmo(s.api);
     let events: any[] = [];
     while (!events.some((e) => e.status === 'DELIVERED')) {
       await new Promise((r) => setTimeout(r, 10));
+      const readAt = Date.now();
       events = (await s.api.call('GET', `/shipments/${id}/tracking`)).body;
+      // A compressed journey that has already happened: no event is dated after the moment it is read.
+      for (const e of events) expect(Date.parse(e.created_at), `${e.status} at ${e.created_at}`).toBeLessThanOrEqual(readAt + 1);
     }
     const shipment = (await s.api.call('GET', `/shipments/${id}`)).body;
-    const times = events.map((e) => Date.parse(e.created_at));
     expect(Date.parse(events[0].created_at)).toBe(Date.parse(shipment.booked_at));
-    for (let i = 1; i < times.length; i++) {
-      // At least a quarter of an hour between steps, however fast the simulation runs.
-      expect(times[i]! - times[i - 1]!, `${events[i - 1].status} -> ${events[i].status}`).toBeGreaterThanOrEqual(15 * 60_000);
+    for (let i = 1; i < events.length; i++) {
+      // In order (the nanosecond ISO times sort as text), each after the one before.
+      expect(events[i].created_at > events[i - 1].created_at, `${events[i - 1].status} -> ${events[i].status}`).toBe(true);
     }
-    expect(times.at(-1)! - times[0]!).toBeLessThan(24 * 60 * 60_000);
     expect(events[1]).toMatchObject({ status: 'PICKUP', location_name: 'Göteborg' }); // the team's home address
     expect(events.at(-1)).toMatchObject({ status: 'DELIVERED', location_name: 'Malmö' });
     expect(events.find((e) => e.status === 'OUT_FOR_DELIVERY')).toMatchObject({ location_name: 'Malmö' });
@@ -82,15 +83,14 @@ describe('simulated carrier: a journey a packer would believe', () => {
     expect(print.status).toBe(200);
   });
 
-  it('delays land between the origin terminal and delivery, and simulated time only moves forward', () => {
+  it('delays land between the origin terminal and delivery', () => {
     let seed = 1;
     const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let delayed = 0;
     for (let i = 0; i < 300; i++) {
       const steps = carrierSteps(random);
-      const minutes = steps.map((step) => step.minutesAfterBooking);
-      expect(minutes).toEqual([...minutes].sort((a, b) => a - b));
-      expect(new Set(minutes).size).toBe(minutes.length);
+      expect(steps.slice(0, 2).map((step) => step.event)).toEqual(['PICKUP', 'IN_TRANSIT']);
+      expect(steps.at(-2)!.event).toBe('OUT_FOR_DELIVERY');
       expect(steps.at(-1)).toMatchObject({ event: 'DELIVERED', place: 'receiver', shipmentStatus: 'DELIVERED' });
       if (steps.some((step) => step.event === 'DELAYED')) delayed += 1;
     }

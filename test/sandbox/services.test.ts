@@ -122,16 +122,28 @@ describe('events', () => {
     expect((await s.api.call('GET', `/shipments/${shipmentId}`)).body.tracking_status.status).toBe('DELIVERED');
   });
 
-  it('a canceled shipment that saw a carrier event keeps its tracking; the simulation stops', async () => {
+  it('a shipment picked up by the carrier refuses cancel (409 shipment_with_carrier) and travels on', async () => {
     const s = await started({ simulateCarrier: true, carrierStepMs: 30, seed: 2 });
     sandbox = s.sandbox;
     const { shipmentId } = await s.sandbox.bookShipment();
     while ((await s.api.call('GET', `/shipments/${shipmentId}/tracking`)).body.length < 2) await new Promise((r) => setTimeout(r, 10));
-    await s.api.call('POST', '/shipments/cancel', { shipment_id: shipmentId });
-    const after = (await s.api.call('GET', `/shipments/${shipmentId}/tracking`)).body.length;
-    expect(after).toBeGreaterThanOrEqual(2);
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await s.api.call('GET', `/shipments/${shipmentId}/tracking`)).body).toHaveLength(after);
+    const refused = await s.api.call('POST', '/shipments/cancel', { shipment_id: shipmentId });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('shipment_with_carrier');
+    expect(refused.body.message).toMatch(/already with the carrier \(IN_TRANSIT\): it can no longer be canceled/);
+    while ((await s.api.call('GET', `/shipments/${shipmentId}`)).body.status !== 'DELIVERED') await new Promise((r) => setTimeout(r, 10));
+    const delivered = await s.api.call('POST', '/shipments/cancel', { shipment_id: shipmentId });
+    expect(delivered.body.code).toBe('shipment_with_carrier');
+  });
+
+  it('a booked shipment still waiting for pickup can be canceled; its simulation stops', async () => {
+    const s = await started({ simulateCarrier: true, carrierStepMs: 150, seed: 2 });
+    sandbox = s.sandbox;
+    const { shipmentId } = await s.sandbox.bookShipment();
+    expect((await s.api.call('POST', '/shipments/cancel', { shipment_id: shipmentId })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await s.api.call('GET', `/shipments/${shipmentId}`)).body.status).toBe('CANCELED');
+    expect((await s.api.call('GET', `/shipments/${shipmentId}/tracking`)).body).toEqual([]);
   });
 
   it('seedBooked fills a large history that pages newest first', async () => {

@@ -61,10 +61,17 @@ export class Poppler {
     const prefix = join(this.dir, `page-${(this.counter += 1)}`);
     await run('pdftoppm', ['-r', '200', '-gray', '-png', '-singlefile', '-f', String(page), '-l', String(page), file, prefix]);
     // zbarimg exits 4 when it finds no barcode: that is an empty answer, not an error.
-    const { stdout } = await run('zbarimg', ['--quiet', `${prefix}.png`]).catch((error: { code?: number; stdout?: string }) => {
-      if (error.code === 4) return { stdout: '' };
-      throw error;
-    });
+    // --nodbus: by default zbarimg also sends each result over the D-Bus system bus, and where
+    // there is none (CI, containers) libzbar writes "Connection Error (Failed to connect to
+    // socket /run/dbus/system_bus_socket …)" and "Connection Null" to stderr, stray lines in
+    // the suite's output. Anything else on stderr is a real problem, so it fails the read.
+    const { stdout, stderr } = await run('zbarimg', ['--quiet', '--nodbus', `${prefix}.png`]).catch(
+      (error: { code?: number; stdout?: string; stderr?: string }) => {
+        if (error.code === 4) return { stdout: '', stderr: error.stderr ?? '' };
+        throw error;
+      },
+    );
+    if (stderr.trim() !== '') throw new Error(`zbarimg wrote to stderr: ${stderr.trim()}`);
     return stdout.split('\n').filter(Boolean);
   }
 

@@ -81,6 +81,14 @@ export interface AgentServiceDeps {
     rulesChanged?(): Promise<void>;
     saveRules?(station: string, rules: StationRules): Promise<void>;
   } | null;
+  /** The headless web UI's address (rotateUiAddress). @default none: the operation refuses (the desktop app has no such address) */
+  readonly uiAddress?: UiAddressControl;
+}
+
+/** What rotateUiAddress asks of the web UI that serves this agent (src/main/headless.ts). */
+export interface UiAddressControl {
+  /** A new kept token, in force at once; returns the new full `ui:` address. */
+  rotate(): string;
 }
 
 export class AgentService implements AgentApi {
@@ -103,7 +111,8 @@ export class AgentService implements AgentApi {
     const { connection, status, log, settings } = this.deps;
     if (!connection.configured) {
       log.warn('no API key set: connect an account in Settings (or run the demo)');
-      if (required) throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key: pass --api-key or set PRINT_STATION_API_KEY.');
+      if (required)
+        throw new CodedError(AGENT_ERROR_CODES.NOT_CONNECTED, 'No API key: set PRINT_STATION_API_KEY, or apiKey in the --config file.');
       return;
     }
     try {
@@ -406,6 +415,19 @@ export class AgentService implements AgentApi {
     // Not read yet (the agent started without a key, or the service was down): one more try.
     if (carriers.list().length === 0 && connection.configured) await carriers.refresh();
     return [...carriers.list()];
+  }
+
+  async rotateUiAddress(_input: AgentInput<'rotateUiAddress'>): Promise<{ url: string }> {
+    const control = this.deps.uiAddress;
+    if (!control) {
+      throw new CodedError(
+        AGENT_ERROR_CODES.UI_ADDRESS_UNAVAILABLE,
+        'This agent serves no web UI, so it has no address to renew (start it with --ui-port N).',
+      );
+    }
+    const url = control.rotate();
+    this.deps.log.info('ui: the web UI has a new address (older bookmarks and open tabs need it); npm run agent -- ui-address prints it');
+    return { url };
   }
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {

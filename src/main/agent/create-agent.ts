@@ -26,7 +26,7 @@ import { FallbackWatcher } from './fallback-watcher';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
-import { AgentService } from './agent-service';
+import { AgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
 import { describeJob } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
@@ -79,6 +79,8 @@ export interface AgentOptions {
    * and polling: src/main/site/. @default null (no site)
    */
   readonly site?: AgentSiteOptions | null;
+  /** The headless web UI's address, for rotateUiAddress (src/main/headless.ts). @default none: the operation refuses */
+  readonly uiAddress?: UiAddressControl;
 }
 
 export interface AgentSiteOptions {
@@ -331,6 +333,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     log,
     secrets: () => options.webhook?.secrets ?? [],
+    uiAddress: options.uiAddress,
   });
 
   const agent: Agent = {

@@ -31,7 +31,10 @@ export function testPageLayout(routing: Routing, printer: string): LabelLayout {
 
 export async function renderTestPage(layout: LabelLayout, printer: string, at: Date): Promise<Uint8Array> {
   // Loaded on first use: an agent that never prints a test page never holds pdf-lib.
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const loaded = await import('pdf-lib');
+  // A CommonJS package: Node hands over its exports by name, the bundled agent's split chunk
+  // (scripts/bundle-agent.ts) only as `default`.
+  const { PDFDocument, StandardFonts, rgb } = loaded.PDFDocument ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   const doc = await PDFDocument.create();
   doc.setTitle('Print Station test page');
   const [width, height] = layout === 'printer' ? LABEL : A4;

@@ -5,31 +5,41 @@
 import { startHeadlessAgent } from '../headless';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { checkNodeVersion } from '../node-version';
+import { headlessWords } from '../headless-words';
 import { createLogFile } from '../log-file';
 import { runDiagnostics } from './diagnostics';
 import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
-import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
+import { AGENT_USAGE, DEFAULT_PRINTER, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
 import { SITE_USAGE, splitSiteOptions } from './site-options';
 import type { SiteMetrics } from '../site/metrics';
 import type { Agent } from '../agent/create-agent';
+import { runUiAddressSubcommand } from './ui-address';
 
 async function main(): Promise<void> {
+  // First: on a Node too old for the agent, one line naming the supported versions.
+  const nodeWarning = checkNodeVersion();
+  if (nodeWarning) process.stderr.write(`${nodeWarning}\n`);
   if (runAgentSubcommand(process.argv.slice(2))) return;
   if (process.argv[2] === 'diagnostics') return void (await runDiagnostics(process.argv.slice(3)));
   if (await runReportSubcommand(process.argv.slice(2))) return;
+  if (await runUiAddressSubcommand(process.argv.slice(2))) return;
   // The relay (and the NATS client) is loaded only for the relay command.
   if (process.argv[2] === 'relay') return void (await (await import('./relay')).runRelaySubcommand(process.argv.slice(2)));
   const { site, rest } = splitSiteOptions(process.argv.slice(2));
   const options = parseAgentOptions(rest);
   if (options.help) {
-    const more = 'More: npm run agent -- report --help | install-service --help | relay --help';
-    process.stdout.write(`Usage: npm run agent -- OPTIONS\n${AGENT_USAGE}\n${SITE_USAGE}\n${more}\n`);
+    process.stdout.write(`Usage: npm run agent -- OPTIONS  |  npm run agent -- COMMAND ...\n${AGENT_USAGE}\n${SITE_USAGE}\n`);
     return;
   }
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
-  if (!options.apiKey) throw new OptionsError('an API key is required: --api-key K or env PRINT_STATION_API_KEY');
+  if (!options.apiKey) {
+    throw new OptionsError(
+      'an API key is required: set PRINT_STATION_API_KEY, or apiKey in a --config FILE readable only by this user (chmod 600 FILE)',
+    );
+  }
   if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
     throw new OptionsError(
       '--webhook-port needs a webhook secret (the endpoint secret from the API settings): PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
@@ -39,7 +49,7 @@ async function main(): Promise<void> {
     // The site is this station's intake: its own webhooks and polling stay off (it polls only while the site is lost).
     process.stderr.write('warning: --webhook-port and --poll-interval do nothing with --site: the relay takes the webhooks and polls\n');
   }
-  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write, reword: headlessWords });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
   // Made before the agent: the site may deliver bookings as soon as it starts.
   let station: Agent | null = null;
@@ -92,6 +102,11 @@ async function main(): Promise<void> {
   if (agent.agent.site) {
     const joined = agent.agent.site;
     void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+  }
+  if (!options.printer && agent.printer === DEFAULT_PRINTER) {
+    process.stderr.write(
+      `note: no --printer given: labels are saved as PDFs in ./prints (${DEFAULT_PRINTER}); use --printer cups:QUEUE to print\n`,
+    );
   }
 }
 

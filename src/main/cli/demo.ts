@@ -11,13 +11,22 @@ import { ServiceClient } from '../api/client';
 import { startHeadlessAgent } from '../headless';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
+import { checkNodeVersion } from '../node-version';
+import { headlessWords } from '../headless-words';
 import { createLogFile } from '../log-file';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { startSiteDemo } from '../demo/site-demo';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
+import { DEMO_DATA_DIR, prepareDemoDataDir } from '../demo/demo-data-dir';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
+const KEEP_DATA = '--keep-data';
+
+const DEMO_USAGE = `Usage: npm run demo -- [--keep-data] OPTIONS
+Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's ./.data).
+  --keep-data              keep the demo's ledger and settings from the last run (default: every demo starts fresh)
+  --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)`;
 
 /** `--stations N` (a site demo), taken off the command line before the agent's options are read. */
 function takeStations(argv: readonly string[]): { stations: number | null; rest: string[] } {
@@ -40,17 +49,23 @@ function takeStations(argv: readonly string[]): { stations: number | null; rest:
 }
 
 async function main(): Promise<void> {
-  const { stations, rest } = takeStations(process.argv.slice(2));
-  const options = parseAgentOptions(rest);
+  // First: on a Node too old for the agent, one line naming the supported versions.
+  const nodeWarning = checkNodeVersion();
+  if (nodeWarning) process.stderr.write(`${nodeWarning}\n`);
+  const argv = process.argv.slice(2);
+  const keepData = argv.includes(KEEP_DATA);
+  const { stations, rest } = takeStations(argv.filter((arg) => arg !== KEEP_DATA));
+  const options = parseAgentOptions(rest, process.env, undefined, { dataDir: DEMO_DATA_DIR });
   if (options.help) {
-    process.stdout.write(`Usage: npm run demo -- OPTIONS (defaults: embedded sandbox, ${DEMO_PRINTER})\n${AGENT_USAGE}\n`);
-    process.stdout.write(
-      '  --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)\n',
-    );
+    process.stdout.write(`${DEMO_USAGE}\n${AGENT_USAGE}\n`);
     return;
   }
+  const start = prepareDemoDataDir(options.dataDir, keepData);
+  if (start === 'not-a-demo-dir') {
+    process.stderr.write(`note: ${options.dataDir} was not made by the demo: it is used as it is, nothing in it is removed\n`);
+  }
   if (stations !== null) {
-    const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+    const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write, reword: headlessWords });
     const write = (line: string): void => void process.stdout.write(`${line}\n`);
     // --printer folder:DIR puts the stations' folders under DIR (default ./demo-prints).
     const printsDir = options.printer?.startsWith('folder:')
@@ -61,7 +76,7 @@ async function main(): Promise<void> {
     return;
   }
   // Like the agent: every demo run leaves its log in <data dir>/logs/agent.log.
-  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
+  const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write, reword: headlessWords });
   const apiKey = options.apiKey ?? 'sandbox-key';
   const secret = options.webhookSecrets[0] ?? randomBytes(24).toString('hex');
   log.redact(secret);
@@ -80,7 +95,7 @@ async function main(): Promise<void> {
     webhookPort: options.webhookPort ?? 0,
     webhookHost: options.webhookHost,
     webhookSecrets: [secret],
-    pollIntervalSeconds: options.pollIntervalSeconds ?? 15,
+    pollIntervalSeconds: options.pollIntervalSeconds ?? 5,
     uiPort: options.uiPort ?? 0,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     tuning: pipelineTuning(options),

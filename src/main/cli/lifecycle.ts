@@ -6,6 +6,7 @@
 import { KEY_ADVICE } from '../api/error-mapping';
 import { API_ERROR_CODES } from '../api/errors';
 import type { HeadlessAgent } from '../headless';
+import { headlessWords } from '../headless-words';
 
 export function printReadyLines(agent: HeadlessAgent, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
   if (agent.uiUrl) write(`ui: ${agent.uiUrl}`);
@@ -61,6 +62,8 @@ export function fail(error: unknown): never {
   const coded = error as { code?: string; message?: string };
   let message = coded.message ?? String(error);
   if (coded.code === API_ERROR_CODES.UNAUTHORIZED) message = message.replace(KEY_ADVICE, HEADLESS_KEY_ADVICE);
+  // No window to send anyone to: flags, environment and --config keys instead.
+  message = headlessWords(message);
   process.stderr.write(`error: ${message}${coded.code ? ` [${coded.code}]` : ''}\n`);
   process.exit(1);
 }

@@ -3,7 +3,7 @@
  * then environment (PRINT_STATION_API_KEY, PRINT_STATION_WEBHOOK_SECRET), then the `--config` JSON
  * file, then defaults.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -47,27 +47,44 @@ const configFileSchema = z
   })
   .strict();
 
-export const AGENT_USAGE = `Subcommands (each has --help):
-  install-service --print  print the systemd unit / launchd plist / Windows service XML that runs this agent
-  diagnostics OUT          write a diagnostics bundle (one JSON file, no secrets) for support
+/** What labels go to when neither --printer nor the data dir's settings name a printer (settings-store.ts). */
+export const DEFAULT_PRINTER = 'folder:./prints';
+
+/**
+ * Every command of `npm run agent -- COMMAND`, for --help: one line each. A new command adds
+ * its line here (the order is the order shown), and `agent.ts` dispatches it.
+ */
+export const AGENT_COMMANDS: ReadonlyArray<readonly [usage: string, summary: string]> = [
+  ['report --day YYYY-MM-DD', 'the end-of-day report for this station (--csv FILE, --lang L)'],
+  ['diagnostics OUT', 'write a diagnostics bundle (one JSON file, no secrets) for support'],
+  ['install-service --print', 'print the systemd unit / launchd plist / Windows service XML that runs this agent'],
+  ['ui-address [--rotate]', "print the web UI's full address for --data-dir (the same after restarts); --rotate makes a new one"],
+];
+
+const commandLines = (): string => AGENT_COMMANDS.map(([usage, summary]) => `  ${usage.padEnd(24)} ${summary}`).join('\n');
+
+export const AGENT_USAGE = `Commands (npm run agent -- COMMAND --help for each):
+${commandLines()}
 Options:
   --api-url URL            the service's base address including /external/v1
-  --api-key K              the API key (or env PRINT_STATION_API_KEY); never printed or logged
-                           (on the command line it shows in \`ps\`: prefer the env or apiKey in --config)
+  --api-key K              the API key; never printed or logged. Prefer env PRINT_STATION_API_KEY or apiKey
+                           in --config (chmod 600): on the command line it shows in \`ps\`
   --printer URI            where labels go: zpl://HOST[:PORT][?dpi=N] | ipp[s]://HOST[:PORT]/PATH
                            | cups:QUEUE[@HOST:PORT] | zpl-cups:QUEUE | windows:NAME | zpl-windows:NAME
                            | folder:DIR | service:ID
+                           (default: the printer saved in --data-dir, else ${DEFAULT_PRINTER}: PDFs in ./prints)
   --document-printer URI   where A4 documents go (default: same as --printer)
   --webhook-port N         receive webhooks on 127.0.0.1:N at /webhooks
   --webhook-host ADDR      bind address for webhooks (default 127.0.0.1; set for a reverse proxy)
   --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints), or env
                            PRINT_STATION_WEBHOOK_SECRET (comma-separated for several) or webhookSecrets in --config
                            (on the command line it shows in \`ps\`: prefer the env or --config)
-  --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 15)
+  --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 5: 12 requests a minute)
   --ui-port N              serve the web UI on 127.0.0.1:N
   --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 25; 1 = each label alone)
   --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
-  --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...)
+  --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...); one holding
+                           apiKey or webhookSecrets must be readable by its owner only (chmod 600 FILE)
   --help                   this text`;
 
 function integer(name: string, raw: string | undefined, min: number, max: number): number | null {
@@ -77,6 +94,31 @@ function integer(name: string, raw: string | undefined, min: number, max: number
     throw new OptionsError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+/**
+ * A config file holding the key or a webhook secret is as secret as they are: one every
+ * user of the machine can read is refused, one its group can read is warned about; both
+ * name the file and the fix. (Windows: the ACLs of the folder decide; modes mean little.)
+ */
+function checkConfigPrivate(path: string, file: z.infer<typeof configFileSchema>, warn: (line: string) => void): void {
+  if (process.platform === 'win32') return;
+  const held = [file.apiKey !== undefined ? 'apiKey' : null, file.webhookSecrets?.length ? 'webhookSecrets' : null].filter(
+    (k): k is string => k !== null,
+  );
+  if (held.length === 0) return;
+  const mode = statSync(path).mode;
+  const what = held.join(' and ');
+  if ((mode & 0o004) !== 0) {
+    throw new OptionsError(
+      `--config ${path} holds ${what} and every user of this machine can read it: run chmod 600 ${path} (owned by the user the agent runs as), then start again`,
+    );
+  }
+  if ((mode & 0o040) !== 0) {
+    warn(
+      `warning: --config ${path} holds ${what} and its group can read it: chmod 600 ${path} unless that group is the agent's user alone`,
+    );
+  }
 }
 
 function readConfigFile(path: string): z.infer<typeof configFileSchema> {
@@ -147,10 +189,17 @@ function envSecrets(raw: string | undefined): string[] | null {
   return secrets.length > 0 ? secrets : null;
 }
 
+/** Defaults that differ per entry point (the demo keeps its own data dir). */
+export interface OptionDefaults {
+  /** @default '.data' */
+  readonly dataDir?: string;
+}
+
 export function parseAgentOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  defaults: OptionDefaults = {},
 ): AgentCliOptions {
   let values;
   try {
@@ -180,6 +229,7 @@ export function parseAgentOptions(
   if (values['api-key'] !== undefined) warn(API_KEY_FLAG_WARNING);
   if (values['webhook-secret'] !== undefined) warn(WEBHOOK_SECRET_FLAG_WARNING);
   const file = values.config ? readConfigFile(values.config) : {};
+  if (values.config) checkConfigPrivate(values.config, file, warn);
   const apiUrl = values['api-url'] ?? file.apiUrl ?? null;
   if (apiUrl !== null && !/^https?:\/\//.test(apiUrl)) {
     throw new OptionsError(`--api-url must start with http:// or https://, got "${apiUrl}"`);
@@ -196,7 +246,7 @@ export function parseAgentOptions(
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
     batchMax: integer('--batch-max', values['batch-max'], 1, 25) ?? file.batchMax ?? null,
-    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? '.data'),
+    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? defaults.dataDir ?? '.data'),
     help: values.help ?? false,
   };
 }

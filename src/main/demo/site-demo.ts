@@ -107,6 +107,8 @@ export async function startSiteDemo(options: SiteDemoOptions): Promise<SiteDemo>
   write(`relay: ${nats.url}`);
 
   const stations: Array<{ name: string; agent: HeadlessAgent }> = [];
+  // The demo's own folder: the start-up check refuses a folder printer whose parent is missing.
+  mkdirSync(options.printsDir, { recursive: true });
   for (const [i, name] of names.entries()) {
     const slug = `packing-${i + 1}`;
     const agent = await startHeadlessAgent({

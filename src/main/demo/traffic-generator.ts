@@ -3,7 +3,7 @@
  * warehouse sees them. Bookings alternate between the full API flow (create, rates, book:
  * SHIPMENT_BOOKED with source API) and the sandbox's admin route, which books "in the web
  * application" (source APP). Every third shipment is left as a draft with a gap (no weight,
- * no receiver phone, a non-EU parcel without customs data), referenced DRAFT-000N, for the
+ * no parcel size, a non-EU parcel without customs data), referenced DRAFT-000N, for the
  * packer to scan, finish and ship at the station.
  */
 import { request } from 'undici';
@@ -41,11 +41,17 @@ export interface DemoDraft extends DemoShipment {
   readonly gap: string;
 }
 
-/** The drafts' gaps in turn (sandbox POST /admin/drafts). */
+/**
+ * The drafts' gaps in turn (sandbox POST /admin/drafts). Each one's words are what booking
+ * asks for, and booking without it is refused naming that field: the weight and the parcel
+ * size by bookable validation (the station's pack form fills them), the customs invoice by
+ * the booking (documents_missing; the station's upload sends it). A receiver phone is not
+ * offered: the service takes any contact, so a draft "without a phone" books as it is.
+ */
 const DRAFT_KINDS = [
   { gaps: ['weight'], destination: 'domestic', words: 'no weight yet' },
-  { gaps: ['receiver_phone'], destination: 'domestic', words: 'no receiver phone' },
-  { gaps: ['customs'], destination: 'non_eu', words: 'to Norway, no customs data' },
+  { gaps: ['dimensions'], destination: 'domestic', words: 'no parcel size yet' },
+  { gaps: ['customs'], destination: 'non_eu', words: 'to Norway without customs data: upload a customs invoice' },
 ] as const;
 
 const RECEIVERS = [

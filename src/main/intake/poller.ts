@@ -45,6 +45,8 @@ import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '.
  * booking-time-resolver.ts, and the persisted mark is poll-cursor.ts.
  */
 
+/** How much each wait varies, either way: enough that stations of one team drift out of step. */
+const JITTER = 0.01;
 /** Parked shipments kept at most; beyond, the oldest is given up on (logged: a scan prints it). */
 const MAX_PARKED = 100;
 /** How far ahead of the station's clock a service timestamp may be and still move the mark. */
@@ -54,13 +56,17 @@ export interface PollerOptions {
   readonly cursors: CursorStorePort;
   readonly sink: BookingSinkPort;
   readonly stationRules: StationRulesSource;
-  /** Seconds between polls; each wait varies by ±10 %. @default 15 */
+  /**
+   * Seconds from the start of one poll to the start of the next (the poll's own time is
+   * part of it, so the rate is exactly one an interval); each varies by ±1 % so stations
+   * drift out of step. @default 5 (12 requests a minute; docs/OPERATIONS.md, Poller)
+   */
   readonly intervalSeconds?: number;
   /**
    * While bookings are arriving (a poll found one), poll this often instead, until
-   * `busyPolls` polls in a row have found nothing: a wave of orders is printed seconds
-   * after each booking rather than up to a whole interval later, and a quiet station costs
-   * no more than one request an interval. Never longer than intervalSeconds. @default 3
+   * `busyPolls` polls in a row have found nothing: with a long interval (an operator's
+   * `--poll-interval 30`), a wave of orders is still printed seconds after each booking.
+   * Never longer than intervalSeconds, so at the default 5 s it changes nothing. @default 5
    */
   readonly busyIntervalSeconds?: number;
   /** Empty polls at busyIntervalSeconds before going back to intervalSeconds. @default 4 */
@@ -69,6 +75,8 @@ export interface PollerOptions {
   readonly initialLookbackMinutes?: number;
   /** Page size asked for. @default 50 */
   readonly pageSize?: number;
+  /** A poll's first page, the "anything new?" request (shipment-pages.ts). @default 10 */
+  readonly firstPageSize?: number;
   /**
    * Shipments changed this close below the mark are read again and checked against the ids
    * kept with it, for a service that makes a change visible later than its timestamp says.
@@ -142,7 +150,7 @@ export class Poller {
   private readonly lookupFailures = new Map<string, number>();
 
   constructor(options: PollerOptions) {
-    const interval = options.intervalSeconds ?? 15;
+    const interval = options.intervalSeconds ?? 5;
     if (!(interval > 0)) {
       throw new IntakeConfigError(
         INTAKE_ERROR_CODES.INVALID_OPTION,
@@ -152,7 +160,7 @@ export class Poller {
     if ((options.pageSize ?? 50) < 1) throw new IntakeConfigError(INTAKE_ERROR_CODES.INVALID_OPTION, 'Poller pageSize must be at least 1.');
     this.options = options;
     this.intervalMs = interval * 1000;
-    this.busyIntervalMs = Math.min(this.intervalMs, Math.max(0, options.busyIntervalSeconds ?? 3) * 1000);
+    this.busyIntervalMs = Math.min(this.intervalMs, Math.max(0, options.busyIntervalSeconds ?? 5) * 1000);
     this.logger = options.logger ?? silentLogger;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -166,6 +174,7 @@ export class Poller {
     this.pages = new ShipmentPages({
       shipments: options.shipments,
       pageSize: options.pageSize ?? 50,
+      firstPageSize: options.firstPageSize ?? 10,
       maxPages: options.maxPages ?? 10_000,
       logger: this.logger,
     });
@@ -210,12 +219,17 @@ export class Poller {
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.pollOnce().then((result) => this.schedule(this.nextDelay(result)));
+      const startedAt = this.now();
+      // Start to start: the poll's own time (a list read, its submissions) is part of the
+      // interval, so a station makes exactly one request an interval and no booking waits
+      // longer than the interval for its poll.
+      void this.pollOnce().then((result) => this.schedule(Math.max(0, this.nextDelay(result) - (this.now() - startedAt))));
     }, delayMs);
   }
 
   private nextDelay(result: PollResult): number {
-    const jitter = 1 + (this.random() * 2 - 1) * 0.1;
+    // Small: every spare second of a wait is latency for the booking that lands in it.
+    const jitter = 1 + (this.random() * 2 - 1) * JITTER;
     if (result.ok) {
       if (result.bookingsFound > 0) this.busyLeft = Math.max(0, Math.floor(this.options.busyPolls ?? 4));
       else if (this.busyLeft > 0) this.busyLeft -= 1;

@@ -16,6 +16,13 @@ export interface ShipmentPagesOptions {
   readonly shipments: ShipmentSourcePort;
   /** Page size asked for. */
   readonly pageSize: number;
+  /**
+   * Size of a poll's first page while the service lists newest-changed first: most polls
+   * find nothing or a booking or two, so a few rows answer "anything new?" in one small
+   * request; the next pages (only when the first holds nothing older than the mark) are
+   * `pageSize`. A service that does not list in that order is read with `pageSize` from the start.
+   */
+  readonly firstPageSize?: number;
   /** Safety stop for a service that pages without end. */
   readonly maxPages: number;
   readonly logger: IntakeLogger;
@@ -69,7 +76,9 @@ export class ShipmentPages {
   }
 
   private async listPages(windowStart: bigint): Promise<Listing> {
-    const limit = this.options.pageSize;
+    const first = this.seenUnordered
+      ? this.options.pageSize
+      : Math.min(this.options.pageSize, this.options.firstPageSize ?? this.options.pageSize);
     const read = new Map<string, { shipment: ShipmentRecord; changed: bigint }>();
     let pagesRead = 0;
     // The early stop is trusted only while the rows prove the order: each carries
@@ -81,6 +90,7 @@ export class ShipmentPages {
     let previous: bigint | null = null;
     let undated = 0;
     for (let offset = 0; ;) {
+      const limit = offset === 0 ? first : this.options.pageSize;
       const page = await this.options.shipments.listShipments(this.pagingRejected ? {} : { limit, offset });
       pagesRead++;
       let fresh = 0;

@@ -39,6 +39,11 @@ const TOP: Record<string, string> = {
   'customs_information.items': 'Customs items',
   'customs_information.signature': 'Customs signature',
   requested_pickup_time: 'Pickup time',
+  // Documents booking asks to be uploaded (the service's documents_missing field map).
+  'documents.customsinvoice': 'Customs invoice',
+  'documents.abd': 'Export accompanying document',
+  'documents.salesinvoice': 'Sales invoice',
+  'documents.adr_dangerousgoods': 'Dangerous goods declaration',
 };
 
 export function fieldLabel(path: string): string {

@@ -7,6 +7,7 @@
  */
 import {
   shipmentStage,
+  withCarrier,
   type BookedView,
   type BoxPreset,
   type DraftView,
@@ -214,6 +215,12 @@ export class PackFlow {
       }
       if (stage !== 'booked')
         throw new PackError('PACK_NOT_BOOKED', `Shipment ${s.reference_id ?? s.id} is not booked: there is nothing to cancel.`);
+      if (withCarrier({ status: s.status ?? null, tracking: this.deps.ledger.trackingFor(shipmentId) })) {
+        throw new PackError(
+          'PACK_WITH_CARRIER',
+          `Shipment ${s.reference_id ?? s.id} is already with the carrier (${s.status}): it can no longer be canceled. Ask the carrier to stop or return it.`,
+        );
+      }
       await this.client.cancel({ shipment_id: shipmentId });
       this.deps.ledger.recordTracking(shipmentId, {
         id: null,

@@ -5,7 +5,10 @@
  * written) stops the start; one that may come back by itself (a scheduler not running
  * yet, a queue paused for paper) only warns, and its labels wait for it.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { printerKindOf } from '../../shared/printer-kinds';
+import { API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import { createTarget, type TargetDeps } from './create-target';
 import { CupsTarget } from './cups-target';
@@ -44,6 +47,15 @@ export async function checkPrinterAtStart(target: PrinterTarget, media?: Printer
   // A raw ZPL queue is a CUPS queue: a missing one stops the start the same way.
   if (target instanceof ZplCupsTarget) return checkCups(target.queue, await target.queue.check());
   if (target instanceof FolderTarget) {
+    // The folder itself is made when missing, but never a tree: a mistyped path would
+    // otherwise grow directories from / (folder:/nonexistent/dir/x made /nonexistent).
+    const missingParent = missingParentOf(target.dir);
+    if (missingParent) {
+      return {
+        fatal: `printer ${target.uri}: ${missingParent} does not exist: create it first (mkdir -p ${missingParent}) or choose another folder`,
+        warning: null,
+      };
+    }
     const problem = await target.check();
     if (!problem) return OK;
     // A full disk or a share that is gone comes back by itself: the printer is down, its
@@ -71,6 +83,19 @@ export async function checkPrinterAtStart(target: PrinterTarget, media?: Printer
 async function mediaCheck(target: PrinterTarget, media: PrinterMedia): Promise<PrinterCheck> {
   const readiness = await target.readiness(media).catch(() => null);
   return readiness && !readiness.ready && readiness.detail ? { fatal: null, warning: `printer ${target.uri}: ${readiness.detail}` } : OK;
+}
+
+/** The folder's parent when it does not exist (the folder itself may be created), else null. */
+function missingParentOf(dir: string): string | null {
+  const parent = path.dirname(dir);
+  if (parent === dir) return null;
+  try {
+    fs.statSync(parent);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? parent : null;
+  }
 }
 
 async function checkCups(target: CupsTarget, problem: PrintError | null): Promise<PrinterCheck> {
@@ -106,20 +131,74 @@ export async function checkPrintersAtStart(
   /** The media each printer is configured for (routing.ts printerMediaOf): checked against what it says it takes. @default none checked */
   mediaOf: (uri: string) => PrinterMedia | null = () => null,
 ): Promise<void> {
+  const platform = deps.platform ?? process.platform;
   for (const uri of new Set(uris)) {
     const kind = printerKindOf(uri);
     if (kind && !PRINTER_KIND_REGISTRY[kind].checkedAtStart) continue;
+    // A printer of another OS can never print here: every job to it would fail.
+    const foreign = foreignPlatformLine(uri, kind, platform);
+    if (foreign) throw new PrinterUnusableError(foreign);
     let target: PrinterTarget;
     try {
       target = createTarget(uri, deps);
     } catch (error) {
-      // A URI for another platform (windows: on Linux) or a module not loaded: the other
-      // printer may still work, and settings can change it, so the start goes on.
+      // A module not loaded (pdf-to-printer): the other printer may still work, and
+      // settings can change it, so the start goes on.
       warn(`printer ${uri} cannot be used here: ${(error as Error).message}`);
       continue;
     }
     const check = await checkPrinterAtStart(target, mediaOf(uri));
     if (check.fatal) throw new PrinterUnusableError(check.fatal);
     if (check.warning) warn(check.warning);
+  }
+}
+
+/** The one line for a printer kind this OS cannot print to (windows: off Windows, cups: on Windows), else null. */
+function foreignPlatformLine(uri: string, kind: string | null, platform: NodeJS.Platform): string | null {
+  if (kind === 'windows' && platform !== 'win32') {
+    return `printer ${uri}: Windows printers print only on Windows, and this is ${platform}: use cups:QUEUE (lpstat -e lists the queues) or folder:DIR`;
+  }
+  if (kind === 'cups' && platform === 'win32') {
+    return `printer ${uri}: CUPS queues print only on macOS and Linux: use windows:PRINTER NAME (the name as Windows shows it)`;
+  }
+  return null;
+}
+
+/** GET /printers, as the service client answers it. */
+export interface ServicePrinterList {
+  printers(): Promise<{ readonly printers: readonly { readonly id: string; readonly name?: string | null }[] }>;
+}
+
+/**
+ * The `service:ID` printers in `uris` must be ones the service lists (GET /printers): an id
+ * it does not know fails every job. A list that cannot be read now only warns (the service
+ * may be back soon); a rejected key is left to the key check that follows.
+ * @throws PrinterUnusableError
+ */
+export async function checkServicePrintersAtStart(
+  uris: readonly string[],
+  service: ServicePrinterList,
+  warn: (line: string) => void,
+): Promise<void> {
+  const wanted = [...new Set(uris)].filter((uri) => printerKindOf(uri) === 'service');
+  if (wanted.length === 0) return;
+  let listed: readonly { readonly id: string }[];
+  try {
+    listed = (await service.printers()).printers;
+  } catch (error) {
+    // A rejected key or a wrong address: the key check right after says so, once.
+    const code = (error as { code?: string }).code;
+    if (code === API_ERROR_CODES.UNAUTHORIZED || code === API_ERROR_CODES.NOT_FOUND) return;
+    warn(`the service's printers could not be listed to check ${wanted.join(', ')}: ${(error as Error).message}`);
+    return;
+  }
+  const ids = new Set(listed.map((p) => p.id));
+  for (const uri of wanted) {
+    const id = uri.slice('service:'.length);
+    if (ids.has(id)) continue;
+    const known = listed.length > 0 ? `its printers: ${listed.map((p) => `service:${p.id}`).join(', ')}` : 'it lists no printers';
+    throw new PrinterUnusableError(
+      `printer ${uri}: the service has no printer ${id} (${known}): use one it lists, or connect the printer in the service first`,
+    );
   }
 }

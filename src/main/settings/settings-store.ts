@@ -74,7 +74,7 @@ export function defaultSettings(apiUrl: string, printFolder = './prints'): Store
       autoPrint: ['label'],
       copies: 1,
     },
-    intake: { webhooksEnabled: true, pollIntervalSeconds: 15 },
+    intake: { webhooksEnabled: true, pollIntervalSeconds: 5 },
     stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
     paused: false,
   };

@@ -2,7 +2,7 @@
  * Where a running agent's UI bridge answers, for the agent's own command-line tools: the
  * ledger has one owner (ledger-lock.ts), so `npm run agent -- report` asks the agent that
  * holds it instead of reading the file. `<data dir>/ui-bridge.json` holds the agent's
- * process id, the loopback origin and the per-run token of its `ui:` address; it is written
+ * process id, the loopback origin and the token of its `ui:` address (kept in `ui-token`, ui-token-file.ts); it is written
  * when the UI server has started and removed when the agent stops.
  *
  * The token opens the whole AgentApi, so the file is as private as the ledger beside it

@@ -1,7 +1,7 @@
 /**
  * The two checks every bridge request passes: the Host header (DNS-rebinding defence:
  * a page on evil.example that rebinds its name to 127.0.0.1 still sends its own Host)
- * and the per-run token (constant-time: the comparison must not leak how many leading
+ * and the access token (constant-time: the comparison must not leak how many leading
  * characters were right).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -4,8 +4,8 @@
  * Electron preload (src/shared/agent-api.ts): POST /api/<op> with the JSON input, an
  * AgentResult back; GET /api/events streams AgentEvents.
  *
- * Access control: a random per-run token (header on calls, query on the event stream,
- * since EventSource cannot set headers), a Host header allowlist against DNS rebinding,
+ * Access control: a random token (header on calls, query on the event stream, since
+ * EventSource cannot set headers; the headless agent keeps it in the data dir, ui-token-file.ts), a Host header allowlist against DNS rebinding,
  * and no CORS headers at all, so no other origin can read a response.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -47,8 +47,8 @@ export interface UiServerOptions {
    */
   readonly staticDir?: string;
   /**
-   * The access token for this run.
-   * @default 24 random bytes, base64url
+   * The access token (the headless agent passes the one kept in its data dir).
+   * @default 24 random bytes, base64url, for this run only
    */
   readonly token?: string;
   /**
@@ -74,10 +74,16 @@ export const UI_SERVER_LIMITS: ServerLimits = {
 };
 
 export interface UiServer {
-  /** The full URL to open, including `?token=`. */
+  /** The full URL to open, including `?token=` (the current token). */
   readonly url: string;
   readonly port: number;
+  /** The current token. */
   readonly token: string;
+  /**
+   * From now on only `next` opens the bridge: requests with the old token get 401 and the
+   * event streams opened with it end (a rotated address must shut out its bookmarks and tabs).
+   */
+  setToken(next: string): void;
   close(): Promise<void>;
 }
 
@@ -87,7 +93,7 @@ const API_PREFIX = '/api/';
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const host = options.host ?? '127.0.0.1';
   assertLoopback(host);
-  const token = options.token ?? newToken();
+  let token = options.token ?? newToken();
   const staticDir = resolve(options.staticDir ?? resolve(process.cwd(), 'out/renderer'));
   const maxBodyBytes = options.maxBodyBytes ?? 65_536;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -169,9 +175,17 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
-    url: `http://${urlHost}:${port}/?token=${encodeURIComponent(token)}`,
+    get url() {
+      return `http://${urlHost}:${port}/?token=${encodeURIComponent(token)}`;
+    },
     port,
-    token,
+    get token() {
+      return token;
+    },
+    setToken(next: string) {
+      token = next;
+      for (const end of [...streams]) end();
+    },
     close: async () => {
       for (const end of [...streams]) end();
       await new Promise<void>((resolveClose) => {
@@ -199,7 +213,7 @@ function unauthorized(res: ServerResponse): void {
     401,
     agentFailure(
       AGENT_ERROR_CODES.UI_UNAUTHORIZED,
-      'The access token is missing or wrong: open the UI through the ui: URL the agent printed.',
+      'The access token is missing or wrong: open the address that npm run agent -- ui-address prints on the station (or the ui: line the agent printed).',
     ),
   );
 }

@@ -81,6 +81,10 @@ export const da: Catalog = {
   'diagnostics.download': 'Hent den',
   'diagnostics.sendIt': ' og send den til support: den indeholder ingen API-nøgle eller hemmelighed.',
   'diagnostics.failed': 'Diagnostikken kunne ikke gemmes: {error}',
+  'uiAddress.hint':
+    'Sidens adresse virker også efter genstarter: gem den som bogmærke. En ny adresse lukker alle bogmærker og åbne faner med den gamle ude.',
+  'uiAddress.rotate': 'Ny adresse til brugerfladen',
+  'uiAddress.failed': 'Kunne ikke lave en ny adresse: {error}',
 
   'zpl.title': 'Rå ZPL-printer (termoetiketter, ingen driver)',
   'zpl.kind': 'Tilsluttet via',
@@ -239,6 +243,8 @@ export const da: Catalog = {
   'stage.canceled': 'Annulleret',
   'result.shipment': 'Forsendelse {reference}',
   'result.canceledNote': 'Annulleret: etiketten er ugyldig og kan ikke udskrives igen.',
+  'result.withCarrierNote':
+    'Hos fragtfirmaet: forsendelsen kan ikke længere annulleres her (bed fragtfirmaet om at stoppe eller returnere den).',
   'result.receiver': 'Modtager',
   'result.carrier': 'Fragtfirma',
   'result.trackingNumber': 'Sporingsnummer',
@@ -683,7 +689,8 @@ export const da: Catalog = {
   'agentMsg.agent.enterKeyToTest': 'Indtast en API-nøgle for at teste forbindelsen.',
   'agentMsg.error.apiKeyRequired':
     'Indtast API-nøglen igen for den nye tjenesteadresse: den gemte nøgle sendes kun til den adresse, den blev indtastet til.',
-  'agentMsg.error.uiUnauthorized': 'Adgangstokenet mangler eller er forkert: åbn brugerfladen via den ui:-adresse, agenten skrev.',
+  'agentMsg.error.uiUnauthorized':
+    'Adgangstokenet mangler eller er forkert: åbn adressen, som npm run agent -- ui-address skriver på stationen (eller den ui:-adresse, agenten skrev).',
   'agentMsg.error.untrustedSender': 'Dette vindue må ikke tale med agenten.',
 
   // The Site tab (views/site-view.ts): a site of stations.

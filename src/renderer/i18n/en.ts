@@ -83,6 +83,10 @@ export const en = {
   'diagnostics.download': 'Download it',
   'diagnostics.sendIt': ' and send it to support: it holds no API key or secret.',
   'diagnostics.failed': 'Could not save diagnostics: {error}',
+  'uiAddress.hint':
+    "This page's address keeps working after restarts: bookmark it. A new address shuts out every bookmark and open tab of the old one.",
+  'uiAddress.rotate': 'New UI address',
+  'uiAddress.failed': 'Could not make a new address: {error}',
 
   'zpl.title': 'Raw ZPL printer (thermal labels, no driver)',
   'zpl.kind': 'Connected by',
@@ -241,6 +245,7 @@ export const en = {
   'stage.canceled': 'Canceled',
   'result.shipment': 'Shipment {reference}',
   'result.canceledNote': 'Canceled: the label is void and cannot be reprinted.',
+  'result.withCarrierNote': 'With the carrier: it can no longer be canceled here (ask the carrier to stop or return it).',
   'result.receiver': 'Receiver',
   'result.carrier': 'Carrier',
   'result.trackingNumber': 'Tracking number',
@@ -682,7 +687,8 @@ export const en = {
   'agentMsg.agent.enterKeyToTest': 'Enter an API key to test the connection.',
   'agentMsg.error.apiKeyRequired':
     'Enter the API key again for the new service address: the stored key is only sent to the address it was entered for.',
-  'agentMsg.error.uiUnauthorized': 'The access token is missing or wrong: open the UI through the ui: URL the agent printed.',
+  'agentMsg.error.uiUnauthorized':
+    'The access token is missing or wrong: open the address that npm run agent -- ui-address prints on the station (or the ui: line the agent printed).',
   'agentMsg.error.untrustedSender': 'This window is not allowed to talk to the agent.',
 
   // The Site tab (views/site-view.ts): a site of stations.

@@ -82,6 +82,10 @@ export const fi: Catalog = {
   'diagnostics.download': 'Lataa tiedosto',
   'diagnostics.sendIt': ' ja lähetä se tukeen: siinä ei ole API-avainta eikä salaisuuksia.',
   'diagnostics.failed': 'Vianmääritystietoja ei voitu tallentaa: {error}',
+  'uiAddress.hint':
+    'Tämän sivun osoite toimii myös uudelleenkäynnistysten jälkeen: tallenna se kirjanmerkiksi. Uusi osoite sulkee pois kaikki vanhan osoitteen kirjanmerkit ja avoimet välilehdet.',
+  'uiAddress.rotate': 'Uusi käyttöliittymän osoite',
+  'uiAddress.failed': 'Uuden osoitteen luonti epäonnistui: {error}',
 
   'zpl.title': 'Raaka ZPL-tulostin (lämpötarrat, ei ajuria)',
   'zpl.kind': 'Yhteys',
@@ -240,6 +244,8 @@ export const fi: Catalog = {
   'stage.canceled': 'Peruttu',
   'result.shipment': 'Lähetys {reference}',
   'result.canceledNote': 'Peruttu: tarra on mitätön eikä sitä voi tulostaa uudelleen.',
+  'result.withCarrierNote':
+    'Kuljetusliikkeellä: lähetystä ei voi enää perua täällä (pyydä kuljetusliikettä pysäyttämään tai palauttamaan se).',
   'result.receiver': 'Vastaanottaja',
   'result.carrier': 'Kuljetusyhtiö',
   'result.trackingNumber': 'Seurantanumero',
@@ -684,7 +690,8 @@ export const fi: Catalog = {
   'agentMsg.agent.enterKeyToTest': 'Anna API-avain yhteyden testaamiseksi.',
   'agentMsg.error.apiKeyRequired':
     'Anna API-avain uudelleen uutta palveluosoitetta varten: tallennettu avain lähetetään vain osoitteeseen, jota varten se annettiin.',
-  'agentMsg.error.uiUnauthorized': 'Käyttöoikeustunnus puuttuu tai on väärä: avaa käyttöliittymä agentin tulostamasta ui:-osoitteesta.',
+  'agentMsg.error.uiUnauthorized':
+    'Käyttöoikeustunnus puuttuu tai on väärä: avaa osoite, jonka npm run agent -- ui-address tulostaa asemalla (tai agentin tulostama ui:-osoite).',
   'agentMsg.error.untrustedSender': 'Tällä ikkunalla ei ole lupaa keskustella agentin kanssa.',
 
   // The Site tab (views/site-view.ts): a site of stations.

@@ -81,6 +81,10 @@ export const nb: Catalog = {
   'diagnostics.download': 'Last den ned',
   'diagnostics.sendIt': ' og send den til kundestøtte: den inneholder ingen API-nøkkel eller hemmelighet.',
   'diagnostics.failed': 'Diagnostikken kunne ikke lagres: {error}',
+  'uiAddress.hint':
+    'Sidens adresse virker også etter omstart: lagre den som bokmerke. En ny adresse stenger ute alle bokmerker og åpne faner med den gamle.',
+  'uiAddress.rotate': 'Ny adresse til brukergrensesnittet',
+  'uiAddress.failed': 'Kunne ikke lage en ny adresse: {error}',
 
   'zpl.title': 'Rå ZPL-skriver (termoetiketter, ingen driver)',
   'zpl.kind': 'Tilkoblet via',
@@ -239,6 +243,7 @@ export const nb: Catalog = {
   'stage.canceled': 'Kansellert',
   'result.shipment': 'Sending {reference}',
   'result.canceledNote': 'Kansellert: etiketten er ugyldig og kan ikke skrives ut på nytt.',
+  'result.withCarrierNote': 'Hos transportøren: sendingen kan ikke lenger kanselleres her (be transportøren stoppe eller returnere den).',
   'result.receiver': 'Mottaker',
   'result.carrier': 'Transportør',
   'result.trackingNumber': 'Sporingsnummer',
@@ -682,7 +687,8 @@ export const nb: Catalog = {
   'agentMsg.agent.enterKeyToTest': 'Skriv inn en API-nøkkel for å teste tilkoblingen.',
   'agentMsg.error.apiKeyRequired':
     'Skriv inn API-nøkkelen igjen for den nye tjenesteadressen: den lagrede nøkkelen sendes bare til adressen den ble skrevet inn for.',
-  'agentMsg.error.uiUnauthorized': 'Tilgangstokenet mangler eller er feil: åpne brukergrensesnittet via ui:-adressen agenten skrev ut.',
+  'agentMsg.error.uiUnauthorized':
+    'Tilgangstokenet mangler eller er feil: åpne adressen som npm run agent -- ui-address skriver ut på stasjonen (eller ui:-adressen agenten skrev ut).',
   'agentMsg.error.untrustedSender': 'Dette vinduet har ikke lov til å snakke med agenten.',
 
   // The Site tab (views/site-view.ts): a site of stations.

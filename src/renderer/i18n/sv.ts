@@ -81,6 +81,10 @@ export const sv: Catalog = {
   'diagnostics.download': 'Ladda ner den',
   'diagnostics.sendIt': ' och skicka den till supporten: den innehåller ingen API-nyckel eller hemlighet.',
   'diagnostics.failed': 'Diagnostiken kunde inte sparas: {error}',
+  'uiAddress.hint':
+    'Sidans adress fungerar även efter omstarter: bokmärk den. En ny adress stänger ute alla bokmärken och öppna flikar med den gamla.',
+  'uiAddress.rotate': 'Ny adress till gränssnittet',
+  'uiAddress.failed': 'Kunde inte skapa en ny adress: {error}',
 
   'zpl.title': 'Rå ZPL-skrivare (termoetiketter, ingen drivrutin)',
   'zpl.kind': 'Ansluten via',
@@ -239,6 +243,7 @@ export const sv: Catalog = {
   'stage.canceled': 'Avbokad',
   'result.shipment': 'Sändning {reference}',
   'result.canceledNote': 'Avbokad: etiketten är ogiltig och kan inte skrivas ut igen.',
+  'result.withCarrierNote': 'Hos transportören: sändningen kan inte längre avbokas här (be transportören stoppa eller returnera den).',
   'result.receiver': 'Mottagare',
   'result.carrier': 'Transportör',
   'result.trackingNumber': 'Spårningsnummer',
@@ -685,7 +690,8 @@ export const sv: Catalog = {
   'agentMsg.agent.enterKeyToTest': 'Ange en API-nyckel för att testa anslutningen.',
   'agentMsg.error.apiKeyRequired':
     'Ange API-nyckeln igen för den nya tjänsteadressen: den sparade nyckeln skickas bara till adressen den angavs för.',
-  'agentMsg.error.uiUnauthorized': 'Åtkomsttoken saknas eller är fel: öppna gränssnittet via den ui:-adress som agenten skrev ut.',
+  'agentMsg.error.uiUnauthorized':
+    'Åtkomsttoken saknas eller är fel: öppna adressen som npm run agent -- ui-address skriver ut på stationen (eller den ui:-adress som agenten skrev ut).',
   'agentMsg.error.untrustedSender': 'Det här fönstret får inte prata med agenten.',
 
   // The Site tab (views/site-view.ts): a site of stations.

@@ -4,6 +4,7 @@
  * packer can send it to support without finding the folder.
  */
 import { describeError } from '../bridge/agent-call-error';
+import { openUiAddress } from '../bridge/token';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { t } from '../i18n';
@@ -30,6 +31,9 @@ export function createDiagnosticsPanel(ctx: UiContext): HTMLElement {
       });
   });
 
+  // The web UI only (the desktop window has no address): a new token for the headless agent's UI.
+  const addressRow = window.printStation ? null : createUiAddressRow(ctx);
+
   // In a .settings box so it looks like the form's other sections without new styles.
   return h(
     'div',
@@ -40,6 +44,24 @@ export function createDiagnosticsPanel(ctx: UiContext): HTMLElement {
       h('legend', {}, t('diagnostics.legend')),
       h('p', { class: 'hint' }, t('diagnostics.hint')),
       h('div', { class: 'row' }, button, result),
+      ...(addressRow ?? []),
     ),
   );
+}
+
+/** "New UI address": rotateUiAddress, then this tab opens the new address (older bookmarks and tabs stop working). */
+function createUiAddressRow(ctx: UiContext): HTMLElement[] {
+  const rotate = h('button', { type: 'button' }, t('uiAddress.rotate'));
+  const result = h('p', { class: 'inline-result', role: 'status' });
+  rotate.addEventListener('click', () => {
+    rotate.disabled = true;
+    ctx.api
+      .rotateUiAddress({})
+      .then(({ url }) => openUiAddress(url))
+      .catch((error: unknown) => {
+        replaceChildren(result, t('uiAddress.failed', { error: describeError(error) }));
+        rotate.disabled = false;
+      });
+  });
+  return [h('p', { class: 'hint' }, t('uiAddress.hint')), h('div', { class: 'row' }, rotate, result)];
 }

@@ -5,6 +5,7 @@
 import {
   LABEL_LAYOUTS,
   shipmentStage,
+  withCarrier,
   type JobView,
   type PartyView,
   type ShipmentStage,
@@ -47,7 +48,15 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
     pack?.element ??
     (stage === 'canceled'
       ? h('p', { class: 'canceled-note', role: 'note' }, t('result.canceledNote'))
-      : h('div', { class: 'booked-actions' }, reprint.element, voidPanel(shipment, ctx, done)));
+      : h(
+          'div',
+          { class: 'booked-actions' },
+          reprint.element,
+          // With the carrier (picked up or later) the service refuses a cancel: none is offered.
+          withCarrier(shipment)
+            ? h('p', { class: 'canceled-note', role: 'note' }, t('result.withCarrierNote'))
+            : voidPanel(shipment, ctx, done),
+        ));
   const title = shipment.receiver.name ?? shipment.receiver.contactName ?? shipment.referenceId ?? shipment.id;
   const element = h(
     'article',

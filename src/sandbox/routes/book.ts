@@ -82,10 +82,12 @@ function checkBookable(state: SandboxState, s: StoredShipment, rate: IssuedRate,
   }
   const notUploaded = rate.requiredDocuments.filter((d) => !s.uploads.has(d));
   if (notUploaded.length > 0) {
+    // The field map names each document (README 29), so a caller can point at what to upload.
     throw new HttpError(
       422,
       'documents_missing',
       `Upload the required documents first: ${notUploaded.join(', ')} (POST /shipments/${s.id}/{document_type}).`,
+      Object.fromEntries(notUploaded.map((d) => [`documents.${d}`, ['must be uploaded before booking']])),
     );
   }
 }
@@ -132,6 +134,15 @@ export const bookRoutes: readonly Route[] = [
         409,
         'shipment_not_booked',
         `Only booked shipments can be canceled; shipment ${shipment.id} is ${shipment.status}.`,
+      );
+    }
+    if (shipment.status !== 'BOOKED') {
+      // Sandbox choice (README 33): once the carrier has the goods (picked up or later) a
+      // cancel would void a label on a parcel already travelling; the spec is silent, carriers refuse.
+      throw new HttpError(
+        409,
+        'shipment_with_carrier',
+        `Shipment ${shipment.id} is already with the carrier (${shipment.status}): it can no longer be canceled. Ask the carrier to stop or return it.`,
       );
     }
     services.cancel(shipment);

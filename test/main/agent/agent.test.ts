@@ -133,7 +133,9 @@ describe('agent', () => {
   });
 
   it('lists a printer this platform cannot drive as not ready, instead of failing the list', async () => {
-    const { agent } = await station.start({ documentPrinter: 'windows:Office A4' });
+    // The start refuses such a printer (startup-check.ts); settings saved later can still name one.
+    const { agent } = await station.start();
+    await agent.api.saveSettings({ routing: { documentPrinter: 'windows:Office A4' } });
     const printers = await agent.api.listPrinters({});
     expect(printers.find((p) => p.uri === 'windows:Office A4')).toMatchObject({ kind: 'windows', ready: false });
     expect(printers.find((p) => p.uri === `folder:${station.printDir}`)).toMatchObject({ kind: 'folder', ready: true });

@@ -294,4 +294,20 @@ describe('pack and ship', () => {
     // Canceling twice says so instead of failing.
     expect(value(await api.packCancel({ shipmentId: id })).stage).toBe('canceled');
   });
+
+  it('offers no cancel once the carrier has the shipment: the refusal says why in words, and nothing is voided', async () => {
+    const api = await start({ simulateCarrier: true, carrierStepMs: 100 });
+    const id = await draft({
+      reference_id: 'DRAFT-10',
+      to: SE_RECEIVER,
+      packages: [{ quantity: 1, weight_kg: 1, width_cm: 20, height_cm: 20, depth_cm: 30 }],
+    });
+    const [rate] = value(await api.packRates({ shipmentId: id })).rates;
+    value(await api.packBook({ shipmentId: id, token: rate!.token }));
+    await waitFor(async () => (await client.getShipment(id)).status === 'IN_TRANSIT', 'the pickup');
+    const refused = await api.packCancel({ shipmentId: id });
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).toMatch(/DRAFT-10 is already with the carrier \(IN_TRANSIT\): it can no longer be canceled/);
+    expect((await client.getShipment(id)).status).not.toBe('CANCELED');
+  });
 });

@@ -20,7 +20,9 @@ describe('--api-key on the command line', () => {
   });
 
   it('--help names the environment variable and --config as the way', () => {
-    expect(AGENT_USAGE).toContain('--api-key K              the API key (or env PRINT_STATION_API_KEY); never printed or logged');
+    expect(AGENT_USAGE).toContain(
+      '--api-key K              the API key; never printed or logged. Prefer env PRINT_STATION_API_KEY or apiKey',
+    );
     expect(AGENT_USAGE).toMatch(/shows in `ps`/);
   });
 });

@@ -18,7 +18,8 @@ afterAll(async () => {
 
 describe('npm run demo', () => {
   it('prints a 4x6 label into ./demo-prints within 10 seconds of being ready, and stops on Ctrl-C', async () => {
-    const child = spawn(TSX, [DEMO, '--data-dir', join(dir, 'data')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    // No --data-dir: the demo's own ./.demo-data, never the agent's ./.data.
+    const child = spawn(TSX, [DEMO], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -44,8 +45,9 @@ describe('npm run demo', () => {
       // Drafts to finish at the station are announced (each one's own line says "scan DRAFT-000N to pack and ship it").
       expect(stdout).toMatch(/^demo: every third shipment is left as a draft \(DRAFT-0003, /m);
       // Its log is kept like the agent's (docs/OPERATIONS.md: the headless agent always writes logs/agent.log).
-      const logged = await readFile(join(dir, 'data', 'logs', 'agent.log'), 'utf8');
+      const logged = await readFile(join(dir, '.demo-data', 'logs', 'agent.log'), 'utf8');
       expect(logged).toMatch(/connected: team /);
+      expect(await readdir(dir)).not.toContain('.data');
     } finally {
       child.kill('SIGINT');
     }

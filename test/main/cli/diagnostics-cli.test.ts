@@ -87,6 +87,8 @@ beforeAll(async () => {
       uiPort: 0,
       dataDir,
     }),
+    // It holds the key: the agent refuses a config file every user can read.
+    { mode: 0o600 },
   );
 });
 afterAll(async () => {

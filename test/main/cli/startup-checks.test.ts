@@ -3,6 +3,7 @@
  * mistake gets one line and a non-zero exit where the agent cannot work, and a printer
  * that may come back by itself (a scheduler not running yet) a warning while it starts.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,7 +110,7 @@ describe('start-up checks', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(lines(r.stderr)).toEqual([
-      'error: printer cups:zebra: CUPS queue "zebra" does not exist: check the name with `lpstat -p` or choose another printer in settings ' +
+      'error: printer cups:zebra: CUPS queue "zebra" does not exist: check the name with `lpstat -p` or choose another with --printer or printer in the --config file ' +
         '(the queues that exist: a4_office, zebra_desk) [PRINTER_UNUSABLE]',
     ]);
   });
@@ -124,6 +125,56 @@ describe('start-up checks', () => {
     expect(lines(r.stderr)).toEqual([
       `error: printer folder:${join(blocker, 'labels')}: ${join(blocker, 'labels')} is not a folder (a file is in the way): move it or choose another folder. [PRINTER_UNUSABLE]`,
     ]);
+  });
+
+  it('stops on a folder printer whose parent does not exist, creating nothing (never a tree from /)', async () => {
+    const missing = join(dir, 'no-such-dir', 'deeper');
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', `folder:${join(missing, 'x')}`, '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+    });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      `error: printer folder:${join(missing, 'x')}: ${missing} does not exist: create it first (mkdir -p ${missing}) or choose another folder [PRINTER_UNUSABLE]`,
+    ]);
+    expect(existsSync(join(dir, 'no-such-dir'))).toBe(false);
+  });
+
+  it('stops on a windows: printer off Windows, in one line', async () => {
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'windows:Zebra ZD421', '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+    });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      `error: printer windows:Zebra ZD421: Windows printers print only on Windows, and this is ${process.platform}: use cups:QUEUE (lpstat -e lists the queues) or folder:DIR [PRINTER_UNUSABLE]`,
+    ]);
+  });
+
+  it('stops on a service: printer the service does not list, naming the ones it does; starts with one it lists', async () => {
+    const r = await run(AGENT, ['--api-url', sandbox.baseUrl, '--printer', 'service:does-not-exist', '--data-dir', dataDir()], {
+      PRINT_STATION_API_KEY: KEY,
+    });
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual([
+      'error: printer service:does-not-exist: the service has no printer does-not-exist (its printers: ' +
+        'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01, service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a02): ' +
+        'use one it lists, or connect the printer in the service first [PRINTER_UNUSABLE]',
+    ]);
+    const ok = await run(
+      AGENT,
+      [
+        '--api-url',
+        sandbox.baseUrl,
+        '--printer',
+        'service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01',
+        '--poll-interval',
+        '0',
+        '--data-dir',
+        dataDir(),
+      ],
+      { PRINT_STATION_API_KEY: KEY },
+      /^printer: /m,
+    );
+    expect(ok.stdout).toContain('printer: service:5b3a2f0e-6f0c-4c5e-9a51-0d4c6f1e7a01');
   });
 
   it('stops on a folder printer or data dir where no folder can be created (procfs), in one line and in seconds', async () => {
@@ -202,7 +253,7 @@ describe('start-up checks', () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(lines(r.stderr)).toEqual([
-        'error: printer cups:bench2: CUPS queue "bench2" does not exist: check the name with `lpstat -p` or choose another printer in settings ' +
+        'error: printer cups:bench2: CUPS queue "bench2" does not exist: check the name with `lpstat -p` or choose another with --printer or printer in the --config file ' +
           '(the queues that exist: a4_office, zebra_desk) [PRINTER_UNUSABLE]',
       ]);
     });

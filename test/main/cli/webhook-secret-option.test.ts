@@ -9,7 +9,7 @@ let config: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'print-station-webhook-secret-'));
   config = join(dir, 'agent.json');
-  await writeFile(config, JSON.stringify({ webhookSecrets: ['whsec_from_file'] }));
+  await writeFile(config, JSON.stringify({ webhookSecrets: ['whsec_from_file'] }), { mode: 0o600 });
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

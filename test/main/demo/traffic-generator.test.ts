@@ -43,7 +43,7 @@ describe('demo traffic', () => {
     ]);
     expect(drafts.map((d) => [d.referenceId, d.gap])).toEqual([
       ['DRAFT-0003', 'no weight yet'],
-      ['DRAFT-0006', 'no receiver phone'],
+      ['DRAFT-0006', 'no parcel size yet'],
     ]);
     // Announced once, through onDraft (the demo prints it): not a second time in the log.
     expect(lines.some((l) => l.includes('DRAFT-0003'))).toBe(false);
@@ -70,5 +70,58 @@ describe('demo traffic', () => {
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await traffic.next());
     expect(made.map((m) => m.source)).toEqual(['API', 'APP', 'API']);
+  });
+
+  it("each draft's stated reason is what booking asks for, and booking without it is refused naming that field", async () => {
+    const drafts: DemoDraft[] = [];
+    const traffic = new TrafficGenerator({
+      client,
+      sandboxOrigin: station.sandbox.origin,
+      apiKey: station.sandbox.apiKey,
+      draftEvery: 1,
+      log: createLogger({ write: () => {}, timestamps: false }),
+      onDraft: (d) => drafts.push(d),
+    });
+    for (let i = 0; i < 3; i++) await traffic.next();
+    expect(drafts.map((d) => d.gap)).toEqual([
+      'no weight yet',
+      'no parcel size yet',
+      'to Norway without customs data: upload a customs invoice',
+    ]);
+    const { agent } = await station.start();
+    const api = agent.api;
+    const draftOf = async (d: DemoDraft) => {
+      const result = await api.packDraft({ shipmentId: d.shipmentId });
+      if (!result.ok) throw new Error(result.problem.message);
+      return result.value;
+    };
+    // What the station shows as missing is what the words say.
+    expect((await draftOf(drafts[0]!)).missing.map((m) => m.label)).toEqual(['Weight of parcel 1']);
+    expect((await draftOf(drafts[1]!)).missing.map((m) => m.label)).toEqual([
+      'Length of parcel 1',
+      'Height of parcel 1',
+      'Width of parcel 1',
+    ]);
+    // Nor can they be rated (and so booked) without it: the refusal names the field.
+    for (const d of drafts.slice(0, 2)) {
+      const rates = await api.packRates({ shipmentId: d.shipmentId });
+      expect(rates.ok).toBe(false);
+      if (!rates.ok) expect(rates.problem.fields.length).toBeGreaterThan(0);
+    }
+    // The Norway draft rates, every rate asks for the customs invoice, and booking without it names it.
+    const rated = await api.packRates({ shipmentId: drafts[2]!.shipmentId });
+    if (!rated.ok) throw new Error(rated.problem.message);
+    expect(rated.value.rates.length).toBeGreaterThan(0);
+    expect(rated.value.rates.every((r) => r.requiredDocuments.includes('customsinvoice'))).toBe(true);
+    const booked = await api.packBook({ shipmentId: drafts[2]!.shipmentId, token: rated.value.rates[0]!.token });
+    expect(booked.ok).toBe(false);
+    if (!booked.ok) {
+      expect(booked.problem.fields).toContainEqual({
+        field: 'documents.customsinvoice',
+        label: 'Customs invoice',
+        message: 'must be uploaded before booking',
+      });
+    }
+    expect((await client.getShipment(drafts[2]!.shipmentId)).status).toBe('PENDING');
   });
 });

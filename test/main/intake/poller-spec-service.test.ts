@@ -133,7 +133,7 @@ describe('Poller on a spec-shaped service', () => {
       const p = poller();
       const first = await p.pollOnce();
       expect(first).toMatchObject({ ok: true, pagesRead: 1 });
-      expect(lists()).toEqual(['GET /shipments?limit=50&offset=0', 'GET /shipments']);
+      expect(lists()).toEqual(['GET /shipments?limit=10&offset=0', 'GET /shipments']);
 
       clock += MIN;
       const fresh = service.create(clock - 1000, clock);

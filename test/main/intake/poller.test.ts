@@ -86,7 +86,12 @@ describe('Poller (service variants)', () => {
     svc.calls.length = 0;
     const second = await p.pollOnce();
     expect(second.submitted).toBe(60);
-    expect(svc.calls.map((c) => c.offset)).toEqual([0, 50]);
+    // A small first page ("anything new?", 10 rows), then pages of 50 until the mark.
+    expect(svc.calls.map((c) => [c.offset, c.limit])).toEqual([
+      [0, 10],
+      [10, 50],
+      [60, 50],
+    ]);
   });
 
   it('does not resubmit an old booking whose shipment changed for another reason', async () => {
@@ -211,6 +216,28 @@ describe('Poller (service variants)', () => {
     expect(sink.ids()).toEqual([booked.id]);
     // Nothing found: one poll, then the interval.
     expect(quietPolls()).toBe(1);
+  });
+
+  it('polls start to start: a slow list read is part of the interval, so the rate is one an interval (±1 %)', async () => {
+    const svc = withHistory('paged-newest-first');
+    const starts: number[] = [];
+    const list = svc.listShipments.bind(svc);
+    // Each list read takes 150 ms of the 1 s interval.
+    svc.listShipments = async (query) => {
+      starts.push(Date.now());
+      await new Promise((r) => setTimeout(r, 150));
+      return list(query);
+    };
+    const p = poller(svc, { intervalSeconds: 1, now: Date.now });
+    p.start();
+    await until(() => starts.length >= 5, 10_000);
+    await p.stop();
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    // A wait after the read would make each gap 1150 ms; start to start they stay within the jitter.
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(970);
+      expect(gap).toBeLessThan(1100);
+    }
   });
 
   it('survives a failing cursor store (the ledger) without throwing', async () => {

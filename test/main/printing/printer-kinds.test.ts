@@ -69,9 +69,14 @@ describe('the printer-kind registry', () => {
     // A service printer cannot be built without the connection: were it checked, it would warn.
     await checkPrintersAtStart(['service:prn_1'], {}, (line) => warnings.push(line));
     expect(warnings).toEqual([]);
-    await checkPrintersAtStart(['windows:Zebra'], { platform: 'linux' }, (line) => warnings.push(line));
-    expect(warnings).toEqual([
-      expect.stringContaining('printer windows:Zebra cannot be used here: windows:Zebra: Windows printers print only on Windows'),
-    ]);
+    // A kind that is checked, for another OS, stops the start in one line (every job to it would fail).
+    await expect(checkPrintersAtStart(['windows:Zebra'], { platform: 'linux' }, (line) => warnings.push(line))).rejects.toMatchObject({
+      code: 'PRINTER_UNUSABLE',
+      message: expect.stringContaining('printer windows:Zebra: Windows printers print only on Windows, and this is linux'),
+    });
+    await expect(checkPrintersAtStart(['cups:Zebra'], { platform: 'win32' }, () => undefined)).rejects.toMatchObject({
+      message: expect.stringContaining('CUPS queues print only on macOS and Linux: use windows:PRINTER NAME'),
+    });
+    expect(warnings).toEqual([]);
   });
 });

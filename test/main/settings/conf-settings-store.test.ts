@@ -35,7 +35,7 @@ describe('createConfSettingsStore', () => {
         autoPrint: ['label'],
         copies: 1,
       },
-      intake: { webhooksEnabled: true, pollIntervalSeconds: 15 },
+      intake: { webhooksEnabled: true, pollIntervalSeconds: 5 },
       stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
       paused: false,
     });
@@ -108,7 +108,7 @@ describe('createConfSettingsStore', () => {
     const logger = recordingLogger();
     const settings = createConfSettingsStore({ dataDir: dir, apiUrl: API_URL, logger }).get();
     expect(settings.routing.labelPrinter).toBe('cups:Zebra');
-    expect(settings.intake).toEqual({ webhooksEnabled: true, pollIntervalSeconds: 15 });
+    expect(settings.intake).toEqual({ webhooksEnabled: true, pollIntervalSeconds: 5 });
     expect(settings.environment).toBe('sandbox');
     expect(logger.warnings.some((w) => w.includes('"intake"'))).toBe(true);
     expect(logger.warnings.some((w) => w.includes('"environment"'))).toBe(true);

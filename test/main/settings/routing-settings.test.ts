@@ -30,7 +30,7 @@ describe('routing settings', () => {
         autoPrint: ['label'],
         copies: 1,
       },
-      intake: { webhooksEnabled: true, pollIntervalSeconds: 15 },
+      intake: { webhooksEnabled: true, pollIntervalSeconds: 5 },
       stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
       paused: false,
     };

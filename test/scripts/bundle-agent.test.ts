@@ -1,0 +1,79 @@
+/**
+ * The bundled agent (scripts/bundle-agent.ts) as `npm run agent` runs it: split, with pdf-lib
+ * in a chunk loaded on first use (a test page prints through it: a CommonJS chunk hands its
+ * exports over as `default` only), ASCII-only so V8 keeps its source at one byte a character,
+ * and started with AGENT_NODE_FLAGS, which `npm run agent` passes too.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_NODE_FLAGS, bundleAgentCli } from '../../scripts/bundle-agent';
+import { BRIDGE_TOKEN_HEADER, bridgePath } from '../../src/shared/agent-api';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server';
+import { agentArgs, REPO_ROOT, startAgentProcess, type AgentProcess } from '../support/reliability/agent-process';
+
+const OUT = join(REPO_ROOT, 'out', 'agent-bundle-test', 'agent.mjs');
+let sandbox: Sandbox;
+let dir: string;
+let agent: AgentProcess | null = null;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  dir = await mkdtemp(join(tmpdir(), 'print-station-bundle-'));
+  await bundleAgentCli(OUT);
+});
+afterAll(async () => {
+  await agent?.stop();
+  await sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+  await rm(join(REPO_ROOT, 'out', 'agent-bundle-test'), { recursive: true, force: true });
+});
+
+describe('the bundled agent', () => {
+  it('is ASCII-only, keeps pdf-lib in a chunk, and npm run agent runs it with the same node flags', () => {
+    const files = [OUT, ...readdirSync(join(OUT, '..', 'chunks')).map((f) => join(OUT, '..', 'chunks', f))].filter((f) =>
+      f.endsWith('.mjs'),
+    );
+    for (const file of files)
+      expect(
+        readFileSync(file).some((byte) => byte > 0x7f),
+        file,
+      ).toBe(false);
+    // pdf-lib's modules are in a chunk, not in the file every agent loads.
+    expect(readFileSync(OUT, 'utf8').includes('node_modules/pdf-lib/')).toBe(false);
+    expect(files.some((f) => f !== OUT && readFileSync(f, 'utf8').includes('node_modules/pdf-lib/'))).toBe(true);
+    const script = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[
+      'agent'
+    ]!;
+    expect(script).toContain(`node ${AGENT_NODE_FLAGS.join(' ')} out/agent/agent.mjs`);
+  });
+
+  it('starts and prints a test page through its pdf-lib chunk', async () => {
+    const prints = join(dir, 'prints');
+    agent = await startAgentProcess({
+      script: OUT,
+      execArgv: [...AGENT_NODE_FLAGS],
+      args: agentArgs({
+        apiUrl: sandbox.baseUrl,
+        apiKey: sandbox.apiKey,
+        printer: `folder:${prints}`,
+        dataDir: join(dir, 'data'),
+        uiPort: 0,
+      }),
+    });
+    const ui = new URL(agent.uiUrl!);
+    const res = await fetch(`${ui.origin}${bridgePath('testPrint')}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [BRIDGE_TOKEN_HEADER]: ui.searchParams.get('token')! },
+      body: JSON.stringify({ printer: `folder:${prints}` }),
+    });
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+    const end = Date.now() + 20_000;
+    while (!(existsSync(prints) && readdirSync(prints).some((f) => f.startsWith('test-page') && f.endsWith('.pdf')))) {
+      if (Date.now() > end) throw new Error(`no test page printed:\n${agent.lines.slice(-10).join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(agent.lines.join('\n')).not.toMatch(/Cannot read properties/);
+  });
+});
