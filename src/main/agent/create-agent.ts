@@ -199,6 +199,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       sink: pipeline,
       stationRules,
       onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
+      // A booking the ledger could not take (disk full): the station parks until it can, told once.
+      onLedgerFailure: (error) => pipeline.ledgerFailed(error),
       index: ledger.intake,
       intervalSeconds: Math.max(interval, 1),
       cursorName,

@@ -61,4 +61,44 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     expect(printed).toContain(shipment.shipmentId);
     expect(station.lines.some((l) => l.includes('printing resumes'))).toBe(true);
   });
+
+  it('says the outage once, not per booking at each poll nor per webhook retry, and once when it clears', async () => {
+    station = await startStation();
+    const { agent } = await station.start({
+      dataDir: join(disk.dir, 'data'),
+      // Polls are driven by hand below; the interval only keeps the poller from running on its own.
+      pollIntervalSeconds: 3600,
+      tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20, ledgerRetryBaseMs: 50, ledgerRetryMaxMs: 200 } },
+    });
+    await station.sandbox.bookShipment({ reference_id: 'BEFORE' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the first label');
+    await agent.poller!.pollOnce();
+
+    disk.fill();
+    station.sandbox.setWebhooks([]);
+    const during = [];
+    for (const reference of ['FULL-1', 'FULL-2', 'FULL-3']) during.push(await station.sandbox.bookShipment({ reference_id: reference }));
+    const envelope = bookedEnvelope(during[0]!.shipmentId);
+    for (let i = 0; i < 3; i++) {
+      // The service's retries of one delivery: each is answered 503.
+      const retry = await deliver(station.agent!.webhookUrl!, envelope, { secret: WEBHOOK_SECRET });
+      expect(retry.status).toBe(503);
+      const poll = await agent.poller!.pollOnce();
+      expect(poll.ok).toBe(false);
+    }
+
+    expect(station.lines.filter((l) => l.includes('Cannot write the job ledger'))).toHaveLength(1);
+    expect(station.lines.filter((l) => /could not record webhook|could not be submitted|poll failed|could not index/.test(l))).toEqual([]);
+
+    disk.empty();
+    station.sandbox.setWebhooks([{ url: station.agent!.webhookUrl!, secret: WEBHOOK_SECRET }]);
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');
+    await agent.poller!.pollOnce();
+    await waitFor(async () => (await station.prints()).length === 4, 'the labels booked while the disk was full', 30_000);
+    await agent.pipeline.idle();
+    const printed = (await station.prints()).map(shipmentOf);
+    expect(new Set(printed).size).toBe(4);
+    expect(station.lines.filter((l) => l.includes('printing resumes'))).toHaveLength(1);
+    expect(station.lines.filter((l) => l.includes('service reachable again'))).toEqual([]);
+  });
 });
