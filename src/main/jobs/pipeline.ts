@@ -127,15 +127,54 @@ export class PrintPipeline {
       if (!this.autoPaused) this.ledger.releaseHeld();
       const open = this.ledger.open();
       await settleAfterCrash(open, this.o.reconcileSettleMs, () => this.nowMs());
-      for (const job of open) {
-        if (this.stopped) return;
-        await resumeJob(job, this.recovery);
-      }
+      const unrecovered = await this.resumeAll(open);
+      if (unrecovered === null) return;
       this.started = true;
+      this.recoverLater(unrecovered);
     } finally {
       this.loading = false;
     }
     this.schedulePump();
+  }
+
+  /**
+   * Recovery of each job, in order; null once stopped. A job whose recovery needs a write the
+   * ledger cannot take (a restart on a full disk: one caught mid-fetch goes back to queued)
+   * is returned with every job after it, in order: the agent starts anyway, its lines parked
+   * on the ledger (told once, with what to do), and recovers them once the ledger takes writes.
+   */
+  private async resumeAll(jobs: readonly JobRecord[]): Promise<JobRecord[] | null> {
+    for (const [i, job] of jobs.entries()) {
+      if (this.stopped) return null;
+      try {
+        await resumeJob(job, this.recovery);
+      } catch (error) {
+        if (!isLedgerFailure(error)) throw error;
+        return jobs.slice(i);
+      }
+    }
+    return [];
+  }
+
+  /** Recovers `jobs` once a write goes through again (the guard's replay, in order with the rest). */
+  private recoverLater(jobs: readonly JobRecord[]): void {
+    if (jobs.length === 0) return;
+    this.guard.orDefer(() => {
+      // The guard's replay needs a write that goes through before it counts the ledger back.
+      this.guard.call(() => this.ledger.probeWrite?.());
+      void this.resumeAll(jobs.map((job) => this.ledger.get(job.id) ?? job)).then(
+        (rest) => this.recoverLater(rest ?? []),
+        // Only a lookup at a spooler throws here, and recovery catches that itself: a bug, told as such.
+        (error: unknown) =>
+          this.observer.onError(
+            error instanceof JobError
+              ? error
+              : new JobError(JOB_ERROR_CODES.LEDGER, `Recovering jobs after a restart failed: ${(error as Error).message}`, {
+                  cause: error,
+                }),
+          ),
+      );
+    });
   }
 
   /**

@@ -2,6 +2,7 @@
  * The SettingsStore over any conf-like backing (conf headless, electron-store in the
  * app: electron-store extends conf, so both expose the whole document as `store`).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '../log';
 import { mergeSettings, readStoredSettings, type SettingsPatch, type SettingsStore, type StoredSettings } from './settings-store';
 
@@ -44,7 +45,11 @@ export class BackedSettingsStore implements SettingsStore {
   }
 
   update(patch: SettingsPatch): StoredSettings {
-    const next = mergeSettings(this.get(), patch);
+    const current = this.get();
+    const next = mergeSettings(current, patch);
+    // Nothing changed, nothing written: a restart with the same options must not need a
+    // writable disk (a full data disk still lets the agent start and say what is wrong).
+    if (isDeepStrictEqual(next, current)) return current;
     this.#backing.store = { ...next };
     for (const listener of this.#listeners) {
       try {

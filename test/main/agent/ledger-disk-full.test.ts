@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 import { WEBHOOK_SECRET, shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../../support/small-disk';
+import { Ledger } from '../../../src/main/ledger/ledger';
 
 const unavailable = smallDiskUnavailable();
 
@@ -100,5 +101,50 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     expect(new Set(printed).size).toBe(4);
     expect(station.lines.filter((l) => l.includes('printing resumes'))).toHaveLength(1);
     expect(station.lines.filter((l) => l.includes('service reachable again'))).toEqual([]);
+  });
+
+  it('starts on a full disk with a job caught mid-fetch: answers, says why, and prints it once when the disk has room', async () => {
+    station = await startStation();
+    const dataDir = join(disk.dir, 'data');
+    const tuning = { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20, ledgerRetryBaseMs: 50, ledgerRetryMaxMs: 200 } };
+    await station.start({ dataDir, tuning });
+    await station.sandbox.bookShipment({ reference_id: 'BEFORE' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the first label');
+    await station.stopAgent();
+
+    // A booking whose label was being fetched when the agent went down (a crash mid-fetch):
+    // recovering it at the next start means a write (back to queued).
+    const caught = await station.sandbox.bookShipment({ reference_id: 'CAUGHT' });
+    const ledger = Ledger.open({ path: join(dataDir, 'ledger.sqlite'), pruneIntervalMs: 0 });
+    const { job } = ledger.createAutoJob({
+      shipmentId: caught.shipmentId,
+      reference: 'CAUGHT',
+      documentType: 'label',
+      layout: 'printer',
+      target: `folder:${station.printDir}`,
+      trigger: 'webhook',
+      bookedAt: new Date().toISOString(),
+    });
+    ledger.transition(job.id, 'fetching', {});
+    ledger.close();
+
+    disk.fill();
+    const { agent } = await station.start({ dataDir, tuning });
+    // It started: the API answers, and the status says what is wrong and what to do.
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'error', 'the status to show the ledger failure');
+    const status = await agent.api.getStatus({});
+    expect(status.lastError).toMatchObject({ code: 'LEDGER_WRITE_FAILED' });
+    expect(status.lastError!.message).toMatch(/is full or read-only: free space, then the agent resumes by itself/);
+    expect((await agent.api.listJobs({ search: 'CAUGHT' })).map((j) => j.state)).toEqual(['fetching']);
+    expect(station.lines.filter((l) => l.includes('Cannot write the job ledger'))).toHaveLength(1);
+
+    // Room again: no restart, no click. The caught label prints once.
+    disk.empty();
+    await waitFor(async () => (await station.prints()).map(shipmentOf).includes(caught.shipmentId), 'the caught label', 30_000);
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');
+    await agent.pipeline.idle();
+    const printed = (await station.prints()).map(shipmentOf);
+    expect(printed.filter((id) => id === caught.shipmentId)).toHaveLength(1);
+    expect((await agent.api.listJobs({ search: 'CAUGHT' })).map((j) => j.state)).toEqual(['completed']);
   });
 });
