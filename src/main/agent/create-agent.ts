@@ -28,7 +28,7 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
 import { AgentService } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
-import { describeJob } from './job-log';
+import { describeCancel, describeJob } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
 import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
@@ -220,12 +220,14 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   // Canceled at the service (the web application, another station): nothing of it prints here.
   const shipmentCanceled = (shipmentId: string, how: string): void => {
-    const { canceled, busy, atPrinter } = pipeline.cancelShipment(shipmentId, 'service');
-    const handed = busy.length + atPrinter.length;
-    if (canceled.length + handed === 0) return;
-    log.info(
-      `shipment ${shipmentId} canceled at the service (${how}): ${canceled.length} waiting job(s) canceled` +
-        (handed > 0 ? `, ${handed} already handed to the printer (take the label off the printer)` : ''),
+    const { canceled, busy, atPrinter, withdrawn } = pipeline.cancelShipment(shipmentId, 'service');
+    if (canceled.length + busy.length + atPrinter.length === 0) return;
+    // A label still held by the spooler is withdrawn there first: the line says what is left at the printer.
+    void withdrawn.then((w) =>
+      log.info(
+        `shipment ${shipmentId} canceled at the service (${how}): ` +
+          describeCancel({ waiting: canceled.length, withdrawn: w.withdrawn.length, atPrinter: busy.length + w.atPrinter.length }),
+      ),
     );
   };
 

@@ -14,3 +14,14 @@ export function describeJob(job: JobView): string {
   const head = `job ${job.id} ${job.state} ${job.documentType}/${job.layout} shipment ${logField(job.shipmentId)}`;
   return `${head}${reference} → ${logField(job.target)}${spooler} [${job.trigger}]${reason}${requestId}`;
 }
+
+/**
+ * What a shipment's cancel did to its labels, for the log: canceled while waiting, withdrawn
+ * from the spooler before printing, or already at the printer (take the label off).
+ */
+export function describeCancel(counts: { readonly waiting: number; readonly withdrawn: number; readonly atPrinter: number }): string {
+  const parts = [`${counts.waiting} waiting job(s) canceled`];
+  if (counts.withdrawn > 0) parts.push(`${counts.withdrawn} withdrawn from the printer's queue before printing`);
+  if (counts.atPrinter > 0) parts.push(`${counts.atPrinter} already handed to the printer (take the label off the printer)`);
+  return parts.join(', ');
+}

@@ -53,6 +53,14 @@ const AUTO_SCOPE = '*';
  * crashing the process; the pump retries with backoff and replays, in order, the outcomes
  * that happened at the printer meanwhile.
  */
+/** What cancelShipment did with the jobs already at a spooler. */
+export interface WithdrawResult {
+  /** Canceled at the spooler before they printed; ended `canceled`. */
+  readonly withdrawn: readonly JobView[];
+  /** Printing, printed, or the spooler could not withdraw them: the label may be out. */
+  readonly atPrinter: readonly JobView[];
+}
+
 export class PrintPipeline {
   private readonly ledger: PipelineLedger;
   private readonly o: PipelineSettings;
@@ -304,29 +312,73 @@ export class PrintPipeline {
    * The shipment is canceled (at this station, or the service says so): it is recorded, and
    * every job of it not yet handed to a spooler ends `canceled`, wherever it is (queued,
    * being fetched, fetched and waiting, in a batch not yet spooled: the batch's other labels
-   * are fetched again without it). A job being handed over right now (`busy`) or already at
-   * the printer (`atPrinter`) cannot be stopped here; a spool that starts later checks the
-   * recorded cancel first (cancel-check.ts).
+   * are fetched again without it). A job being handed over right now (`busy`) cannot be
+   * stopped here; a spool that starts later checks the recorded cancel first
+   * (cancel-check.ts). A job already at the spooler (`atPrinter`) is withdrawn there if the
+   * spooler still holds it (a stopped CUPS queue, a printer busy with others): `withdrawn`
+   * settles with those, ended `canceled`, and those left at the printer (printing or done:
+   * a person takes the label off). It never rejects.
    */
   cancelShipment(
     shipmentId: string,
     by: 'station' | 'service',
     requestId: string | null = null,
-  ): { canceled: JobView[]; busy: JobView[]; atPrinter: JobView[] } {
+  ): { canceled: JobView[]; busy: JobView[]; atPrinter: JobView[]; withdrawn: Promise<WithdrawResult> } {
     this.ledger.recordCancel?.({ shipmentId, source: by, requestId });
     const result = { canceled: [] as JobView[], busy: [] as JobView[], atPrinter: [] as JobView[] };
+    const spooled: JobRecord[] = [];
     const id = shipmentId.toLowerCase();
-    for (const job of this.ledger.open()) {
+    const open = this.ledger.open();
+    for (const job of open) {
       if (job.shipmentId.toLowerCase() !== id) continue;
       const entry = this.entries.get(job.id);
-      if (job.state === 'spooled') result.atPrinter.push(toJobView(job));
-      else if (entry?.phase === 'spooling' || job.state === 'spooling') result.busy.push(toJobView(job));
+      if (job.state === 'spooled') {
+        result.atPrinter.push(toJobView(job));
+        spooled.push(job);
+      } else if (entry?.phase === 'spooling' || job.state === 'spooling') result.busy.push(toJobView(job));
       else {
         if (entry) this.drop(entry);
         result.canceled.push(toJobView(this.writeCanceled(job.id, by, requestId)));
       }
     }
     this.schedulePump();
+    const withdrawn = this.withdrawSpooled(spooled, open, by, requestId).catch(() => ({ withdrawn: [], atPrinter: result.atPrinter }));
+    return { ...result, withdrawn };
+  }
+
+  /**
+   * Cancels at the spooler each of `jobs` it still holds, and records them canceled. Not a
+   * spooler job that also holds labels of other shipments (a batch): those must print. A
+   * spooler that cannot be asked leaves the job as it was (at the printer).
+   */
+  private async withdrawSpooled(
+    jobs: readonly JobRecord[],
+    open: readonly JobRecord[],
+    by: 'station' | 'service',
+    requestId: string | null,
+  ): Promise<WithdrawResult> {
+    const result: { withdrawn: JobView[]; atPrinter: JobView[] } = { withdrawn: [], atPrinter: [] };
+    const ours = new Set(jobs.map((j) => j.id));
+    for (const job of jobs) {
+      const spoolerJobId = job.spoolerJobId;
+      const target = spoolerJobId ? this.printers.resolve(job.target) : null;
+      const shared = open.some((other) => other.spoolerJobId === spoolerJobId && !ours.has(other.id));
+      let withdrawn = false;
+      if (spoolerJobId && target && !(target instanceof Error) && target.cancelJob && !shared && !this.stopped) {
+        withdrawn = await target.cancelJob(spoolerJobId).catch(() => false);
+      }
+      if (!withdrawn) {
+        result.atPrinter.push(toJobView(job));
+        continue;
+      }
+      this.spooled.forget(job.id);
+      let canceled: JobView = { ...toJobView(job), state: 'canceled' };
+      // Out of the spooler now: recorded, or (the ledger cannot be written) as soon as it can be.
+      this.guard.orDefer(() => {
+        canceled = toJobView(this.writeCanceled(job.id, by, requestId));
+      });
+      result.withdrawn.push(canceled);
+    }
     return result;
   }
 

@@ -75,5 +75,12 @@ export interface PrinterTarget {
    * Null when the spooler has no such job (then it is safe to spool it again).
    */
   findSpooled(jobId: string): Promise<{ readonly spoolerJobId: string; readonly state: SpoolerJobState } | null>;
+  /**
+   * Optional: withdraw a job handed over earlier while the spooler still holds it (pending or
+   * held, not yet printing): true once the spooler has it canceled; false when it is printing,
+   * done, or unknown there (the label may be out: a person takes it off). Throws when the
+   * spooler cannot be asked. Absent: a job at the spooler cannot be withdrawn.
+   */
+  cancelJob?(spoolerJobId: string): Promise<boolean>;
   readiness(): Promise<Readiness>;
 }
