@@ -388,11 +388,13 @@ export class Poller {
     const nextMark = newMarkText;
     // A failed submission keeps the old mark: the next poll tries again (the ledger dedupes).
     if (failed === null) this.cursor.save({ mark: nextMark, seen: [...seen], parked: this.boundParked([...parked.values()]) });
+    // A poll that could not submit everything is not a reconciliation: the next one repeats it
+    // (and says so once it succeeds), instead of a line a poll while the ledger is full.
+    if (failed !== null) throw failed;
     if (reconciled)
       this.logger.info(
         `poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`,
       );
-    if (failed !== null) throw failed;
     return {
       ok: true,
       reconciled,

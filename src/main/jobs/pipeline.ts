@@ -211,6 +211,8 @@ export class PrintPipeline {
       });
       if (created) {
         const start = (): void => {
+          // Recorded: a ledger the lines are parked on takes writes again, so they go on now.
+          this.guard.wroteElsewhere();
           this.emit(job);
           if (!job.held) this.enqueue(job);
         };

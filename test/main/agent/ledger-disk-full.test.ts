@@ -69,13 +69,15 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
       dataDir: join(disk.dir, 'data'),
       // Polls are driven by hand below; the interval only keeps the poller from running on its own.
       pollIntervalSeconds: 3600,
-      tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20, ledgerRetryBaseMs: 50, ledgerRetryMaxMs: 200 } },
+      // The guard's own retry waits a minute: what resumes printing below is the poll's booking recorded.
+      tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20, ledgerRetryBaseMs: 60_000, ledgerRetryMaxMs: 60_000 } },
     });
     await station.sandbox.bookShipment({ reference_id: 'BEFORE' });
     await waitFor(async () => (await station.prints()).length === 1, 'the first label');
     await agent.poller!.pollOnce();
 
     disk.fill();
+    const before = station.lines.length;
     station.sandbox.setWebhooks([]);
     const during = [];
     for (const reference of ['FULL-1', 'FULL-2', 'FULL-3']) during.push(await station.sandbox.bookShipment({ reference_id: reference }));
@@ -89,13 +91,20 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     }
 
     expect(station.lines.filter((l) => l.includes('Cannot write the job ledger'))).toHaveLength(1);
-    expect(station.lines.filter((l) => /could not record webhook|could not be submitted|poll failed|could not index/.test(l))).toEqual([]);
+    expect(
+      station.lines
+        .slice(before)
+        .filter((l) => /could not record webhook|could not be submitted|poll failed|could not index|poller: reconciled/.test(l)),
+    ).toEqual([]);
+    // What the status shows for as long as the outage lasts holds all along (no "next try in 1 s").
+    expect((await agent.api.getStatus({})).lastError!.message).toMatch(/Printing waits; the agent tries again at least every 60 s\.$/);
 
     disk.empty();
     station.sandbox.setWebhooks([{ url: station.agent!.webhookUrl!, secret: WEBHOOK_SECRET }]);
-    await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');
+    // The next poll records the bookings it missed, and printing resumes at once, not at the end of the guard's wait.
     await agent.poller!.pollOnce();
-    await waitFor(async () => (await station.prints()).length === 4, 'the labels booked while the disk was full', 30_000);
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear', 5_000);
+    await waitFor(async () => (await station.prints()).length === 4, 'the labels booked while the disk was full', 5_000);
     await agent.pipeline.idle();
     const printed = (await station.prints()).map(shipmentOf);
     expect(new Set(printed).size).toBe(4);
