@@ -241,6 +241,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       );
       hub.emit({ type: 'fallback', ...offer });
     },
+    onStopped: (stopped) =>
+      log.warn(`label printer ${stopped.printer} stopped (${stopped.advice}); its waiting labels print once it is ready again`),
     onMoved: (printer, to, jobs) => {
       log.warn(`${jobs.length} waiting label(s) of stopped printer ${printer} moved to ${to} as sheets`);
       hub.emit({ type: 'fallbackMoved', printer, to, jobs });
