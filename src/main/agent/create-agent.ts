@@ -28,7 +28,7 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
 import { AgentService } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
-import { describeCancel, describeJob } from './job-log';
+import { describeCancel, JobLogLines } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
 import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
@@ -144,6 +144,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     source: () => connection.current,
     onError: (error) => log.warn(`carriers: GET /carriers failed (${error.message}); routing rules match carrier words as given`),
   });
+  const jobLines = new JobLogLines();
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
     fetcher,
@@ -168,7 +169,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     onJobChange: (job: JobView) => {
       status.job(job);
-      (job.state === 'failed' ? log.warn : log.info)(describeJob(job));
+      const line = jobLines.line(job);
+      if (line !== null) (job.state === 'failed' ? log.warn : log.info)(line);
       hub.emit({ type: 'job', job });
     },
   });
