@@ -12,6 +12,7 @@ import { routedPrinterUris } from './printing/routing';
 import { checkPrintersAtStart } from './printing/startup-check';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
+import { applyStartOptions } from './settings/start-options';
 import type { SettingsPatch } from './settings/settings-store';
 import { writeBridgeFile } from './web/bridge-file';
 import { ensureUiBuilt } from './web/ui-build';
@@ -62,7 +63,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   const { log } = options;
   const uiDir = options.uiStaticDir ?? DEFAULT_UI_DIR;
   if (options.uiPort != null) await ensureUiBuilt({ outDir: uiDir, projectRoot: PROJECT_ROOT, log });
-  const settings = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl, logger: log });
+  const stored = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl, logger: log });
   const patch: { -readonly [K in keyof SettingsPatch]: SettingsPatch[K] } = { apiUrl: options.apiUrl };
   if (options.environment) patch.environment = options.environment;
   const routing: Record<string, string> = {};
@@ -71,7 +72,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   if (Object.keys(routing).length > 0) patch.routing = routing;
   if (options.pollIntervalSeconds != null) patch.intake = { pollIntervalSeconds: options.pollIntervalSeconds };
   if (options.webhookPort != null) patch.intake = { ...patch.intake, webhooksEnabled: true };
-  settings.update(patch);
+  // A full or read-only data disk does not stop the start: the options apply, unsaved (start-options.ts).
+  const settings = applyStartOptions(stored, patch, log);
   // Windows: a data dir anyone may read exposes the ledger, the logs and the UI's token (data-dir-acl.ts).
   const aclWarning = await dataDirAclWarning({ dataDir: options.dataDir });
   if (aclWarning) log.warn(aclWarning);

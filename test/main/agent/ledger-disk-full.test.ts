@@ -138,7 +138,10 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     ledger.close();
 
     disk.fill();
-    const { agent } = await station.start({ dataDir, tuning });
+    // Started with an option changed, as an operator may: it applies, unsaved, and the start goes on.
+    const { agent } = await station.start({ dataDir, tuning, pollIntervalSeconds: 3600 });
+    expect((await agent.api.getSettings({})).intake.pollIntervalSeconds).toBe(3600);
+    expect(station.lines.filter((l) => l.includes('the options of this start could not be saved'))).toHaveLength(1);
     // It started: the API answers, and the status says what is wrong and what to do.
     await waitFor(async () => (await agent.api.getStatus({})).state === 'error', 'the status to show the ledger failure');
     const status = await agent.api.getStatus({});
