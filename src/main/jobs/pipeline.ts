@@ -139,6 +139,8 @@ export class PrintPipeline {
       if (unrecovered === null) return;
       this.started = true;
       this.recoverLater(unrecovered);
+      // A start on a full or read-only disk says so now (status, log), not at the first booking.
+      if (unrecovered.length === 0) this.probeLedger();
     } finally {
       this.loading = false;
     }
@@ -162,6 +164,16 @@ export class PrintPipeline {
       }
     }
     return [];
+  }
+
+  /** One write that changes nothing: a ledger that cannot take it parks the lines now, told once. */
+  private probeLedger(): void {
+    if (!this.ledger.probeWrite) return;
+    try {
+      this.guard.call(() => this.ledger.probeWrite?.());
+    } catch (error) {
+      if (!isLedgerFailure(error)) throw error;
+    }
   }
 
   /** Recovers `jobs` once a write goes through again (the guard's replay, in order with the rest). */

@@ -23,7 +23,7 @@ export function applyStartOptions(settings: SettingsStore, patch: SettingsPatch,
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string' || !UNWRITABLE.has(code)) throw error;
     log.warn(
-      `settings: the options of this start could not be saved to the data directory (${code}: ${(error as Error).message}); ` +
+      `settings: the options of this start could not be saved to the data directory (${(error as Error).message}); ` +
         'the agent runs with them unsaved: free space on that disk (or make it writable), and the next start saves them',
     );
     return new UnsavedOptions(settings, mergeSettings(settings.get(), patch));

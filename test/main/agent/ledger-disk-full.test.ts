@@ -159,4 +159,23 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     expect(printed.filter((id) => id === caught.shipmentId)).toHaveLength(1);
     expect((await agent.api.listJobs({ search: 'CAUGHT' })).map((j) => j.state)).toEqual(['completed']);
   });
+
+  it('started on a full disk with nothing to recover, says so at once (not "ok" until the first booking)', async () => {
+    station = await startStation();
+    const dataDir = join(disk.dir, 'data');
+    const tuning = { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20, ledgerRetryBaseMs: 50, ledgerRetryMaxMs: 200 } };
+    await station.start({ dataDir, tuning });
+    await station.stopAgent();
+
+    disk.fill();
+    const { agent } = await station.start({ dataDir, tuning });
+    const status = await agent.api.getStatus({});
+    expect(status.state).toBe('error');
+    expect(status.lastError).toMatchObject({ code: 'LEDGER_WRITE_FAILED' });
+
+    disk.empty();
+    await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');
+    await station.sandbox.bookShipment({ reference_id: 'AFTER' });
+    await waitFor(async () => (await station.prints()).length === 1, 'the label booked after space returned');
+  });
 });
