@@ -14,7 +14,7 @@ import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
 import { applyStartOptions } from './settings/start-options';
 import type { SettingsPatch } from './settings/settings-store';
-import { writeBridgeFile } from './web/bridge-file';
+import { bridgeFilePath, writeBridgeFile } from './web/bridge-file';
 import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
@@ -40,6 +40,8 @@ export interface HeadlessAgentOptions {
   /** The built renderer; built there first when it has no index.html. @default out/renderer */
   readonly uiStaticDir?: string;
   /** Passed through to createAgent (tests, benchmarks). */
+  /** How often the file `report` finds this agent by is tried again after it could not be written. @default 30000 */
+  readonly bridgeRetryMs?: number;
   readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets'>;
   /** Exit on a rejected key instead of running disconnected. @default true */
   readonly requireValidKey?: boolean;
@@ -103,13 +105,32 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
 
   let ui: UiServer | null = null;
   let removeBridgeFile = (): void => undefined;
+  let bridgeRetry: NodeJS.Timeout | null = null;
+  const bridgeRetryMs = options.bridgeRetryMs ?? 30_000;
   if (options.uiPort != null) {
     ui = await startUiServer({ api: agent.api, subscribe: agent.subscribe, port: options.uiPort, staticDir: uiDir });
     // `npm run agent -- report` cannot open the ledger this agent holds: it asks here instead.
-    try {
-      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(ui.url).origin, token: ui.token });
-    } catch (error) {
-      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
+    const info = { pid: process.pid, origin: new URL(ui.url).origin, token: ui.token };
+    const tryWrite = (): boolean => {
+      try {
+        removeBridgeFile = writeBridgeFile(options.dataDir, info);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (!tryWrite()) {
+      // A full or read-only data disk: written as soon as it can be, so `report` reaches this agent then.
+      log.warn(
+        `the report command cannot reach this agent's UI until ${bridgeFilePath(options.dataDir)} can be written (free space on the data directory's disk); the agent tries again every ${Math.round(bridgeRetryMs / 1000)} s`,
+      );
+      bridgeRetry = setInterval(() => {
+        if (!tryWrite()) return;
+        log.info("the report command reaches this agent's UI again");
+        if (bridgeRetry) clearInterval(bridgeRetry);
+        bridgeRetry = null;
+      }, bridgeRetryMs);
+      bridgeRetry.unref();
     }
   }
 
@@ -119,6 +140,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
     async stop() {
+      if (bridgeRetry) clearInterval(bridgeRetry);
       removeBridgeFile();
       await ui?.close();
       await agent.stop();

@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readBridgeFile } from '../../../src/main/web/bridge-file';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 import { WEBHOOK_SECRET, shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
@@ -168,13 +170,18 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     await station.stopAgent();
 
     disk.fill();
-    const { agent } = await station.start({ dataDir, tuning });
+    const { agent } = await station.start({ dataDir, tuning, uiPort: 0, bridgeRetryMs: 50 });
     const status = await agent.api.getStatus({});
     expect(status.state).toBe('error');
     expect(status.lastError).toMatchObject({ code: 'LEDGER_WRITE_FAILED' });
+    // The file `report` finds the agent by cannot be written yet: said, and no half-written file left.
+    expect(readBridgeFile(dataDir)).toBeNull();
+    expect(readdirSync(dataDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(station.lines.filter((l) => l.includes('the report command cannot reach this agent'))).toHaveLength(1);
 
     disk.empty();
     await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');
+    await waitFor(() => readBridgeFile(dataDir) !== null, 'the report command to reach the agent');
     await station.sandbox.bookShipment({ reference_id: 'AFTER' });
     await waitFor(async () => (await station.prints()).length === 1, 'the label booked after space returned');
   });
