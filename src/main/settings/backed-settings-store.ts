@@ -4,7 +4,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '../log';
-import { mergeSettings, readStoredSettings, type SettingsPatch, type SettingsStore, type StoredSettings } from './settings-store';
+import {
+  mergeSettings,
+  readStoredSettings,
+  SettingsNotSavedError,
+  type SettingsPatch,
+  type SettingsStore,
+  type StoredSettings,
+} from './settings-store';
 
 /** The part of conf / electron-store this store uses. */
 export interface SettingsBacking {
@@ -50,7 +57,13 @@ export class BackedSettingsStore implements SettingsStore {
     // Nothing changed, nothing written: a restart with the same options must not need a
     // writable disk (a full data disk still lets the agent start and say what is wrong).
     if (isDeepStrictEqual(next, current)) return current;
-    this.#backing.store = { ...next };
+    try {
+      this.#backing.store = { ...next };
+    } catch (error) {
+      // A full or read-only disk: say so and what to do, not the file system's bare words.
+      const path = (this.#backing as { path?: unknown }).path;
+      throw SettingsNotSavedError.from(error, typeof path === 'string' ? path : null) ?? error;
+    }
     for (const listener of this.#listeners) {
       try {
         listener(next);

@@ -5,10 +5,7 @@
  * and the status says what is wrong with the disk (the ledger cannot be written either).
  */
 import type { Logger } from '../log';
-import { mergeSettings, type SettingsPatch, type SettingsStore, type StoredSettings } from './settings-store';
-
-/** Write failures that mean "no room or not writable", not a bug or an invalid setting. */
-const UNWRITABLE: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM']);
+import { mergeSettings, SettingsNotSavedError, type SettingsPatch, type SettingsStore, type StoredSettings } from './settings-store';
 
 /**
  * Applies `patch` (nothing is written when it changes nothing). If the file cannot be written,
@@ -20,10 +17,9 @@ export function applyStartOptions(settings: SettingsStore, patch: SettingsPatch,
     settings.update(patch);
     return settings;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code !== 'string' || !UNWRITABLE.has(code)) throw error;
+    if (!(error instanceof SettingsNotSavedError)) throw error;
     log.warn(
-      `settings: the options of this start could not be saved to the data directory (${(error as Error).message}); ` +
+      `settings: the options of this start could not be saved to the data directory (${error.errno}); ` +
         'the agent runs with them unsaved: free space on that disk (or make it writable), and the next start saves them',
     );
     return new UnsavedOptions(settings, mergeSettings(settings.get(), patch));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { createConfSettingsStore } from '../../../src/main/settings/conf-settings-store';
 import { applyStartOptions } from '../../../src/main/settings/start-options';
-import { InvalidSettingsError } from '../../../src/main/settings/settings-store';
+import { InvalidSettingsError, SettingsNotSavedError } from '../../../src/main/settings/settings-store';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../../support/small-disk';
 
 const API_URL = 'http://127.0.0.1:9/external/v1';
@@ -33,6 +33,11 @@ describe.skipIf(unavailable !== null)(`applyStartOptions${unavailable ? ` (skipp
     expect(warnings[0]).toMatch(/could not be saved .*ENOSPC.*free space on that disk/);
     // An invalid option is still refused, full disk or not.
     expect(() => applyStartOptions(stored, { intake: { pollIntervalSeconds: -1 } }, log)).toThrow(InvalidSettingsError);
+    // A save from the window meanwhile says what is wrong and what to do, not a bare ENOSPC.
+    expect(() => stored.update({ paused: true })).toThrow(SettingsNotSavedError);
+    expect(() => stored.update({ paused: true })).toThrow(
+      /^Settings were not saved: .*settings\.json cannot be written \(ENOSPC; its disk is full or read-only\)\. Free space on that disk, then save again\.$/,
+    );
 
     disk.empty();
     settings.update({ paused: true });
