@@ -228,7 +228,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     void withdrawn.then((w) =>
       log.info(
         `shipment ${shipmentId} canceled at the service (${how}): ` +
-          describeCancel({ waiting: canceled.length, withdrawn: w.withdrawn.length, atPrinter: busy.length + w.atPrinter.length }),
+          describeCancel({ waiting: canceled.length, withdrawn: w.withdrawn.length, atPrinter: w.atPrinter.length }),
       ),
     );
   };

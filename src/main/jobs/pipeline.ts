@@ -53,6 +53,9 @@ const AUTO_SCOPE = '*';
  * crashing the process; the pump retries with backoff and replays, in order, the outcomes
  * that happened at the printer meanwhile.
  */
+/** How long a cancel waits for a hand-over in progress to end before it looks at the spooler. */
+const HANDOVER_WAIT_MS = 10_000;
+
 /** What cancelShipment did with the jobs already at a spooler. */
 export interface WithdrawResult {
   /** Canceled at the spooler before they printed; ended `canceled`. */
@@ -326,12 +329,13 @@ export class PrintPipeline {
    * The shipment is canceled (at this station, or the service says so): it is recorded, and
    * every job of it not yet handed to a spooler ends `canceled`, wherever it is (queued,
    * being fetched, fetched and waiting, in a batch not yet spooled: the batch's other labels
-   * are fetched again without it). A job being handed over right now (`busy`) cannot be
-   * stopped here; a spool that starts later checks the recorded cancel first
-   * (cancel-check.ts). A job already at the spooler (`atPrinter`) is withdrawn there if the
-   * spooler still holds it (a stopped CUPS queue, a printer busy with others): `withdrawn`
-   * settles with those, ended `canceled`, and those left at the printer (printing or done:
-   * a person takes the label off). It never rejects.
+   * are fetched again without it); a spool that starts later checks the recorded cancel
+   * first (cancel-check.ts). A job already at the spooler (`atPrinter`), or being handed
+   * over right now (`busy`, once the hand-over is done), is withdrawn there if the spooler
+   * still holds it (a stopped CUPS queue, a printer busy with others): `withdrawn` settles
+   * with those, ended `canceled`, and those left at the printer (printing or done: a person
+   * takes the label off). A busy hand-over that fails goes back in line and is canceled by
+   * the check before its next spool. It never rejects.
    */
   cancelShipment(
     shipmentId: string,
@@ -341,23 +345,39 @@ export class PrintPipeline {
     this.ledger.recordCancel?.({ shipmentId, source: by, requestId });
     const result = { canceled: [] as JobView[], busy: [] as JobView[], atPrinter: [] as JobView[] };
     const spooled: JobRecord[] = [];
+    const handing: JobRecord[] = [];
     const id = shipmentId.toLowerCase();
-    const open = this.ledger.open();
-    for (const job of open) {
+    for (const job of this.ledger.open()) {
       if (job.shipmentId.toLowerCase() !== id) continue;
       const entry = this.entries.get(job.id);
       if (job.state === 'spooled') {
         result.atPrinter.push(toJobView(job));
         spooled.push(job);
-      } else if (entry?.phase === 'spooling' || job.state === 'spooling') result.busy.push(toJobView(job));
-      else {
+      } else if (entry?.phase === 'spooling' || job.state === 'spooling') {
+        result.busy.push(toJobView(job));
+        handing.push(job);
+      } else {
         if (entry) this.drop(entry);
         result.canceled.push(toJobView(this.writeCanceled(job.id, by, requestId)));
       }
     }
     this.schedulePump();
-    const withdrawn = this.withdrawSpooled(spooled, open, by, requestId).catch(() => ({ withdrawn: [], atPrinter: result.atPrinter }));
+    const withdrawn = this.afterHandover(handing)
+      .then((handed) => this.withdrawSpooled([...spooled, ...handed], by, requestId))
+      .catch(() => ({ withdrawn: [], atPrinter: [...result.atPrinter, ...result.busy] }));
     return { ...result, withdrawn };
+  }
+
+  /** Those of `jobs` that reached the spooler, once their hand-over is over (at most HANDOVER_WAIT_MS). */
+  private async afterHandover(jobs: readonly JobRecord[]): Promise<JobRecord[]> {
+    const deadline = this.nowMs() + HANDOVER_WAIT_MS;
+    const handing = (job: JobRecord): boolean =>
+      this.entries.get(job.id)?.phase === 'spooling' || this.ledger.get(job.id)?.state === 'spooling';
+    while (jobs.some(handing) && this.nowMs() < deadline && !this.stopped) await new Promise((resolve) => setTimeout(resolve, 20));
+    return jobs.flatMap((job) => {
+      const now = this.ledger.get(job.id);
+      return now?.state === 'spooled' ? [now] : [];
+    });
   }
 
   /**
@@ -365,13 +385,10 @@ export class PrintPipeline {
    * spooler job that also holds labels of other shipments (a batch): those must print. A
    * spooler that cannot be asked leaves the job as it was (at the printer).
    */
-  private async withdrawSpooled(
-    jobs: readonly JobRecord[],
-    open: readonly JobRecord[],
-    by: 'station' | 'service',
-    requestId: string | null,
-  ): Promise<WithdrawResult> {
+  private async withdrawSpooled(jobs: readonly JobRecord[], by: 'station' | 'service', requestId: string | null): Promise<WithdrawResult> {
     const result: { withdrawn: JobView[]; atPrinter: JobView[] } = { withdrawn: [], atPrinter: [] };
+    if (jobs.length === 0) return result;
+    const open = this.ledger.open();
     const ours = new Set(jobs.map((j) => j.id));
     for (const job of jobs) {
       const spoolerJobId = job.spoolerJobId;

@@ -222,14 +222,14 @@ export class PackFlow {
       // so End of day counts it after a restart and a spool about to start checks it first.
       // A label still held by the spooler (a stopped queue) is withdrawn there: waited for, so the
       // line and the view say what is left at the printer.
-      const { canceled, busy, withdrawn } = this.deps.pipeline.cancelShipment(shipmentId, 'station');
+      const { canceled, withdrawn } = this.deps.pipeline.cancelShipment(shipmentId, 'station');
       const atSpooler = await withdrawn;
       this.deps.log.info(
         `pack: ${shipmentId} canceled; ` +
           describeCancel({
             waiting: canceled.length,
             withdrawn: atSpooler.withdrawn.length,
-            atPrinter: busy.length + atSpooler.atPrinter.length,
+            atPrinter: atSpooler.atPrinter.length,
           }),
       );
       return this.view(await this.client.getShipment(shipmentId));

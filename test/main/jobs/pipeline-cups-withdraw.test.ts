@@ -4,6 +4,7 @@ import { ServiceClient } from '../../../src/main/api/client';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { Ledger } from '../../../src/main/ledger/ledger';
 import { CupsTarget } from '../../../src/main/printing/cups-target';
+import type { PrinterTarget, SpoolRequest } from '../../../src/main/printing/target';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
 import { notice, tempDir } from '../../support/jobs/fakes';
@@ -29,6 +30,7 @@ describe('PrintPipeline: a canceled shipment withdrawn from a CUPS queue', () =>
       queues: [
         { name: 'held_sink', kind: 'sink' },
         { name: 'done_sink', kind: 'sink' },
+        { name: 'busy_sink', kind: 'sink' },
       ],
     });
     tmp = tempDir('ps-pipeline-withdraw-');
@@ -42,15 +44,20 @@ describe('PrintPipeline: a canceled shipment withdrawn from a CUPS queue', () =>
     tmp?.cleanup();
   });
 
-  function pipeline(queue: string, followIntervalMs: number): { p: PrintPipeline; ledger: Ledger; target: CupsTarget } {
+  function pipeline(
+    queue: string,
+    followIntervalMs: number,
+    wrap: (target: CupsTarget) => PrinterTarget = (t) => t,
+  ): { p: PrintPipeline; ledger: Ledger; target: CupsTarget } {
     const ledger = Ledger.open({ path: path.join(tmp.dir, `${queue}.sqlite`), pruneIntervalMs: 0 });
     // No readiness check before spooling: the queue stops just after the hand-over (the
     // printer went offline), which the test makes happen first.
     const target = new CupsTarget({ uri: `cups:${queue}`, queue, env: cups.env, checkReadiness: false, log: () => undefined });
+    const wrapped = wrap(target);
     const p = new PrintPipeline({
       ledger,
       fetcher: client,
-      targetFor: () => target,
+      targetFor: () => wrapped,
       route: () => ({ target: `cups:${queue}`, layout: 'printer', media: 'label' }),
       retryBaseMs: 50,
       retryMaxMs: 200,
@@ -106,5 +113,39 @@ describe('PrintPipeline: a canceled shipment withdrawn from a CUPS queue', () =>
     expect(settled.atPrinter.map((j) => j.id)).toEqual([job!.id]);
     expect(ledger.get(job!.id)!.state).toBe('spooled');
     expect(await cups.outputs('done_sink')).toHaveLength(1);
+  });
+
+  it('withdraws a label canceled while it was being handed over, once the hand-over is done', { timeout: 60_000 }, async () => {
+    await cups.disable('busy_sink', 'printer offline');
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let spooling = false;
+    // The hand-over waits at the gate: the cancel arrives while it is under way.
+    const gated = (target: CupsTarget): PrinterTarget =>
+      Object.assign(Object.create(target) as CupsTarget, {
+        spool: async (request: SpoolRequest) => {
+          spooling = true;
+          await gate;
+          return target.spool(request);
+        },
+      });
+    const { p, ledger, target } = pipeline('busy_sink', 50, gated);
+    await p.start();
+    const booked = await sandbox.bookShipment();
+    const [job] = p.submitBooking(notice(booked.shipmentId));
+    await expect.poll(() => spooling, { timeout: 20_000 }).toBe(true);
+
+    const result = p.cancelShipment(booked.shipmentId, 'station');
+    expect(result.busy.map((j) => j.id)).toEqual([job!.id]);
+    open();
+    const settled = await result.withdrawn;
+    expect(settled.withdrawn.map((j) => [j.id, j.state])).toEqual([[job!.id, 'canceled']]);
+    expect(ledger.get(job!.id)).toMatchObject({ state: 'canceled', reason: expect.stringMatching(/^shipment canceled at this station/) });
+    const spoolerJobId = ledger.get(job!.id)!.spoolerJobId!;
+    expect(await target.jobState(spoolerJobId)).toBe('canceled');
+
+    await cups.enable('busy_sink');
+    await cups.waitForJobs({ queue: 'busy_sink' });
+    expect(await cups.outputs('busy_sink')).toEqual([]);
   });
 });
