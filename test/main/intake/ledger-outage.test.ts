@@ -50,6 +50,6 @@ describe('a webhook booking recorded while the ledger cannot take its job', () =
     full = false;
     await expect.poll(() => submitted, { timeout: 5_000 }).toEqual([id]);
     expect(lines.filter((l) => l.includes(id))).toEqual([`INFO intake: booking ${id} submitted: station prints every booking`]);
-    await table.SHIPMENT_BOOKED.close();
+    await table.SHIPMENT_BOOKED.close?.();
   });
 });
