@@ -56,7 +56,8 @@ export class BackedSettingsStore implements SettingsStore {
     const next = mergeSettings(current, patch);
     // Nothing changed, nothing written: a restart with the same options must not need a
     // writable disk (a full data disk still lets the agent start and say what is wrong).
-    if (isDeepStrictEqual(next, current)) return current;
+    // Compared with what the file holds, so a first update still creates the file.
+    if (isDeepStrictEqual(JSON.parse(JSON.stringify(next)), this.stored())) return current;
     try {
       this.#backing.store = { ...next };
     } catch (error) {
@@ -72,6 +73,15 @@ export class BackedSettingsStore implements SettingsStore {
       }
     }
     return next;
+  }
+
+  /** The document as the file holds it; null when it cannot be read. */
+  private stored(): unknown {
+    try {
+      return JSON.parse(JSON.stringify(this.#backing.store)) as unknown;
+    } catch {
+      return null;
+    }
   }
 
   onChange(listener: (settings: StoredSettings) => void): () => void {

@@ -178,6 +178,8 @@ describe.skipIf(unavailable !== null)(`the agent with its ledger on a full disk$
     expect(readBridgeFile(dataDir)).toBeNull();
     expect(readdirSync(dataDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(station.lines.filter((l) => l.includes('the report command cannot reach this agent'))).toHaveLength(1);
+    // Started with the same options as before: nothing to save, nothing said about settings.
+    expect(station.lines.filter((l) => l.includes('could not be saved'))).toEqual([]);
 
     disk.empty();
     await waitFor(async () => (await agent.api.getStatus({})).state === 'ok', 'the status to clear');

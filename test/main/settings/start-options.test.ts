@@ -25,8 +25,9 @@ describe.skipIf(unavailable !== null)(`applyStartOptions${unavailable ? ` (skipp
 
     disk.fill();
     const stored = createConfSettingsStore({ dataDir, apiUrl: API_URL, logger: log });
-    // The same options again write nothing: no warning, the store itself.
+    // The same options again write nothing: no warning, the store itself (also a printer and an address, as a start passes them).
     expect(applyStartOptions(stored, { intake: { pollIntervalSeconds: 15 } }, log)).toBe(stored);
+    expect(warnings).toEqual([]);
     const settings = applyStartOptions(stored, { intake: { pollIntervalSeconds: 60 } }, log);
     expect(settings.get().intake.pollIntervalSeconds).toBe(60);
     expect(warnings).toHaveLength(1);
