@@ -13,9 +13,11 @@ import { checkPrintersAtStart, checkServicePrintersAtStart } from './printing/st
 import { ServiceClient } from './api/client';
 import { MemoryApiKeyStore } from './settings/api-key-store';
 import { createConfSettingsStore } from './settings/conf-settings-store';
+import { applyStartOptions } from './settings/start-options';
 import type { SettingsPatch } from './settings/settings-store';
-import { writeBridgeFile } from './web/bridge-file';
-import { loadOrCreateUiToken, rotateUiToken } from './web/ui-token-file';
+import { bridgeFilePath, writeBridgeFile } from './web/bridge-file';
+import { loadOrCreateUiToken, rotateUiToken, uiTokenFilePath } from './web/ui-token-file';
+import { newToken } from './web/guards';
 import { ensureUiBuilt } from './web/ui-build';
 import { startUiServer, type UiServer } from './web/ui-server';
 
@@ -41,6 +43,8 @@ export interface HeadlessAgentOptions {
   /** The built renderer; built there first when it has no index.html. @default out/renderer */
   readonly uiStaticDir?: string;
   /** Passed through to createAgent (tests, benchmarks). */
+  /** How often the file `report` finds this agent by is tried again after it could not be written. @default 30000 */
+  readonly bridgeRetryMs?: number;
   readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets'>;
   /** Exit on a rejected key instead of running disconnected. @default true */
   readonly requireValidKey?: boolean;
@@ -66,7 +70,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   const { log } = options;
   const uiDir = options.uiStaticDir ?? DEFAULT_UI_DIR;
   if (options.uiPort != null) await ensureUiBuilt({ outDir: uiDir, projectRoot: PROJECT_ROOT, log });
-  const settings = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl, logger: log });
+  const stored = createConfSettingsStore({ dataDir: options.dataDir, apiUrl: options.apiUrl, logger: log });
   const patch: { -readonly [K in keyof SettingsPatch]: SettingsPatch[K] } = { apiUrl: options.apiUrl };
   if (options.environment) patch.environment = options.environment;
   const routing: Record<string, string> = {};
@@ -75,7 +79,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   if (Object.keys(routing).length > 0) patch.routing = routing;
   if (options.pollIntervalSeconds != null) patch.intake = { pollIntervalSeconds: options.pollIntervalSeconds };
   if (options.webhookPort != null) patch.intake = { ...patch.intake, webhooksEnabled: true };
-  settings.update(patch);
+  // A full or read-only data disk does not stop the start: the options apply, unsaved (start-options.ts).
+  const settings = applyStartOptions(stored, patch, log);
   // Windows: a data dir anyone may read exposes the ledger, the logs and the UI's token (data-dir-acl.ts).
   const aclWarning = await dataDirAclWarning({ dataDir: options.dataDir });
   if (aclWarning) log.warn(aclWarning);
@@ -91,15 +96,35 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   // The UI's token is read before the agent starts so rotateUiAddress can reach the server once it listens.
   let ui: UiServer | null = null;
   let removeBridgeFile = (): void => undefined;
-  const uiToken = options.uiPort != null ? loadOrCreateUiToken(options.dataDir) : null;
+  let bridgeRetry: NodeJS.Timeout | null = null;
+  const bridgeRetryMs = options.bridgeRetryMs ?? 30_000;
+  const uiToken = options.uiPort != null ? keptUiToken(options.dataDir, log) : null;
   if (uiToken) log.redact(uiToken);
   const publishBridge = (server: UiServer): void => {
     // `npm run agent -- report` and `ui-address` cannot open the ledger this agent holds: they ask here instead.
-    try {
-      removeBridgeFile = writeBridgeFile(options.dataDir, { pid: process.pid, origin: new URL(server.url).origin, token: server.token });
-    } catch (error) {
-      log.warn(`the report command will not reach this agent's UI: ${(error as Error).message}`);
-    }
+    const info = { pid: process.pid, origin: new URL(server.url).origin, token: server.token };
+    const tryWrite = (): boolean => {
+      try {
+        removeBridgeFile = writeBridgeFile(options.dataDir, info);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (bridgeRetry) clearInterval(bridgeRetry);
+    bridgeRetry = null;
+    if (tryWrite()) return;
+    // A full or read-only data disk: written as soon as it can be, so `report` reaches this agent then.
+    log.warn(
+      `the report command cannot reach this agent's UI until ${bridgeFilePath(options.dataDir)} can be written (free space on the data directory's disk); the agent tries again every ${Math.round(bridgeRetryMs / 1000)} s`,
+    );
+    bridgeRetry = setInterval(() => {
+      if (!tryWrite()) return;
+      log.info("the report command reaches this agent's UI again");
+      if (bridgeRetry) clearInterval(bridgeRetry);
+      bridgeRetry = null;
+    }, bridgeRetryMs);
+    bridgeRetry.unref();
   };
   const uiAddress = {
     rotate(): string {
@@ -145,6 +170,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
     async stop() {
+      if (bridgeRetry) clearInterval(bridgeRetry);
       removeBridgeFile();
       await ui?.close();
       await agent.stop();
@@ -160,5 +186,21 @@ async function checkServicePrinters(options: HeadlessAgentOptions, uris: readonl
     await checkServicePrintersAtStart(uris, client, options.log.warn);
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * The UI token kept in the data dir; on a disk that takes no write (full, read-only) a token
+ * for this run only, so the station still starts and its UI answers (the ledger's own outage
+ * says what to do): its address then changes at the next start, and the log says so.
+ */
+function keptUiToken(dataDir: string, log: Logger): string {
+  try {
+    return loadOrCreateUiToken(dataDir);
+  } catch (error) {
+    log.warn(
+      `the UI address could not be kept in ${uiTokenFilePath(dataDir)} (${(error as Error).message}): this run's address changes at the next start; free space on the data directory's disk`,
+    );
+    return newToken();
   }
 }

@@ -5,6 +5,8 @@
  * Writes are synchronous appends to a file kept open, one write a line: a line written
  * just before a crash is the one support needs. The file is opened again after a rotation,
  * and when someone else renamed or removed it (checked at the first line of each event-loop turn).
+ * Lines that cannot be written (a full disk) are kept, up to `backlogLines`, and written
+ * with their own times before the next line that can be.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,13 @@ export interface LogFileOptions {
   readonly now?: () => Date;
   /** Told once when the file cannot be written (the log must never stop the agent). @default stderr */
   readonly onError?: (error: Error) => void;
+  /**
+   * Lines kept while the file cannot be written (its disk is full), written with their own
+   * times, before the next line, once it can: the line saying why the station stopped is
+   * the one that most needs to reach the file. The oldest go beyond this, counted.
+   * @default 200
+   */
+  readonly backlogLines?: number;
 }
 
 export interface LogFile {
@@ -55,6 +64,12 @@ export function createLogFile(options: LogFileOptions): LogFile {
   const now = options.now ?? (() => new Date());
   const current = logFilePath(options.dir, 0);
   let failed = false;
+  const backlogMax = Math.max(0, options.backlogLines ?? 200);
+  /** Lines not written yet (the file could not be written), oldest first, and how many were dropped. */
+  let backlog: Uint8Array[] = [];
+  let dropped = 0;
+  /** The first backlog chunk is the rest of a line the file holds the start of. */
+  let headPartial = false;
   const report = options.onError ?? ((error: Error) => process.stderr.write(`log file ${current}: ${error.message}\n`));
 
   makeDirSync(options.dir, { mode: 0o700 });
@@ -116,19 +131,52 @@ export function createLogFile(options: LogFileOptions): LogFile {
   return {
     path: current,
     write(level, message) {
-      const line = `${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${escapeControl(message)}\n`;
-      const bytes = Buffer.byteLength(line);
+      const line = Buffer.from(`${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${escapeControl(message)}\n`);
+      const note: Uint8Array[] =
+        dropped > 0
+          ? [
+              Buffer.from(
+                `${now().toISOString()} WARN  log file: ${dropped} line(s) could not be written (the disk was full or not writable) and are lost\n`,
+              ),
+            ]
+          : [];
+      const pending: Uint8Array[] = [...backlog, ...note, line];
+      let partial = false;
+      let done = 0;
       try {
         if (fd !== null && !stillCurrent()) close();
-        let handle = fd ?? open();
-        if (size > 0 && size + bytes > maxBytes) {
-          rotate();
-          handle = open();
+        for (; done < pending.length; done++) {
+          let chunk = pending[done]!;
+          // Whether the file already holds the start of this chunk's line.
+          partial = done === 0 && headPartial;
+          let handle = fd ?? open();
+          if (size > 0 && size + chunk.length > maxBytes) {
+            rotate();
+            handle = open();
+          }
+          // A nearly full disk takes part of a line: the rest follows, or waits in the backlog.
+          while (chunk.length > 0) {
+            const wrote = fs.writeSync(handle, chunk);
+            size += wrote;
+            chunk = chunk.subarray(wrote);
+            pending[done] = chunk;
+            if (wrote > 0) partial = true;
+          }
         }
-        fs.writeSync(handle, line);
-        size += bytes;
+        backlog = [];
+        headPartial = false;
+        dropped = 0;
         failed = false;
       } catch (error) {
+        // Kept for the next line that can be written, in order; the oldest go first when full.
+        if (note.length > 0 && done > backlog.length) dropped = 0; // the note on the lost lines went out
+        const rest = pending.slice(done).filter((chunk) => !note.includes(chunk));
+        // The rest of a line the file already holds the start of is always kept: it ends that line.
+        const head = partial ? rest.splice(0, 1) : [];
+        const kept = backlogMax > 0 ? rest.slice(-backlogMax) : [];
+        dropped += rest.length - kept.length;
+        backlog = [...head, ...kept];
+        headPartial = partial;
         // Open again at the next line: the failure may have left the handle unusable.
         try {
           close();

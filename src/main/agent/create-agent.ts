@@ -28,7 +28,7 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
 import { AgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
-import { describeJob } from './job-log';
+import { describeCancel, JobLogLines } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
 import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
 import { StatusTracker } from './status-tracker';
@@ -185,6 +185,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     source: () => connection.current,
     onError: (error) => log.warn(`carriers: GET /carriers failed (${error.message}); routing rules match carrier words as given`),
   });
+  const jobLines = new JobLogLines();
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
     fetcher,
@@ -210,7 +211,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     onJobChange: (job: JobView) => {
       status.job(job);
       activity.job(job);
-      (job.state === 'failed' ? log.warn : log.info)(describeJob(job));
+      const line = jobLines.line(job);
+      if (line !== null) (job.state === 'failed' ? log.warn : log.info)(line);
       hub.emit({ type: 'job', job });
     },
   });
@@ -247,6 +249,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       sink: pipeline,
       stationRules: options.site ? SITE_DECIDES : stationRules,
       onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
+      // A booking the ledger could not take (disk full): the station parks until it can, told once.
+      onLedgerFailure: (error) => pipeline.ledgerFailed(error),
       index: ledger.intake,
       intervalSeconds: Math.max(interval, 1),
       cursorName,
@@ -266,12 +270,14 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   // Canceled at the service (the web application, another station): nothing of it prints here.
   const shipmentCanceled = (shipmentId: string, how: string): void => {
-    const { canceled, busy, atPrinter } = pipeline.cancelShipment(shipmentId, 'service');
-    const handed = busy.length + atPrinter.length;
-    if (canceled.length + handed === 0) return;
-    log.info(
-      `shipment ${shipmentId} canceled at the service (${how}): ${canceled.length} waiting job(s) canceled` +
-        (handed > 0 ? `, ${handed} already handed to the printer (take the label off the printer)` : ''),
+    const { canceled, busy, atPrinter, withdrawn } = pipeline.cancelShipment(shipmentId, 'service');
+    if (canceled.length + busy.length + atPrinter.length === 0) return;
+    // A label still held by the spooler is withdrawn there first: the line says what is left at the printer.
+    void withdrawn.then((w) =>
+      log.info(
+        `shipment ${shipmentId} canceled at the service (${how}): ` +
+          describeCancel({ waiting: canceled.length, withdrawn: w.withdrawn.length, atPrinter: w.atPrinter.length }),
+      ),
     );
   };
 
@@ -285,6 +291,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       );
       hub.emit({ type: 'fallback', ...offer });
     },
+    onStopped: (stopped) =>
+      log.warn(`label printer ${stopped.printer} stopped (${stopped.advice}); its waiting labels print once it is ready again`),
     onMoved: (printer, to, jobs) => {
       log.warn(`${jobs.length} waiting label(s) of stopped printer ${printer} moved to ${to} as sheets`);
       hub.emit({ type: 'fallbackMoved', printer, to, jobs });

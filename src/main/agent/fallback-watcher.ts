@@ -33,6 +33,12 @@ export interface FallbackWatcherOptions {
   readonly routing: () => StoredSettings['routing'];
   /** A stopped label printer without `auto`: offer the move (the agent emits an event). */
   readonly onOffer: (offer: FallbackOffer) => void;
+  /**
+   * A stopped label printer with no fallback set and no other A4 or Letter printer on the
+   * station to take its labels as sheets: nothing to offer, so it is told as what it is (its
+   * labels wait and print once it is ready), once per outage. @default nothing
+   */
+  readonly onStopped?: (stopped: Omit<FallbackOffer, 'fallback'>) => void;
   /** Labels moved (automatically or on request). */
   readonly onMoved: (printer: string, to: string, jobs: readonly JobView[]) => void;
   readonly onError: (error: Error) => void;
@@ -106,7 +112,11 @@ export class FallbackWatcher {
         } else if (!this.offered.has(target)) {
           this.offered.add(target);
           const fallback = printer.fallback ? (findPrinter(routing, printer.fallback.printer)?.uri ?? printer.fallback.printer) : null;
-          this.options.onOffer({ printer: target, advice, fallback, ...(adviceMessage ? { adviceMessage } : {}) });
+          const sheets = printersOf(routing).some((p) => p.uri !== target && (p.media === 'a4' || p.media === 'letter'));
+          const stopped = { printer: target, advice, ...(adviceMessage ? { adviceMessage } : {}) };
+          // An offer to move labels nowhere would be untrue: the station has no A4 printer for them.
+          if (fallback === null && !sheets) this.options.onStopped?.(stopped);
+          else this.options.onOffer({ ...stopped, fallback });
         }
       } catch (error) {
         this.options.onError(error instanceof Error ? error : new Error(String(error)));

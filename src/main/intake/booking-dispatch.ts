@@ -5,6 +5,7 @@ import type { BookingNotice } from './booking-notice';
 import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
 import { silentLogger } from './ports';
 import { BookingDeferredError } from './errors';
+import { handOffLedgerFailure } from './ledger-outage';
 import { matchesStationRules, rulesNeedShipmentDetails, stationRulesProblem, type RuleDecision } from './station-rules';
 
 /**
@@ -22,6 +23,11 @@ export interface BookingDispatchOptions {
   readonly index?: ShipmentIndexPort;
   /** Called with every decision, for logs and the UI. @default none */
   readonly onDecision?: (notice: BookingNotice, decision: RuleDecision) => void;
+  /**
+   * The index could not be written because the ledger cannot take writes: the agent says so
+   * once (ledger-outage.ts), so no line per booking here. @default none (a line each)
+   */
+  readonly onLedgerFailure?: (error: unknown) => void;
   /** @default silent */
   readonly logger?: IntakeLogger;
 }
@@ -59,6 +65,7 @@ export function createDispatchers(options: BookingDispatchOptions): { dispatch: 
       const { shipmentId, referenceId, trackingId, carrier, source, bookedAt } = incoming;
       options.index.upsertShipment({ shipmentId, referenceId, trackingId, carrier, source, bookedAt, data: data ?? null });
     } catch (error) {
+      if (handOffLedgerFailure(error, options.onLedgerFailure)) return;
       logger.warn(`intake: could not index shipment ${incoming.shipmentId}: ${error instanceof Error ? error.message : String(error)}`);
     }
   };

@@ -78,8 +78,11 @@ export class PendingDecisions {
     this.attempts.delete(shipmentId);
   }
 
-  /** The decision was put off (or the submission failed): store why and try again later. */
-  putOff(notice: BookingNotice, data: unknown, error: unknown): void {
+  /**
+   * The decision was put off (or the submission failed): store why and try again later.
+   * `quiet`: the cause is told elsewhere once (the ledger cannot be written), no line here.
+   */
+  putOff(notice: BookingNotice, data: unknown, error: unknown, quiet = false): void {
     if (this.closed) return;
     const attempts = (this.attempts.get(notice.shipmentId) ?? 0) + 1;
     this.attempts.set(notice.shipmentId, attempts);
@@ -92,9 +95,10 @@ export class PendingDecisions {
     try {
       this.options.store?.deferPendingBooking?.(notice.shipmentId, nextAt, messageOf(error));
     } catch (storeError) {
-      this.options.logger.warn(`intake: could not store the next try of booking ${notice.shipmentId}: ${errorText(storeError)}`);
+      if (!quiet)
+        this.options.logger.warn(`intake: could not store the next try of booking ${notice.shipmentId}: ${errorText(storeError)}`);
     }
-    this.options.logger.warn(`intake: booking ${notice.shipmentId} waits (try ${attempts}, next at ${nextAt}): ${reason}`);
+    if (!quiet) this.options.logger.warn(`intake: booking ${notice.shipmentId} waits (try ${attempts}, next at ${nextAt}): ${reason}`);
     this.schedule(notice, data, delayMs);
   }
 

@@ -3,6 +3,7 @@ import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } 
 import { BookingTimeResolver } from './booking-time-resolver';
 import { changeTime, isBooked, noticeFromShipment } from './booked-shipment';
 import { errorText } from './error-text';
+import { handOffLedgerFailure } from './ledger-outage';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import { PollCursor, type ParkedShipment } from './poll-cursor';
 import {
@@ -102,6 +103,14 @@ export interface PollerOptions {
    * whatever of it waits at this station must not print. @default none
    */
   readonly onCanceled?: (shipmentId: string) => void;
+  /**
+   * A booking, a cancel or the poll mark could not be written because the ledger cannot take
+   * writes (disk full, read-only): the agent parks its lines on it and says so once. The
+   * poller then logs no line per booking or per poll for it, and polls on at its interval
+   * (no backoff: the service is fine) to record them once the ledger takes writes.
+   * @default none (a line each, and the poll backs off as for any failure)
+   */
+  readonly onLedgerFailure?: (error: unknown) => void;
   /** A booking went through the station rules. @default none */
   readonly onBooking?: (result: DispatchResult) => void;
   /** @default silent */
@@ -169,6 +178,7 @@ export class Poller {
       sink: options.sink,
       shipments: options.shipments,
       index: options.index,
+      onLedgerFailure: options.onLedgerFailure,
       logger: this.logger,
     });
     this.pages = new ShipmentPages({
@@ -255,24 +265,31 @@ export class Poller {
       this.needsReconcile = false;
       return result;
     } catch (error) {
-      this.failures++;
       this.needsReconcile = true;
       this.lastErrorValue = error;
+      // The service answered; the ledger could not take what it said. No backoff, no line:
+      // the agent tells the outage once, and the next poll records it all once it can.
+      if (this.ledgerOutage(error)) return this.failedResult(reconciled, error);
+      this.failures++;
       this.logger.warn(
         `poller: poll failed (${this.failures} in a row), backing off: ${error instanceof Error ? error.message : String(error)}`,
       );
-      return {
-        ok: false,
-        reconciled,
-        pagesRead: 0,
-        shipmentsRead: 0,
-        bookingsFound: 0,
-        submitted: 0,
-        skipped: 0,
-        mark: this.cursor.safeMark(),
-        error,
-      };
+      return this.failedResult(reconciled, error);
     }
+  }
+
+  private failedResult(reconciled: boolean, error: unknown): PollResult {
+    return {
+      ok: false,
+      reconciled,
+      pagesRead: 0,
+      shipmentsRead: 0,
+      bookingsFound: 0,
+      submitted: 0,
+      skipped: 0,
+      mark: this.cursor.safeMark(),
+      error,
+    };
   }
 
   private async read(reconciled: boolean): Promise<PollResult> {
@@ -370,7 +387,8 @@ export class Poller {
         this.options.onBooking?.(result);
       } catch (error) {
         failed ??= error;
-        this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
+        if (!this.ledgerOutage(error))
+          this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
       }
     }
 
@@ -384,11 +402,13 @@ export class Poller {
     const nextMark = newMarkText;
     // A failed submission keeps the old mark: the next poll tries again (the ledger dedupes).
     if (failed === null) this.cursor.save({ mark: nextMark, seen: [...seen], parked: this.boundParked([...parked.values()]) });
+    // A poll that could not submit everything is not a reconciliation: the next one repeats it
+    // (and says so once it succeeds), instead of a line a poll while the ledger is full.
+    if (failed !== null) throw failed;
     if (reconciled)
       this.logger.info(
         `poller: reconciled since ${mark}: ${bookings.length} booking(s), ${submitted} submitted, ${pagesRead} page(s) read`,
       );
-    if (failed !== null) throw failed;
     return {
       ok: true,
       reconciled,
@@ -443,7 +463,8 @@ export class Poller {
     try {
       this.options.onCanceled?.(shipmentId);
     } catch (error) {
-      this.logger.error(`poller: canceled shipment ${shipmentId} could not be recorded: ${errorText(error)}`);
+      if (!this.ledgerOutage(error))
+        this.logger.error(`poller: canceled shipment ${shipmentId} could not be recorded: ${errorText(error)}`);
     }
   }
 
@@ -453,8 +474,13 @@ export class Poller {
       const { shipmentId, referenceId, trackingId, carrier, source, bookedAt } = noticeFromShipment(shipment, null);
       this.options.index.upsertShipment({ shipmentId, referenceId, trackingId, carrier, source, bookedAt, data: shipment });
     } catch (error) {
-      this.logger.warn(`poller: could not index shipment ${shipment.id}: ${errorText(error)}`);
+      if (!this.ledgerOutage(error)) this.logger.warn(`poller: could not index shipment ${shipment.id}: ${errorText(error)}`);
     }
+  }
+
+  /** The ledger cannot take writes and the agent took it (told once): no line of ours. */
+  private ledgerOutage(error: unknown): boolean {
+    return handOffLedgerFailure(error, this.options.onLedgerFailure);
   }
 }
 

@@ -7,6 +7,7 @@ import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import { silentLogger, type IntakeLogger } from './ports';
 import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from './server-limits';
 import { createRejectionLog } from './rejection-log';
+import { handOffLedgerFailure, ledgerUnwritable } from './ledger-outage';
 import { parseSignatureHeader, verifySignature, type SignatureFailure } from './signature';
 
 /**
@@ -42,7 +43,8 @@ export interface WebhookReceiverOptions {
   readonly logger?: IntakeLogger;
   /**
    * A delivery could not be recorded because the ledger cannot take writes (answered 503):
-   * the agent parks its lines on it until the ledger takes writes again. @default nothing
+   * the agent parks its lines on it until the ledger takes writes again, and says so once;
+   * the receiver then logs no line of its own per delivery. @default nothing (a line each)
    */
   readonly onLedgerFailure?: (error: unknown) => void;
   /** Clock in ms, for tests. @default Date.now */
@@ -204,11 +206,11 @@ export async function startWebhookReceiver(
       if ('error' in outcome) {
         // Not recorded, so not acknowledged: the service retries with the same message_id.
         // A ledger that cannot be written (disk full) is a station that is down for now: 503.
-        logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(outcome.error)}`);
-        if (ledgerUnwritable(outcome.error)) {
-          options.onLedgerFailure?.(outcome.error);
-          return reject(res, 'unavailable', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+        // The outage is told once by whoever listens (the agent), not at each retry of each delivery.
+        if (!handOffLedgerFailure(outcome.error, options.onLedgerFailure)) {
+          logger.error(`intake: could not record webhook ${webhook.envelope.message_id}: ${errorText(outcome.error)}`);
         }
+        if (ledgerUnwritable(outcome.error)) return reject(res, 'unavailable', 503, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
         return reject(res, 'internal', 500);
       }
       if (!outcome.fresh) {
@@ -261,16 +263,6 @@ export async function startWebhookReceiver(
 
 /** What a 503 asks of the service: a disk is not freed in a second. */
 const RETRY_AFTER_SECONDS = 30;
-
-/**
- * The ledger refused the write as a whole (full, read-only, I/O error, locked): SQLite's
- * own codes, or the print queue's LEDGER_WRITE_FAILED. A constraint or a bug is not one.
- */
-export function ledgerUnwritable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'LEDGER_WRITE_FAILED') return true;
-  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|READONLY|BUSY|LOCKED|CANTOPEN)/.test(code);
-}
 
 /** The non-empty secrets; throws when there is none (nothing could be verified). */
 export function acceptedSecrets(secrets: readonly string[]): readonly string[] {

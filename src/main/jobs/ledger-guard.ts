@@ -160,7 +160,8 @@ export class LedgerGuard {
     this.ledgerDown = error;
     const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(20, this.ledgerFailures - 1));
     if (!this.outage) {
-      const message = `${error.message} Printing waits; next try in ${formatDelay(delay)}.`;
+      // Told once and shown until the outage ends: the longest wait, not the first (which is stale a second later).
+      const message = `${error.message} Printing waits; the agent tries again at least every ${formatDelay(this.options.retryMaxMs)}.`;
       this.outage = new JobError(error.code, message, { cause: error });
       this.options.observer.onError(this.outage);
     }
@@ -169,6 +170,18 @@ export class LedgerGuard {
       this.ledgerTimer = null;
       this.retryLedger();
     }, delay);
+  }
+
+  /**
+   * A write of the same ledger went through outside the guard (intake recorded a booking):
+   * the disk has room again, so the retry runs now instead of at the end of its backoff
+   * (up to retryMaxMs), and the status clears with the labels it just recorded.
+   */
+  wroteElsewhere(): void {
+    if (!this.ledgerDown || !this.ledgerTimer || this.options.queue.isStopped()) return;
+    clearTimeout(this.ledgerTimer);
+    this.ledgerTimer = null;
+    this.retryLedger();
   }
 
   /** Drop a pending retry (the pipeline stops). */

@@ -8,6 +8,9 @@
 import fs from 'node:fs';
 import { processAlive } from '../process-alive';
 
+/** A write that failed for lack of room (the disk or the quota is full). */
+const NO_ROOM: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT']);
+
 /** Lock files this process holds: a second open here is refused, a stale one of an earlier process with our pid is not. */
 const heldHere = new Set<string>();
 
@@ -17,8 +20,16 @@ export function acquireLedgerLock(lockPath: string): LockResult {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(lockPath, 'wx', 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
+      try {
+        fs.writeSync(fd, String(process.pid));
+      } catch (error) {
+        // A full disk still lets the file be created (an inode, no block): the lock is held,
+        // without the pid, like one a crash left between create and write. SQLite's exclusive
+        // lock still keeps a second agent out; a start on a full disk must not fail here.
+        if (!NO_ROOM.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      } finally {
+        fs.closeSync(fd);
+      }
       heldHere.add(lockPath);
       return {
         ok: true,

@@ -53,6 +53,17 @@ const AUTO_SCOPE = '*';
  * crashing the process; the pump retries with backoff and replays, in order, the outcomes
  * that happened at the printer meanwhile.
  */
+/** How long a cancel waits for a hand-over in progress to end before it looks at the spooler. */
+const HANDOVER_WAIT_MS = 10_000;
+
+/** What cancelShipment did with the jobs already at a spooler. */
+export interface WithdrawResult {
+  /** Canceled at the spooler before they printed; ended `canceled`. */
+  readonly withdrawn: readonly JobView[];
+  /** Printing, printed, or the spooler could not withdraw them: the label may be out. */
+  readonly atPrinter: readonly JobView[];
+}
+
 export class PrintPipeline {
   private readonly ledger: PipelineLedger;
   private readonly o: PipelineSettings;
@@ -127,15 +138,66 @@ export class PrintPipeline {
       if (!this.autoPaused) this.ledger.releaseHeld();
       const open = this.ledger.open();
       await settleAfterCrash(open, this.o.reconcileSettleMs, () => this.nowMs());
-      for (const job of open) {
-        if (this.stopped) return;
-        await resumeJob(job, this.recovery);
-      }
+      const unrecovered = await this.resumeAll(open);
+      if (unrecovered === null) return;
       this.started = true;
+      this.recoverLater(unrecovered);
+      // A start on a full or read-only disk says so now (status, log), not at the first booking.
+      if (unrecovered.length === 0) this.probeLedger();
     } finally {
       this.loading = false;
     }
     this.schedulePump();
+  }
+
+  /**
+   * Recovery of each job, in order; null once stopped. A job whose recovery needs a write the
+   * ledger cannot take (a restart on a full disk: one caught mid-fetch goes back to queued)
+   * is returned with every job after it, in order: the agent starts anyway, its lines parked
+   * on the ledger (told once, with what to do), and recovers them once the ledger takes writes.
+   */
+  private async resumeAll(jobs: readonly JobRecord[]): Promise<JobRecord[] | null> {
+    for (const [i, job] of jobs.entries()) {
+      if (this.stopped) return null;
+      try {
+        await resumeJob(job, this.recovery);
+      } catch (error) {
+        if (!isLedgerFailure(error)) throw error;
+        return jobs.slice(i);
+      }
+    }
+    return [];
+  }
+
+  /** One write that changes nothing: a ledger that cannot take it parks the lines now, told once. */
+  private probeLedger(): void {
+    if (!this.ledger.probeWrite) return;
+    try {
+      this.guard.call(() => this.ledger.probeWrite?.());
+    } catch (error) {
+      if (!isLedgerFailure(error)) throw error;
+    }
+  }
+
+  /** Recovers `jobs` once a write goes through again (the guard's replay, in order with the rest). */
+  private recoverLater(jobs: readonly JobRecord[]): void {
+    if (jobs.length === 0) return;
+    this.guard.orDefer(() => {
+      // The guard's replay needs a write that goes through before it counts the ledger back.
+      this.guard.call(() => this.ledger.probeWrite?.());
+      void this.resumeAll(jobs.map((job) => this.ledger.get(job.id) ?? job)).then(
+        (rest) => this.recoverLater(rest ?? []),
+        // Only a lookup at a spooler throws here, and recovery catches that itself: a bug, told as such.
+        (error: unknown) =>
+          this.observer.onError(
+            error instanceof JobError
+              ? error
+              : new JobError(JOB_ERROR_CODES.LEDGER, `Recovering jobs after a restart failed: ${(error as Error).message}`, {
+                  cause: error,
+                }),
+          ),
+      );
+    });
   }
 
   /**
@@ -164,6 +226,8 @@ export class PrintPipeline {
       });
       if (created) {
         const start = (): void => {
+          // Recorded: a ledger the lines are parked on takes writes again, so they go on now.
+          this.guard.wroteElsewhere();
           this.emit(job);
           if (!job.held) this.enqueue(job);
         };
@@ -265,29 +329,87 @@ export class PrintPipeline {
    * The shipment is canceled (at this station, or the service says so): it is recorded, and
    * every job of it not yet handed to a spooler ends `canceled`, wherever it is (queued,
    * being fetched, fetched and waiting, in a batch not yet spooled: the batch's other labels
-   * are fetched again without it). A job being handed over right now (`busy`) or already at
-   * the printer (`atPrinter`) cannot be stopped here; a spool that starts later checks the
-   * recorded cancel first (cancel-check.ts).
+   * are fetched again without it); a spool that starts later checks the recorded cancel
+   * first (cancel-check.ts). A job already at the spooler (`atPrinter`), or being handed
+   * over right now (`busy`, once the hand-over is done), is withdrawn there if the spooler
+   * still holds it (a stopped CUPS queue, a printer busy with others): `withdrawn` settles
+   * with those, ended `canceled`, and those left at the printer (printing or done: a person
+   * takes the label off). A busy hand-over that fails goes back in line and is canceled by
+   * the check before its next spool. It never rejects.
    */
   cancelShipment(
     shipmentId: string,
     by: 'station' | 'service',
     requestId: string | null = null,
-  ): { canceled: JobView[]; busy: JobView[]; atPrinter: JobView[] } {
+  ): { canceled: JobView[]; busy: JobView[]; atPrinter: JobView[]; withdrawn: Promise<WithdrawResult> } {
     this.ledger.recordCancel?.({ shipmentId, source: by, requestId });
     const result = { canceled: [] as JobView[], busy: [] as JobView[], atPrinter: [] as JobView[] };
+    const spooled: JobRecord[] = [];
+    const handing: JobRecord[] = [];
     const id = shipmentId.toLowerCase();
     for (const job of this.ledger.open()) {
       if (job.shipmentId.toLowerCase() !== id) continue;
       const entry = this.entries.get(job.id);
-      if (job.state === 'spooled') result.atPrinter.push(toJobView(job));
-      else if (entry?.phase === 'spooling' || job.state === 'spooling') result.busy.push(toJobView(job));
-      else {
+      if (job.state === 'spooled') {
+        result.atPrinter.push(toJobView(job));
+        spooled.push(job);
+      } else if (entry?.phase === 'spooling' || job.state === 'spooling') {
+        result.busy.push(toJobView(job));
+        handing.push(job);
+      } else {
         if (entry) this.drop(entry);
         result.canceled.push(toJobView(this.writeCanceled(job.id, by, requestId)));
       }
     }
     this.schedulePump();
+    const withdrawn = this.afterHandover(handing)
+      .then((handed) => this.withdrawSpooled([...spooled, ...handed], by, requestId))
+      .catch(() => ({ withdrawn: [], atPrinter: [...result.atPrinter, ...result.busy] }));
+    return { ...result, withdrawn };
+  }
+
+  /** Those of `jobs` that reached the spooler, once their hand-over is over (at most HANDOVER_WAIT_MS). */
+  private async afterHandover(jobs: readonly JobRecord[]): Promise<JobRecord[]> {
+    const deadline = this.nowMs() + HANDOVER_WAIT_MS;
+    const handing = (job: JobRecord): boolean =>
+      this.entries.get(job.id)?.phase === 'spooling' || this.ledger.get(job.id)?.state === 'spooling';
+    while (jobs.some(handing) && this.nowMs() < deadline && !this.stopped) await new Promise((resolve) => setTimeout(resolve, 20));
+    return jobs.flatMap((job) => {
+      const now = this.ledger.get(job.id);
+      return now?.state === 'spooled' ? [now] : [];
+    });
+  }
+
+  /**
+   * Cancels at the spooler each of `jobs` it still holds, and records them canceled. Not a
+   * spooler job that also holds labels of other shipments (a batch): those must print. A
+   * spooler that cannot be asked leaves the job as it was (at the printer).
+   */
+  private async withdrawSpooled(jobs: readonly JobRecord[], by: 'station' | 'service', requestId: string | null): Promise<WithdrawResult> {
+    const result: { withdrawn: JobView[]; atPrinter: JobView[] } = { withdrawn: [], atPrinter: [] };
+    if (jobs.length === 0) return result;
+    const open = this.ledger.open();
+    const ours = new Set(jobs.map((j) => j.id));
+    for (const job of jobs) {
+      const spoolerJobId = job.spoolerJobId;
+      const target = spoolerJobId ? this.printers.resolve(job.target) : null;
+      const shared = open.some((other) => other.spoolerJobId === spoolerJobId && !ours.has(other.id));
+      let withdrawn = false;
+      if (spoolerJobId && target && !(target instanceof Error) && target.cancelJob && !shared && !this.stopped) {
+        withdrawn = await target.cancelJob(spoolerJobId).catch(() => false);
+      }
+      if (!withdrawn) {
+        result.atPrinter.push(toJobView(job));
+        continue;
+      }
+      this.spooled.forget(job.id);
+      let canceled: JobView = { ...toJobView(job), state: 'canceled' };
+      // Out of the spooler now: recorded, or (the ledger cannot be written) as soon as it can be.
+      this.guard.orDefer(() => {
+        canceled = toJobView(this.writeCanceled(job.id, by, requestId));
+      });
+      result.withdrawn.push(canceled);
+    }
     return result;
   }
 

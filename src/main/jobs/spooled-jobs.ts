@@ -61,6 +61,12 @@ export class SpooledJobs {
     this.follower.follow({ jobId, spoolerJobId, target });
   }
 
+  /** A job withdrawn from the spooler (its shipment was canceled): no longer followed, its end recorded by the caller. */
+  forget(jobId: string): void {
+    this.follower.forget(jobId);
+    this.recovered.delete(jobId);
+  }
+
   /** Stop following; waits for a poll of the spooler in progress. */
   stop(): Promise<void> {
     return this.follower.stop();

@@ -79,6 +79,11 @@ export class SpoolerFollower {
     this.arm();
   }
 
+  /** Stop following a job (withdrawn from the spooler): no outcome is told for it any more. */
+  forget(jobId: string): void {
+    this.jobs.delete(jobId);
+  }
+
   get size(): number {
     return this.jobs.size;
   }
@@ -143,6 +148,8 @@ export class SpoolerFollower {
         }
         const settled: Array<{ job: FollowedJob; outcome: FollowOutcome }> = [];
         for (const job of jobs) {
+          // Forgotten while the spooler was being asked (withdrawn): its end is told elsewhere.
+          if (this.jobs.get(job.jobId) !== job) continue;
           const state = states.get(job.spoolerJobId);
           // An id the answer left out was not asked about: not evidence the job is gone.
           const outcome = state === undefined || this.stopped ? null : this.outcomeOf(job, state);
@@ -165,7 +172,7 @@ export class SpoolerFollower {
   }
 
   private settle(job: FollowedJob & { unknown: number; note: string | null; last: SpoolerJobState | null }, state: SpoolerJobState): void {
-    if (this.stopped) return;
+    if (this.stopped || this.jobs.get(job.jobId) !== job) return;
     const outcome = this.outcomeOf(job, state);
     if (outcome) {
       this.jobs.delete(job.jobId);

@@ -27,6 +27,7 @@ import { mergeTracking, toTrackingEventView } from '../scan/shipment-view';
 import { customsWeightProblem } from './customs-check';
 import { receiverOf, toDraftView } from './draft-view';
 import { toFieldProblems } from './field-words';
+import { describeCancel } from '../agent/job-log';
 import { PackSettingsStore } from './pack-settings';
 import { PackBooking, type PackBookingDeps } from './pack-booking';
 import { PackError, attempt, invalid } from './pack-result';
@@ -233,11 +234,17 @@ export class PackFlow {
       // Every label of it not yet at the printer is void now, wherever it waits (queued, being
       // fetched, fetched behind a busy or paused printer, in a batch): recorded in the ledger,
       // so End of day counts it after a restart and a spool about to start checks it first.
-      const { canceled, busy, atPrinter } = this.deps.pipeline.cancelShipment(shipmentId, 'station');
-      const atSpooler = [...busy, ...atPrinter].length;
+      // A label still held by the spooler (a stopped queue) is withdrawn there: waited for, so the
+      // line and the view say what is left at the printer.
+      const { canceled, withdrawn } = this.deps.pipeline.cancelShipment(shipmentId, 'station');
+      const atSpooler = await withdrawn;
       this.deps.log.info(
-        `pack: ${shipmentId} canceled; ${canceled.length} waiting job(s) canceled` +
-          (atSpooler > 0 ? `, ${atSpooler} already handed to the printer (take the label off the printer)` : ''),
+        `pack: ${shipmentId} canceled; ` +
+          describeCancel({
+            waiting: canceled.length,
+            withdrawn: atSpooler.withdrawn.length,
+            atPrinter: atSpooler.atPrinter.length,
+          }),
       );
       return this.view(await this.client.getShipment(shipmentId));
     });

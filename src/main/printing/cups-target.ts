@@ -64,6 +64,8 @@ export interface CupsTargetOptions {
   readonly lpPath?: string;
   /** @default 'lpstat' */
   readonly lpstatPath?: string;
+  /** The CUPS `cancel` command, which withdraws a job still held (cancelJob). @default 'cancel' */
+  readonly cancelPath?: string;
   /**
    * After the scheduler refused the IPP readiness query (a policy, an HTTP error), lpstat
    * answers for this long, then IPP is asked again: the refusal may have been passing
@@ -121,6 +123,7 @@ export class CupsTarget implements PrinterTarget {
   private loggedRefusal: string | null = null;
   private readonly lp: string;
   private readonly lpstat: string;
+  private readonly cancelCommand: string;
   private resolvedQueue: string | null = null;
   private ippServer: Promise<string> | null = null;
   /** When the scheduler last refused an IPP readiness query: lpstat answers until ippRetryMs later. */
@@ -145,6 +148,7 @@ export class CupsTarget implements PrinterTarget {
     this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
     this.lp = options.lpPath ?? 'lp';
     this.lpstat = options.lpstatPath ?? 'lpstat';
+    this.cancelCommand = options.cancelPath ?? 'cancel';
     this.ippRetryMs = options.ippRetryMs ?? 60_000;
     this.nowMs = options.nowMs ?? Date.now;
   }
@@ -531,6 +535,22 @@ export class CupsTarget implements PrinterTarget {
       );
     }
     return result;
+  }
+
+  /**
+   * Withdraws a job CUPS still holds (pending or held: not yet sent to the printer) with the
+   * `cancel` command (an IPP Cancel-Job as this user, the job's owner). A job already printing
+   * or done is left alone: false, and the label may be out.
+   */
+  async cancelJob(spoolerJobId: string): Promise<boolean> {
+    if ((await this.jobState(spoolerJobId)) !== 'pending') return false;
+    const result = await this.run(this.cancelCommand, [spoolerJobId]);
+    if (result.code !== 0) {
+      // Started printing meanwhile, or gone: what the scheduler says now decides.
+      const now = await this.jobState(spoolerJobId);
+      return now === 'canceled';
+    }
+    return (await this.jobState(spoolerJobId)) === 'canceled';
   }
 
   async findSpooled(jobId: string): Promise<{ spoolerJobId: string; state: SpoolerJobState } | null> {

@@ -81,6 +81,13 @@ export interface PrinterTarget {
    */
   findSpooled(jobId: string): Promise<{ readonly spoolerJobId: string; readonly state: SpoolerJobState } | null>;
   /**
+   * Optional: withdraw a job handed over earlier while the spooler still holds it (pending or
+   * held, not yet printing): true once the spooler has it canceled; false when it is printing,
+   * done, or unknown there (the label may be out: a person takes it off). Throws when the
+   * spooler cannot be asked. Absent: a job at the spooler cannot be withdrawn.
+   */
+  cancelJob?(spoolerJobId: string): Promise<boolean>;
+  /**
    * Whether the printer can print now. With `media` (the media the printer is configured
    * for: Settings, start-up) a printer that can say which media it takes and lacks this one
    * is not ready either, saying what it offers.

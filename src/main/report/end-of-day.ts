@@ -4,8 +4,8 @@
  *
  * Which bookings are the day's: those the service lists as booked (or canceled) within the
  * day that this station's rules print, or that the station printed a label for anyway (a
- * scan, a reprint), plus those the ledger holds an automatic job for, booked within the
- * day (a service list that cannot be read, or lags, still leaves the station's own view).
+ * scan, a reprint), plus those the ledger holds an automatic job for (webhook, poll, or a
+ * pack-and-ship booking made here, printed or not), booked within the day (a service list that cannot be read, or lags, still leaves the station's own view).
  * A booking only the service knows shows as "not printed": the station never heard of it.
  *
  * Where one stands is read from its label jobs, in this order: canceled (the service lists
@@ -87,7 +87,7 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
 
   // The station's own bookings of the day: automatic jobs, dated by their booking time.
   for (const job of jobs) {
-    if (!AUTO_TRIGGERS.includes(job.trigger) || rows.has(job.shipmentId.toLowerCase())) continue;
+    if (!bookedHere(job) || rows.has(job.shipmentId.toLowerCase())) continue;
     if (!within(window, job.bookedAt ?? job.createdAt)) continue;
     const labels = jobsOf(job.shipmentId).filter((j) => j.documentType === LABEL);
     const seen = inputs.seen(job.shipmentId);
@@ -117,6 +117,15 @@ export function buildEndOfDay(inputs: EndOfDayInputs): EndOfDayReport {
     manifests: { available: withManifest.length, printed: manifestsPrinted },
     serviceError: inputs.serviceError,
   };
+}
+
+/**
+ * A job for a booking: a webhook's or a poll's, or pack-and-ship's (trigger `scan`, but keyed
+ * per shipment and document like the automatic ones, with its booking time). A scan-to-track
+ * or Reprint copy (no key) is not a booking of the day.
+ */
+function bookedHere(job: JobRecord): boolean {
+  return AUTO_TRIGGERS.includes(job.trigger) || (job.trigger === 'scan' && job.idempotencyKey !== null);
 }
 
 /** This station's rules print it; a source a webhook brought counts (a poll alone knows none). */

@@ -2,8 +2,16 @@
  * The SettingsStore over any conf-like backing (conf headless, electron-store in the
  * app: electron-store extends conf, so both expose the whole document as `store`).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from '../log';
-import { mergeSettings, readStoredSettings, type SettingsPatch, type SettingsStore, type StoredSettings } from './settings-store';
+import {
+  mergeSettings,
+  readStoredSettings,
+  SettingsNotSavedError,
+  type SettingsPatch,
+  type SettingsStore,
+  type StoredSettings,
+} from './settings-store';
 
 /** The part of conf / electron-store this store uses. */
 export interface SettingsBacking {
@@ -44,8 +52,19 @@ export class BackedSettingsStore implements SettingsStore {
   }
 
   update(patch: SettingsPatch): StoredSettings {
-    const next = mergeSettings(this.get(), patch);
-    this.#backing.store = { ...next };
+    const current = this.get();
+    const next = mergeSettings(current, patch);
+    // Nothing changed, nothing written: a restart with the same options must not need a
+    // writable disk (a full data disk still lets the agent start and say what is wrong).
+    // Compared with what the file holds, so a first update still creates the file.
+    if (isDeepStrictEqual(JSON.parse(JSON.stringify(next)), this.stored())) return current;
+    try {
+      this.#backing.store = { ...next };
+    } catch (error) {
+      // A full or read-only disk: say so and what to do, not the file system's bare words.
+      const path = (this.#backing as { path?: unknown }).path;
+      throw SettingsNotSavedError.from(error, typeof path === 'string' ? path : null) ?? error;
+    }
     for (const listener of this.#listeners) {
       try {
         listener(next);
@@ -54,6 +73,15 @@ export class BackedSettingsStore implements SettingsStore {
       }
     }
     return next;
+  }
+
+  /** The document as the file holds it; null when it cannot be read. */
+  private stored(): unknown {
+    try {
+      return JSON.parse(JSON.stringify(this.#backing.store)) as unknown;
+    } catch {
+      return null;
+    }
   }
 
   onChange(listener: (settings: StoredSettings) => void): () => void {

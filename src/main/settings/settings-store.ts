@@ -57,6 +57,29 @@ export class InvalidSettingsError extends CodedError {
   }
 }
 
+/** Write failures that mean "no room or not writable" (the disk, not the settings). */
+const UNWRITABLE: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM']);
+
+/** The settings file could not be written (its disk is full or read-only): nothing was saved. */
+export class SettingsNotSavedError extends CodedError {
+  /** The file system's code (ENOSPC, EROFS, …). */
+  readonly errno: string;
+  constructor(errno: string, where: string | null, cause: unknown) {
+    super(
+      'SETTINGS_NOT_SAVED',
+      `Settings were not saved: ${where ? `${where} cannot be written` : 'the settings file cannot be written'} (${errno}; its disk is full or read-only). Free space on that disk, then save again.`,
+      { cause },
+    );
+    this.errno = errno;
+  }
+
+  /** `error` as a SettingsNotSavedError when it is a write the disk refused; else null. */
+  static from(error: unknown, where: string | null): SettingsNotSavedError | null {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    return typeof code === 'string' && UNWRITABLE.has(code) ? new SettingsNotSavedError(code, where, error) : null;
+  }
+}
+
 /**
  * @param printFolder where PDFs go until a printer is chosen. Relative paths resolve
  *   against the working directory, which only a command-line agent controls; the desktop

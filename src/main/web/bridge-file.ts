@@ -32,8 +32,14 @@ export const bridgeFilePath = (dataDir: string): string => path.join(dataDir, BR
 export function writeBridgeFile(dataDir: string, info: BridgeInfo): () => void {
   const file = bridgeFilePath(dataDir);
   const staging = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(staging, `${JSON.stringify(info)}\n`, { mode: PRIVATE_FILE_MODE });
-  fs.renameSync(staging, file);
+  try {
+    fs.writeFileSync(staging, `${JSON.stringify(info)}\n`, { mode: PRIVATE_FILE_MODE });
+    fs.renameSync(staging, file);
+  } catch (error) {
+    // A full disk leaves an empty staging file behind: no litter in the data directory.
+    fs.rmSync(staging, { force: true });
+    throw error;
+  }
   return () => {
     if (readRaw(file)?.pid === info.pid) fs.rmSync(file, { force: true });
   };

@@ -48,9 +48,15 @@ export function rotateUiToken(dataDir: string): string {
   const token = newToken();
   const file = uiTokenFilePath(dataDir);
   const staging = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(staging, `${token}\n`, { mode: PRIVATE_FILE_MODE });
-  tightenFile(staging);
-  fs.renameSync(staging, file);
+  try {
+    fs.writeFileSync(staging, `${token}\n`, { mode: PRIVATE_FILE_MODE });
+    tightenFile(staging);
+    fs.renameSync(staging, file);
+  } catch (error) {
+    // A full disk leaves a half-written staging file: never beside the ledger.
+    fs.rmSync(staging, { force: true });
+    throw error;
+  }
   return token;
 }
 

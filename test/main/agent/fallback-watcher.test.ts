@@ -76,4 +76,25 @@ describe('FallbackWatcher', () => {
     await expect(watcher.moveToFallback('cups:zebra1')).rejects.toBeInstanceOf(FallbackError);
     await expect(watcher.moveToFallback('cups:zebra1')).rejects.toThrow(/choose an A4 printer/);
   });
+
+  it('offers nothing when the station has no A4 or Letter printer to take the labels, and says the printer stopped once', async () => {
+    const pipeline = fakePipeline([{ target: 'folder:/labels', advice: 'the disk is full' }]);
+    const alone = routingSchema.parse({ labelPrinter: 'folder:/labels', documentPrinter: 'folder:/labels' });
+    const offers: FallbackOffer[] = [];
+    const stopped: string[] = [];
+    const watcher = new FallbackWatcher({
+      pipeline,
+      routing: () => alone,
+      onOffer: (o) => offers.push(o),
+      onStopped: (s) => stopped.push(`${s.printer}: ${s.advice}`),
+      onMoved: () => {},
+      onError: (e) => {
+        throw e;
+      },
+    });
+    await watcher.check();
+    await watcher.check();
+    expect(offers).toEqual([]);
+    expect(stopped).toEqual(['folder:/labels: the disk is full']);
+  });
 });

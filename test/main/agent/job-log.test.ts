@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeJob } from '../../../src/main/agent/job-log';
+import { describeJob, JobLogLines } from '../../../src/main/agent/job-log';
+import { agentMessage } from '../../../src/shared/agent-messages';
 import type { JobView } from '../../../src/shared/domain';
 
 describe('job log lines', () => {
@@ -23,5 +24,29 @@ describe('job log lines', () => {
     expect(line).toContain('ref ORDER-1\\n2026-01-01T00:00:00.000Z job 99 completed');
     expect(line).toMatch(/…\(\+\d+ chars\)/);
     expect(line.length).toBeLessThan(1_200);
+  });
+
+  it('tell a wait for a printer that is down once, not at each check, and what ends it', () => {
+    const lines = new JobLogLines();
+    const waiting = (delayMs: number, adviceMessage = agentMessage('text', { text: 'The disk is full' })): JobView =>
+      ({
+        id: 'j1',
+        state: 'queued',
+        documentType: 'label',
+        layout: 'printer',
+        shipmentId: 's1',
+        target: 'folder:/p',
+        trigger: 'webhook',
+        reason: 'x',
+        reasonMessage: agentMessage('job.waitingForPrinter', { advice: adviceMessage, delayMs }),
+        requestId: null,
+        spoolerJobId: null,
+      }) as unknown as JobView;
+    const said = [1000, 2000, 4000, 30_000, 30_000].map((d) => lines.line(waiting(d)));
+    expect(said.filter((l) => l !== null)).toHaveLength(1);
+    // Another reason is a new line; so is what ends the wait.
+    expect(lines.line(waiting(30_000, agentMessage('text', { text: 'The folder is gone' })))).not.toBeNull();
+    expect(lines.line({ ...waiting(0), state: 'fetching', reason: null, reasonMessage: null })).toMatch(/fetching/);
+    expect(lines.line(waiting(1000))).not.toBeNull();
   });
 });

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import type { ShipmentInput } from '../../../src/main/api/schemas';
+import { localDay } from '../../../src/main/report/day-window';
 import { MAX_UPLOAD_BYTES } from '../../../src/shared/agent-api';
 import type { PackResult } from '../../../src/shared/domain';
 import { shipmentOf, startStation, waitFor, type Station } from '../../support/agent-harness';
@@ -169,6 +170,20 @@ describe('pack and ship', () => {
     expect((await station.prints()).filter((f) => shipmentOf(f) === id)).toHaveLength(1);
     const jobs = await api.listJobs({ search: id });
     expect(jobs.map((j) => j.documentType)).toEqual(['label']);
+  });
+
+  it('keeps a booking made here in End of day from the ledger alone, when the service list cannot be read', async () => {
+    const api = await start();
+    const id = await draft({ reference_id: 'PACK-EOD', to: SE_RECEIVER, packages: [{ quantity: 1, type: 'PACKAGE' }] });
+    value(await api.packUpdate({ shipmentId: id, packages: [{ widthCm: 20, heightCm: 20, depthCm: 30, weightKg: '1' }] }));
+    const rates = value(await api.packRates({ shipmentId: id }));
+    value(await api.packBook({ shipmentId: id, token: rates.rates[0]!.token }));
+    await waitFor(async () => (await station.prints()).some((f) => shipmentOf(f) === id), 'the label');
+
+    station.sandbox.setFaults({ errorRate: 1 });
+    const report = await api.endOfDay({ day: localDay() });
+    expect(report.serviceError).not.toBeNull();
+    expect(report.rows.map((r) => [r.reference, r.state, r.seenBy])).toEqual([['PACK-EOD', 'printed', 'station']]);
   });
 
   it('applies the station shipping rules chosen from GET /shipping-rules', async () => {

@@ -88,7 +88,15 @@ describe('end of day with the sandbox', () => {
     const result = await api.printMissing({ day });
     expect(result).toMatchObject({ queued: 0, retried: 1 });
     await waitFor(async () => (await printsOf(booked.shipmentId)) === 1, 'the retried label');
+    // The folder printer's file appears before the directory is synced and the job is written
+    // completed; wait for the job to settle so the assertion reads the final state, not a step.
+    await waitFor(
+      async () =>
+        (await api.shipmentJobs({ shipmentId: booked.shipmentId })).every((j) => ['completed', 'failed', 'canceled'].includes(j.state)),
+      'the retried job to settle',
+    );
     const jobs = await api.shipmentJobs({ shipmentId: booked.shipmentId });
     expect(jobs.map((j) => [j.id, j.state])).toEqual([[failed!.id, 'completed']]);
+    expect(await printsOf(booked.shipmentId)).toBe(1);
   });
 });

@@ -173,6 +173,19 @@ describe('end-of-day report', () => {
     expect(report.serviceError).toMatchObject({ requestId: 'req-1' });
   });
 
+  it('keeps a pack-and-ship booking made here when the service list cannot be read, but not a scan-to-track copy', () => {
+    const report = build(null, [
+      job({ shipmentId: 'PACKED', trigger: 'scan', reference: 'PACK-1', bookedAt: at(10) }),
+      job({ shipmentId: 'PACKED-WAITING', trigger: 'scan', state: 'queued', bookedAt: at(11) }),
+      job({ shipmentId: 'OLD-SCANNED', trigger: 'scan', idempotencyKey: null, bookedAt: null, createdAt: at(12) }),
+    ]);
+    expect(report.rows.map((r) => [r.shipmentId, r.state, r.seenBy])).toEqual([
+      ['PACKED', 'printed', 'station'],
+      ['PACKED-WAITING', 'not_printed', 'station'],
+    ]);
+    expect(report.rows[0]).toMatchObject({ reference: 'PACK-1' });
+  });
+
   it("leaves out bookings this station's rules do not print, unless it printed them anyway", () => {
     const rules: StationRules = { mode: 'filtered', sources: [], carriers: ['postnord'], matches: [] };
     const service = [

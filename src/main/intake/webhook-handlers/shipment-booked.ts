@@ -3,6 +3,7 @@ import { createDispatchers, type DispatchResult } from '../booking-dispatch';
 import { ReorderBuffer } from '../booking-reorder';
 import type { WebhookOf } from '../envelope';
 import { errorText } from '../error-text';
+import { handOffLedgerFailure } from '../ledger-outage';
 import { BookingDeferredError } from '../errors';
 import { PendingDecisions, type DecisionRetryOptions, type PendingBookingPort } from '../pending-decisions';
 import type { BookingSinkPort, MessageLedgerPort, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from '../ports';
@@ -32,6 +33,12 @@ export interface ShipmentBookedOptions {
   readonly decisionRetry?: DecisionRetryOptions;
   /** A booking went through the station rules. @default none */
   readonly onBooking?: (result: DispatchResult) => void;
+  /**
+   * A booking recorded but not submitted because the ledger cannot take writes (disk full):
+   * the agent says so once (ledger-outage.ts); it is kept and tried again, with no line per
+   * booking and try. @default none (a line each)
+   */
+  readonly onLedgerFailure?: (error: unknown) => void;
 }
 
 export function shipmentBookedHandler(options: ShipmentBookedOptions, context: HandlerContext): WebhookHandler<ShipmentBookedWebhook> {
@@ -43,6 +50,7 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
     sink: options.sink,
     shipments: options.shipments,
     index,
+    onLedgerFailure: options.onLedgerFailure,
     logger,
   });
   // Bookings are dispatched one after another: a dispatch may first fetch the shipment
@@ -64,12 +72,13 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
       },
       (error: unknown) => {
         // Put off or not submitted (the ledger could not be written): kept, tried again.
+        const told = handOffLedgerFailure(error, options.onLedgerFailure);
         if (error instanceof BookingDeferredError) counters.bookingsDeferred++;
         else {
           counters.processingErrors++;
-          logger.error(`intake: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
+          if (!told) logger.error(`intake: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
         }
-        pending.putOff(notice, data, error);
+        pending.putOff(notice, data, error, told);
       },
     );
   /**
