@@ -10,24 +10,31 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_AGENT_BUNDLE = path.join(ROOT, 'out/agent/agent.mjs');
 
 export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Promise<string> {
-  await build({
-    entryPoints: [path.join(ROOT, 'src/main/cli/agent.ts')],
+  const common: BuildOptions = {
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    outfile,
     external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite', 'mupdf'],
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',
-  });
+  };
+  await Promise.all([
+    build({ ...common, entryPoints: [path.join(ROOT, 'src/main/cli/agent.ts')], outfile }),
+    // The raw ZPL printers' rendering thread, found beside the agent (src/main/printing/zpl-raster-pool.ts).
+    build({
+      ...common,
+      entryPoints: [path.join(ROOT, 'src/main/printing/zpl-raster-worker.ts')],
+      outfile: path.join(path.dirname(outfile), 'zpl-raster-worker.mjs'),
+    }),
+  ]);
   return outfile;
 }
 
