@@ -53,10 +53,12 @@ class RasterWorker {
   private nextId = 0;
   /** It has answered once: a thread that dies before that (a missing loader, a broken build) is not started again. */
   private answered = false;
+  /** Ended on purpose (stopRasterWorker): not a sign that threads cannot run here. */
+  private stopping = false;
   /** Set once the thread has died or failed to start: what it held is rendered on the calling thread. */
   dead = false;
 
-  constructor(url: URL, onDeath: (worker: RasterWorker, answered: boolean) => void) {
+  constructor(url: URL, onDeath: (worker: RasterWorker, worked: boolean) => void) {
     // TypeScript source (tsx, tests) needs the TypeScript loader in the thread as well.
     const execArgv =
       url.pathname.endsWith('.ts') && !process.execArgv.some((arg) => arg.includes('tsx'))
@@ -68,7 +70,7 @@ class RasterWorker {
     const die = (): void => {
       if (this.dead) return;
       this.dead = true;
-      onDeath(this, this.answered);
+      onDeath(this, this.answered || this.stopping);
       const left = [...this.pending.values()];
       this.pending.clear();
       for (const job of left) pdfToZpl(job.request.pdf, job.request.options).then(job.resolve, job.reject);
@@ -99,6 +101,7 @@ class RasterWorker {
 
   /** Ends the thread; labels it still held are rendered on the calling thread (its exit does that). */
   async terminate(): Promise<void> {
+    this.stopping = true;
     await this.worker.terminate();
   }
 }
@@ -115,8 +118,8 @@ function rasterWorker(): RasterWorker | null {
     unavailable = true;
     return null;
   }
-  current = new RasterWorker(url, (worker, answered) => {
-    if (!answered) unavailable = true;
+  current = new RasterWorker(url, (worker, worked) => {
+    if (!worked) unavailable = true;
     if (current === worker) current = null;
   });
   return current;

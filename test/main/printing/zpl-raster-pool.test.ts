@@ -64,6 +64,13 @@ describe('rendering labels on a worker thread', () => {
     expect(rasterWorkerRunning()).toBe(false);
     expect(await pdfToZplOffThread(pdf, { dpi: 203 })).toEqual(expected);
     expect(rasterWorkerRunning()).toBe(true);
+    // Stopped before it ever answered, a worker is still started again for the next labels.
+    await stopRasterWorker();
+    const early = pdfToZplOffThread(pdf, { dpi: 203 });
+    await stopRasterWorker();
+    expect(await early).toEqual(expected);
+    expect(await pdfToZplOffThread(pdf, { dpi: 203 })).toEqual(expected);
+    expect(rasterWorkerRunning()).toBe(true);
     await stopRasterWorker();
   });
 });
