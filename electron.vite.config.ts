@@ -8,7 +8,10 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('src/main/electron/main.ts') } },
+      // The raw ZPL printers' rendering thread is found beside the main bundle (src/main/printing/zpl-raster-pool.ts).
+      rollupOptions: {
+        input: { index: resolve('src/main/electron/main.ts'), 'zpl-raster-worker': resolve('src/main/printing/zpl-raster-worker.ts') },
+      },
     },
   },
   preload: {

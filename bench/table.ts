@@ -195,8 +195,8 @@ function zplRows(z: ZplResult, add: Add): void {
     `${f(z.burst_s, 2)} s in ${z.burst_connections} connections; limit ${f(z.limit_s, 2)} s (fetch ${f(z.limit_fetch_s, 2)} s at ${z.limit_fetch_concurrency}, send ${f(z.limit_send_s, 2)} s)`,
   );
   add(
-    '  burst: first label; webhooks all in; rendering alone (est.)',
-    `${f(z.burst_first_label_s * 1000, 0)} ms; ${f(z.burst_webhooks_s, 2)} s; ${f(z.burst_render_estimate_s, 2)} s`,
+    '  burst: first label; webhooks all in; rendering alone (est.); CPU',
+    `${f(z.burst_first_label_s * 1000, 0)} ms; ${f(z.burst_webhooks_s, 2)} s; ${f(z.burst_render_estimate_s, 2)} s; ${f(z.burst_cpu_s, 2)} s`,
   );
   add('zpl: burst vs limit (agent ÷ limit)', `${f(z.burst_vs_limit, 2)}×`, '≤ 1.5×', z.burst_vs_limit <= 1.5);
 }

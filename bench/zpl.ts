@@ -48,6 +48,13 @@ export interface ZplResult {
   readonly burst_webhooks_s: number;
   /** Rendering the burst's labels alone, one after another (render_p50_ms_203 × labels): the CPU the agent spends on it. */
   readonly burst_render_estimate_s: number;
+  /**
+   * CPU seconds this process spent from the first webhook to the last label (user + system,
+   * every thread: the agent, its rendering thread, the webhook sender, the printer
+   * emulator; the sandbox is another process): less noisy than the wall time on a shared
+   * machine.
+   */
+  readonly burst_cpu_s: number;
   /** Connections that carried labels (a batch each). */
   readonly burst_connections: number;
   readonly limit_fetch_s: number;
@@ -148,6 +155,7 @@ export async function runZpl(ctx: ZplContext): Promise<ZplResult> {
     const envelopes = burst.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(Date.now() - 60_000 + i) }));
     const burstSender = new WebhookSender(headless.webhookUrl!, SECRET, 32);
     log(`zpl: ${ctx.burst} webhooks at once (--batch-max ${ctx.batchMax})…`);
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await mapConcurrent(envelopes, 32, (e) => burstSender.deliver(e));
     const deliveredS = (performance.now() - t0) / 1000;
@@ -157,6 +165,8 @@ export async function runZpl(ctx: ZplContext): Promise<ZplResult> {
       intervalMs: 5,
     });
     const burstS = (printer.receivedAt[formatsBefore + ctx.burst - 1]! - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const burstCpuS = (cpu.user + cpu.system) / 1e6;
     const burstConnections = printer.labelConnections() - connectionsBefore;
     await headless.agent.pipeline.idle();
 
@@ -189,6 +199,7 @@ export async function runZpl(ctx: ZplContext): Promise<ZplResult> {
       burst_first_label_s: (printer.receivedAt[formatsBefore]! - t0) / 1000,
       burst_webhooks_s: deliveredS,
       burst_render_estimate_s: (r203.p50 * ctx.burst) / 1000,
+      burst_cpu_s: burstCpuS,
       burst_connections: burstConnections,
       limit_fetch_s: fetched.seconds,
       limit_fetch_concurrency: fetched.concurrency,

@@ -18,7 +18,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_AGENT_BUNDLE = path.join(ROOT, 'out/agent/agent.mjs');
@@ -35,15 +35,12 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
   const outdir = path.dirname(outfile);
   // Chunk names carry a hash: old ones would pile up.
   rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
-  await build({
-    entryPoints: { [path.basename(outfile, '.mjs')]: path.join(ROOT, 'src/main/cli/agent.ts') },
+  const common: BuildOptions = {
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node22',
     outdir,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     minifyWhitespace: true,
     minifySyntax: true,
@@ -56,7 +53,17 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',
-  });
+  };
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: { [path.basename(outfile, '.mjs')]: path.join(ROOT, 'src/main/cli/agent.ts') },
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+    }),
+    // The raw ZPL printers' rendering thread, found beside the agent (src/main/printing/zpl-raster-pool.ts).
+    build({ ...common, entryPoints: { 'zpl-raster-worker': path.join(ROOT, 'src/main/printing/zpl-raster-worker.ts') } }),
+  ]);
   return outfile;
 }
 

@@ -4,7 +4,8 @@
  * label with the ruler and the printer's identity.
  */
 import type { SpoolRequest } from './target';
-import { pdfToZpl, type ZplDpi } from './zpl-raster';
+import type { ZplDpi } from './zpl-raster';
+import { pdfToZplOffThread } from './zpl-raster-pool';
 import type { ZplIdentity } from './zpl-status';
 import { zplTestLabel } from './zpl-test-label';
 
@@ -25,6 +26,6 @@ export async function labelsFor(request: SpoolRequest, context: ZplLabelContext)
     return Buffer.from(label.repeat(Math.max(1, request.copies)), 'utf8');
   }
   if (!request.pdf) throw new Error('a raw ZPL printer needs the PDF');
-  const labels = await pdfToZpl(request.pdf, { dpi: context.dpi, copies: request.copies });
+  const labels = await pdfToZplOffThread(request.pdf, { dpi: context.dpi, copies: request.copies });
   return Buffer.from(labels.map((label) => label.zpl).join(''), 'latin1');
 }

