@@ -225,7 +225,7 @@ const fi: ReportWords = {
   'eod.requestId': ' (pyynnön tunnus {id})',
   'report.csv.reference': 'Viite',
   'report.csv.carrier': 'Kuljetusyhtiö',
-  'report.csv.trackingId': 'Seurantatunnus',
+  'report.csv.trackingId': 'Seurantanumero',
   'report.csv.shipmentId': 'Lähetystunnus',
   'report.csv.bookedAt': 'Varattu',
   'report.csv.state': 'Tila',
