@@ -112,4 +112,25 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
     await waitFor(async () => (await agent.api.listJobs({ search: 'DOWN-1' }))[0]?.state === 'completed', 'the job completed');
     expect(printer.formats).toHaveLength(1);
   });
+
+  it(
+    'sends each label once to a device that never answers (a plain 9100 sink): the jobs stay spooled with words saying so, readiness says it does not report its state',
+    { timeout: 60_000 },
+    async () => {
+      printer.set({ silent: true });
+      const sink = `zpl://127.0.0.1:${printer.port}?dpi=203`;
+      uri = sink;
+      const { agent } = await station.start({ printer: sink });
+      await waitFor(async () => /does not report its state/.test((await shown()).detail ?? ''), 'the sink shown', 10_000);
+      expect((await shown()).ready).toBe(true);
+      await Promise.all([1, 2, 3].map((i) => station.sandbox.bookShipment({ reference_id: `SINK-${i}` })));
+      await waitFor(() => printer.formats.length === 3, 'three labels sent', 30_000);
+      await waitFor(async () => (await agent.api.listJobs({ search: 'SINK-' })).every((j) => j.state === 'spooled'), 'all handed over');
+      await new Promise((r) => setTimeout(r, 3000));
+      const jobs = await agent.api.listJobs({ search: 'SINK-' });
+      expect(jobs.map((j) => j.state)).toEqual(['spooled', 'spooled', 'spooled']);
+      for (const job of jobs) expect(job.reason).toMatch(/cannot be confirmed/);
+      expect(printer.formats).toHaveLength(3);
+    },
+  );
 });
