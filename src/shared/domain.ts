@@ -238,6 +238,20 @@ export interface AgentStatus {
   readonly lastError: AgentErrorPayload | null;
   readonly queued: number;
   readonly failed: number;
+  /**
+   * Configured printers that say they are not ready (paper out, head open, paused, cannot
+   * be reached), asked every few seconds, in routing order; absent or empty when none.
+   */
+  readonly printerProblems?: readonly PrinterProblem[];
+}
+
+/** A printer not ready, in its own words. */
+export interface PrinterProblem {
+  readonly uri: string;
+  /** Why, in English words that say what to do. */
+  readonly detail: string;
+  /** `detail` as a message code (src/shared/agent-messages.ts), for the UI's languages; absent when it has none. */
+  readonly detailMessage?: AgentMessage;
 }
 
 /**

@@ -19,7 +19,8 @@ import { JOB_ERROR_CODES } from '../jobs/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
-import { autoPrintTypes, findPrinter, mediaOn, routeFor } from '../printing/routing';
+import { autoPrintTypes, findPrinter, mediaOn, printersOf, routeFor } from '../printing/routing';
+import { PrinterWatch } from './printer-watch';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
@@ -68,6 +69,8 @@ export interface AgentOptions {
   readonly demo?: DemoConnectionProvider;
   /** How often lines waiting on a down printer are looked at for a fallback (FallbackWatcher). @default 2000 */
   readonly fallbackIntervalMs?: number;
+  /** How often the configured printers' readiness is asked for the tray and state bar (PrinterWatch). @default 4000 */
+  readonly printerWatchIntervalMs?: number;
 }
 
 export interface Agent {
@@ -112,10 +115,18 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   };
 
   const session = new ProvidedSession(options.demo);
+  // The configured printers' own readiness, shown by the tray and the state bar as it changes.
+  const printerWatch = new PrinterWatch({
+    printers: () => printersOf(routing()).map((p) => ({ uri: p.uri, media: p.media ?? 'a4' })),
+    readiness: (uri, media) => targetFor(uri).readiness(media),
+    onChange: () => hub.emit({ type: 'status', status: status.snapshot() }),
+    intervalMs: options.printerWatchIntervalMs,
+  });
   const status = new StatusTracker(
     () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
+    { printerProblems: () => printerWatch.problems() },
   );
   const fetcher = {
     async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
@@ -306,8 +317,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       }
       startPoller();
       fallback.start();
+      printerWatch.start();
     },
     async stop() {
+      await printerWatch.stop();
       await fallback.stop();
       await poller?.stop();
       await webhookServer?.close();

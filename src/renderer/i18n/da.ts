@@ -33,6 +33,7 @@ export const da: Catalog = {
   'status.queued': 'I kø',
   'status.failed': 'Mislykkede',
   'status.lastError': 'Seneste fejl',
+  'status.printerNotReady': 'Printeren er ikke klar',
   'status.state.ok': 'Kører',
   'status.state.paused': 'Automatisk udskrivning på pause',
   'status.state.error': 'Fejl',

@@ -35,6 +35,7 @@ export const en = {
   'status.queued': 'Queued',
   'status.failed': 'Failed',
   'status.lastError': 'Last error',
+  'status.printerNotReady': 'Printer not ready',
   'status.state.ok': 'Running',
   'status.state.paused': 'Auto-print paused',
   'status.state.error': 'Error',

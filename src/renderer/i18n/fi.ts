@@ -34,6 +34,7 @@ export const fi: Catalog = {
   'status.queued': 'Jonossa',
   'status.failed': 'Epäonnistuneet',
   'status.lastError': 'Viimeisin virhe',
+  'status.printerNotReady': 'Tulostin ei ole valmis',
   'status.state.ok': 'Käynnissä',
   'status.state.paused': 'Automaattinen tulostus keskeytetty',
   'status.state.error': 'Virhe',

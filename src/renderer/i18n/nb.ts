@@ -33,6 +33,7 @@ export const nb: Catalog = {
   'status.queued': 'I kø',
   'status.failed': 'Mislykkede',
   'status.lastError': 'Siste feil',
+  'status.printerNotReady': 'Skriveren er ikke klar',
   'status.state.ok': 'Kjører',
   'status.state.paused': 'Automatisk utskrift satt på pause',
   'status.state.error': 'Feil',

@@ -33,6 +33,7 @@ export const sv: Catalog = {
   'status.queued': 'I kö',
   'status.failed': 'Misslyckade',
   'status.lastError': 'Senaste fel',
+  'status.printerNotReady': 'Skrivaren är inte redo',
   'status.state.ok': 'Igång',
   'status.state.paused': 'Automatisk utskrift pausad',
   'status.state.error': 'Fel',

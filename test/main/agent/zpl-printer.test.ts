@@ -133,4 +133,40 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
       expect(printer.formats).toHaveLength(3);
     },
   );
+
+  it(
+    'puts each state the printer can be in into the status (window state bar, tray) in its words within 10 s, with no label waiting, and takes it out when ready',
+    { timeout: 90_000 },
+    async () => {
+      const { agent } = await station.start({ printer: uri });
+      const problem = async (): Promise<string> =>
+        (await agent.api.getStatus({})).printerProblems?.find((p) => p.uri === uri)?.detail ?? '';
+      const events: string[] = [];
+      const unsubscribe = agent.subscribe((event) => {
+        if (event.type === 'status') events.push(event.status.printerProblems?.[0]?.detail ?? '');
+      });
+      try {
+        for (const [fault, words] of [
+          [{ paperOut: true }, /paper out.*media/],
+          [{ headUp: true }, /head open/],
+          [{ paused: true }, /paused/],
+        ] as const) {
+          printer.set(fault);
+          const changed = Date.now();
+          await waitFor(async () => words.test(await problem()), `${JSON.stringify(fault)} in the status`, 10_000);
+          expect(Date.now() - changed).toBeLessThan(10_000);
+          expect(
+            events.some((e) => words.test(e)),
+            'pushed to the window and tray as a status event',
+          ).toBe(true);
+          printer.set({ paperOut: false, headUp: false, paused: false });
+          await waitFor(async () => (await problem()) === '', 'ready again in the status', 10_000);
+        }
+        await printer.stop();
+        await waitFor(async () => /does not answer/.test(await problem()), 'unreachable in the status', 10_000);
+      } finally {
+        unsubscribe();
+      }
+    },
+  );
 });
