@@ -317,6 +317,12 @@ export interface ConfiguredPrinter {
   /** Its name in Settings (routing.printers), when listed there. */
   readonly name?: string;
   readonly media?: PrinterMedia;
+  /** Its own readiness, as listPrinters gives it: null when it cannot be known (service printers). */
+  readonly ready?: boolean | null;
+  /** Why not ready, in words that say what to do; null when ready. */
+  readonly detail?: string | null;
+  /** `detail` as a message code (src/shared/agent-messages.ts); absent when it has none. */
+  readonly detailMessage?: AgentMessage | null;
 }
 
 /** One document a booked shipment needs (its `available_documents_types`), and where it stands. */

@@ -159,6 +159,8 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
             events.some((e) => words.test(e)),
             'pushed to the window and tray as a status event',
           ).toBe(true);
+          const configured = (await agent.api.listConfiguredPrinters({})).find((p) => p.uri === uri);
+          expect(configured).toMatchObject({ ready: false, detail: expect.stringMatching(words) });
           printer.set({ paperOut: false, headUp: false, paused: false });
           await waitFor(async () => (await problem()) === '', 'ready again in the status', 10_000);
         }
