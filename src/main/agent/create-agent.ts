@@ -120,6 +120,9 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     printers: () => printersOf(routing()).map((p) => ({ uri: p.uri, media: p.media ?? 'a4' })),
     readiness: (uri, media) => targetFor(uri).readiness(media),
     onChange: () => hub.emit({ type: 'status', status: status.snapshot() }),
+    onReady: (uri) => pipeline.printerReady(uri),
+    // Asking Windows is a PowerShell run: every 15 s is enough there.
+    minGapMs: (uri) => (/^(windows|zpl-windows):/.test(uri) ? 15_000 : 0),
     intervalMs: options.printerWatchIntervalMs,
   });
   const status = new StatusTracker(

@@ -171,4 +171,28 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
       }
     },
   );
+
+  it(
+    'sends labels waiting on paper out within seconds of the paper going in, though the line’s back-off had grown to a minute',
+    { timeout: 60_000 },
+    async () => {
+      const { agent } = await station.start({
+        printer: uri,
+        tuning: { pipeline: { retryBaseMs: 60_000, retryMaxMs: 60_000, followIntervalMs: 20 } },
+      });
+      await waitFor(async () => (await shown()).ready === true, 'the printer ready');
+      printer.set({ paperOut: true });
+      await station.sandbox.bookShipment({ reference_id: 'BACK-1' });
+      await waitFor(
+        async () => /waiting for the printer/.test((await agent.api.listJobs({ search: 'BACK-1' }))[0]?.reason ?? ''),
+        'the label waiting on the printer',
+      );
+      printer.set({ paperOut: false });
+      const back = Date.now();
+      await waitFor(() => printer.printed.length === 1, 'the label printed', 15_000);
+      expect(Date.now() - back).toBeLessThan(10_000);
+      await waitFor(async () => (await agent.api.listJobs({ search: 'BACK-1' }))[0]?.state === 'completed', 'the job completed');
+      expect(printer.formats).toHaveLength(1);
+    },
+  );
 });
