@@ -86,6 +86,12 @@ export class ZplTarget implements PrinterTarget {
   private dpiAssumed = false;
   /** The printer took a connection and answered neither `~HS` nor `~HQES` the last time it was asked. */
   private silent = false;
+  /**
+   * It answered `~HS` on a fresh connection during this run: it is a printer that reports
+   * its state, and its silence later means it hangs or is switched off behind a print
+   * server, not that it is a device that never says anything. Its labels then wait.
+   */
+  private reportsState = false;
   private readonly timeoutMs: number;
   private readonly answerTimeoutMs: number;
   private readonly statusEveryMs: number;
@@ -167,6 +173,7 @@ export class ZplTarget implements PrinterTarget {
     try {
       const status = await this.status(connection, this.statusWaitMs);
       this.silent = false;
+      this.reportsState = true;
       return status;
     } catch (error) {
       if (!(error instanceof ZplConnectionError) || error.reason !== 'timeout' || !connection.usable) throw this.down(error);
@@ -181,7 +188,7 @@ export class ZplTarget implements PrinterTarget {
         // Neither answered.
       }
       if (conditions && conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
-      if (answered || !connection.usable) throw this.down(error);
+      if (answered || !connection.usable || this.reportsState) throw this.down(error);
       // It took the connection and said nothing: a plain raw-port device (a "dumb" 9100
       // printer or print server) that cannot report its state. Labels still go to it.
       this.silent = true;

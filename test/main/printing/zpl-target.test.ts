@@ -170,6 +170,20 @@ describe('zpl:// printers', () => {
     expect((await zpl.spool(request({ jobId: 'job3' }))).spoolerJobId).not.toBeNull();
   });
 
+  it('counts a printer that answered ~HS and then falls silent as down, not as a sink: its labels wait', async () => {
+    const zpl = target('?dpi=203', { answerTimeoutMs: 300 });
+    expect(await zpl.readiness()).toEqual({ ready: true, detail: null });
+    printer.set({ silent: true });
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(readiness.detail).toMatch(/does not answer \(no answer to ~HS within 300 ms\)/);
+    const error = await caught(zpl.spool(request()));
+    expect(error.printerDown).toBe(true);
+    expect(printer.formats).toEqual([]);
+    printer.set({ silent: false });
+    expect((await zpl.spool(request())).spoolerJobId).not.toBeNull();
+  });
+
   it('renders at 203 dpi when ~HI goes unanswered and the URI has no ?dpi=, and readiness says to set it', async () => {
     printer.set({ silentHi: true });
     const zpl = target('', { answerTimeoutMs: 300 });
