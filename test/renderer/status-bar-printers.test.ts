@@ -42,3 +42,12 @@ describe('the state bar and printers that are not ready', () => {
     expect(bar.element.querySelector('.printer-problem')?.textContent).toContain('Printer paused by the operator');
   });
 });
+
+describe('a ready printer with a caveat', () => {
+  it('says the caveat beside "ready" (a ZPL device that cannot report its state)', async () => {
+    const { readiness } = await import('../../src/renderer/words');
+    const words = 'ZPL printer 10.0.0.7:9100 takes labels but does not report its state (no answer to ~HS)';
+    expect(readiness({ ready: true, detail: words })).toEqual({ tone: 'ok', words: `ready, but: ${words}` });
+    expect(readiness({ ready: true, detail: null })).toEqual({ tone: 'ok', words: 'ready' });
+  });
+});

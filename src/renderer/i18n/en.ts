@@ -180,6 +180,7 @@ export const en = {
   'readiness.ready': 'ready',
   'readiness.notReady': 'not ready',
   'readiness.notReadyDetail': 'not ready: {detail}',
+  'readiness.readyDetail': 'ready, but: {detail}',
   'readiness.unknown': 'readiness unknown',
 
   'tracking.ORDERED': 'Booked, waiting for the carrier',

@@ -179,6 +179,7 @@ export const fi: Catalog = {
   'readiness.ready': 'valmis',
   'readiness.notReady': 'ei valmis',
   'readiness.notReadyDetail': 'ei valmis: {detail}',
+  'readiness.readyDetail': 'valmis, mutta: {detail}',
   'readiness.unknown': 'valmius tuntematon',
 
   'tracking.ORDERED': 'Varattu, odottaa kuljetusliikettä',

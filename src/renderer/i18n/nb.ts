@@ -178,6 +178,7 @@ export const nb: Catalog = {
   'readiness.ready': 'klar',
   'readiness.notReady': 'ikke klar',
   'readiness.notReadyDetail': 'ikke klar: {detail}',
+  'readiness.readyDetail': 'klar, men: {detail}',
   'readiness.unknown': 'ukjent om den er klar',
 
   'tracking.ORDERED': 'Booket, venter på transportøren',

@@ -178,6 +178,7 @@ export const sv: Catalog = {
   'readiness.ready': 'redo',
   'readiness.notReady': 'inte redo',
   'readiness.notReadyDetail': 'inte redo: {detail}',
+  'readiness.readyDetail': 'redo, men: {detail}',
   'readiness.unknown': 'okänt om den är redo',
 
   'tracking.ORDERED': 'Bokad, väntar på transportören',
