@@ -82,6 +82,9 @@ export type Readiness = { readonly tone: 'ok' | 'bad' | 'warn' | 'unknown'; read
 
 export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail' | 'detailMessage'>): Readiness {
   if (printer.ready === null) return { tone: 'unknown', words: t('readiness.unknown') };
+  // Ready with a caveat (a ZPL device that cannot report its state, a resolution assumed): said, not hidden.
+  if (printer.ready && printer.detail)
+    return { tone: 'ok', words: t('readiness.readyDetail', { detail: agentWords(printer.detailMessage, printer.detail) }) };
   if (printer.ready) return { tone: 'ok', words: t('readiness.ready') };
   if (!printer.detail) return { tone: 'bad', words: t('readiness.notReady') };
   return { tone: 'bad', words: t('readiness.notReadyDetail', { detail: agentWords(printer.detailMessage, printer.detail) }) };

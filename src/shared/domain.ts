@@ -238,6 +238,20 @@ export interface AgentStatus {
   readonly lastError: AgentErrorPayload | null;
   readonly queued: number;
   readonly failed: number;
+  /**
+   * Configured printers that say they are not ready (paper out, head open, paused, cannot
+   * be reached), asked every few seconds, in routing order; absent or empty when none.
+   */
+  readonly printerProblems?: readonly PrinterProblem[];
+}
+
+/** A printer not ready, in its own words. */
+export interface PrinterProblem {
+  readonly uri: string;
+  /** Why, in English words that say what to do. */
+  readonly detail: string;
+  /** `detail` as a message code (src/shared/agent-messages.ts), for the UI's languages; absent when it has none. */
+  readonly detailMessage?: AgentMessage;
 }
 
 /**
@@ -303,6 +317,12 @@ export interface ConfiguredPrinter {
   /** Its name in Settings (routing.printers), when listed there. */
   readonly name?: string;
   readonly media?: PrinterMedia;
+  /** Its own readiness, as listPrinters gives it: null when it cannot be known (service printers). */
+  readonly ready?: boolean | null;
+  /** Why not ready, in words that say what to do; null when ready. */
+  readonly detail?: string | null;
+  /** `detail` as a message code (src/shared/agent-messages.ts); absent when it has none. */
+  readonly detailMessage?: AgentMessage | null;
 }
 
 /** One document a booked shipment needs (its `available_documents_types`), and where it stands. */

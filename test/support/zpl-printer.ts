@@ -27,6 +27,22 @@ export interface ZplPrinterState {
    * only `~HQES` (as newer Zebra firmware does). @default false
    */
   quietWhenFaulted: boolean;
+  /**
+   * How answers are framed: `stx` STX…ETX CR LF (Zebra); `lines-crlf` / `lines-lf` one bare
+   * line each, no STX/ETX (as some clones answer). @default 'stx'
+   */
+  framing: 'stx' | 'lines-crlf' | 'lines-lf';
+  /** Leave `~HI` unanswered (clones and print servers that know no resolution). @default false */
+  silentHi: boolean;
+  /** Wait this long before each answer (a slow printer). @default 0 */
+  answerDelayMs: number;
+  /** Close the connection as soon as a label format has been received. @default false */
+  closeAfterFormat: boolean;
+  /**
+   * A `~HS` that follows label formats on a connection is answered only once those labels
+   * have printed (a printer that works through its input in order). @default false
+   */
+  statusAfterData: boolean;
 }
 
 export interface PrintedLabel {
@@ -118,6 +134,11 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     msPerLabel: 5,
     silent: false,
     quietWhenFaulted: false,
+    framing: 'stx',
+    silentHi: false,
+    answerDelayMs: 0,
+    closeAfterFormat: false,
+    statusAfterData: false,
     ...initial,
   };
   const chunks: Buffer[] = [];
@@ -162,6 +183,13 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     socket.on('error', () => undefined);
     let pending = '';
     let current: string | null = null;
+    let gotFormat = false;
+    const answer = (text: string): void => {
+      const framed = state.framing === 'stx' ? text : text.replaceAll(STX, '').replaceAll(ETX, '');
+      const out = state.framing === 'lines-lf' ? framed.replaceAll('\r\n', '\n') : framed;
+      if (state.answerDelayMs > 0) setTimeout(() => socket.writable && socket.write(out, 'latin1'), state.answerDelayMs);
+      else socket.write(out, 'latin1');
+    };
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       pending += chunk.toString('latin1');
@@ -187,6 +215,11 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
           const copies = Number(/\^PQ(\d+)/.exec(format)?.[1] ?? '1');
           queue.push({ format, copies: Math.max(1, copies), done: 0 });
           schedule();
+          gotFormat = true;
+          if (state.closeAfterFormat) {
+            socket.end();
+            break;
+          }
           continue;
         }
         const starts = ['~HS', '~HI', '~HQES', '^XA'].map((token) => ({ token, at: pending.indexOf(token) })).filter((s) => s.at >= 0);
@@ -204,9 +237,17 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
         if (state.silent) continue;
         const faulted = state.paperOut || state.ribbonOut || state.headUp;
         if (next.token === '~HS') {
-          if (!(state.quietWhenFaulted && faulted)) socket.write(hostStatusReply(state, queue.length, remaining(), partial), 'latin1');
-        } else if (next.token === '~HQES') socket.write(errorStatusReply(state), 'latin1');
-        else socket.write(frame(`${state.model},V92.21.39Z,${state.dotsPerMm},8176KB`), 'latin1');
+          const reply = (): string => hostStatusReply(state, queue.length, remaining(), partial);
+          if (state.quietWhenFaulted && faulted) continue;
+          if (state.statusAfterData && gotFormat) {
+            const later = (): void => {
+              if (remaining() > 0) setTimeout(later, 10);
+              else if (socket.writable) answer(reply());
+            };
+            later();
+          } else answer(reply());
+        } else if (next.token === '~HQES') answer(errorStatusReply(state));
+        else if (!state.silentHi) answer(frame(`${state.model},V92.21.39Z,${state.dotsPerMm},8176KB`));
       }
     });
   }

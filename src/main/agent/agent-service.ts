@@ -1,4 +1,4 @@
-import { codedOnly, plainMessage } from '../../shared/agent-messages';
+import { codedOnly, plainMessage, type AgentMessage } from '../../shared/agent-messages';
 /**
  * The AgentApi facade: what the UI can ask of the agent. Electron IPC and the headless web
  * bridge both validate their payloads and forward here, so this is the single place each
@@ -460,12 +460,31 @@ export class AgentService implements AgentApi {
   async listConfiguredPrinters(_input: AgentInput<'listConfiguredPrinters'>): Promise<ConfiguredPrinter[]> {
     const routing = this.deps.settings.get().routing;
     const { labelPrinter, documentPrinter } = routing;
-    return printersOf(routing).map(({ uri, name, media }) => {
-      const roles: ConfiguredPrinter['roles'][number][] = [];
-      if (uri === labelPrinter || (uri !== documentPrinter && !isSheetMedia(media))) roles.push('label');
-      if (uri === documentPrinter || (uri !== labelPrinter && isSheetMedia(media))) roles.push('document');
-      return { uri, roles, paused: this.deps.pipeline.isPaused(uri), name, media };
-    });
+    return Promise.all(
+      printersOf(routing).map(async ({ uri, name, media }): Promise<ConfiguredPrinter> => {
+        const roles: ConfiguredPrinter['roles'][number][] = [];
+        if (uri === labelPrinter || (uri !== documentPrinter && !isSheetMedia(media))) roles.push('label');
+        if (uri === documentPrinter || (uri !== labelPrinter && isSheetMedia(media))) roles.push('document');
+        // The printer's own readiness, as listPrinters gives it, in the same words.
+        let readiness: { ready: boolean | null; detail: string | null; message?: AgentMessage | null };
+        try {
+          readiness = await this.deps.targetFor(uri).readiness(media ?? 'a4');
+        } catch (error) {
+          readiness = { ready: false, detail: (error as Error).message };
+        }
+        const printer: ConfiguredPrinter = {
+          uri,
+          roles,
+          paused: this.deps.pipeline.isPaused(uri),
+          name,
+          media,
+          ready: readiness.ready,
+          detail: readiness.detail,
+        };
+        const detailMessage = codedOnly(readiness.message);
+        return detailMessage ? { ...printer, detailMessage } : printer;
+      }),
+    );
   }
 
   async moveToFallback({ printer, to }: AgentInput<'moveToFallback'>): Promise<JobView[]> {

@@ -19,7 +19,8 @@ import { JOB_ERROR_CODES } from '../jobs/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import type { PdfToPrinterModule } from '../printing/windows-target';
-import { autoPrintTypes, findPrinter, mediaOn, routedPrinterUris, routeFor } from '../printing/routing';
+import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
+import { PrinterWatch } from './printer-watch';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
@@ -81,6 +82,8 @@ export interface AgentOptions {
   readonly site?: AgentSiteOptions | null;
   /** The headless web UI's address, for rotateUiAddress (src/main/headless.ts). @default none: the operation refuses */
   readonly uiAddress?: UiAddressControl;
+  /** How often the configured printers' readiness is asked for the tray and state bar (PrinterWatch). @default 4000 */
+  readonly printerWatchIntervalMs?: number;
 }
 
 export interface AgentSiteOptions {
@@ -153,10 +156,21 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     printers: () => routedPrinterUris(routing()),
     targetFor,
   });
+  // The configured printers' own readiness, shown by the tray and the state bar as it changes.
+  const printerWatch = new PrinterWatch({
+    printers: () => printersOf(routing()).map((p) => ({ uri: p.uri, media: p.media ?? 'a4' })),
+    readiness: (uri, media) => targetFor(uri).readiness(media),
+    onChange: () => hub.emit({ type: 'status', status: status.snapshot() }),
+    onReady: (uri) => pipeline.printerReady(uri),
+    // Asking Windows is a PowerShell run: every 15 s is enough there.
+    minGapMs: (uri) => (/^(windows|zpl-windows):/.test(uri) ? 15_000 : 0),
+    intervalMs: options.printerWatchIntervalMs,
+  });
   const status = new StatusTracker(
     () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
+    { printerProblems: () => printerWatch.problems() },
   );
   const fetcher = {
     async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
@@ -388,9 +402,11 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       site?.start();
       startPoller();
       fallback.start();
+      printerWatch.start();
     },
     async stop() {
       await site?.stop();
+      await printerWatch.stop();
       await fallback.stop();
       await poller?.stop();
       await webhookServer?.close();

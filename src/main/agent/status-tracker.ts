@@ -4,7 +4,7 @@
  * costs nothing.
  */
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
-import type { AgentErrorPayload, AgentStatus, JobState, JobView, SettingsView } from '../../shared/domain';
+import type { AgentErrorPayload, AgentStatus, JobState, JobView, PrinterProblem, SettingsView } from '../../shared/domain';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { toErrorPayload } from '../errors';
 
@@ -19,6 +19,8 @@ export interface StatusTrackerOptions {
   readonly errorWindowMs?: number;
   /** @default Date.now */
   readonly now?: () => number;
+  /** Printers not ready now, in their own words (PrinterWatch). @default none */
+  readonly printerProblems?: () => readonly PrinterProblem[];
 }
 
 export class StatusTracker {
@@ -34,6 +36,7 @@ export class StatusTracker {
   private readonly recentFailures = new Map<string, number>();
   private readonly errorWindowMs: number;
   private readonly now: () => number;
+  private readonly printerProblems: () => readonly PrinterProblem[];
 
   constructor(
     private readonly counts: () => Record<JobState, number>,
@@ -43,6 +46,7 @@ export class StatusTracker {
   ) {
     this.errorWindowMs = options.errorWindowMs ?? 30 * 60_000;
     this.now = options.now ?? Date.now;
+    this.printerProblems = options.printerProblems ?? (() => []);
   }
 
   connected(team: string): void {
@@ -118,6 +122,7 @@ export class StatusTracker {
       lastError: this.ledgerFailure ?? this.lastError,
       queued: counts.queued + counts.fetching + counts.spooling,
       failed,
+      printerProblems: this.printerProblems(),
     };
   }
 }

@@ -59,6 +59,8 @@ export interface TrayView {
   readonly startAtLogin: boolean | null;
   /** The configured printers, each paused or not (setPrinters). */
   readonly printers: readonly Pick<ConfiguredPrinter, 'uri' | 'paused'>[];
+  /** Printers not ready, in their own words (AgentStatus.printerProblems): one menu line each. */
+  readonly printerProblems: readonly string[];
   /** The language the tooltip and menu are in. */
   readonly language: UiLanguage;
 }
@@ -86,13 +88,22 @@ export class TrayController {
 
   /** Derives what the tray shows for a status (pure; exposed for tests and the window title). */
   view(status: AgentStatus): TrayView {
-    const state: TrayIconState = status.paused && status.state === 'ok' ? 'paused' : status.state;
+    const printerProblems = (status.printerProblems ?? []).map((p) => p.detail);
+    // A printer out of paper (head open, paused at the printer, unreachable) needs a person
+    // even while the agent itself is fine.
+    const shown: AgentStatus['state'] = status.state === 'ok' && printerProblems.length > 0 ? 'error' : status.state;
+    const state: TrayIconState = status.paused && shown === 'ok' ? 'paused' : shown;
     const language = this.#language;
     const team = status.team ?? trayWord(language, 'tray.notConnected');
     const lastPrint = status.lastPrintAt
       ? trayWord(language, 'tray.lastPrint', { time: this.#formatTime(status.lastPrintAt) })
       : trayWord(language, 'tray.noPrints');
-    const problem = status.lastError && state === 'error' ? `: ${status.lastError.message}` : '';
+    const problem =
+      status.lastError && status.state === 'error'
+        ? `: ${status.lastError.message}`
+        : printerProblems.length > 0 && state === 'error'
+          ? `: ${printerProblems[0]}`
+          : '';
     // Windows truncates tray tooltips at 127 characters.
     const toolTip = `Print Station — ${trayWord(language, `tray.state.${state}`)}${problem}`.slice(0, 127);
     return {
@@ -102,6 +113,7 @@ export class TrayController {
       paused: status.paused,
       startAtLogin: this.#options.loginItem ? this.#options.loginItem.get() : null,
       printers: this.#printers,
+      printerProblems,
       language,
     };
   }
@@ -127,7 +139,8 @@ export class TrayController {
       previous.statusLine !== next.statusLine ||
       previous.paused !== next.paused ||
       previous.startAtLogin !== next.startAtLogin ||
-      previous.language !== next.language;
+      previous.language !== next.language ||
+      previous.printerProblems.join('\n') !== next.printerProblems.join('\n');
     if (menuChanged || !samePrinters(previous, next)) {
       tray.setContextMenu(this.#options.buildMenu(this.#menu(next)));
     }
@@ -188,6 +201,11 @@ export class TrayController {
     const say = (key: Parameters<typeof trayWord>[1]): string => trayWord(view.language, key);
     return [
       { id: 'status', label: view.statusLine, enabled: false },
+      ...view.printerProblems.map((detail, i): MenuItemConstructorOptions => ({
+        id: `printer-problem:${i}`,
+        label: detail,
+        enabled: false,
+      })),
       { type: 'separator' },
       view.paused
         ? { id: 'pause', label: say('tray.resumeAutoPrint'), click: () => actions.setPaused(false) }
@@ -204,7 +222,13 @@ export class TrayController {
 
 function sameView(a: TrayView, b: TrayView): boolean {
   const same = a.icon === b.icon && a.toolTip === b.toolTip && a.statusLine === b.statusLine && a.paused === b.paused;
-  return same && a.startAtLogin === b.startAtLogin && a.language === b.language && samePrinters(a, b);
+  return (
+    same &&
+    a.startAtLogin === b.startAtLogin &&
+    a.language === b.language &&
+    samePrinters(a, b) &&
+    a.printerProblems.join('\n') === b.printerProblems.join('\n')
+  );
 }
 
 function samePrinters(a: TrayView, b: TrayView): boolean {

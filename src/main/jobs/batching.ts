@@ -207,7 +207,7 @@ export class Batching {
   async spool(lane: Lane, batch: Batch, target: PipelineTarget): Promise<void> {
     const { members } = batch;
     const first = members[0]!;
-    let result: { spoolerJobId: string | null; completed: boolean };
+    let result: { spoolerJobId: string | null; completed: boolean; note?: string | null };
     try {
       if (members.some((m) => m.spoolUncertain)) {
         for (const m of members) this.steps.countTry(m, 'spooling');
@@ -275,7 +275,7 @@ export class Batching {
       for (const m of members) this.failures.onFailure(m, error);
       return;
     }
-    this.handOver(lane, batch, result.spoolerJobId, result.completed);
+    this.handOver(lane, batch, result.spoolerJobId, result.completed, result.note ?? null);
   }
 
   private async runFetch(batch: Batch, tokens: readonly number[]): Promise<void> {
@@ -338,7 +338,7 @@ export class Batching {
     }
   }
 
-  private handOver(lane: Lane, batch: Batch, spoolerJobId: string | null, completed: boolean): void {
+  private handOver(lane: Lane, batch: Batch, spoolerJobId: string | null, completed: boolean, note: string | null = null): void {
     for (const m of batch.members) {
       lane.remove(m);
       this.context.queue.handedOver(m);
@@ -351,6 +351,7 @@ export class Batching {
       spoolerJobId,
       completed,
       () => this.tryBatchState(batch.id, 'spooled', spoolerJobId),
+      note,
     );
   }
 

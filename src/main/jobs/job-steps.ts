@@ -73,7 +73,7 @@ export class JobSteps {
 
   async spool(lane: Lane, entry: Entry, target: PipelineTarget): Promise<void> {
     const { failures, spooled } = this;
-    let result: { spoolerJobId: string | null; completed: boolean };
+    let result: { spoolerJobId: string | null; completed: boolean; note?: string | null };
     try {
       if (entry.spoolUncertain) {
         // The lookup can fail as well (a spooler that cannot be asked); counting the try here
@@ -139,7 +139,7 @@ export class JobSteps {
     lane.remove(entry);
     this.context.queue.handedOver(entry);
     entry.pdf = null;
-    spooled.record(entry.id, entry.target, result.spoolerJobId, result.completed);
+    spooled.record(entry.id, entry.target, result.spoolerJobId, result.completed, false, result.note ?? null);
   }
 
   /**

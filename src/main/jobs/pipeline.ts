@@ -492,6 +492,18 @@ export class PrintPipeline {
     return target === undefined ? this.autoPaused : this.pausedTargets.has(target);
   }
 
+  /**
+   * The printer says it is ready again (PrinterWatch saw it): a line waiting on it is looked
+   * at now, not when its probe back-off (up to retryMaxMs) runs out, so the labels go out
+   * within seconds of the paper going in. The probe still decides.
+   */
+  printerReady(target: string): void {
+    const lane = this.lanes.get(target);
+    if (!lane?.down || lane.probing) return;
+    lane.down.nextProbeAt = Math.min(lane.down.nextProbeAt, this.nowMs());
+    this.schedulePump();
+  }
+
   /** Printers whose line waits because the printer is down as a whole, with the printer's advice. */
   downPrinters(): Array<{ readonly target: string; readonly advice: string; readonly adviceMessage?: AgentMessage }> {
     return [...this.lanes.values()].flatMap((lane) => {

@@ -1,4 +1,4 @@
-import { agentMessage, plainMessage } from '../../shared/agent-messages';
+import { agentMessage, plainMessage, textMessage } from '../../shared/agent-messages';
 import type { PipelineContext } from './pipeline-context';
 import { SpoolerFollower, type FollowOutcome, type FollowedJob } from './spooler-follower';
 
@@ -25,8 +25,15 @@ export class SpooledJobs {
   }
 
   /** The handover happened: record it now, or as soon as the ledger can be written. */
-  record(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
-    this.context.guard.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered));
+  record(
+    jobId: string,
+    targetUri: string,
+    spoolerJobId: string | null,
+    completed: boolean,
+    recovered = false,
+    note: string | null = null,
+  ): void {
+    this.context.guard.orDefer(() => this.onSpooled(jobId, targetUri, spoolerJobId, completed, recovered, note));
   }
 
   /**
@@ -38,16 +45,27 @@ export class SpooledJobs {
     spoolerJobId: string | null,
     completed: boolean,
     also: () => void,
+    note: string | null = null,
   ): void {
     this.context.guard.orDeferTogether(() => {
       also();
-      for (const job of jobs) this.onSpooled(job.jobId, job.targetUri, spoolerJobId, completed);
+      for (const job of jobs) this.onSpooled(job.jobId, job.targetUri, spoolerJobId, completed, false, note);
     });
   }
 
-  /** Record the handover; finish at once (folder, service, windows) or follow the spooler. */
-  onSpooled(jobId: string, targetUri: string, spoolerJobId: string | null, completed: boolean, recovered = false): void {
-    const patch = { spoolerJobId, reason: null, requestId: null, nextAttemptAt: null };
+  /**
+   * Record the handover; finish at once (folder, service, windows) or follow the spooler.
+   * `note`: words kept on a job the printer cannot confirm (it stays `spooled`).
+   */
+  onSpooled(
+    jobId: string,
+    targetUri: string,
+    spoolerJobId: string | null,
+    completed: boolean,
+    recovered = false,
+    note: string | null = null,
+  ): void {
+    const patch = { spoolerJobId, reason: note ? textMessage(note) : null, requestId: null, nextAttemptAt: null };
     this.context.guard.write(jobId, 'spooled', patch);
     if (completed) this.context.guard.write(jobId, 'completed', {});
     else if (spoolerJobId) this.follow(jobId, targetUri, spoolerJobId, recovered);

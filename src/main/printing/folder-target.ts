@@ -34,6 +34,9 @@ export interface FolderTargetOptions {
   readonly minFreeBytes?: number;
 }
 
+/** How long a probe write that went through vouches for the folder (see probedAt). */
+const PROBE_EVERY_MS = 60_000;
+
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
 
 /** What a folder printer URI ends with when its files are for other programs too. */
@@ -62,6 +65,13 @@ export class FolderTarget implements PrinterTarget {
   private readonly minFreeBytes: number;
   /** Bytes a save that failed for lack of space needed: readiness waits for room for it. */
   private needBytes = 0;
+  /**
+   * When a probe file last went through (performance.now()); 0 after any failure. Readiness
+   * is asked every few seconds for the tray and the state bar: a real write, sync and remove
+   * each time would keep the disk busy all day, so a folder that took one recently and still
+   * has room and write access is taken at its word for a minute.
+   */
+  private probedAt = 0;
 
   constructor(options: FolderTargetOptions) {
     this.uri = options.uri;
@@ -97,6 +107,7 @@ export class FolderTarget implements PrinterTarget {
       await this.fs.unlink(tempPath).catch(() => undefined);
       const code = (error as NodeJS.ErrnoException | null)?.code;
       if (code === 'ENOSPC' || code === 'EDQUOT') this.needBytes = Math.max(this.needBytes, 2 * request.pdf.byteLength);
+      this.probedAt = 0;
       throw fsPrintError(error, finalPath, this.uri);
     }
     this.needBytes = 0;
@@ -163,9 +174,13 @@ export class FolderTarget implements PrinterTarget {
           throw Object.assign(new Error(`${free} bytes free`), { code: 'ENOSPC' });
         }
       }
-      await this.probeWrite();
+      if (this.probedAt === 0 || performance.now() - this.probedAt >= PROBE_EVERY_MS) {
+        await this.probeWrite();
+        this.probedAt = performance.now();
+      }
       return null;
     } catch (error) {
+      this.probedAt = 0;
       return fsPrintError(error, this.dir, this.uri, true);
     }
   }

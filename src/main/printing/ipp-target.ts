@@ -114,7 +114,7 @@ export class IppTarget implements PrinterTarget {
     if (problem) {
       return new PrintError(
         PRINT_ERROR_CODES.PRINTER_OFFLINE,
-        `The printer ${this.uri} is ${problem}; labels wait and print when it is ready.`,
+        `The printer ${this.uri} reports: ${problem}; labels wait and print when it is ready.`,
         {
           target: this.uri,
         },

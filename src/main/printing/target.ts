@@ -30,6 +30,11 @@ export interface SpoolResult {
   readonly spoolerJobId: string | null;
   /** True when the target is done as soon as spool() returns (folder, service, windows: nothing more can be followed). */
   readonly completed: boolean;
+  /**
+   * Words kept on a job that stays `spooled` without being followed (a raw ZPL device that
+   * cannot report its state: sent, not known printed). @default null
+   */
+  readonly note?: string | null;
 }
 
 export interface Readiness {

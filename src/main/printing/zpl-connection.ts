@@ -89,11 +89,11 @@ export class ZplConnection {
     return this.failure === null;
   }
 
-  /** Sends a tilde command and waits for `frames` framed strings in answer. */
-  async ask(command: string, frames: number): Promise<string[]> {
+  /** Sends a tilde command and waits for `frames` framed strings in answer, `waitMs` at most (@default the answer timeout). */
+  async ask(command: string, frames: number, waitMs = this.timeoutMs): Promise<string[]> {
     this.buffered = new Uint8Array(0);
     await this.write(command);
-    const deadline = Date.now() + this.timeoutMs;
+    const deadline = Date.now() + waitMs;
     for (;;) {
       const { strings } = framedStrings(this.buffered);
       if (strings.length >= frames) {
@@ -102,7 +102,7 @@ export class ZplConnection {
       }
       if (this.failure) throw this.failure;
       const left = deadline - Date.now();
-      if (left <= 0) throw new ZplConnectionError(`no answer to ${command} within ${this.timeoutMs} ms`, this.wrote, 'timeout');
+      if (left <= 0) throw new ZplConnectionError(`no answer to ${command} within ${waitMs} ms`, this.wrote, 'timeout');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiter = () => {

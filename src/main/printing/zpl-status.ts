@@ -44,8 +44,13 @@ export interface ZplIdentity {
   readonly memory: string;
 }
 
-/** The STX…ETX framed strings in `bytes`, and how many bytes they used (a partial frame is left). */
+/**
+ * The STX…ETX framed strings in `bytes`, and how many bytes they used (a partial frame is
+ * left). Some clones answer without STX/ETX, one string a line (CR LF or LF): with no STX
+ * in the answer, each complete non-empty line is a string.
+ */
 export function framedStrings(bytes: Uint8Array): { strings: string[]; used: number } {
+  if (!bytes.includes(STX)) return unframedLines(bytes);
   const strings: string[] = [];
   let used = 0;
   let at = 0;
@@ -58,6 +63,18 @@ export function framedStrings(bytes: Uint8Array): { strings: string[]; used: num
     at = end + 1;
     used = at;
   }
+  return { strings, used };
+}
+
+const LF = 0x0a;
+
+function unframedLines(bytes: Uint8Array): { strings: string[]; used: number } {
+  const used = bytes.lastIndexOf(LF) + 1;
+  const strings = Buffer.from(bytes.subarray(0, used))
+    .toString('latin1')
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line.trim() !== '');
   return { strings, used };
 }
 

@@ -39,6 +39,22 @@ export interface ZplTargetOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The resolution labels are rendered at when neither the URI (`?dpi=`) nor the printer
+ * (`~HI`) says it: 203 dpi, the resolution of most 4x6 label printers. A 300 dpi printer
+ * then prints them at two thirds of their size, so readiness says to set `?dpi=`.
+ */
+export const ZPL_FALLBACK_DPI: ZplDpi = 203;
+
+/** Status asked on an open connection and not answered at all: a device that only takes bytes. */
+const SILENT = Symbol('silent');
+
+/** How long `~HS` is waited for from a printer that did not answer it last time. */
+const SILENT_WAIT_MS = 500;
+
+/** Words on a job sent to a printer that cannot say whether it printed. */
+export const ZPL_UNCONFIRMED_NOTE = 'labels are sent, but whether they printed cannot be confirmed: check the printer';
+
 /** What `~HS` means for one printer: a PrintError naming its conditions, in the printer's words. */
 function notReadyError(uri: string, address: string, model: string | null, conditions: readonly ZplCondition[]): PrintError {
   return new PrintError(PRINT_ERROR_CODES.PRINTER_DISABLED, agentMessage('printer.zplNotReady', { address, model, conditions }), {
@@ -66,6 +82,16 @@ export class ZplTarget implements PrinterTarget {
   private identity: ZplIdentity | null = null;
   /** `~HI` was asked (answered or not): with the dpi in the URI it is not asked before every job. */
   private identityAsked = false;
+  /** `~HI` went unanswered and the URI has no `?dpi=`: labels are rendered at ZPL_FALLBACK_DPI. */
+  private dpiAssumed = false;
+  /** The printer took a connection and answered neither `~HS` nor `~HQES` the last time it was asked. */
+  private silent = false;
+  /**
+   * It answered `~HS` on a fresh connection during this run: it is a printer that reports
+   * its state, and its silence later means it hangs or is switched off behind a print
+   * server, not that it is a device that never says anything. Its labels then wait.
+   */
+  private reportsState = false;
   private readonly timeoutMs: number;
   private readonly answerTimeoutMs: number;
   private readonly statusEveryMs: number;
@@ -123,8 +149,17 @@ export class ZplTarget implements PrinterTarget {
     }
   }
 
-  private async status(connection: ZplConnection): Promise<ZplHostStatus> {
-    return parseHostStatus(await connection.ask('~HS', 3));
+  private async status(connection: ZplConnection, waitMs?: number): Promise<ZplHostStatus> {
+    return parseHostStatus(await connection.ask('~HS', 3, waitMs));
+  }
+
+  /**
+   * How long `~HS` is waited for: the answer time, but a printer already found silent is
+   * given SILENT_WAIT_MS (a printer answers in milliseconds), so a device that never
+   * answers does not hold each of its labels back for seconds.
+   */
+  private get statusWaitMs(): number {
+    return this.silent ? Math.min(this.answerTimeoutMs, SILENT_WAIT_MS) : this.answerTimeoutMs;
   }
 
   /**
@@ -133,19 +168,31 @@ export class ZplTarget implements PrinterTarget {
    * it is not ready for those conditions, not down.
    * @throws PrintError PRINTER_DISABLED naming the conditions, or SPOOLER_UNAVAILABLE
    */
-  private async statusOrErrors(connection: ZplConnection): Promise<ZplHostStatus> {
+  private async statusOrErrors(connection: ZplConnection): Promise<ZplHostStatus | typeof SILENT> {
+    const wasSilent = this.silent;
     try {
-      return await this.status(connection);
+      const status = await this.status(connection, this.statusWaitMs);
+      this.silent = false;
+      this.reportsState = true;
+      return status;
     } catch (error) {
       if (!(error instanceof ZplConnectionError) || error.reason !== 'timeout' || !connection.usable) throw this.down(error);
+      if (wasSilent) return SILENT;
       let conditions: ZplCondition[] | null = null;
+      let answered = false;
       try {
-        conditions = parseErrorStatus((await connection.ask('~HQES', 1))[0] ?? '');
+        const answer = await connection.ask('~HQES', 1);
+        answered = true;
+        conditions = parseErrorStatus(answer.join('\n'));
       } catch {
-        // Neither answered: the printer is down.
+        // Neither answered.
       }
       if (conditions && conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
-      throw this.down(error);
+      if (answered || !connection.usable || this.reportsState) throw this.down(error);
+      // It took the connection and said nothing: a plain raw-port device (a "dumb" 9100
+      // printer or print server) that cannot report its state. Labels still go to it.
+      this.silent = true;
+      return SILENT;
     }
   }
 
@@ -158,7 +205,12 @@ export class ZplTarget implements PrinterTarget {
         this.identity = parseIdentity((await connection.ask('~HI', 1))[0] ?? '');
       } catch (error) {
         if (this.dpi !== null) return this.dpi;
-        throw error;
+        // Connected but no (readable) answer: many clones and print servers never answer
+        // ~HI. A printer left stuck for that would print nothing; render at the fallback
+        // and say so in readiness. A printer that cannot be reached stays down.
+        if (error instanceof ZplConnectionError && error.reason !== 'timeout' && !connection.usable) throw error;
+        this.dpiAssumed = true;
+        return ZPL_FALLBACK_DPI;
       }
     }
     if (this.dpi !== null) return this.dpi;
@@ -196,6 +248,7 @@ export class ZplTarget implements PrinterTarget {
   /** The resolution to render at, and `~HI`'s identity for the test label: asked once, on a connection of its own. */
   private async renderDpi(): Promise<ZplDpi> {
     if (this.dpi !== null && (this.identity !== null || this.identityAsked)) return this.dpi;
+    if (this.dpiAssumed) return ZPL_FALLBACK_DPI;
     return this.session(async (connection) => {
       try {
         return await this.resolution(connection);
@@ -216,13 +269,14 @@ export class ZplTarget implements PrinterTarget {
     // rendering of a batch.
     const dpi = await this.renderDpi();
     const zpl = await labelsFor(request, { dpi, uri: this.uri, identity: this.identity });
-    await this.session(async (connection) => {
-      const conditions = statusConditions(await this.statusOrErrors(connection));
-      if (conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
+    const followable = await this.session(async (connection) => {
+      const status = await this.statusOrErrors(connection);
+      if (status !== SILENT) {
+        const conditions = statusConditions(status);
+        if (conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
+      }
       try {
         await connection.write(zpl, true);
-        // The printer's word that it took the batch (and what it has left), on the same socket.
-        await this.status(connection);
       } catch (error) {
         if (error instanceof ZplConnectionError && !error.sent) throw this.down(error);
         throw new PrintError(
@@ -232,7 +286,21 @@ export class ZplTarget implements PrinterTarget {
           { cause: error, target: this.uri },
         );
       }
+      try {
+        // The printer's word that it took the batch, on the same socket. Some printers close
+        // the connection right after the data or answer late: the labels were handed over
+        // whole all the same, and are followed on connections of their own. Some answer
+        // status only once job data has come: then they can be followed after all.
+        await this.status(connection, this.statusWaitMs);
+        this.silent = false;
+      } catch {
+        if (status === SILENT) return false;
+      }
+      return true;
     });
+    // A printer that cannot report its state: sent, and that is all anyone can know. The job
+    // stays `spooled` (not `completed`) with words saying so, and is not followed.
+    if (!followable) return { spoolerJobId: null, completed: false, note: ZPL_UNCONFIRMED_NOTE };
     const id = `${this.address}#${++this.sequence}`;
     this.outstanding.add(id);
     this.askedAt = Number.NEGATIVE_INFINITY;
@@ -280,10 +348,23 @@ export class ZplTarget implements PrinterTarget {
     try {
       return await this.session(async (connection) => {
         const status = await this.statusOrErrors(connection);
-        if (this.identity === null) await this.resolution(connection).catch(() => undefined);
+        if (status === SILENT) {
+          // Ready as far as anyone can tell: it takes labels, but cannot say paper out or head open.
+          return {
+            ready: true,
+            detail: `${this.who} takes labels but does not report its state (no answer to ~HS): ${ZPL_UNCONFIRMED_NOTE}`,
+          };
+        }
+        if (this.identity === null && !this.dpiAssumed) await this.resolution(connection).catch(() => undefined);
         const conditions = statusConditions(status);
-        return conditions.length > 0
-          ? notReady(notReadyError(this.uri, this.address, this.model, conditions))
+        if (conditions.length > 0) return notReady(notReadyError(this.uri, this.address, this.model, conditions));
+        return this.dpiAssumed && this.dpi === null
+          ? {
+              ready: true,
+              detail:
+                `${this.who} does not say its resolution (no answer to ~HI): labels are rendered at ${ZPL_FALLBACK_DPI} dpi. ` +
+                `If it prints at 300 or 600 dpi, add it to the printer URI (${this.uri.split('?')[0]}?dpi=300).`,
+            }
           : { ready: true, detail: null };
       });
     } catch (error) {

@@ -54,6 +54,7 @@ export const da: Catalog = {
   'status.queued': 'I kø',
   'status.failed': 'Mislykkede',
   'status.lastError': 'Seneste fejl',
+  'status.printerNotReady': 'Printeren er ikke klar',
   'status.state.ok': 'Kører',
   'status.state.paused': 'Automatisk udskrivning på pause',
   'status.state.error': 'Fejl',
@@ -207,6 +208,7 @@ export const da: Catalog = {
   'readiness.ready': 'klar',
   'readiness.notReady': 'ikke klar',
   'readiness.notReadyDetail': 'ikke klar: {detail}',
+  'readiness.readyDetail': 'klar, men: {detail}',
   'readiness.unknown': 'ukendt, om den er klar',
 
   'tracking.ORDERED': 'Booket, venter på fragtfirmaet',

@@ -56,6 +56,7 @@ export const en = {
   'status.queued': 'Queued',
   'status.failed': 'Failed',
   'status.lastError': 'Last error',
+  'status.printerNotReady': 'Printer not ready',
   'status.state.ok': 'Running',
   'status.state.paused': 'Auto-print paused',
   'status.state.error': 'Error',
@@ -209,6 +210,7 @@ export const en = {
   'readiness.ready': 'ready',
   'readiness.notReady': 'not ready',
   'readiness.notReadyDetail': 'not ready: {detail}',
+  'readiness.readyDetail': 'ready, but: {detail}',
   'readiness.unknown': 'readiness unknown',
 
   'tracking.ORDERED': 'Booked, waiting for the carrier',

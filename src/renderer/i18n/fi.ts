@@ -55,6 +55,7 @@ export const fi: Catalog = {
   'status.queued': 'Jonossa',
   'status.failed': 'Epäonnistuneet',
   'status.lastError': 'Viimeisin virhe',
+  'status.printerNotReady': 'Tulostin ei ole valmis',
   'status.state.ok': 'Käynnissä',
   'status.state.paused': 'Automaattinen tulostus keskeytetty',
   'status.state.error': 'Virhe',
@@ -208,6 +209,7 @@ export const fi: Catalog = {
   'readiness.ready': 'valmis',
   'readiness.notReady': 'ei valmis',
   'readiness.notReadyDetail': 'ei valmis: {detail}',
+  'readiness.readyDetail': 'valmis, mutta: {detail}',
   'readiness.unknown': 'valmius tuntematon',
 
   'tracking.ORDERED': 'Varattu, odottaa kuljetusliikettä',

@@ -54,6 +54,7 @@ export const nb: Catalog = {
   'status.queued': 'I kø',
   'status.failed': 'Mislykkede',
   'status.lastError': 'Siste feil',
+  'status.printerNotReady': 'Skriveren er ikke klar',
   'status.state.ok': 'Kjører',
   'status.state.paused': 'Automatisk utskrift satt på pause',
   'status.state.error': 'Feil',
@@ -207,6 +208,7 @@ export const nb: Catalog = {
   'readiness.ready': 'klar',
   'readiness.notReady': 'ikke klar',
   'readiness.notReadyDetail': 'ikke klar: {detail}',
+  'readiness.readyDetail': 'klar, men: {detail}',
   'readiness.unknown': 'ukjent om den er klar',
 
   'tracking.ORDERED': 'Booket, venter på transportøren',

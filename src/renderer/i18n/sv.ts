@@ -54,6 +54,7 @@ export const sv: Catalog = {
   'status.queued': 'I kö',
   'status.failed': 'Misslyckade',
   'status.lastError': 'Senaste fel',
+  'status.printerNotReady': 'Skrivaren är inte redo',
   'status.state.ok': 'Igång',
   'status.state.paused': 'Automatisk utskrift pausad',
   'status.state.error': 'Fel',
@@ -207,6 +208,7 @@ export const sv: Catalog = {
   'readiness.ready': 'redo',
   'readiness.notReady': 'inte redo',
   'readiness.notReadyDetail': 'inte redo: {detail}',
+  'readiness.readyDetail': 'redo, men: {detail}',
   'readiness.unknown': 'okänt om den är redo',
 
   'tracking.ORDERED': 'Bokad, väntar på transportören',

@@ -3,7 +3,7 @@ import type { AgentStatus } from '../../shared/domain';
 import { h, replaceChildren } from '../dom';
 import { localDateTime, localNumber } from '../format';
 import { t, tMaybe, type MessageKey } from '../i18n';
-import { errorWords } from '../agent-words';
+import { agentWords, errorWords } from '../agent-words';
 
 const STATE_WORDS: Readonly<Record<AgentStatus['state'], MessageKey>> = {
   ok: 'status.state.ok',
@@ -32,6 +32,16 @@ export class StatusBar {
       item(t('status.lastPrint'), localDateTime(status.lastPrintAt)),
       status.queued > 0 ? item(t('status.queued'), localNumber(status.queued)) : null,
       status.failed > 0 ? item(t('status.failed'), localNumber(status.failed), 'warn') : null,
+      // Each printer that says it is not ready, in its own words (paper out, head open, paused).
+      ...(status.printerProblems ?? []).map((problem) => {
+        const words = agentWords(problem.detailMessage, problem.detail);
+        return h(
+          'span',
+          { class: 'status-item error printer-problem', title: words, 'data-printer': problem.uri },
+          h('span', { class: 'status-label' }, t('status.printerNotReady')),
+          words,
+        );
+      }),
       status.lastError
         ? h(
             'span',

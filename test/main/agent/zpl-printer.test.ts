@@ -112,4 +112,87 @@ describe('an agent printing to a ZPL printer (zpl://)', () => {
     await waitFor(async () => (await agent.api.listJobs({ search: 'DOWN-1' }))[0]?.state === 'completed', 'the job completed');
     expect(printer.formats).toHaveLength(1);
   });
+
+  it(
+    'sends each label once to a device that never answers (a plain 9100 sink): the jobs stay spooled with words saying so, readiness says it does not report its state',
+    { timeout: 60_000 },
+    async () => {
+      printer.set({ silent: true });
+      const sink = `zpl://127.0.0.1:${printer.port}?dpi=203`;
+      uri = sink;
+      const { agent } = await station.start({ printer: sink });
+      await waitFor(async () => /does not report its state/.test((await shown()).detail ?? ''), 'the sink shown', 10_000);
+      expect((await shown()).ready).toBe(true);
+      await Promise.all([1, 2, 3].map((i) => station.sandbox.bookShipment({ reference_id: `SINK-${i}` })));
+      await waitFor(() => printer.formats.length === 3, 'three labels sent', 30_000);
+      await waitFor(async () => (await agent.api.listJobs({ search: 'SINK-' })).every((j) => j.state === 'spooled'), 'all handed over');
+      await new Promise((r) => setTimeout(r, 3000));
+      const jobs = await agent.api.listJobs({ search: 'SINK-' });
+      expect(jobs.map((j) => j.state)).toEqual(['spooled', 'spooled', 'spooled']);
+      for (const job of jobs) expect(job.reason).toMatch(/cannot be confirmed/);
+      expect(printer.formats).toHaveLength(3);
+    },
+  );
+
+  it(
+    'puts each state the printer can be in into the status (window state bar, tray) in its words within 10 s, with no label waiting, and takes it out when ready',
+    { timeout: 90_000 },
+    async () => {
+      const { agent } = await station.start({ printer: uri });
+      const problem = async (): Promise<string> =>
+        (await agent.api.getStatus({})).printerProblems?.find((p) => p.uri === uri)?.detail ?? '';
+      const events: string[] = [];
+      const unsubscribe = agent.subscribe((event) => {
+        if (event.type === 'status') events.push(event.status.printerProblems?.[0]?.detail ?? '');
+      });
+      try {
+        for (const [fault, words] of [
+          [{ paperOut: true }, /paper out.*media/],
+          [{ headUp: true }, /head open/],
+          [{ paused: true }, /paused/],
+        ] as const) {
+          printer.set(fault);
+          const changed = Date.now();
+          await waitFor(async () => words.test(await problem()), `${JSON.stringify(fault)} in the status`, 10_000);
+          expect(Date.now() - changed).toBeLessThan(10_000);
+          expect(
+            events.some((e) => words.test(e)),
+            'pushed to the window and tray as a status event',
+          ).toBe(true);
+          const configured = (await agent.api.listConfiguredPrinters({})).find((p) => p.uri === uri);
+          expect(configured).toMatchObject({ ready: false, detail: expect.stringMatching(words) });
+          printer.set({ paperOut: false, headUp: false, paused: false });
+          await waitFor(async () => (await problem()) === '', 'ready again in the status', 10_000);
+        }
+        await printer.stop();
+        await waitFor(async () => /does not answer/.test(await problem()), 'unreachable in the status', 10_000);
+      } finally {
+        unsubscribe();
+      }
+    },
+  );
+
+  it(
+    'sends labels waiting on paper out within seconds of the paper going in, though the line’s back-off had grown to a minute',
+    { timeout: 60_000 },
+    async () => {
+      const { agent } = await station.start({
+        printer: uri,
+        tuning: { pipeline: { retryBaseMs: 60_000, retryMaxMs: 60_000, followIntervalMs: 20 } },
+      });
+      await waitFor(async () => (await shown()).ready === true, 'the printer ready');
+      printer.set({ paperOut: true });
+      await station.sandbox.bookShipment({ reference_id: 'BACK-1' });
+      await waitFor(
+        async () => /waiting for the printer/.test((await agent.api.listJobs({ search: 'BACK-1' }))[0]?.reason ?? ''),
+        'the label waiting on the printer',
+      );
+      printer.set({ paperOut: false });
+      const back = Date.now();
+      await waitFor(() => printer.printed.length === 1, 'the label printed', 15_000);
+      expect(Date.now() - back).toBeLessThan(10_000);
+      await waitFor(async () => (await agent.api.listJobs({ search: 'BACK-1' }))[0]?.state === 'completed', 'the job completed');
+      expect(printer.formats).toHaveLength(1);
+    },
+  );
 });

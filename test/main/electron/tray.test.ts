@@ -120,6 +120,21 @@ describe('TrayController', () => {
     expect(labels()[0]).toBe('Not connected · production · no prints yet');
   });
 
+  it('shows a ZPL printer out of paper in its own words: attention icon, tooltip and a menu line, gone once it is ready', () => {
+    const paperOut =
+      'ZPL printer ZD421-203dpi at 10.0.0.7:9100 reports paper out: load labels (media) and close the head. Labels wait and print once it is ready.';
+    controller.render({ ...BASE, printerProblems: [{ uri: 'zpl://10.0.0.7', detail: paperOut }] });
+    expect(tray().initialImage).toBe(ICONS.error);
+    const toolTip = tray().calls.findLast(([name]) => name === 'setToolTip')![1] as string;
+    expect(toolTip).toMatch(/^Print Station — needs attention: ZPL printer ZD421-203dpi at 10\.0\.0\.7:9100 reports paper out/);
+    expect(toolTip.length).toBeLessThanOrEqual(127);
+    expect(item('printer-problem:0')).toMatchObject({ label: paperOut, enabled: false });
+    controller.render({ ...BASE, printerProblems: [] });
+    expect(tray().calls).toContainEqual(['setImage', ICONS.ok]);
+    expect(tray().calls.findLast(([name]) => name === 'setToolTip')![1]).toBe('Print Station — printing automatically');
+    expect(item('printer-problem:0')).toBeUndefined();
+  });
+
   it('re-renders only what changed, and nothing when nothing changed', () => {
     controller.render(BASE);
     const afterFirst = tray().calls.length;

@@ -127,6 +127,8 @@ describe('ipp:// printers: an IPP Everywhere printer (ippeveprinter) addressed d
     expect(detail).toContain('the cover or print head is open: close it');
     expect(detail).toContain('paused: resume the printer');
     expect(detail).not.toContain('marker');
+    // Reads as a sentence whichever reason comes first ("… is the cover … is open" did not).
+    expect(detail).toMatch(/^The printer \S+ reports: /);
     const refused = (await t.spool(label()).catch((e: unknown) => e)) as PrintError;
     expect(refused.code).toBe(PRINT_ERROR_CODES.PRINTER_OFFLINE);
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
 import type { SpoolRequest } from '../../../src/main/printing/target';
-import { ZplTarget } from '../../../src/main/printing/zpl-target';
+import { ZPL_UNCONFIRMED_NOTE, ZplTarget } from '../../../src/main/printing/zpl-target';
 import { renderTestPage } from '../../../src/main/agent/test-page';
 import { waitFor } from '../../support/agent-harness';
 import { startZplPrinter, type ZplPrinter } from '../../support/zpl-printer';
@@ -150,14 +150,95 @@ describe('zpl:// printers', () => {
     expect((await zpl.readiness()).ready).toBe(true);
   });
 
-  it('counts a printer that never answers ~HS as down, without sending the labels', async () => {
+  it('sends the labels to a device that takes connections but never answers (a plain 9100 sink): spooled, not followed, and readiness says it cannot report its state', async () => {
     printer.set({ silent: true });
     const zpl = target('?dpi=203', { answerTimeoutMs: 300 });
+    const spooled = await zpl.spool(request());
+    expect(spooled).toEqual({ spoolerJobId: null, completed: false, note: ZPL_UNCONFIRMED_NOTE });
+    expect(printer.questions).toEqual(['~HI', '~HS', '~HQES', '~HS']);
+    await waitFor(() => printer.formats.length === 1, 'the label arrived', 2000);
+    // A second label is not held back by the full wait again: ~HS only, half a second.
+    const started = Date.now();
+    expect((await zpl.spool(request({ jobId: 'job2' }))).spoolerJobId).toBeNull();
+    expect(Date.now() - started).toBeLessThan(1500);
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(true);
+    expect(readiness.detail).toMatch(/does not report its state/);
+    // Once it answers, it is followed as any other.
+    printer.set({ silent: false });
+    expect(await zpl.readiness()).toEqual({ ready: true, detail: null });
+    expect((await zpl.spool(request({ jobId: 'job3' }))).spoolerJobId).not.toBeNull();
+  });
+
+  it('counts a printer that answered ~HS and then falls silent as down, not as a sink: its labels wait', async () => {
+    const zpl = target('?dpi=203', { answerTimeoutMs: 300 });
+    expect(await zpl.readiness()).toEqual({ ready: true, detail: null });
+    printer.set({ silent: true });
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(readiness.detail).toMatch(/does not answer \(no answer to ~HS within 300 ms\)/);
     const error = await caught(zpl.spool(request()));
     expect(error.printerDown).toBe(true);
-    expect(error.message).toMatch(/no answer to ~HS within 300 ms/);
-    expect(printer.questions).toEqual(['~HI', '~HS', '~HQES']);
     expect(printer.formats).toEqual([]);
+    printer.set({ silent: false });
+    expect((await zpl.spool(request())).spoolerJobId).not.toBeNull();
+  });
+
+  it('renders at 203 dpi when ~HI goes unanswered and the URI has no ?dpi=, and readiness says to set it', async () => {
+    printer.set({ silentHi: true });
+    const zpl = target('', { answerTimeoutMs: 300 });
+    const spooled = await zpl.spool(request());
+    expect(spooled.spoolerJobId).not.toBeNull();
+    expect(printer.formats[0]).toMatch(/^\^XA\^PW812\^LL1218\^/);
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(true);
+    expect(readiness.detail).toMatch(/no answer to ~HI\): labels are rendered at 203 dpi.*\?dpi=300/);
+    // Asked once: later jobs do not wait for it again.
+    await zpl.spool(request({ jobId: 'job2' }));
+    expect(printer.questions.filter((q) => q === '~HI')).toHaveLength(1);
+  });
+
+  it.each(['lines-crlf', 'lines-lf'] as const)('reads ~HS and ~HI answered without STX/ETX, one line each (%s)', async (framing) => {
+    printer.set({ framing, dotsPerMm: 12, model: 'Clone-300' });
+    const zpl = target('', { answerTimeoutMs: 1000 });
+    printer.set({ paperOut: true });
+    const readiness = await zpl.readiness();
+    expect(readiness.ready).toBe(false);
+    expect(readiness.detail).toMatch(/Clone-300.*paper out/);
+    printer.set({ paperOut: false });
+    const spooled = await zpl.spool(request());
+    expect(printer.formats[0]).toMatch(/^\^XA\^PW1200\^LL1800\^/);
+    await waitFor(async () => (await zpl.jobState(spooled.spoolerJobId!)) === 'completed', 'the label printed', 5000);
+  });
+
+  it('follows a printer that closes the connection right after the data: no false failure, completed once drained', async () => {
+    printer.set({ closeAfterFormat: true, msPerLabel: 100 });
+    const zpl = target();
+    const spooled = await zpl.spool(request({ copies: 2 }));
+    expect(printer.formats).toHaveLength(1);
+    expect(await zpl.jobState(spooled.spoolerJobId!)).toBe('printing');
+    await waitFor(async () => (await zpl.jobState(spooled.spoolerJobId!)) === 'completed', 'the labels printed', 5000);
+    expect(printer.printed).toHaveLength(2);
+  });
+
+  it('sends once to a printer that answers ~HS after the job data only once it has printed it, and follows it to completed', async () => {
+    printer.set({ statusAfterData: true, msPerLabel: 600 });
+    const zpl = target('?dpi=203', { answerTimeoutMs: 300 });
+    const spooled = await zpl.spool(request());
+    expect(spooled.spoolerJobId).not.toBeNull();
+    expect(await zpl.jobState(spooled.spoolerJobId!)).toBe('printing');
+    await waitFor(async () => (await zpl.jobState(spooled.spoolerJobId!)) === 'completed', 'the label printed', 5000);
+    expect(printer.formats).toHaveLength(1);
+    expect(printer.printed).toHaveLength(1);
+  });
+
+  it('waits for a slow printer within the answer time', async () => {
+    printer.set({ answerDelayMs: 400 });
+    const zpl = target('', { answerTimeoutMs: 1500 });
+    expect(await zpl.readiness()).toEqual({ ready: true, detail: null });
+    const spooled = await zpl.spool(request());
+    await waitFor(async () => (await zpl.jobState(spooled.spoolerJobId!)) === 'completed', 'the label printed', 5000);
+    expect(printer.formats).toHaveLength(1);
   });
 });
 
