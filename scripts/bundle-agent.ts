@@ -6,8 +6,13 @@
  * external and resolve from the project's node_modules, as does mupdf (its WebAssembly file
  * is read from beside its module, and it is imported only when a raw ZPL printer prints).
  *
+ * Several `npm run agent` started at once (a relay and stations of a site) each bundle: the
+ * file is written beside its place and renamed over it, so no node ever runs a half-written
+ * bundle (a rename replaces the file whole; each starter runs a complete one).
+ *
  *   tsx scripts/bundle-agent.ts [OUTFILE]   (default out/agent/agent.mjs)
  */
+import { rename, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -16,7 +21,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_AGENT_BUNDLE = path.join(ROOT, 'out/agent/agent.mjs');
 
 export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Promise<string> {
-  await build({
+  const result = await build({
     entryPoints: [path.join(ROOT, 'src/main/cli/agent.ts')],
     bundle: true,
     platform: 'node',
@@ -27,7 +32,14 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',
+    write: false,
   });
+  await mkdir(path.dirname(outfile), { recursive: true });
+  for (const file of result.outputFiles) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    await writeFile(temporary, file.contents);
+    await rename(temporary, file.path);
+  }
   return outfile;
 }
 
