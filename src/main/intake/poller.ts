@@ -3,7 +3,7 @@ import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } 
 import { BookingTimeResolver } from './booking-time-resolver';
 import { changeTime, isBooked, noticeFromShipment } from './booked-shipment';
 import { errorText } from './error-text';
-import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
+import { BookingDeferredError, INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import { PollCursor, type ParkedShipment } from './poll-cursor';
 import {
   silentLogger,
@@ -356,7 +356,9 @@ export class Poller {
         this.options.onBooking?.(result);
       } catch (error) {
         failed ??= error;
-        this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
+        // Put off on purpose (a site booking that waits for a station): the sink said so once.
+        if (!(error instanceof BookingDeferredError))
+          this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
       }
     }
 

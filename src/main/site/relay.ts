@@ -36,7 +36,10 @@ export interface RelayOptions {
   readonly webhook?: { readonly port: number; readonly host?: string; readonly secrets: readonly string[] } | null;
   /** Seconds between polls; 0 = no polling (webhooks only, one reconciling poll at start). @default 2 */
   readonly pollIntervalSeconds?: number;
-  /** `--default-station`, in order; at least one. */
+  /**
+   * `--default-station`, in order. Empty: bookings that no scan claim and no station rule
+   * decide wait at the relay (logged, `print_station_site_bookings_waiting`) until one does. @default none
+   */
   readonly defaultStations: readonly string[];
   /** Longest a scan claim lasts (the claims bucket's TTL). @default 30 */
   readonly claimMinutes?: number;
@@ -50,6 +53,8 @@ export interface RelayOptions {
   readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
   /** The link to the site dropped (false) or came back (true). @default none */
   readonly onLink?: (connected: boolean) => void;
+  /** The bookings waiting for a station changed (metrics). @default none */
+  readonly onWaiting?: (shipmentIds: readonly string[]) => void;
 }
 
 export interface Relay {
@@ -59,11 +64,12 @@ export interface Relay {
   readonly fallback: FallbackMover;
   /** The service requests made so far (for the bench's requests a minute). */
   readonly serviceRequests: () => number;
+  /** Shipment ids of bookings that nothing decides yet (a relay without a default station). */
+  readonly waitingBookings: () => string[];
   stop(): Promise<void>;
 }
 
 export async function startRelay(options: RelayOptions): Promise<Relay> {
-  if (options.defaultStations.length === 0) throw new Error('a relay needs at least one --default-station');
   const { log } = options;
   const logger = { info: log.info, warn: log.warn, error: log.error };
   const name = options.name ?? `relay-${process.pid}`;
@@ -119,6 +125,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     shipments,
     logger,
     onPublished: options.onPublished,
+    onWaiting: options.onWaiting,
   });
   const fallback = new FallbackMover({
     js: site.js,
@@ -176,6 +183,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     poller,
     fallback,
     serviceRequests: () => requests,
+    waitingBookings: () => publisher.waitingBookings(),
     async stop() {
       clearInterval(heartbeat);
       fallback.stop();
