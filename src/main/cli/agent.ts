@@ -12,6 +12,7 @@ import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
 import { SITE_USAGE, splitSiteOptions } from './site-options';
+import { noteWhileWaiting, waitingForSiteText } from '../site/waiting-note';
 import type { SiteMetrics } from '../site/metrics';
 import type { Agent } from '../agent/create-agent';
 
@@ -92,6 +93,11 @@ async function main(): Promise<void> {
   if (agent.agent.site) {
     const joined = agent.agent.site;
     void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+    noteWhileWaiting(joined.ready, () => {
+      const text = waitingForSiteText('site', site.siteText!);
+      log.warn(text);
+      process.stdout.write(`${text}\n`);
+    });
   }
 }
 

@@ -8,6 +8,7 @@ import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
 import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/metrics';
 import { startRelay } from '../site/relay';
+import { noteWhileWaiting, waitingForSiteText } from '../site/waiting-note';
 import { stopOnSignals } from './lifecycle';
 import { OptionsError, parseAgentOptions } from './options';
 import { RELAY_USAGE, splitSiteOptions } from './site-options';
@@ -34,7 +35,7 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
   let connected = false;
   let waiting = 0;
   const metrics = new SiteMetrics('relay', { siteConnected: () => connected, waiting: () => waiting });
-  const relay = await startRelay({
+  const starting = startRelay({
     servers: site.site,
     apiUrl: options.apiUrl,
     apiKey: options.apiKey,
@@ -56,6 +57,12 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
     onLink: (up) => (connected = up),
     onWaiting: (ids) => (waiting = ids.length),
   });
+  noteWhileWaiting(starting, () => {
+    const text = waitingForSiteText('relay', site.siteText!);
+    log.warn(text);
+    process.stdout.write(`${text}\n`);
+  });
+  const relay = await starting;
   connected = true;
   let metricsServer: MetricsServer | null = null;
   if (site.metricsPort !== null) metricsServer = await startMetricsServer(metrics, site.metricsPort);
