@@ -10,6 +10,7 @@ import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { localClock } from '../format';
 import { t, type MessageKey } from '../i18n';
+import { siteReasonWords } from '../job-words';
 import { SiteRulesForm } from './site-rules-form';
 
 /** How often the tab asks again while it is shown. */
@@ -128,13 +129,6 @@ export class SiteView {
 export function decisionText(decision: SiteDecisionView): string {
   const booking = decision.referenceId ?? decision.shipmentId;
   const where = decision.takenBy ? t('site.printedAt', { station: decision.takenBy }) : t('site.goesTo', { station: decision.station });
-  const why =
-    decision.reason === 'claim'
-      ? t('site.reason.claim', { time: localClock(decision.claimedAt ?? decision.decidedAt) })
-      : decision.reason === 'rule'
-        ? t('site.reason.rule')
-        : decision.reason === 'fallback'
-          ? t('site.reason.fallback', { station: decision.movedFrom ?? '' })
-          : t('site.reason.default');
+  const why = siteReasonWords(decision.reason, decision.claimedAt ?? decision.decidedAt, decision.movedFrom);
   return `${booking}: ${where}: ${why}`;
 }
