@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { StationRules } from '../../shared/domain';
 import { ServiceConnection, type ServiceConnectionOptions } from '../agent/service-connection';
 import { Poller } from '../intake/poller';
@@ -45,7 +47,12 @@ export interface RelayOptions {
   readonly claimMinutes?: number;
   /** How long a booking waits for its offline station before its fallback prints it. @default 120000 */
   readonly fallbackAfterMs?: number;
-  /** The relay's name in the site. @default `relay-<pid>` */
+  /**
+   * The relay's name in the site (its heartbeat's key in the Site tab). Stable across
+   * restarts, so a restarted relay is the same row, not one more "offline" relay each time;
+   * two relays on one host differ by their data directories.
+   * @default `relay@<host name>/<6 hex of the data directory's path>`
+   */
   readonly name?: string;
   readonly credsFile?: string | null;
   readonly client?: ServiceConnectionOptions['client'];
@@ -72,7 +79,7 @@ export interface Relay {
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const { log } = options;
   const logger = { info: log.info, warn: log.warn, error: log.error };
-  const name = options.name ?? `relay-${process.pid}`;
+  const name = options.name ?? defaultRelayName(options.dataDir);
   const ledger = Ledger.open({ path: join(options.dataDir, 'ledger.sqlite') });
   let requests = 0;
   const connection = new ServiceConnection({ apiUrl: options.apiUrl, apiKey: options.apiKey, client: options.client });
@@ -196,4 +203,10 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       ledger.close();
     },
   };
+}
+
+/** `relay@HOST/abc123`: the same after a restart with the same data directory. */
+export function defaultRelayName(dataDir: string): string {
+  const place = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 6);
+  return `relay@${hostname()}/${place}`;
 }

@@ -41,3 +41,23 @@ describe('a relay without --default-station', () => {
     expect(status.decisions.find((d) => d.shipmentId === nobodys.shipmentId)?.reason).toBe('claim');
   }, 60_000);
 });
+
+describe('the relay’s name in the site', () => {
+  it('is the same after a restart with the same data directory: one relay row, online again, not one more offline', async () => {
+    site = await startTestSite();
+    const one = site.station('Packing 1');
+    await one.start();
+    const first = await site.startRelay();
+    await waitFor(
+      async () => (await one.agent!.agent.api.siteStatus({})).stations.some((s) => s.role === 'relay' && s.online),
+      'the relay online',
+    );
+    await first.stop();
+    await site.startRelay();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const relays = (await one.agent!.agent.api.siteStatus({})).stations.filter((s) => s.role === 'relay');
+    expect(relays).toHaveLength(1);
+    expect(relays[0]!.name).toMatch(/^relay@.+\/[0-9a-f]{6}$/);
+    expect(relays[0]!.online).toBe(true);
+  }, 60_000);
+});
