@@ -111,7 +111,10 @@ export class SiteView {
       station.printers.length === 0
         ? '—'
         : station.printers.map((p) => (p.ready ? t('site.printerReady', { printer: p.uri }) : `${p.uri}: ${p.words}`)).join('; ');
-    const lastPrint = station.lastPrint ? `${station.lastPrint.shipmentId} ${localClock(station.lastPrint.at)}` : '—';
+    // The reference a packer reads on the parcel; a shipment id (a UUID) only when there is none.
+    const lastPrint = station.lastPrint
+      ? `${station.lastPrint.reference ?? station.lastPrint.shipmentId} ${localClock(station.lastPrint.at)}`
+      : '—';
     return h(
       'tr',
       { class: station.online ? 'site-online' : 'site-offline', 'aria-current': self ? 'true' : null },

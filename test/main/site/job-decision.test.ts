@@ -38,6 +38,14 @@ describe('a site station’s history', () => {
       reason: 'default',
     });
 
+    // Every station's Site tab shows Packing 1's last print by the parcel's reference.
+    await waitFor(
+      async () =>
+        (await two.agent!.agent.api.siteStatus({})).stations.find((s) => s.name === 'Packing 1')?.lastPrint?.reference === 'HIST-1',
+      'the last print by its reference',
+      15_000,
+    );
+
     // Kept in the ledger: still there after the station restarts.
     await two.stop();
     await two.start();
