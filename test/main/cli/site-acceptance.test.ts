@@ -137,13 +137,14 @@ describe('a site started from the documented commands', () => {
 
     // A scan at Packing 2 before the booking exists claims its reference there.
     await bridge(two, 'lookup', { scan: 'ACC-CLAIMED' });
+    // The claim holds as soon as the scan answered: booked at once, it prints there.
+    const byClaim = await sandbox.bookShipment({ reference_id: 'ACC-CLAIMED' });
     // The host-named station takes H- references by a rule given from Packing 1.
     const hRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'reference_id', pattern: 'H-' }] };
     await bridge(one, 'saveSiteRules', { station: hostname(), rules: hRules });
     await new Promise((r) => setTimeout(r, 1_000));
 
     const byDefault = await sandbox.bookShipment({ reference_id: 'ACC-1' });
-    const byClaim = await sandbox.bookShipment({ reference_id: 'ACC-CLAIMED' });
     const byRule = await sandbox.bookShipment({ reference_id: 'H-1' });
     const all = async (): Promise<string[]> => [
       ...(await printed('Packing_1')),
