@@ -40,6 +40,8 @@ describe('queue view', () => {
     expect(line(0)).toBe(`Printed at Packing 3: claimed by a scan at ${localClock(at)}`);
     expect(line(1)).toBe('Goes to Packing 3: Packing 2 was offline, its fallback prints it');
     expect(line(2)).toBeNull();
+    expect(rows()[0]!.textContent).toContain('booked (through the site)');
+    expect(rows()[0]!.textContent).not.toContain('webhook');
     try {
       setLanguage('sv');
       document.body.replaceChildren();

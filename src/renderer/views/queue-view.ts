@@ -198,7 +198,8 @@ export class QueueView {
         'td',
         { class: 'document', 'data-label': column('document') },
         h('span', {}, `${documentWords(job.documentType)}${job.copies > 1 ? ` ×${job.copies}` : ''}`),
-        h('span', { class: 'muted small' }, `${LAYOUT_WORDS[job.layout]} · ${TRIGGER_WORDS[job.trigger]}`),
+        // A site station's own webhooks and polling are off: its bookings came through the site.
+        h('span', { class: 'muted small' }, `${LAYOUT_WORDS[job.layout]} · ${site ? t('trigger.site') : TRIGGER_WORDS[job.trigger]}`),
         site ? h('span', { class: 'site-decision muted small' }, site) : null,
       ),
       h(
