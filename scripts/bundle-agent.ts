@@ -13,9 +13,15 @@
  * which halves the source V8 keeps, and kept ASCII (V8 holds a source with a single other
  * character as UTF-16, twice the size). Run it with AGENT_NODE_FLAGS.
  *
+ * Several `npm run agent` started at once (a relay and stations of a site) each bundle: every
+ * file is written beside its place and renamed over it, so no node ever runs a half-written
+ * bundle (a rename replaces the file whole; each starter runs a complete one). Chunks carry a
+ * hash of their content, so a rebuild of the same source writes the same names; chunks no
+ * build has written for an hour are removed (an agent still running loads its own lazily).
+ *
  *   tsx scripts/bundle-agent.ts [OUTFILE]   (default out/agent/agent.mjs)
  */
-import { rmSync } from 'node:fs';
+import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
@@ -33,8 +39,6 @@ export const AGENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Promise<string> {
   const outdir = path.dirname(outfile);
-  // Chunk names carry a hash: old ones would pile up.
-  rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
   const common: BuildOptions = {
     bundle: true,
     platform: 'node',
@@ -53,8 +57,9 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },
     logLevel: 'warning',
+    write: false,
   };
-  await Promise.all([
+  const results = await Promise.all([
     build({
       ...common,
       entryPoints: { [path.basename(outfile, '.mjs')]: path.join(ROOT, 'src/main/cli/agent.ts') },
@@ -64,7 +69,30 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     // The raw ZPL printers' rendering thread, found beside the agent (src/main/printing/zpl-raster-pool.ts).
     build({ ...common, entryPoints: { 'zpl-raster-worker': path.join(ROOT, 'src/main/printing/zpl-raster-worker.ts') } }),
   ]);
+  const written = new Set<string>();
+  for (const file of results.flatMap((r) => r.outputFiles ?? [])) {
+    await mkdir(path.dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    await writeFile(temporary, file.contents);
+    await rename(temporary, file.path);
+    written.add(file.path);
+  }
+  await removeOldChunks(path.join(outdir, 'chunks'), written);
   return outfile;
+}
+
+/** Chunks of earlier builds (other content hashes) that no build has written for an hour. */
+async function removeOldChunks(dir: string, written: ReadonlySet<string>): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (written.has(file)) continue;
+    const modified = await stat(file).then(
+      (s) => s.mtimeMs,
+      () => Date.now(),
+    );
+    if (Date.now() - modified > 3_600_000) await unlink(file).catch(() => undefined);
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,5 +1,5 @@
-import type { JobState, JobView } from '../shared/domain';
-import { describeTarget, targetKind } from './format';
+import type { JobSiteDecision, JobState, JobView } from '../shared/domain';
+import { describeTarget, localClock, targetKind } from './format';
 import { t } from './i18n';
 import { PRINTER_KIND_COMPLETED_WORDS, documentWords, localized } from './words';
 import { agentWords } from './agent-words';
@@ -46,3 +46,21 @@ export function jobReason(job: Pick<JobView, 'reason' | 'reasonMessage'>): strin
 }
 
 export const isActive = (state: JobState): boolean => state === 'queued' || state === 'fetching' || state === 'spooling';
+
+/** Why the site sent a booking to a station, in words: "claimed by a scan at 10:42". */
+export function siteReasonWords(reason: JobSiteDecision['reason'], at: string, movedFrom: string | null | undefined): string {
+  if (reason === 'claim') return t('site.reason.claim', { time: localClock(at) });
+  if (reason === 'rule') return t('site.reason.rule');
+  if (reason === 'fallback') return t('site.reason.fallback', { station: movedFrom ?? '' });
+  return t('site.reason.default');
+}
+
+/** A site station's job in its history: "Printed at Packing 3: claimed by a scan at 10:42"; null outside a site. */
+export function siteDecisionLine(job: Pick<JobView, 'siteDecision' | 'state'>): string | null {
+  const decision = job.siteDecision;
+  if (!decision) return null;
+  const printed = job.state === 'completed' || job.state === 'spooled';
+  const where = t(printed ? 'site.printedAt' : 'site.goesTo', { station: decision.station });
+  const line = `${where}: ${siteReasonWords(decision.reason, decision.at, decision.movedFrom)}`;
+  return line.charAt(0).toLocaleUpperCase() + line.slice(1);
+}

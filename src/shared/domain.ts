@@ -40,6 +40,25 @@ export function isSheetMedia(media: PrinterMedia): boolean {
   return SHEET_MEDIA.includes(media);
 }
 
+/**
+ * Why a site of stations (`--site`) sent a booking to this station, kept with its jobs so the
+ * history says it ("claimed by a scan of ORDER-1 at 10:42"). Absent outside a site.
+ */
+export interface JobSiteDecision {
+  /** The station that prints it (this one). */
+  readonly station: string;
+  /** `claim`: a scan here; `rule`: a station rule; `default`: the relay's default station; `fallback`: moved from `movedFrom`. */
+  readonly reason: 'claim' | 'rule' | 'default' | 'fallback';
+  /** ISO time of the scan for `claim`, else of the decision (or the move). */
+  readonly at: string;
+  /** The scanned text, for `claim`. */
+  readonly code?: string | null;
+  /** The station it was moved from, for `fallback`. */
+  readonly movedFrom?: string | null;
+  /** The relay's words (English), for logs and a UI that does not know the reason. */
+  readonly why: string;
+}
+
 export interface JobView {
   readonly id: string;
   readonly shipmentId: string;
@@ -73,6 +92,8 @@ export interface JobView {
   readonly pendingIntake?: true;
   /** Present (true) in history when the job's shipment was canceled since: its label is void. */
   readonly shipmentCanceled?: boolean;
+  /** Present on a site station's automatic jobs: who decided it prints here, and why. */
+  readonly siteDecision?: JobSiteDecision;
 }
 
 export interface TrackingEventView {

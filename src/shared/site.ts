@@ -23,7 +23,8 @@ export interface SiteStationView {
   readonly printers: readonly SitePrinterView[];
   /** Jobs waiting or in flight at that station. */
   readonly queued: number;
-  readonly lastPrint: { readonly shipmentId: string; readonly at: string } | null;
+  /** `reference`: what a packer reads on the parcel (absent from older stations' heartbeats). */
+  readonly lastPrint: { readonly shipmentId: string; readonly reference?: string | null; readonly at: string } | null;
   readonly failures30m: number;
   /** Its station rules as the site holds them (null for a relay, or a station not yet written). */
   readonly rules: StationRules | null;

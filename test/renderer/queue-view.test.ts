@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../src/shared/domain';
 import { QUEUE_PAGE_SIZE, QueueView } from '../../src/renderer/views/queue-view';
 import { context, fakeClient, job, settle } from '../support/fake-agent-client';
+import { setLanguage } from '../../src/renderer/i18n';
+import { localClock } from '../../src/renderer/format';
 
 function mount(jobs: JobView[], ops: Parameters<typeof fakeClient>[0] = {}) {
   const client = fakeClient({ listJobs: async () => jobs, ...ops });
@@ -19,6 +21,39 @@ const pagerText = () => document.querySelector('.pager-text')?.textContent;
 afterEach(() => document.body.replaceChildren());
 
 describe('queue view', () => {
+  it('says why the site sent a job here: printed at the station, claimed by a scan at its time; in the UI language', async () => {
+    const at = '2026-11-26T10:42:00.000Z';
+    const claimed = job({
+      state: 'completed',
+      reference: 'ORDER-1',
+      siteDecision: { station: 'Packing 3', reason: 'claim', at, code: 'ORDER-1', why: 'claimed by a scan of ORDER-1' },
+    });
+    const waiting = job({
+      state: 'queued',
+      reference: 'ORDER-2',
+      siteDecision: { station: 'Packing 3', reason: 'fallback', at, movedFrom: 'Packing 2', why: 'moved' },
+    });
+    const plain = job({ state: 'completed', reference: 'ORDER-3' });
+    const { view } = mount([claimed, waiting, plain]);
+    await view.load();
+    const line = (i: number) => rows()[i]!.querySelector('.site-decision')?.textContent ?? null;
+    expect(line(0)).toBe(`Printed at Packing 3: claimed by a scan at ${localClock(at)}`);
+    expect(line(1)).toBe('Goes to Packing 3: Packing 2 was offline, its fallback prints it');
+    expect(line(2)).toBeNull();
+    expect(rows()[0]!.textContent).toContain('booked (through the site)');
+    expect(rows()[0]!.textContent).not.toContain('webhook');
+    try {
+      setLanguage('sv');
+      document.body.replaceChildren();
+      const again = mount([claimed]);
+      await again.view.load();
+      expect(line(0)).toMatch(/^Utskriven på Packing 3: /);
+      expect(line(0)).not.toContain('claimed');
+    } finally {
+      setLanguage('en');
+    }
+  });
+
   it('shows 25 jobs a page, with Previous and Next', async () => {
     const jobs = Array.from({ length: 60 }, (_, i) => job({ reference: `P-${i + 1}` }));
     const { client, view } = mount(jobs);

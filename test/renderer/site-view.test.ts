@@ -58,7 +58,10 @@ describe('the Site tab', () => {
       siteStatus: async () =>
         status([
           station('Packing 1', true),
-          station('Packing 3', false, { printers: [{ uri: 'cups:Zebra', ready: false, words: 'queue Zebra is disabled' }] }),
+          station('Packing 3', false, {
+            printers: [{ uri: 'cups:Zebra', ready: false, words: 'queue Zebra is disabled' }],
+            lastPrint: { shipmentId: '3f1c9a2e-0b7d-4e7a-9c1f-5d2b8e6a4c10', reference: 'ORDER-77', at: '2026-11-26T10:41:00Z' },
+          }),
         ]),
     });
     siteTab(root).click();
@@ -68,6 +71,8 @@ describe('the Site tab', () => {
     expect(one?.[2]).toBe('cups:Zebra: ready');
     expect(one?.slice(3).map((c) => c?.split(' ')[0])).toEqual(['2', 'S-9', '1']);
     expect(three?.slice(0, 3)).toEqual(['Packing 3', 'offline', 'cups:Zebra: queue Zebra is disabled']);
+    // The parcel's reference, not a shipment UUID broken over four lines at 800 px.
+    expect(three?.[4]?.split(' ')[0]).toBe('ORDER-77');
     expect(root.querySelector('#view-site .site-decisions')?.textContent).toMatch(
       /^ORDER-1: printed at Packing 3: claimed by a scan at \d/,
     );

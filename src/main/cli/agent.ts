@@ -14,6 +14,7 @@ import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, DEFAULT_PRINTER, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
 import { SITE_USAGE, splitSiteOptions } from './site-options';
+import { noteWhileWaiting, waitingForSiteText } from '../site/waiting-note';
 import type { SiteMetrics } from '../site/metrics';
 import type { Agent } from '../agent/create-agent';
 import { runUiAddressSubcommand } from './ui-address';
@@ -102,6 +103,11 @@ async function main(): Promise<void> {
   if (agent.agent.site) {
     const joined = agent.agent.site;
     void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+    noteWhileWaiting(joined.ready, () => {
+      const text = waitingForSiteText('site', site.siteText!);
+      log.warn(text);
+      process.stdout.write(`${text}\n`);
+    });
   }
   if (!options.printer && agent.printer === DEFAULT_PRINTER) {
     process.stderr.write(

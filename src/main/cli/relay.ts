@@ -8,6 +8,7 @@ import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
 import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/metrics';
 import { startRelay } from '../site/relay';
+import { noteWhileWaiting, waitingForSiteText } from '../site/waiting-note';
 import { stopOnSignals } from './lifecycle';
 import { OptionsError, parseAgentOptions } from './options';
 import { RELAY_USAGE, splitSiteOptions } from './site-options';
@@ -24,9 +25,6 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
   if (!site.site || !site.siteText) throw new OptionsError('relay needs --site nats://HOST:PORT (the site’s NATS server)');
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
   if (!options.apiKey) throw new OptionsError('an API key is required: env PRINT_STATION_API_KEY or apiKey in --config');
-  if (site.defaultStations.length === 0) {
-    throw new OptionsError('relay needs --default-station NAME: where a booking goes that no scan claim and no station rule decides');
-  }
   if (options.webhookPort !== null && options.webhookSecrets.length === 0) {
     throw new OptionsError(
       '--webhook-port needs a webhook secret: PRINT_STATION_WEBHOOK_SECRET, webhookSecrets in --config, or --webhook-secret',
@@ -35,8 +33,9 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
   const log = createLogger({ sink: createLogFile({ dir: logsDir(options.dataDir) }).write });
   for (const secret of [options.apiKey, ...options.webhookSecrets]) log.redact(secret);
   let connected = false;
-  const metrics = new SiteMetrics('relay', { siteConnected: () => connected });
-  const relay = await startRelay({
+  let waiting = 0;
+  const metrics = new SiteMetrics('relay', { siteConnected: () => connected, waiting: () => waiting });
+  const starting = startRelay({
     servers: site.site,
     apiUrl: options.apiUrl,
     apiKey: options.apiKey,
@@ -56,7 +55,14 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
       if (Number.isFinite(bookedAt)) metrics.intakeLag(Math.max(0, Date.now() - bookedAt));
     },
     onLink: (up) => (connected = up),
+    onWaiting: (ids) => (waiting = ids.length),
   });
+  noteWhileWaiting(starting, () => {
+    const text = waitingForSiteText('relay', site.siteText!);
+    log.warn(text);
+    process.stdout.write(`${text}\n`);
+  });
+  const relay = await starting;
   connected = true;
   let metricsServer: MetricsServer | null = null;
   if (site.metricsPort !== null) metricsServer = await startMetricsServer(metrics, site.metricsPort);
@@ -65,6 +71,10 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
     await relay.stop();
   }, log.info);
   process.stdout.write(`relay: ${site.siteText}\n`);
+  if (site.defaultStations.length === 0)
+    process.stdout.write(
+      'relay: no --default-station: a booking that no scan claim and no station rule decides waits here (logged) until one does\n',
+    );
   if (relay.webhookUrl) process.stdout.write(`webhooks: ${relay.webhookUrl}\n`);
   if (metricsServer) process.stdout.write(`metrics: ${metricsServer.url}\n`);
   return true;

@@ -41,7 +41,8 @@ export const RELAY_USAGE = `Usage: npm run agent -- relay --site nats://HOST:POR
 The site's intake: takes the service's webhooks and/or polls, decides which station prints each
 booking and publishes it once to the site. Prints nothing; needs no printer.
   --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
-  --default-station NAME   where a booking goes that no scan claim and no station rule decides (repeatable; first online wins)
+  --default-station NAME   where a booking goes that no scan claim and no station rule decides (repeatable; first online wins;
+                           none: such a booking waits at the relay until a scan claims it)
   --api-url URL            the service's base address including /external/v1; the key in PRINT_STATION_API_KEY or --config
   --webhook-port N         receive the service's webhooks on N at /webhooks (needs --webhook-secret or PRINT_STATION_WEBHOOK_SECRET)
   --webhook-host ADDR      bind address for webhooks (default 127.0.0.1)

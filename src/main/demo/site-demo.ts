@@ -87,80 +87,92 @@ export async function startSiteDemo(options: SiteDemoOptions): Promise<SiteDemo>
   if (!executable) throw new Error(NATS_INSTALL_ADVICE);
   const { log, write } = options;
   const apiKey = options.apiKey ?? 'sandbox-key';
-  const nats = await startNats(executable, join(options.dataDir, 'nats'));
-  const sandbox = await startSandbox({ apiKey, simulateCarrier: true });
-  write(`sandbox: ${sandbox.baseUrl}`);
-  const names = Array.from({ length: options.stations }, (_, i) => `Packing ${i + 1}`);
-  const secret = `demo-${Math.random().toString(36).slice(2)}`;
-  log.redact(secret);
-  const relay = await startRelay({
-    servers: [nats.url],
-    apiUrl: sandbox.baseUrl,
-    apiKey,
-    dataDir: join(options.dataDir, 'relay'),
-    log,
-    webhook: { port: 0, secrets: [secret] },
-    pollIntervalSeconds: 2,
-    defaultStations: [names[0]!],
-  });
-  sandbox.setWebhooks([{ url: relay.webhookUrl!, secret }]);
-  write(`relay: ${nats.url}`);
-
-  const stations: Array<{ name: string; agent: HeadlessAgent }> = [];
-  // The demo's own folder: the start-up check refuses a folder printer whose parent is missing.
-  mkdirSync(options.printsDir, { recursive: true });
-  for (const [i, name] of names.entries()) {
-    const slug = `packing-${i + 1}`;
-    const agent = await startHeadlessAgent({
+  // What has started so far, stopped in reverse when a later step fails (a locked data dir, a
+  // port): a failed start must not leave a nats-server or a station running behind the error.
+  const started: Array<() => Promise<unknown> | void> = [];
+  try {
+    const nats = await startNats(executable, join(options.dataDir, 'nats'));
+    started.push(() => void nats.child.kill('SIGTERM'));
+    const sandbox = await startSandbox({ apiKey, simulateCarrier: true });
+    started.push(() => sandbox.close());
+    write(`sandbox: ${sandbox.baseUrl}`);
+    const names = Array.from({ length: options.stations }, (_, i) => `Packing ${i + 1}`);
+    const secret = `demo-${Math.random().toString(36).slice(2)}`;
+    log.redact(secret);
+    const relay = await startRelay({
+      servers: [nats.url],
       apiUrl: sandbox.baseUrl,
       apiKey,
-      dataDir: join(options.dataDir, slug),
+      dataDir: join(options.dataDir, 'relay'),
       log,
-      environment: 'sandbox',
-      printer: `folder:${join(options.printsDir, slug)}`,
-      pollIntervalSeconds: 0,
-      uiPort: 0,
-      site: { servers: [nats.url], station: name },
+      webhook: { port: 0, secrets: [secret] },
+      pollIntervalSeconds: 2,
+      defaultStations: [names[0]!],
     });
-    // Packing 2 takes what the web application books (source APP): a station rule in the site.
-    if (i === 1) await agent.agent.api.saveSettings({ stationRules: { mode: 'filtered', sources: ['APP'], carriers: [], matches: [] } });
-    stations.push({ name, agent });
-    await agent.agent.site!.ready;
-    write(`site: ${nats.url} as ${name}`);
-    write(`ui: ${name}: ${agent.uiUrl}`);
-    write(`printer: ${name}: folder:${join(options.printsDir, slug)}`);
+    started.push(() => relay.stop());
+    sandbox.setWebhooks([{ url: relay.webhookUrl!, secret }]);
+    write(`relay: ${nats.url}`);
+
+    const stations: Array<{ name: string; agent: HeadlessAgent }> = [];
+    // The demo's own folder: the start-up check refuses a folder printer whose parent is missing.
+    mkdirSync(options.printsDir, { recursive: true });
+    for (const [i, name] of names.entries()) {
+      const slug = `packing-${i + 1}`;
+      const agent = await startHeadlessAgent({
+        apiUrl: sandbox.baseUrl,
+        apiKey,
+        dataDir: join(options.dataDir, slug),
+        log,
+        environment: 'sandbox',
+        printer: `folder:${join(options.printsDir, slug)}`,
+        pollIntervalSeconds: 0,
+        uiPort: 0,
+        site: { servers: [nats.url], station: name },
+      });
+      started.push(() => agent.stop());
+      // Packing 2 takes what the web application books (source APP): a station rule in the site.
+      if (i === 1) await agent.agent.api.saveSettings({ stationRules: { mode: 'filtered', sources: ['APP'], carriers: [], matches: [] } });
+      stations.push({ name, agent });
+      await agent.agent.site!.ready;
+      write(`site: ${nats.url} as ${name}`);
+      write(`ui: ${name}: ${agent.uiUrl}`);
+      write(`printer: ${name}: folder:${join(options.printsDir, slug)}`);
+    }
+
+    const client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey });
+    const claimer = stations[stations.length - 1]!;
+    const traffic = new TrafficGenerator({
+      client,
+      sandboxOrigin: sandbox.origin,
+      apiKey,
+      log,
+      everySeconds: options.everySeconds,
+      onDraft: (draft) => write(`demo: ${draft.referenceId} left unbooked (${draft.gap}): scan it at any station to pack and ship it`),
+      // Every fifth booking is scanned at the last station first: a scan claims it there.
+      beforeBook: async (referenceId, count) => {
+        if (count % 5 !== 0) return;
+        await claimer.agent.agent.api.lookup({ scan: referenceId });
+        write(`demo: ${referenceId} scanned at ${claimer.name} before booking: it prints there`);
+      },
+    });
+    traffic.start();
+    write(`demo: a site of ${stations.length} station(s); open each ui: address, its Site tab shows them all; Ctrl-C stops everything`);
+
+    return {
+      natsUrl: nats.url,
+      relay,
+      stations,
+      async stop() {
+        await traffic.stop();
+        await client.close();
+        for (const station of stations) await station.agent.stop();
+        await relay.stop();
+        await sandbox.close();
+        nats.child.kill('SIGTERM');
+      },
+    };
+  } catch (error) {
+    for (const stop of started.reverse()) await Promise.resolve(stop()).catch(() => undefined);
+    throw error;
   }
-
-  const client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey });
-  const claimer = stations[stations.length - 1]!;
-  const traffic = new TrafficGenerator({
-    client,
-    sandboxOrigin: sandbox.origin,
-    apiKey,
-    log,
-    everySeconds: options.everySeconds,
-    onDraft: (draft) => write(`demo: ${draft.referenceId} left unbooked (${draft.gap}): scan it at any station to pack and ship it`),
-    // Every fifth booking is scanned at the last station first: a scan claims it there.
-    beforeBook: async (referenceId, count) => {
-      if (count % 5 !== 0) return;
-      await claimer.agent.agent.api.lookup({ scan: referenceId });
-      write(`demo: ${referenceId} scanned at ${claimer.name} before booking: it prints there`);
-    },
-  });
-  traffic.start();
-  write(`demo: a site of ${stations.length} station(s); open each ui: address, its Site tab shows them all; Ctrl-C stops everything`);
-
-  return {
-    natsUrl: nats.url,
-    relay,
-    stations,
-    async stop() {
-      await traffic.stop();
-      await client.close();
-      for (const station of stations) await station.agent.stop();
-      await relay.stop();
-      await sandbox.close();
-      nats.child.kill('SIGTERM');
-    },
-  };
 }

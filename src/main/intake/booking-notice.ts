@@ -1,3 +1,5 @@
+import type { JobSiteDecision } from '../../shared/domain';
+
 /**
  * A booking the station learned of, however it arrived (webhook or poll). Intake builds
  * it; station rules decide on it; the print pipeline turns it into jobs.
@@ -16,4 +18,6 @@ export interface BookingNotice {
   readonly bookedAt: string | null;
   /** `scan`: booked at this station (pack and ship), printed by the same idempotent path. */
   readonly trigger: 'webhook' | 'poll' | 'scan';
+  /** Why the site sent it to this station: set by the station's site consumer only. @default none */
+  readonly siteDecision?: JobSiteDecision | null;
 }

@@ -4,7 +4,7 @@ import { BookingTimeResolver } from './booking-time-resolver';
 import { changeTime, isBooked, noticeFromShipment } from './booked-shipment';
 import { errorText } from './error-text';
 import { handOffLedgerFailure } from './ledger-outage';
-import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
+import { BookingDeferredError, INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import { PollCursor, type ParkedShipment } from './poll-cursor';
 import {
   silentLogger,
@@ -387,7 +387,8 @@ export class Poller {
         this.options.onBooking?.(result);
       } catch (error) {
         failed ??= error;
-        if (!this.ledgerOutage(error))
+        // Put off on purpose (a site booking that waits for a station): the sink said so once.
+        if (!this.ledgerOutage(error) && !(error instanceof BookingDeferredError))
           this.logger.error(`poller: booking ${notice.shipmentId} could not be submitted: ${errorText(error)}`);
       }
     }

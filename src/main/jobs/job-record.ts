@@ -1,5 +1,5 @@
 import { parseAgentMessage, type AgentMessage } from '../../shared/agent-messages';
-import type { JobState, JobTrigger, JobView, LabelLayout } from '../../shared/domain';
+import type { JobSiteDecision, JobState, JobTrigger, JobView, LabelLayout } from '../../shared/domain';
 
 /** States in which a job is done for good (until a manual retry). */
 export const FINISHED_STATES: readonly JobState[] = ['completed', 'failed', 'canceled'];
@@ -36,6 +36,8 @@ export interface JobSpec {
   readonly trigger: JobTrigger;
   readonly bookedAt?: string | null;
   readonly held?: boolean;
+  /** The site's decision that sent the booking here (`--site`). @default none */
+  readonly siteDecision?: JobSiteDecision | null;
 }
 
 /** Fields a transition may change; `undefined` keeps the stored value. */
@@ -97,6 +99,8 @@ export interface JobRow {
   held: number;
   spool_attempted: number;
   batch_id: string | null;
+  /** JSON of the JobSiteDecision (migration 7); null outside a site. */
+  site_decision?: string | null;
 }
 
 export function rowToRecord(row: JobRow): JobRecord {
@@ -125,7 +129,24 @@ export function rowToRecord(row: JobRow): JobRecord {
     held: row.held === 1,
     spoolAttempted: row.spool_attempted === 1,
     batchId: row.batch_id ?? null,
+    ...withSiteDecision(parseSiteDecision(row.site_decision)),
   };
+}
+
+/** The stored decision, or null when absent or unreadable (a history line is not worth a failure). */
+export function parseSiteDecision(text: string | null | undefined): JobSiteDecision | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as JobSiteDecision;
+    return typeof value === 'object' && value !== null && typeof value.station === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `siteDecision` only when there is one: views outside a site keep their shape. */
+export function withSiteDecision(decision: JobSiteDecision | null | undefined): { siteDecision?: JobSiteDecision } {
+  return decision ? { siteDecision: decision } : {};
 }
 
 /** Strip the queue's bookkeeping: what crosses to the UI. */
@@ -148,6 +169,7 @@ export function toJobView(job: JobRecord): JobView {
     spoolerJobId: job.spoolerJobId,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
+    ...withSiteDecision(job.siteDecision),
   };
 }
 

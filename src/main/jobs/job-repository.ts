@@ -9,6 +9,7 @@ import {
   autoJobKey,
   rowToRecord,
   withReasonMessage,
+  withSiteDecision,
   type JobPatch,
   type JobRecord,
   type JobRow,
@@ -43,9 +44,9 @@ export class JobRepository {
     this.s = {
       insert: db.prepare(`
         INSERT OR IGNORE INTO jobs (id, shipment_id, reference, tracking_id, document_type, layout, target, copies,
-          trigger, state, attempts, idempotency_key, booked_at, created_at, updated_at, held)
+          trigger, state, attempts, idempotency_key, booked_at, created_at, updated_at, held, site_decision)
         VALUES (@id, @shipmentId, @reference, @trackingId, @documentType, @layout, @target, @copies,
-          @trigger, 'queued', 0, @key, @bookedAt, @now, @now, @held)`),
+          @trigger, 'queued', 0, @key, @bookedAt, @now, @now, @held, @siteDecision)`),
       byId: db.prepare('SELECT * FROM jobs WHERE id = ?'),
       byKey: db.prepare('SELECT * FROM jobs WHERE idempotency_key = ?'),
       autoForDocument: db.prepare(
@@ -250,9 +251,10 @@ export class JobRepository {
       bookedAt: spec.bookedAt ?? null,
       now: now.toISOString(),
       held: spec.held ? 1 : 0,
+      siteDecision: spec.siteDecision ? JSON.stringify(spec.siteDecision) : null,
     };
     const info = this.s.insert.run(row);
-    const { key: idempotencyKey, now: createdAt, held: _held, ...fields } = row;
+    const { key: idempotencyKey, now: createdAt, held: _held, siteDecision: _site, ...fields } = row;
     const record: JobRecord = {
       ...fields,
       state: 'queued',
@@ -268,6 +270,7 @@ export class JobRepository {
       held: spec.held === true,
       spoolAttempted: false,
       batchId: null,
+      ...withSiteDecision(spec.siteDecision),
     };
     return { changes: info.changes, record };
   }

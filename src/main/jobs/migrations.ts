@@ -175,6 +175,15 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
       CREATE INDEX shipment_cancels_recorded ON shipment_cancels(recorded_at);
     `,
   },
+  {
+    version: 7,
+    sql: `
+      -- A site station's jobs keep the site's decision (JSON of JobSiteDecision in
+      -- src/shared/domain.ts): why the booking prints at this station, for its history.
+      -- NULL outside a site and on older rows.
+      ALTER TABLE jobs ADD COLUMN site_decision TEXT;
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): number {

@@ -223,6 +223,7 @@ export class PrintPipeline {
         trigger: notice.trigger,
         bookedAt: notice.bookedAt,
         held: this.autoPaused,
+        siteDecision: notice.siteDecision ?? null,
       });
       if (created) {
         const start = (): void => {

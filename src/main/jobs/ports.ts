@@ -1,6 +1,6 @@
 import type { LabelLayout } from '../../shared/domain';
 import type { PrinterTarget } from '../printing/target';
-import type { JobState, JobView } from '../../shared/domain';
+import type { JobSiteDecision, JobState, JobView } from '../../shared/domain';
 import type { JobError } from './errors';
 import type { JobPatch, JobRecord, JobSpec } from './job-record';
 
@@ -118,6 +118,8 @@ export interface BookingToPrint {
   readonly trigger: 'webhook' | 'poll' | 'scan';
   /** Carrier code (webhook) or name (poll); routing rules may match it. */
   readonly carrier?: string | null;
+  /** Why the site sent it to this station (`--site`). @default none */
+  readonly siteDecision?: JobSiteDecision | null;
 }
 
 /** The printers jobs go to, by URI: a target, or the error that says why there is none (yet). */

@@ -12,6 +12,8 @@ export interface StationMetricsSource {
   readonly queued: () => number;
   readonly printers: () => Promise<ReadonlyArray<{ readonly uri: string; readonly ready: boolean }>>;
   readonly siteConnected: () => boolean | null;
+  /** Relay: bookings that no claim, rule or default station decides yet. */
+  readonly waiting: () => number;
 }
 
 export class SiteMetrics {
@@ -57,6 +59,15 @@ export class SiteMetrics {
         for (const printer of (await source.printers?.()) ?? []) this.set({ printer: printer.uri }, printer.ready ? 1 : 0);
       },
     });
+    if (role === 'relay')
+      new Gauge({
+        name: 'print_station_site_bookings_waiting',
+        help: 'Bookings the relay holds because no scan claim, station rule or default station decides them',
+        registers,
+        collect() {
+          this.set(source.waiting?.() ?? 0);
+        },
+      });
     new Gauge({
       name: 'print_station_site_connected',
       help: '1 while connected to the site, 0 when lost (absent outside a site)',

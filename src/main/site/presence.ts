@@ -17,7 +17,8 @@ export interface Heartbeat {
   readonly role: 'station' | 'relay';
   readonly printers: readonly SitePrinterView[];
   readonly queued: number;
-  readonly lastPrint: { readonly shipmentId: string; readonly at: string } | null;
+  /** `reference`: what a packer reads on the parcel (absent from older stations' heartbeats). */
+  readonly lastPrint: { readonly shipmentId: string; readonly reference?: string | null; readonly at: string } | null;
   readonly failures30m: number;
 }
 

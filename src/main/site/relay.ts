@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { StationRules } from '../../shared/domain';
 import { ServiceConnection, type ServiceConnectionOptions } from '../agent/service-connection';
 import { Poller } from '../intake/poller';
@@ -36,13 +38,21 @@ export interface RelayOptions {
   readonly webhook?: { readonly port: number; readonly host?: string; readonly secrets: readonly string[] } | null;
   /** Seconds between polls; 0 = no polling (webhooks only, one reconciling poll at start). @default 2 */
   readonly pollIntervalSeconds?: number;
-  /** `--default-station`, in order; at least one. */
+  /**
+   * `--default-station`, in order. Empty: bookings that no scan claim and no station rule
+   * decide wait at the relay (logged, `print_station_site_bookings_waiting`) until one does. @default none
+   */
   readonly defaultStations: readonly string[];
   /** Longest a scan claim lasts (the claims bucket's TTL). @default 30 */
   readonly claimMinutes?: number;
   /** How long a booking waits for its offline station before its fallback prints it. @default 120000 */
   readonly fallbackAfterMs?: number;
-  /** The relay's name in the site. @default `relay-<pid>` */
+  /**
+   * The relay's name in the site (its heartbeat's key in the Site tab). Stable across
+   * restarts, so a restarted relay is the same row, not one more "offline" relay each time;
+   * two relays on one host differ by their data directories.
+   * @default `relay@<host name>/<6 hex of the data directory's path>`
+   */
   readonly name?: string;
   readonly credsFile?: string | null;
   readonly client?: ServiceConnectionOptions['client'];
@@ -50,6 +60,8 @@ export interface RelayOptions {
   readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
   /** The link to the site dropped (false) or came back (true). @default none */
   readonly onLink?: (connected: boolean) => void;
+  /** The bookings waiting for a station changed (metrics). @default none */
+  readonly onWaiting?: (shipmentIds: readonly string[]) => void;
 }
 
 export interface Relay {
@@ -59,14 +71,15 @@ export interface Relay {
   readonly fallback: FallbackMover;
   /** The service requests made so far (for the bench's requests a minute). */
   readonly serviceRequests: () => number;
+  /** Shipment ids of bookings that nothing decides yet (a relay without a default station). */
+  readonly waitingBookings: () => string[];
   stop(): Promise<void>;
 }
 
 export async function startRelay(options: RelayOptions): Promise<Relay> {
-  if (options.defaultStations.length === 0) throw new Error('a relay needs at least one --default-station');
   const { log } = options;
   const logger = { info: log.info, warn: log.warn, error: log.error };
-  const name = options.name ?? `relay-${process.pid}`;
+  const name = options.name ?? defaultRelayName(options.dataDir);
   const ledger = Ledger.open({ path: join(options.dataDir, 'ledger.sqlite') });
   let requests = 0;
   const connection = new ServiceConnection({ apiUrl: options.apiUrl, apiKey: options.apiKey, client: options.client });
@@ -119,6 +132,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     shipments,
     logger,
     onPublished: options.onPublished,
+    onWaiting: options.onWaiting,
   });
   const fallback = new FallbackMover({
     js: site.js,
@@ -176,6 +190,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     poller,
     fallback,
     serviceRequests: () => requests,
+    waitingBookings: () => publisher.waitingBookings(),
     async stop() {
       clearInterval(heartbeat);
       fallback.stop();
@@ -188,4 +203,10 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       ledger.close();
     },
   };
+}
+
+/** `relay@HOST/abc123`: the same after a restart with the same data directory. */
+export function defaultRelayName(dataDir: string): string {
+  const place = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 6);
+  return `relay@${hostname()}/${place}`;
 }

@@ -21,7 +21,7 @@ export interface StationActivityOptions {
 }
 
 export class StationActivity {
-  private lastPrint: { shipmentId: string; at: string } | null = null;
+  private lastPrint: { shipmentId: string; reference: string | null; at: string } | null = null;
   private failures: number[] = [];
   private readonly failedJobs = new Set<string>();
 
@@ -34,7 +34,7 @@ export class StationActivity {
   /** Every job change (the pipeline's onJobChange). */
   job(job: JobView): void {
     if (job.state === 'spooled' || job.state === 'completed') {
-      this.lastPrint = { shipmentId: job.shipmentId, at: new Date(this.now).toISOString() };
+      this.lastPrint = { shipmentId: job.shipmentId, reference: job.reference, at: new Date(this.now).toISOString() };
     }
     if (job.state === 'failed' && !this.failedJobs.has(job.id)) {
       this.failedJobs.add(job.id);

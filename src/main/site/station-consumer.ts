@@ -1,6 +1,7 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { BookingNotice } from '../intake/booking-notice';
+import type { JobSiteDecision } from '../../shared/domain';
 import type { IntakeLogger } from '../intake/ports';
 import type { DecisionRecord, DecisionsBucket } from './decisions';
 import { BOOKINGS_STREAM, stationConsumer, stationSubject } from './names';
@@ -108,7 +109,7 @@ export class StationConsumer {
         if (record.takenBy === null) logger.info(`site: booking ${shipmentId} prints here: ${record.why}`);
         this.options.onDelivered?.(Math.max(0, Date.now() - Date.parse(record.decidedAt)));
         this.options.onTaken?.(taken);
-        this.options.sink.submitBooking(taken.notice);
+        this.options.sink.submitBooking({ ...taken.notice, siteDecision: jobSiteDecision(taken) });
         message.ack();
         return;
       }
@@ -125,4 +126,16 @@ export class StationConsumer {
     this.stopCurrent?.();
     await this.running?.catch(() => undefined);
   }
+}
+
+/** What this station's jobs keep of the site's decision, for its history. */
+export function jobSiteDecision(record: DecisionRecord): JobSiteDecision {
+  return {
+    station: record.station,
+    reason: record.reason,
+    at: record.reason === 'claim' && record.claim ? record.claim.at : record.decidedAt,
+    code: record.claim?.code ?? null,
+    movedFrom: record.movedFrom ?? null,
+    why: record.why,
+  };
 }

@@ -197,6 +197,7 @@ export const da: Catalog = {
 
   'trigger.webhook': 'booket (webhook)',
   'trigger.poll': 'booket (hentning)',
+  'trigger.site': 'booket (via anlægget)',
   'trigger.scan': 'scanning',
   'trigger.reprint': 'genudskrift',
   'trigger.manual': 'testudskrift',

@@ -199,6 +199,7 @@ export const en = {
 
   'trigger.webhook': 'booked (webhook)',
   'trigger.poll': 'booked (polling)',
+  'trigger.site': 'booked (through the site)',
   'trigger.scan': 'scan',
   'trigger.reprint': 'reprint',
   'trigger.manual': 'test print',

@@ -198,6 +198,7 @@ export const fi: Catalog = {
 
   'trigger.webhook': 'varattu (webhook)',
   'trigger.poll': 'varattu (kysely)',
+  'trigger.site': 'varattu (toimipaikan kautta)',
   'trigger.scan': 'skannaus',
   'trigger.reprint': 'uusintatulostus',
   'trigger.manual': 'testitulostus',

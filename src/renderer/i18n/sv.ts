@@ -197,6 +197,7 @@ export const sv: Catalog = {
 
   'trigger.webhook': 'bokad (webhook)',
   'trigger.poll': 'bokad (hämtning)',
+  'trigger.site': 'bokad (via anläggningen)',
   'trigger.scan': 'skanning',
   'trigger.reprint': 'omutskrift',
   'trigger.manual': 'testutskrift',

@@ -9,7 +9,7 @@ import type { UiContext } from '../context';
 import { h, option, replaceChildren } from '../dom';
 import { describeTarget, localDateTime, localWhen } from '../format';
 import { t, type MessageKey } from '../i18n';
-import { JOB_BADGE_WORDS, JOB_STATE_WORDS, isActive, jobReason } from '../job-words';
+import { JOB_BADGE_WORDS, JOB_STATE_WORDS, isActive, jobReason, siteDecisionLine } from '../job-words';
 import { pageOf } from '../paging';
 import { LAYOUT_WORDS, TRIGGER_WORDS, documentWords } from '../words';
 
@@ -182,6 +182,7 @@ export class QueueView {
       );
     }
     const shipment = job.reference ?? job.trackingId ?? job.shipmentId;
+    const site = siteDecisionLine(job);
     const updated = job.updatedAt !== job.createdAt ? t('queue.updated', { when: localWhen(job.updatedAt) }) : null;
     return h(
       'tr',
@@ -197,7 +198,9 @@ export class QueueView {
         'td',
         { class: 'document', 'data-label': column('document') },
         h('span', {}, `${documentWords(job.documentType)}${job.copies > 1 ? ` ×${job.copies}` : ''}`),
-        h('span', { class: 'muted small' }, `${LAYOUT_WORDS[job.layout]} · ${TRIGGER_WORDS[job.trigger]}`),
+        // A site station's own webhooks and polling are off: its bookings came through the site.
+        h('span', { class: 'muted small' }, `${LAYOUT_WORDS[job.layout]} · ${site ? t('trigger.site') : TRIGGER_WORDS[job.trigger]}`),
+        site ? h('span', { class: 'site-decision muted small' }, site) : null,
       ),
       h(
         'td',

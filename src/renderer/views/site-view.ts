@@ -10,6 +10,7 @@ import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
 import { localClock } from '../format';
 import { t, type MessageKey } from '../i18n';
+import { siteReasonWords } from '../job-words';
 import { SiteRulesForm } from './site-rules-form';
 
 /** How often the tab asks again while it is shown. */
@@ -110,7 +111,10 @@ export class SiteView {
       station.printers.length === 0
         ? '—'
         : station.printers.map((p) => (p.ready ? t('site.printerReady', { printer: p.uri }) : `${p.uri}: ${p.words}`)).join('; ');
-    const lastPrint = station.lastPrint ? `${station.lastPrint.shipmentId} ${localClock(station.lastPrint.at)}` : '—';
+    // The reference a packer reads on the parcel; a shipment id (a UUID) only when there is none.
+    const lastPrint = station.lastPrint
+      ? `${station.lastPrint.reference ?? station.lastPrint.shipmentId} ${localClock(station.lastPrint.at)}`
+      : '—';
     return h(
       'tr',
       { class: station.online ? 'site-online' : 'site-offline', 'aria-current': self ? 'true' : null },
@@ -128,13 +132,6 @@ export class SiteView {
 export function decisionText(decision: SiteDecisionView): string {
   const booking = decision.referenceId ?? decision.shipmentId;
   const where = decision.takenBy ? t('site.printedAt', { station: decision.takenBy }) : t('site.goesTo', { station: decision.station });
-  const why =
-    decision.reason === 'claim'
-      ? t('site.reason.claim', { time: localClock(decision.claimedAt ?? decision.decidedAt) })
-      : decision.reason === 'rule'
-        ? t('site.reason.rule')
-        : decision.reason === 'fallback'
-          ? t('site.reason.fallback', { station: decision.movedFrom ?? '' })
-          : t('site.reason.default');
+  const why = siteReasonWords(decision.reason, decision.claimedAt ?? decision.decidedAt, decision.movedFrom);
   return `${booking}: ${where}: ${why}`;
 }

@@ -109,12 +109,40 @@ describe('npm run agent -- relay and --site', () => {
     );
   }, 90_000);
 
-  it('refuses a relay without a default station, saying what to add', async () => {
-    const relay = run(['relay', '--site', 'nats://127.0.0.1:1', '--api-url', 'http://127.0.0.1:1/external/v1'], {
-      PRINT_STATION_API_KEY: 'k',
-    });
-    await new Promise((resolve) => relay.child.once('exit', resolve));
-    expect(relay.child.exitCode).toBe(1);
-    expect(relay.output()).toContain('relay needs --default-station NAME');
+  it('starts a relay without a default station, saying that undecided bookings wait there', async () => {
+    const nats: NatsServer = await startNatsServer();
+    cleanups.push(() => nats.stop());
+    const dir = await mkdtemp(join(tmpdir(), 'print-station-site-cli-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const sandbox: Sandbox = await startSandbox({ port: 0 });
+    cleanups.push(() => sandbox.close());
+    const relay = run(
+      [
+        'relay',
+        '--site',
+        nats.url,
+        '--api-url',
+        sandbox.baseUrl,
+        '--poll-interval',
+        '1',
+        '--metrics-port',
+        '0',
+        '--data-dir',
+        join(dir, 'relay'),
+      ],
+      { PRINT_STATION_API_KEY: sandbox.apiKey },
+    );
+    cleanups.push(() => stop(relay));
+    await waitFor(() => relay.output().includes('relay: no --default-station'), `the relay lines (${relay.output()})`, 30_000);
+    expect(relay.output()).toContain(`relay: ${nats.url}\n`);
+    expect(relay.child.exitCode).toBeNull();
+    // A booking no station claims waits, counted in the relay's metrics.
+    await sandbox.bookShipment({ reference_id: 'NOBODY-1' });
+    const metricsUrl = /metrics: (\S+)/.exec(relay.output())![1]!;
+    await waitFor(
+      async () => /print_station_site_bookings_waiting\{role="relay"\} 1/.test(await (await fetch(metricsUrl)).text()),
+      'the waiting booking counted',
+      15_000,
+    );
   }, 30_000);
 });
