@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleAgentCli } from '../../scripts/bundle-agent';
 import { renderDocument } from '../../src/sandbox/documents/render';
-import type { DocumentShipment } from '../../src/sandbox/documents/types';
+import { labelShipment } from '../support/label-shipment';
 
 const ROOT = process.cwd();
 let dir: string;
@@ -25,33 +25,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const shipment: DocumentShipment = {
-  id: '0f8c2a4e-0000-4000-8000-000000000001',
-  carrierName: 'PostNord',
-  productName: 'MyPack Home',
-  trackingId: '00370712345678901234',
-  referenceId: 'ORDER-1',
-  senderReference: null,
-  receiverReference: null,
-  sender: {
-    name: 'Sender AB',
-    contactName: null,
-    addressLines: ['Lagergatan 4'],
-    postalCode: '41101',
-    city: 'Göteborg',
-    countryCode: 'SE',
-  },
-  receiver: {
-    name: 'Café Lindqvist',
-    contactName: 'Eva',
-    addressLines: ['Stortorget 3'],
-    postalCode: '21122',
-    city: 'Malmö',
-    countryCode: 'SE',
-  },
-  packages: [{ description: 'Books', weightKg: 2.5, quantity: 2 }],
-  bookedAt: '2026-11-22T10:00:00Z',
-};
+const shipment = labelShipment(1, { trackingId: '00370712345678901234', parcels: 2 });
 
 describe('the agent bundle', () => {
   it('has the ZPL rendering thread beside it, and bundled code renders labels on that thread', { timeout: 120_000 }, async () => {

@@ -2,38 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mupdfLoaded, pdfToZpl } from '../../../src/main/printing/zpl-raster';
 import { pdfToZplOffThread, rasterWorkerRunning, stopRasterWorker, ZplRasterError } from '../../../src/main/printing/zpl-raster-pool';
 import { renderDocument } from '../../../src/sandbox/documents/render';
-import type { DocumentShipment } from '../../../src/sandbox/documents/types';
+import { labelShipment } from '../../support/label-shipment';
 
 // Its own file: the order matters (MuPDF, once loaded on this thread, stays loaded).
-function shipment(index: number): DocumentShipment {
-  return {
-    id: `0f8c2a4e-0000-4000-8000-0000000000${String(index).padStart(2, '0')}`,
-    carrierName: 'PostNord',
-    productName: 'MyPack Home',
-    trackingId: `003707123456789012${String(index).padStart(2, '0')}`,
-    referenceId: `ORDER-${index}`,
-    senderReference: null,
-    receiverReference: null,
-    sender: {
-      name: 'Sender AB',
-      contactName: null,
-      addressLines: ['Lagergatan 4'],
-      postalCode: '41101',
-      city: 'Göteborg',
-      countryCode: 'SE',
-    },
-    receiver: {
-      name: 'Café Lindqvist',
-      contactName: 'Eva',
-      addressLines: ['Stortorget 3'],
-      postalCode: '21122',
-      city: 'Malmö',
-      countryCode: 'SE',
-    },
-    packages: [{ description: 'Books', weightKg: 2.5, quantity: 1 }],
-    bookedAt: '2026-11-22T10:00:00Z',
-  };
-}
+const shipment = (index: number) => labelShipment(index);
 
 describe('rendering labels on a worker thread', () => {
   it('renders a batch off the main thread, label for label the bytes the main thread renders', { timeout: 60_000 }, async () => {

@@ -4,40 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc16, labelFormat, pdfToZpl, threshold1Bit } from '../../../src/main/printing/zpl-raster';
 import { zplTestLabel } from '../../../src/main/printing/zpl-test-label';
 import { renderDocument } from '../../../src/sandbox/documents/render';
-import type { DocumentShipment } from '../../../src/sandbox/documents/types';
+import { labelShipment } from '../../support/label-shipment';
 import { blackAgreement, blackCount, ZplReader } from '../../support/zpl-render';
 
 const TRACKING = ['00370712345678901234', '00370798765432109876'];
 
-function shipment(trackingId: string, index: number): DocumentShipment {
-  return {
-    id: `0f8c2a4e-0000-4000-8000-00000000000${index}`,
-    carrierName: 'PostNord',
-    productName: 'MyPack Home',
-    trackingId,
-    referenceId: `ORDER-${index}`,
-    senderReference: null,
-    receiverReference: null,
-    sender: {
-      name: 'Sender AB',
-      contactName: null,
-      addressLines: ['Lagergatan 4'],
-      postalCode: '41101',
-      city: 'Göteborg',
-      countryCode: 'SE',
-    },
-    receiver: {
-      name: 'Café Lindqvist',
-      contactName: 'Eva',
-      addressLines: ['Stortorget 3'],
-      postalCode: '21122',
-      city: 'Malmö',
-      countryCode: 'SE',
-    },
-    packages: [{ description: 'Books', weightKg: 2.5, quantity: 1 }],
-    bookedAt: '2026-11-22T10:00:00Z',
-  };
-}
+const shipment = (trackingId: string, index: number) => labelShipment(index, { trackingId });
 
 let reader: ZplReader;
 let pdf: Uint8Array;
