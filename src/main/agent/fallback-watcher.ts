@@ -3,6 +3,7 @@ import type { JobView, LabelLayout } from '../../shared/domain';
 import { CodedError } from '../errors';
 import { findPrinter, layoutOn, printersOf } from '../printing/routing';
 import type { StoredSettings } from '../settings/settings-store';
+import { PeriodicCheck } from './periodic-check';
 
 /*
  * A label printer that stops (CUPS: stopped, rejecting, media empty, jobs failing; Windows:
@@ -53,28 +54,24 @@ export class FallbackError extends CodedError {
 }
 
 export class FallbackWatcher {
-  private timer: NodeJS.Timeout | null = null;
   private readonly offered = new Set<string>();
-  private running: Promise<void> | null = null;
+  private readonly periodic: PeriodicCheck;
 
-  constructor(private readonly options: FallbackWatcherOptions) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.check(), this.options.intervalMs ?? 2000);
-    this.timer.unref?.();
+  constructor(private readonly options: FallbackWatcherOptions) {
+    this.periodic = new PeriodicCheck(() => this.checkOnce(), options.intervalMs ?? 2000);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  start(): void {
+    this.periodic.start();
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One look at the down lines; concurrent calls share one run. */
   check(): Promise<void> {
-    this.running ??= this.checkOnce().finally(() => (this.running = null));
-    return this.running;
+    return this.periodic.run();
   }
 
   /**

@@ -6,6 +6,7 @@
 import type { AgentMessage } from '../../shared/agent-messages';
 import type { PrinterMedia, PrinterProblem } from '../../shared/domain';
 import type { Readiness } from '../printing/target';
+import { PeriodicCheck } from './periodic-check';
 
 export interface PrinterWatchOptions {
   /** The printers to watch (the routing's), with the media each is configured for. */
@@ -35,13 +36,14 @@ function same(a: readonly PrinterProblem[], b: readonly PrinterProblem[]): boole
 }
 
 export class PrinterWatch {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly periodic: PeriodicCheck;
   private current: PrinterProblem[] = [];
   /** When each printer was last asked, and what it said (kept between sparser questions). */
   private readonly asked = new Map<string, { readonly at: number; readonly problem: PrinterProblem | null }>();
 
-  constructor(private readonly options: PrinterWatchOptions) {}
+  constructor(private readonly options: PrinterWatchOptions) {
+    this.periodic = new PeriodicCheck(() => this.look(), options.intervalMs ?? 4000);
+  }
 
   /** The printers that said they are not ready at the last look, in routing order. */
   problems(): readonly PrinterProblem[] {
@@ -49,24 +51,16 @@ export class PrinterWatch {
   }
 
   start(): void {
-    if (this.timer) return;
-    void this.check();
-    this.timer = setInterval(() => void this.check(), this.options.intervalMs ?? 4000);
-    this.timer.unref?.();
+    this.periodic.start(true);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** Asks every printer once (a look still running is waited for, not doubled). */
   check(): Promise<void> {
-    this.running ??= this.look().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.periodic.run();
   }
 
   private async look(): Promise<void> {
