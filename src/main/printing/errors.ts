@@ -92,28 +92,6 @@ export class PrintError extends CodedError {
   }
 }
 
-/**
- * File-system errors that hold for every file in the folder, not one job's file: a full
- * disk, no access, a read-only remount, the folder (or the share holding it) gone, a disk
- * or share that fails its I/O.
- */
-const FOLDER_DOWN: ReadonlySet<string> = new Set([
-  'ENOSPC',
-  'EDQUOT',
-  'EACCES',
-  'EPERM',
-  'EROFS',
-  'ENOTDIR',
-  'ENOENT',
-  'EIO',
-  'ESTALE',
-  'ENODEV',
-  'ENXIO',
-  'EHOSTDOWN',
-  'ENOTCONN',
-  'ETIMEDOUT',
-]);
-
 /** The folder's disk or share is gone or not answering: it says so, and what to do. */
 const FOLDER_UNAVAILABLE: ReadonlySet<string> = new Set([
   'ENOENT',
@@ -125,6 +103,13 @@ const FOLDER_UNAVAILABLE: ReadonlySet<string> = new Set([
   'ENOTCONN',
   'ETIMEDOUT',
 ]);
+
+/**
+ * File-system errors that hold for every file in the folder, not one job's file: a full
+ * disk, no access, a read-only remount, and the folder (or the share holding it) gone or
+ * failing its I/O.
+ */
+const FOLDER_DOWN: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOTDIR', ...FOLDER_UNAVAILABLE]);
 
 /**
  * Maps a Node file-system error on `path` to a PrintError that says what to do.
