@@ -77,6 +77,7 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
 
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   const printers = page.getByRole('list', { name: 'Configured printers' });
   const labelItem = printers.getByRole('listitem').filter({ hasText: station.printsDir });
   const documentItem = printers.getByRole('listitem').filter({ hasText: join(station.dir, 'documents') });

@@ -25,7 +25,7 @@ async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; cl
  */
 async function controlsOutsidePanel(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const panel = document.querySelector<HTMLElement>('[role=tabpanel]:not([hidden])');
+    const panel = document.querySelector<HTMLElement>('.view[role=tabpanel]:not([hidden])');
     if (!panel) return ['no visible tab panel'];
     const box = panel.getBoundingClientRect();
     const limit = Math.min(box.right, document.documentElement.clientWidth);
@@ -89,6 +89,7 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
       await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}-${at}`);
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Printers', exact: true }).click();
     await page.getByText('Advanced: type a printer URI').click();
     expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(size.width);
     expect(await controlsOutsidePanel(page), `Settings, Advanced open, at ${at}`).toEqual([]);
@@ -149,6 +150,7 @@ test('the first-run panel fits 800x600', async ({ page, station, snap }) => {
 test('settings: a discovered printer is chosen from a list, documents are in words', async ({ page, station, snap }) => {
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   const labelGroup = page.getByRole('group', { name: 'Label printer', exact: true });
   // The station prints to a folder; it is listed and chosen.
   const chosen = labelGroup.getByRole('radio', { checked: true });
@@ -171,6 +173,7 @@ test('settings: a discovered printer is chosen from a list, documents are in wor
   await snap('settings-picker');
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   await expect(page.getByRole('group', { name: 'Label printer', exact: true }).getByRole('radio', { checked: true })).toHaveValue(other);
 });
 

@@ -12,6 +12,7 @@ import { SCREENS_DIR, expect, stationTest as test } from './fixtures';
 async function openSettings(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Printers and routing rules' })).toBeVisible();
 }
 
@@ -84,7 +85,7 @@ test('a second printer and a rule, added by keyboard, are saved and there after 
   await expect(form.getByText('the first rule that matches a document decides its printer')).toBeVisible();
   await snap('printers-form-filled');
 
-  await tabTo(page, 'Save printers and rules');
+  await tabTo(page, 'Save settings');
   await page.keyboard.press('Enter');
   await expect(form.getByRole('status').filter({ hasText: 'Saved: 2 printers, 1 rule.' })).toBeVisible();
   await expect(form.getByText('Unsaved changes')).toHaveCount(0);
@@ -116,7 +117,7 @@ test('the agent refusing a printer URI shows beside that URI', async ({ page, st
   await row.getByLabel('Name').fill('Zebra');
   await row.getByText('Advanced: printer address').click();
   await row.getByLabel('Printer URI').fill('lpr:zebra');
-  await form.getByRole('button', { name: 'Save printers and rules' }).click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(form.getByRole('status').filter({ hasText: 'Not saved: the station refused a field' })).toBeVisible();
   const uri = row.getByLabel('Printer URI');
   await expect(uri).toBeFocused();

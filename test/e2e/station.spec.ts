@@ -84,6 +84,7 @@ test('a failed job shows its reason, and retry prints it once the printer exists
     const printer = `cups:Labels@${cups.server}`;
     await page.goto(station.url);
     await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Printers', exact: true }).click();
     // A printer URI discovery does not list is typed under "Advanced".
     await page.getByText('Advanced: type a printer URI').click();
     await page.getByLabel('Label printer URI', { exact: true }).fill(printer);
@@ -137,6 +138,8 @@ test('settings are saved and survive a reload', async ({ page, station, snap }) 
   await page.getByLabel('Poll interval (seconds, 0 = off)').fill('42');
   await page.getByLabel('This station prints').selectOption('filtered');
   await page.getByLabel('Field matches').fill('reference_id SHOP-');
+  // One Save saves what was changed in every section.
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   await page.getByRole('checkbox', { name: 'Waybill' }).check();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
@@ -144,10 +147,12 @@ test('settings are saved and survive a reload', async ({ page, station, snap }) 
 
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
+  await expect(page.getByRole('checkbox', { name: 'Waybill' })).toBeChecked();
+  await page.getByRole('tab', { name: 'Connection and intake' }).click();
   await expect(page.getByLabel('Poll interval (seconds, 0 = off)')).toHaveValue('42');
   await expect(page.getByLabel('This station prints')).toHaveValue('filtered');
   await expect(page.getByLabel('Field matches')).toHaveValue('reference_id SHOP-');
-  await expect(page.getByRole('checkbox', { name: 'Waybill' })).toBeChecked();
   // The key is write-only: the field is empty, only "Key set" is shown.
   await expect(page.getByLabel('API key')).toHaveValue('');
   await page.getByRole('button', { name: 'Test connection' }).click();
