@@ -404,6 +404,7 @@ export const da: Catalog = {
   'pf.addRule': 'Tilføj en regel',
   'pf.defaults': 'Standardprinter pr. dokument',
   'pf.defaultsHint': 'Bruges, når ingen regel passer.',
+  'pf.defaultsShow': 'Vælg printer pr. dokumenttype',
   'pf.default.none': 'Som valgt ovenfor',
   'pf.json': 'Avanceret: rediger som JSON',
   'pf.jsonHint':

@@ -405,6 +405,7 @@ export const en = {
   'pf.addRule': 'Add a rule',
   'pf.defaults': 'Default printer per document',
   'pf.defaultsHint': 'Used when no rule matches.',
+  'pf.defaultsShow': 'Choose a printer per document type',
   'pf.default.none': 'As chosen above',
   'pf.json': 'Advanced: edit as JSON',
   'pf.jsonHint':

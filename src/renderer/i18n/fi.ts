@@ -405,6 +405,7 @@ export const fi: Catalog = {
   'pf.addRule': 'Lisää sääntö',
   'pf.defaults': 'Oletustulostin asiakirjoittain',
   'pf.defaultsHint': 'Käytetään, kun mikään sääntö ei sovi.',
+  'pf.defaultsShow': 'Valitse tulostin asiakirjatyypeittäin',
   'pf.default.none': 'Kuten yllä valittu',
   'pf.json': 'Lisäasetukset: muokkaa JSON-muodossa',
   'pf.jsonHint':

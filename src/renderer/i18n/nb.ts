@@ -404,6 +404,7 @@ export const nb: Catalog = {
   'pf.addRule': 'Legg til en regel',
   'pf.defaults': 'Standardskriver per dokument',
   'pf.defaultsHint': 'Brukes når ingen regel passer.',
+  'pf.defaultsShow': 'Velg skriver per dokumenttype',
   'pf.default.none': 'Som valgt ovenfor',
   'pf.json': 'Avansert: rediger som JSON',
   'pf.jsonHint':

@@ -404,6 +404,7 @@ export const sv: Catalog = {
   'pf.addRule': 'Lägg till en regel',
   'pf.defaults': 'Standardskrivare per dokument',
   'pf.defaultsHint': 'Används när ingen regel passar.',
+  'pf.defaultsShow': 'Välj skrivare per dokumenttyp',
   'pf.default.none': 'Som valt ovan',
   'pf.json': 'Avancerat: redigera som JSON',
   'pf.jsonHint':

@@ -53,6 +53,7 @@ export class PrintersEditor {
   private readonly printersSlot = h('div', {});
   private readonly rulesSlot = h('div', {});
   private readonly defaultsSlot = h('div', {});
+  private readonly defaults = h('details', { class: 'pf-defaults-more' }, h('summary', {}, t('pf.defaultsShow')), this.defaultsSlot);
   private readonly text: HTMLTextAreaElement;
   private readonly json: HTMLDetailsElement;
   private readonly result = h('p', { class: 'inline-result', role: 'status' });
@@ -102,7 +103,8 @@ export class PrintersEditor {
         { class: 'pf-group' },
         h('legend', {}, t('pf.defaults')),
         h('p', { class: 'hint' }, t('pf.defaultsHint')),
-        this.defaultsSlot,
+        // Folded: most stations route by rules; opened when a default is set or must be corrected.
+        this.defaults,
       ),
       this.json,
       h('div', { class: 'row' }, this.result, this.unsaved),
@@ -162,6 +164,7 @@ export class PrintersEditor {
     this.saveTried = false;
     this.form = toForm(value);
     this.savedJson = toJson(this.form);
+    if (Object.values(this.form.defaults).some(Boolean)) this.defaults.open = true;
     this.refusal = null;
     this.render();
   }
@@ -213,6 +216,7 @@ export class PrintersEditor {
       shown.set(problem.field, t(problem.key, problem.params));
     }
     if (this.refusal && !shown.has(this.refusal.field)) shown.set(this.refusal.field, this.refusal.text);
+    if ([...shown.keys()].some((field) => field.startsWith('defaults.'))) this.defaults.open = true;
     for (const line of Array.from(this.element.querySelectorAll<HTMLElement>('[data-error-for]'))) {
       const field = line.getAttribute('data-error-for')!;
       if (field === 'json') continue;

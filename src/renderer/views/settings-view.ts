@@ -129,7 +129,8 @@ export class SettingsPanel {
       ),
     ];
     // One printers area: the configured printers as they stand (pill, Pause/Resume, Test page),
-    // which of them gets labels and which documents, then the printers, rules and defaults to edit.
+    // which printer gets labels and which documents, the printers, rules and defaults to edit,
+    // then paper, copies and what prints by itself.
     const printers = [
       h('div', { class: 'printers-now' }, this.printerPauses.element),
       h(
@@ -139,7 +140,7 @@ export class SettingsPanel {
         this.labelPrinter.element,
         this.documentPrinter.element,
         h('p', { class: 'hint' }, t('settings.documentPrinterHint')),
-        h('div', { class: 'row' }, this.findPrinters),
+        h('div', { class: 'row' }, this.findPrinters, testLabel, testDocument, this.testPrintResult),
         h(
           'details',
           { class: 'advanced' },
@@ -149,6 +150,7 @@ export class SettingsPanel {
           this.datalist,
         ),
       ),
+      this.printersEditor.element,
       h(
         'fieldset',
         { class: 'printers-paper' },
@@ -162,9 +164,7 @@ export class SettingsPanel {
           ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, documentWords(type))),
         ),
         field(t('settings.copies'), f.copies),
-        h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
       ),
-      this.printersEditor.element,
     ];
     this.sections = new SettingsSections();
     this.printersEditor.onReveal = () => this.sections.show('printers', false);
