@@ -81,12 +81,18 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
       await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
       if (tab === 'Queue & history') await expect(page.locator('tr.job').first()).toBeVisible();
-      if (tab === 'Settings') await expect(page.getByRole('radio').first()).toBeVisible();
       if (tab === 'End of day') await expect(page.locator('tr.eod-row').first()).toBeVisible();
-      const { scrollWidth, clientWidth } = await horizontalOverflow(page);
-      expect(scrollWidth, `${tab} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
-      expect(await controlsOutsidePanel(page), `${tab} at ${at}`).toEqual([]);
-      await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}-${at}`);
+      // Settings: every section of it.
+      const parts = tab === 'Settings' ? (['Connection and intake', 'Printers', 'Packing', 'Language and support'] as const) : [null];
+      for (const part of parts) {
+        if (part) await page.getByRole('tab', { name: part, exact: true }).click();
+        if (part === 'Printers') await expect(page.getByRole('radio').first()).toBeVisible();
+        const where = part ? `${tab} → ${part}` : tab;
+        const { scrollWidth, clientWidth } = await horizontalOverflow(page);
+        expect(scrollWidth, `${where} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
+        expect(await controlsOutsidePanel(page), `${where} at ${at}`).toEqual([]);
+        await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}${part ? `-${part.split(' ')[0]!.toLowerCase()}` : ''}-${at}`);
+      }
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
     await page.getByRole('tab', { name: 'Printers', exact: true }).click();

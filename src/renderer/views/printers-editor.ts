@@ -117,7 +117,10 @@ export class PrintersEditor {
     });
     // Leaving a field checks it: a new row turns red only for what was left wrong.
     this.element.addEventListener('focusout', (event) => {
-      if (this.touch(event.target)) this.showProblems();
+      // Left for a button of this form ("Add a rule"): its click redraws and shows the problems.
+      // Shown now, they would move that button away between press and release, losing the click.
+      const toButton = event.relatedTarget instanceof HTMLButtonElement && this.element.contains(event.relatedTarget);
+      if (this.touch(event.target) && !toButton) this.showProblems();
     });
     this.element.addEventListener('click', (event) => this.onClick(event.target));
     // Enter in a text box would submit the Settings form around this one (Save is one button, pressed on purpose).
