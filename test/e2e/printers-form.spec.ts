@@ -159,8 +159,10 @@ test('the printers form fits 800x600 and 1280x800 with no serious or critical ax
     await page.setViewportSize(size);
     const at = `${size.width}x${size.height}`;
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${at} scrolls sideways`).toBe(true);
+    // From 1100 px the form's parts flow in the Printers section's columns (the form has no box
+    // of its own there): no control may stick out of that section.
     const outside = await form.evaluate((el) => {
-      const box = el.getBoundingClientRect();
+      const box = el.closest('#settings-panel-printers')!.getBoundingClientRect();
       return Array.from(el.querySelectorAll<HTMLElement>('input, select, textarea, button, label'))
         .filter((c) => {
           const r = c.getBoundingClientRect();
@@ -168,7 +170,7 @@ test('the printers form fits 800x600 and 1280x800 with no serious or critical ax
         })
         .map((c) => c.id || c.textContent);
     });
-    expect(outside, `controls outside the form at ${at}`).toEqual([]);
+    expect(outside, `controls outside the Printers section at ${at}`).toEqual([]);
     const { violations } = await new AxeBuilder({ page })
       .include('.printers-editor')
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
@@ -178,7 +180,7 @@ test('the printers form fits 800x600 and 1280x800 with no serious or critical ax
       blocking.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
       at,
     ).toEqual([]);
-    await form.screenshot({ path: join(SCREENS_DIR, `printers-form-${at}.png`) });
+    await page.locator('#settings-panel-printers').screenshot({ path: join(SCREENS_DIR, `printers-form-${at}.png`) });
     await form.locator('.pf-group').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENS_DIR, `printers-form-window-${at}.png`) });
   }
