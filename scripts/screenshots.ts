@@ -117,6 +117,13 @@ async function main(): Promise<void> {
           await page.waitForTimeout(800);
           await shoot(page, screens, `${tab.slice(4)}-${language}-${size.width}`);
         }
+        // Each section of Settings (a tab inside it).
+        await page.getByRole('tab', { name: words['tab.settings'] }).click();
+        for (const section of ['connection', 'printers', 'packing', 'support'] as const) {
+          await page.getByRole('tab', { name: words[`settings.tab.${section}`] }).click();
+          await page.waitForTimeout(500);
+          await shoot(page, screens, `settings-${section}-${language}-${size.width}`);
+        }
       }
       await context.close();
     }

@@ -91,10 +91,10 @@ export class App {
     this.scan = new ScanView(this.ctx);
     this.queue = new QueueView(this.ctx);
     this.settings = new SettingsPanel(this.ctx);
-    this.settings.element.append(createLanguagePicker(), scannerTestSection());
-    // Packing settings sit under the station settings, in their own form and file.
+    this.settings.addSupport(createLanguagePicker(), scannerTestSection());
+    // Packing settings: their own section and file, saved by Settings' one Save.
     const packing = packSettingsPanel(this.ctx);
-    this.settings.element.append(packing.element);
+    this.settings.setPacking(packing);
     const endOfDay = new EndOfDayView(this.ctx);
     this.statusBar = new StatusBar();
     this.notices = h('div', { class: 'notices', 'aria-live': 'polite' });

@@ -5,6 +5,7 @@ import { expect, stationTest as test } from './fixtures';
 test('Settings → Save diagnostics writes the bundle in the data directory and offers it as a download', async ({ page, station, snap }) => {
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Language and support' }).click();
   await page.getByRole('button', { name: 'Save diagnostics' }).click();
   const result = page.getByRole('status').filter({ hasText: 'Diagnostics saved to' });
   await expect(result).toBeVisible();

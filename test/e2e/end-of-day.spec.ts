@@ -77,6 +77,7 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
 
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   const printers = page.getByRole('list', { name: 'Configured printers' });
   const labelItem = printers.getByRole('listitem').filter({ hasText: station.printsDir });
   const documentItem = printers.getByRole('listitem').filter({ hasText: join(station.dir, 'documents') });
@@ -102,6 +103,8 @@ test('Settings pauses one printer: its jobs wait, the other printer prints, Resu
   await expect.poll(() => labelsOf(station, booked.shipmentId), { timeout: 15_000 }).toBe(2);
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Configured printers' }).getByRole('button', { name: /Pause/ })).toHaveCount(2);
   await expect(page.getByRole('list', { name: 'Configured printers' }).getByRole('button', { name: /Resume/ })).toHaveCount(0);
 
   // Each printer has its own test page (media, layout, ruler).

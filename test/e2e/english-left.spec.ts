@@ -170,10 +170,19 @@ for (const language of ['sv', 'fi', 'da', 'nb'] as const) {
 
     for (const tab of ['tab.queue', 'tab.settings', 'tab.endOfDay'] as const) {
       await page.getByRole('tab', { name: words[tab] }).click();
-      await expect(page.locator('[role=tabpanel]:not([hidden])')).toBeVisible();
+      await expect(page.locator('.view[role=tabpanel]:not([hidden])')).toBeVisible();
       if (tab === 'tab.settings') {
-        await page.getByRole('button', { name: words['pf.addPrinter'] }).click();
-        await page.getByRole('button', { name: words['pf.addRule'] }).click();
+        // Every section of Settings, the printers one with a printer and a rule row added.
+        for (const section of ['connection', 'packing', 'support', 'printers'] as const) {
+          await page.getByRole('tab', { name: words[`settings.tab.${section}`] }).click();
+          if (section === 'printers') {
+            await page.getByRole('button', { name: words['pf.addPrinter'] }).click();
+            await page.getByRole('button', { name: words['pf.addRule'] }).click();
+          }
+          await page.waitForTimeout(section === 'printers' ? 1000 : 300);
+          left.push(...(await englishLeft(page, english, names, `${words[tab]} → ${words[`settings.tab.${section}`]}`)));
+        }
+        continue;
       }
       await page.waitForTimeout(1000);
       left.push(...(await englishLeft(page, english, names, words[tab])));
@@ -184,6 +193,6 @@ for (const language of ['sv', 'fi', 'da', 'nb'] as const) {
     await page.setViewportSize({ width: 800, height: 600 });
     await page.getByRole('tab', { name: words['tab.endOfDay'] }).click();
     await expect(page.locator('.eod-table td.number').first()).toBeVisible();
-    expect(await brokenWords(page, '[role=tabpanel]:not([hidden]) th, [role=tabpanel]:not([hidden]) td.number')).toEqual([]);
+    expect(await brokenWords(page, '.view[role=tabpanel]:not([hidden]) th, .view[role=tabpanel]:not([hidden]) td.number')).toEqual([]);
   });
 }

@@ -28,10 +28,11 @@ for (const language of ['sv', 'da', 'nb', 'fi'] as const) {
     await expect(page.getByRole('tab', { name: words['tab.scan'] })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${language}`));
     await expect(page.getByRole('textbox', { name: words['scan.label'] })).toBeFocused();
-    const tabs = page.getByRole('tab');
+    const tabs = page.locator('nav.tabs').getByRole('tab');
     expect(await tabs.allTextContents()).toEqual(expect.arrayContaining([words['tab.scan'], words['tab.queue'], words['tab.settings']]));
     // The printers form with a printer and a rule row and its JSON open: the longest words of Settings.
     await page.getByRole('tab', { name: words['tab.settings'] }).click();
+    await page.getByRole('tab', { name: words['settings.tab.printers'] }).click();
     await page.getByRole('button', { name: words['pf.addPrinter'] }).click();
     await page.getByRole('button', { name: words['pf.addRule'] }).click();
     await page.getByText(words['pf.json']).click();
@@ -40,7 +41,7 @@ for (const language of ['sv', 'da', 'nb', 'fi'] as const) {
       await page.setViewportSize(size);
       for (let i = 0; i < (await tabs.count()); i++) {
         await tabs.nth(i).click();
-        await expect(page.locator('[role=tabpanel]:not([hidden])')).toBeVisible();
+        await expect(page.locator('.view[role=tabpanel]:not([hidden])')).toBeVisible();
         const at = `${await tabs.nth(i).textContent()} at ${size.width}x${size.height}`;
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${at} scrolls sideways`).toBe(true);
         expect(await blockingViolations(page), at).toEqual([]);
@@ -53,6 +54,7 @@ test('the language chosen in Settings applies at once and stays after a reload',
   await page.goto(station.url);
   await expect(page.getByRole('tab', { name: 'Scan' })).toBeVisible();
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Language and support' }).click();
   // As a keyboard user does: focus the list, then choose.
   await page.getByLabel('Language of this window').focus();
   await page.getByLabel('Language of this window').selectOption('sv');
@@ -61,6 +63,7 @@ test('the language chosen in Settings applies at once and stays after a reload',
   await page.reload();
   await expect(page.getByRole('tab', { name: 'Skanna' })).toBeVisible();
   await page.getByRole('tab', { name: 'Inställningar' }).click();
+  await page.getByRole('tab', { name: 'Språk och support' }).click();
   await page.getByLabel('Språk i det här fönstret').selectOption('');
   await expect(page.getByRole('tab', { name: 'Scan' })).toBeVisible();
 });

@@ -25,7 +25,7 @@ async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; cl
  */
 async function controlsOutsidePanel(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const panel = document.querySelector<HTMLElement>('[role=tabpanel]:not([hidden])');
+    const panel = document.querySelector<HTMLElement>('.view[role=tabpanel]:not([hidden])');
     if (!panel) return ['no visible tab panel'];
     const box = panel.getBoundingClientRect();
     const limit = Math.min(box.right, document.documentElement.clientWidth);
@@ -81,14 +81,21 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
       await page.getByRole('tab', { name: tab }).click();
       await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
       if (tab === 'Queue & history') await expect(page.locator('tr.job').first()).toBeVisible();
-      if (tab === 'Settings') await expect(page.getByRole('radio').first()).toBeVisible();
       if (tab === 'End of day') await expect(page.locator('tr.eod-row').first()).toBeVisible();
-      const { scrollWidth, clientWidth } = await horizontalOverflow(page);
-      expect(scrollWidth, `${tab} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
-      expect(await controlsOutsidePanel(page), `${tab} at ${at}`).toEqual([]);
-      await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}-${at}`);
+      // Settings: every section of it.
+      const parts = tab === 'Settings' ? (['Connection and intake', 'Printers', 'Packing', 'Language and support'] as const) : [null];
+      for (const part of parts) {
+        if (part) await page.getByRole('tab', { name: part, exact: true }).click();
+        if (part === 'Printers') await expect(page.getByRole('radio').first()).toBeVisible();
+        const where = part ? `${tab} → ${part}` : tab;
+        const { scrollWidth, clientWidth } = await horizontalOverflow(page);
+        expect(scrollWidth, `${where} at ${at}: ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(clientWidth);
+        expect(await controlsOutsidePanel(page), `${where} at ${at}`).toEqual([]);
+        await shoot(page, snap, `layout-${tab.split(' ')[0]!.toLowerCase()}${part ? `-${part.split(' ')[0]!.toLowerCase()}` : ''}-${at}`);
+      }
     }
     await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Printers', exact: true }).click();
     await page.getByText('Advanced: type a printer URI').click();
     expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(size.width);
     expect(await controlsOutsidePanel(page), `Settings, Advanced open, at ${at}`).toEqual([]);
@@ -149,6 +156,7 @@ test('the first-run panel fits 800x600', async ({ page, station, snap }) => {
 test('settings: a discovered printer is chosen from a list, documents are in words', async ({ page, station, snap }) => {
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   const labelGroup = page.getByRole('group', { name: 'Label printer', exact: true });
   // The station prints to a folder; it is listed and chosen.
   const chosen = labelGroup.getByRole('radio', { checked: true });
@@ -171,6 +179,7 @@ test('settings: a discovered printer is chosen from a list, documents are in wor
   await snap('settings-picker');
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   await expect(page.getByRole('group', { name: 'Label printer', exact: true }).getByRole('radio', { checked: true })).toHaveValue(other);
 });
 

@@ -298,10 +298,11 @@ test('the station shipping rules chosen in Settings shape the rates', async ({ p
   await draft({ reference_id: 'DRAFT-RULES', to: RECEIVER, packages: [PARCEL] });
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Packing' }).click();
   const rules = page.getByRole('group', { name: 'Shipping rules for rate searches' });
   await rules.getByRole('checkbox', { name: /Only DB Schenker/ }).check();
   await page.getByRole('radio', { name: /No pickup/ }).check();
-  await page.getByRole('button', { name: 'Save packing settings' }).click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Packing saved' })).toContainText('no pickup');
   await page.getByRole('tab', { name: 'Scan' }).click();
   await openAndChoose(page, 'DRAFT-RULES', /./);

@@ -92,6 +92,7 @@ test('the scanner test sheet shows Code 128 barcodes that scan back to the test 
 }) => {
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Language and support' }).click();
   await page.getByRole('button', { name: 'Show scanner test sheet' }).click();
   const codes = page.locator('#scanner-test-sheet img');
   await expect(codes).toHaveCount(4);

@@ -94,6 +94,7 @@ test('a failed job shows its reason, and retry prints it once the printer exists
     const printer = `cups:Labels@${cups.server}`;
     await page.goto(station.url);
     await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Printers', exact: true }).click();
     // A printer URI discovery does not list is typed under "Advanced".
     await page.getByText('Advanced: type a printer URI').click();
     await page.getByLabel('Label printer URI', { exact: true }).fill(printer);
@@ -144,9 +145,11 @@ test('settings are saved and survive a reload', async ({ page, station, snap }) 
   await page.goto(station.url);
   await page.getByRole('tab', { name: 'Settings' }).click();
   await expect(page.getByText('Key set')).toBeVisible();
-  await page.getByLabel('Poll interval (seconds, 0 = off)').fill('42');
-  await page.getByLabel('This station prints').selectOption('filtered');
-  await page.getByLabel('Field matches').fill('reference_id SHOP-');
+  await page.locator('#view-settings').getByLabel('Poll interval (seconds, 0 = off)').fill('42');
+  await page.locator('#view-settings').getByLabel('This station prints').selectOption('filtered');
+  await page.locator('#view-settings').getByLabel('Field matches').fill('reference_id SHOP-');
+  // One Save saves what was changed in every section.
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   await page.getByRole('checkbox', { name: 'Waybill' }).check();
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
@@ -154,10 +157,12 @@ test('settings are saved and survive a reload', async ({ page, station, snap }) 
 
   await page.reload();
   await page.getByRole('tab', { name: 'Settings' }).click();
-  await expect(page.getByLabel('Poll interval (seconds, 0 = off)')).toHaveValue('42');
-  await expect(page.getByLabel('This station prints')).toHaveValue('filtered');
-  await expect(page.getByLabel('Field matches')).toHaveValue('reference_id SHOP-');
+  await page.getByRole('tab', { name: 'Printers', exact: true }).click();
   await expect(page.getByRole('checkbox', { name: 'Waybill' })).toBeChecked();
+  await page.getByRole('tab', { name: 'Connection and intake' }).click();
+  await expect(page.locator('#view-settings').getByLabel('Poll interval (seconds, 0 = off)')).toHaveValue('42');
+  await expect(page.locator('#view-settings').getByLabel('This station prints')).toHaveValue('filtered');
+  await expect(page.locator('#view-settings').getByLabel('Field matches')).toHaveValue('reference_id SHOP-');
   // The key is write-only: the field is empty, only "Key set" is shown.
   await expect(page.getByLabel('API key')).toHaveValue('');
   await page.getByRole('button', { name: 'Test connection' }).click();

@@ -21,8 +21,8 @@ async function start(): Promise<HTMLElement> {
   return (await startApp()).root;
 }
 
-const tabNames = (root: HTMLElement) => Array.from(root.querySelectorAll('[role=tab]'), (t) => t.textContent);
-const selected = (root: HTMLElement) => root.querySelector('[role=tab][aria-selected=true]')?.id;
+const tabNames = (root: HTMLElement) => Array.from(root.querySelectorAll('nav.tabs [role=tab]'), (t) => t.textContent);
+const selected = (root: HTMLElement) => root.querySelector('nav.tabs [role=tab][aria-selected=true]')?.id;
 const languageSelect = () => document.querySelector<HTMLSelectElement>('#set-language')!;
 function choose(value: string): void {
   const select = languageSelect();
@@ -41,7 +41,7 @@ describe('the app in the OS language', () => {
       'Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer',
     );
     expect(root.querySelector('.scan-form button[type=submit]')?.textContent).toBe('Sök');
-    expect(root.querySelector('[role=tablist]')?.getAttribute('aria-label')).toBe('Vyer');
+    expect(root.querySelector('nav.tabs[role=tablist]')?.getAttribute('aria-label')).toBe('Vyer');
     expect(root.querySelector('.status-bar')?.textContent).toContain('Igång');
     expect(root.querySelector('.status-bar')?.getAttribute('aria-label')).toBe('Agentens status');
     expect(root.querySelector('#view-queue th')?.textContent).toBe('Läge');

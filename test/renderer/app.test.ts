@@ -14,14 +14,14 @@ async function start(): Promise<HTMLElement> {
   return (await startApp()).root;
 }
 
-const tabs = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLButtonElement>('[role=tab]'));
-const visiblePanel = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLElement>('[role=tabpanel]')).filter((p) => !p.hidden);
+const tabs = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLButtonElement>('nav.tabs [role=tab]'));
+const visiblePanel = (root: HTMLElement) => Array.from(root.querySelectorAll<HTMLElement>('.view[role=tabpanel]')).filter((p) => !p.hidden);
 
 describe('app', () => {
   it('shows its views as tabs, each controlling its panel', async () => {
     const root = await start();
     expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day', 'Site']);
-    expect(root.querySelector('[role=tablist]')).not.toBeNull();
+    expect(root.querySelector('nav.tabs[role=tablist]')).not.toBeNull();
     for (const tab of tabs(root)) {
       expect(root.querySelector(`#${tab.getAttribute('aria-controls')}`)?.getAttribute('role')).toBe('tabpanel');
     }
@@ -34,7 +34,7 @@ describe('app', () => {
 
   it('moves between tabs with the arrow keys, Home and End', async () => {
     const root = await start();
-    const list = root.querySelector('[role=tablist]')!;
+    const list = root.querySelector('nav.tabs[role=tablist]')!;
     const press = (key: string) => list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
     press('ArrowRight');
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-queue']);

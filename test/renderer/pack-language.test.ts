@@ -77,8 +77,12 @@ describe('packing settings in Swedish', () => {
       ' Ingen upphämtning (lämnas hos transportören)',
       ' Billigast (price, inaktiv)',
     ]);
-    el.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
-    await settle();
+    // Settings' one Save saves the packing settings when they were changed.
+    expect(panel.changed).toBe(false);
+    el.querySelector<HTMLInputElement>('input[value=without]')!.click();
+    expect(panel.changed).toBe(true);
+    expect(await panel.save()).toBe(true);
+    expect(panel.changed).toBe(false);
     expect(el.querySelector('.save-result [role=status]')?.textContent).toBe(
       'Packning sparad: ingen upphämtning (lämnas hos transportören), 1 regel.',
     );

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentInput } from '../../src/shared/agent-api';
+import type { AgentApi, AgentInput } from '../../src/shared/agent-api';
 import { PrintersEditor } from '../../src/renderer/views/printers-editor';
 import { AgentCallError } from '../../src/renderer/bridge/agent-call-error';
 import { context, fakeClient, printer, settings } from '../support/fake-agent-client';
@@ -30,7 +30,7 @@ describe('printers editor', () => {
     const edited = JSON.parse(text.value);
     edited.rules.push({ carriers: ['Bring'], printer: 'Office' });
     text.value = JSON.stringify(edited);
-    document.querySelector<HTMLButtonElement>('.printers-save')!.click();
+    void pressSave(editor, client);
     await expect.poll(() => saved.length).toBe(1);
     expect(saved[0]!.routing!.rules).toEqual([
       { documentTypes: ['label'], carriers: ['dhl'], printer: 'Zebra' },
@@ -47,12 +47,12 @@ describe('printers editor', () => {
     const text = document.querySelector<HTMLTextAreaElement>('textarea')!;
     const status = () => document.querySelector('[role=status]')!.textContent;
     text.value = '{ "printers": [';
-    document.querySelector<HTMLButtonElement>('.printers-save')!.click();
+    void pressSave(editor, client);
     await expect.poll(status).toMatch(/^Not saved: Not valid JSON .*: correct it and save again\.$/);
     expect(document.getElementById('printers-json-error')!.textContent).toMatch(/^Not valid JSON .*: correct it and save again\.$/);
     expect(text.getAttribute('aria-invalid')).toBe('true');
     text.value = JSON.stringify({ printers: [{ name: 'Z', uri: 'cups:Z', media: '4x4in', layout: '2x2' }] });
-    document.querySelector<HTMLButtonElement>('.printers-save')!.click();
+    void pressSave(editor, client);
     await expect.poll(status).toBe('Not saved: correct what is marked next to the fields (1).');
     expect(document.getElementById('pf-printers-0-layout-error')!.textContent).toBe(
       'Label stock prints one label at a time: choose A4 or Letter paper for a sheet layout.',
@@ -119,7 +119,7 @@ describe('printers editor', () => {
     const json = JSON.parse(document.querySelector<HTMLTextAreaElement>('#printers-json')!.value);
     expect(json.rules).toEqual([{ documentTypes: ['label'], carriers: ['bring'], printer: 'Office' }]);
 
-    click('.printers-save');
+    void pressSave(editor, client);
     await expect.poll(() => saved.length).toBe(1);
     expect(saved[0]!.routing).toEqual({
       printers: [PRINTERS[0], { name: 'Office', uri: 'cups:Office', media: 'a4' }],
@@ -155,7 +155,7 @@ describe('printers editor', () => {
     expect(document.getElementById('pf-printers-0-fallback-error')!.textContent).toBe(
       '“Office” is not in the list any more: choose another printer.',
     );
-    click('.printers-save');
+    void pressSave(editor, client);
     await expect
       .poll(() => document.querySelector('[role=status]')!.textContent)
       .toBe('Not saved: correct what is marked next to the fields (2).');
@@ -174,7 +174,7 @@ describe('printers editor', () => {
     document.body.append(editor.element);
     await editor.refresh();
     type('pf-printers-1-uri', 'lpr:x');
-    click('.printers-save');
+    void pressSave(editor, client);
     await expect.poll(() => document.getElementById('pf-printers-1-uri-error')!.textContent).toBe(message);
     expect(document.querySelector<HTMLDetailsElement>('details[data-details-for="printers.1.uri"]')!.open).toBe(true);
     expect(document.activeElement).toBe(document.getElementById('pf-printers-1-uri'));
@@ -184,6 +184,20 @@ describe('printers editor', () => {
     expect(document.getElementById('pf-printers-1-uri-error')!.textContent).toBe('');
   });
 });
+
+/**
+ * What Settings' one Save does with this form (settings-view.ts): asks it for its rows, saves
+ * them with the other settings, and tells it what came of it.
+ */
+async function pressSave(editor: PrintersEditor, client: Pick<AgentApi, 'saveSettings'>): Promise<void> {
+  const prepared = editor.prepareSave();
+  if (prepared === false || prepared.routing === null) return;
+  try {
+    editor.saved(await client.saveSettings({ routing: prepared.routing }), prepared.routing);
+  } catch (error) {
+    editor.refused(error);
+  }
+}
 
 function click(selector: string): void {
   document.querySelector<HTMLElement>(selector)!.click();

@@ -39,16 +39,18 @@ describe('settings in Swedish', () => {
   it('names the groups, fields and buttons in Swedish', async () => {
     sayLanguages('sv-SE');
     await mount([]);
-    expect(texts('form.settings legend')).toEqual(
+    expect(texts('.settings-view legend')).toEqual(
       expect.arrayContaining([
         'Anslutning',
-        'Skrivare och routing',
+        'Vilken skrivare som får etiketter och vilken som får dokument',
+        'Papper, kopior och automatisk utskrift',
         'Skriv ut automatiskt efter bokning',
         'Inflöde',
         'Etikettskrivare',
         'Dokumentskrivare',
       ]),
     );
+    expect(texts('.settings-tabs [role=tab]')).toEqual(['Anslutning och inflöde', 'Skrivare', 'Packning', 'Språk och support']);
     expect(document.querySelector('label[for=set-environment]')?.textContent).toBe('Miljö');
     expect(texts('#set-environment option')).toEqual(['Testmiljö', 'Produktion', 'Egen']);
     expect(texts('#set-media option')).toEqual(['4x6-etiketter', 'A4-ark']);

@@ -124,6 +124,37 @@ describe('settings panel', () => {
     expect(document.querySelector('.save-result')?.textContent).toBe('Settings saved.');
   });
 
+  it('saves the printers form with the other fields in one Save, or nothing while a row must be corrected', async () => {
+    const { saved } = await mount();
+    const poll = document.querySelector<HTMLInputElement>('#set-poll')!;
+    poll.value = '25';
+    poll.dispatchEvent(new Event('input', { bubbles: true }));
+    // A printer row with no name and no printer: the one Save stops, says where, and sends nothing.
+    document.querySelector<HTMLButtonElement>('#pf-add-printer')!.click();
+    document.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await settle();
+    expect(saved).toHaveLength(0);
+    expect(document.querySelector('.save-result [role=alert]')?.textContent).toBe(
+      'Not saved: correct the marked printer fields under Printers first.',
+    );
+    expect(document.getElementById('settings-panel-printers')!.hidden).toBe(false);
+    expect(document.activeElement).toBe(document.getElementById('pf-printers-0-name'));
+    // Corrected: one call carries the row and the poll interval.
+    const name = document.getElementById('pf-printers-0-name') as HTMLInputElement;
+    name.value = 'Zebra';
+    name.dispatchEvent(new Event('input', { bubbles: true }));
+    const device = document.getElementById('pf-printers-0-device') as HTMLSelectElement;
+    device.value = 'cups:Labels';
+    device.dispatchEvent(new Event('change', { bubbles: true }));
+    document.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await settle();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]?.intake?.pollIntervalSeconds).toBe(25);
+    expect(saved[0]?.routing?.printers).toEqual([{ name: 'Zebra', uri: 'cups:Labels', media: 'label' }]);
+    expect(saved[0]?.routing?.labelPrinter).toBe('cups:Labels');
+    expect(document.querySelector('.save-result')?.textContent).toBe('Settings saved.');
+  });
+
   it('keeps typing a URI under Advanced, and saves what was typed', async () => {
     const { saved } = await mount();
     const details = document.querySelector('details.advanced')!;

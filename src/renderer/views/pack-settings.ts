@@ -1,6 +1,7 @@
 /**
- * Packing settings of this station (Settings tab): the pickup rates are searched with, and
- * the shipping rules (GET /shipping-rules) applied to every rate search.
+ * Packing settings of this station (Settings → Packing): the pickup rates are searched with, and
+ * the shipping rules (GET /shipping-rules) applied to every rate search. Saved by Settings' one
+ * Save, when changed.
  */
 import type { PackSettings, ShippingRuleView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
@@ -9,17 +10,26 @@ import { h, replaceChildren } from '../dom';
 import { t, tMaybe } from '../i18n';
 import { PICKUP_WORDS } from '../words';
 
-export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLElement; load(): Promise<void> } {
+export interface PackSettingsPanel {
+  readonly element: HTMLElement;
+  load(): Promise<void>;
+  /** Edited since loaded or saved: Settings' Save saves these too. */
+  readonly changed: boolean;
+  /** Saves what is shown; the result is shown in the group. Resolves false when not saved. */
+  save(): Promise<boolean>;
+}
+
+export function packSettingsPanel(ctx: UiContext): PackSettingsPanel {
   const pickupRadios = (Object.keys(PICKUP_WORDS) as Array<PackSettings['pickup']>).map((value) =>
     h('input', { type: 'radio', name: 'pack-pickup', value }),
   );
   const time = h('input', { type: 'time', 'aria-label': t('packSettings.pickupTime'), step: 60 });
   const rules = h('div', { class: 'pack-rules', role: 'group', 'aria-label': t('packSettings.rulesGroup') });
   const result = h('div', { class: 'save-result' });
-  const save = h('button', { type: 'submit' }, t('packSettings.save'));
-  const form = h(
-    'form',
-    { class: 'pack-settings', 'aria-labelledby': 'pack-settings-title' },
+  let changed = false;
+  const group = h(
+    'div',
+    { class: 'pack-settings', role: 'group', 'aria-labelledby': 'pack-settings-title' },
     h('h2', { id: 'pack-settings-title' }, t('packSettings.title')),
     h(
       'fieldset',
@@ -29,7 +39,6 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
       h('label', { class: 'field' }, h('span', {}, t('packSettings.pickupTime')), time),
     ),
     h('fieldset', {}, h('legend', {}, t('packSettings.rules')), rules),
-    h('div', { class: 'pack-actions' }, save),
     result,
   );
 
@@ -55,6 +64,7 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
   const load = async (): Promise<void> => {
     try {
       const settings = await ctx.api.getPackSettings({});
+      changed = false;
       for (const radio of pickupRadios) radio.checked = radio.value === settings.pickup;
       time.value = settings.pickupTime;
       try {
@@ -67,22 +77,38 @@ export function packSettingsPanel(ctx: UiContext): { readonly element: HTMLEleme
     }
   };
 
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
+  const markChanged = (): void => {
+    changed = true;
+  };
+  group.addEventListener('input', markChanged);
+  group.addEventListener('change', markChanged);
+
+  const save = async (): Promise<boolean> => {
     const pickup = (pickupRadios.find((r) => r.checked)?.value ?? 'next') as PackSettings['pickup'];
     const shippingRuleIds = Array.from(rules.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (c) => c.value);
-    void ctx.api.savePackSettings({ pickup, pickupTime: time.value || undefined, shippingRuleIds }).then(
-      (saved) =>
-        replaceChildren(
-          result,
-          h(
-            'p',
-            { role: 'status', class: 'ok' },
-            t('packSettings.saved', { pickup: PICKUP_WORDS[saved.pickup].toLowerCase(), count: saved.shippingRuleIds.length }),
-          ),
+    try {
+      const saved = await ctx.api.savePackSettings({ pickup, pickupTime: time.value || undefined, shippingRuleIds });
+      changed = false;
+      replaceChildren(
+        result,
+        h(
+          'p',
+          { role: 'status', class: 'ok' },
+          t('packSettings.saved', { pickup: PICKUP_WORDS[saved.pickup].toLowerCase(), count: saved.shippingRuleIds.length }),
         ),
-      (error) => replaceChildren(result, h('p', { role: 'alert', class: 'fail' }, t('settings.notSaved', { error: describeError(error) }))),
-    );
-  });
-  return { element: form, load };
+      );
+      return true;
+    } catch (error) {
+      replaceChildren(result, h('p', { role: 'alert', class: 'fail' }, t('settings.notSaved', { error: describeError(error) })));
+      return false;
+    }
+  };
+  return {
+    element: group,
+    load,
+    save,
+    get changed() {
+      return changed;
+    },
+  };
 }

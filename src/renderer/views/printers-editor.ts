@@ -6,7 +6,7 @@
  * the agent checks again and names the field it refuses, which is then shown beside that field.
  */
 import type { CarrierChoice } from '../../shared/agent-api';
-import { PRINTER_MEDIA, type PrinterInfo, type PrinterMedia } from '../../shared/domain';
+import { PRINTER_MEDIA, type PrinterInfo, type PrinterMedia, type SettingsView } from '../../shared/domain';
 import { describeError, toPayload } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
@@ -24,6 +24,7 @@ import {
   toForm,
   toJson,
   validate,
+  type EditedRouting,
   type FieldName,
   type PrintersForm,
   type SheetLayout,
@@ -52,6 +53,7 @@ export class PrintersEditor {
   private readonly printersSlot = h('div', {});
   private readonly rulesSlot = h('div', {});
   private readonly defaultsSlot = h('div', {});
+  private readonly defaults = h('details', { class: 'pf-defaults-more' }, h('summary', {}, t('pf.defaultsShow')), this.defaultsSlot);
   private readonly text: HTMLTextAreaElement;
   private readonly json: HTMLDetailsElement;
   private readonly result = h('p', { class: 'inline-result', role: 'status' });
@@ -66,8 +68,6 @@ export class PrintersEditor {
       'aria-label': t('pf.jsonLabel'),
       'aria-describedby': 'printers-json-hint printers-json-error',
     });
-    const save = h('button', { type: 'button', class: 'printers-save primary' }, t('pf.save'));
-    save.addEventListener('click', () => void this.save());
     this.json = h(
       'details',
       { class: 'pf-json' },
@@ -103,10 +103,11 @@ export class PrintersEditor {
         { class: 'pf-group' },
         h('legend', {}, t('pf.defaults')),
         h('p', { class: 'hint' }, t('pf.defaultsHint')),
-        this.defaultsSlot,
+        // Folded: most stations route by rules; opened when a default is set or must be corrected.
+        this.defaults,
       ),
       this.json,
-      h('div', { class: 'row' }, save, this.result, this.unsaved),
+      h('div', { class: 'row' }, this.result, this.unsaved),
       this.announcer,
     );
     this.element.addEventListener('input', (event) => this.onInput(event.target));
@@ -116,10 +117,13 @@ export class PrintersEditor {
     });
     // Leaving a field checks it: a new row turns red only for what was left wrong.
     this.element.addEventListener('focusout', (event) => {
-      if (this.touch(event.target)) this.showProblems();
+      // Left for a button of this form ("Add a rule"): its click redraws and shows the problems.
+      // Shown now, they would move that button away between press and release, losing the click.
+      const toButton = event.relatedTarget instanceof HTMLButtonElement && this.element.contains(event.relatedTarget);
+      if (this.touch(event.target) && !toButton) this.showProblems();
     });
     this.element.addEventListener('click', (event) => this.onClick(event.target));
-    // Enter in a text box would submit the Settings form around this one (and save other settings).
+    // Enter in a text box would submit the Settings form around this one (Save is one button, pressed on purpose).
     this.element.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && event.target instanceof HTMLInputElement && event.target.type === 'text') event.preventDefault();
     });
@@ -163,6 +167,7 @@ export class PrintersEditor {
     this.saveTried = false;
     this.form = toForm(value);
     this.savedJson = toJson(this.form);
+    if (Object.values(this.form.defaults).some(Boolean)) this.defaults.open = true;
     this.refusal = null;
     this.render();
   }
@@ -214,6 +219,7 @@ export class PrintersEditor {
       shown.set(problem.field, t(problem.key, problem.params));
     }
     if (this.refusal && !shown.has(this.refusal.field)) shown.set(this.refusal.field, this.refusal.text);
+    if ([...shown.keys()].some((field) => field.startsWith('defaults.'))) this.defaults.open = true;
     for (const line of Array.from(this.element.querySelectorAll<HTMLElement>('[data-error-for]'))) {
       const field = line.getAttribute('data-error-for')!;
       if (field === 'json') continue;
@@ -352,14 +358,20 @@ export class PrintersEditor {
     return true;
   }
 
-  private async save(): Promise<void> {
+  /**
+   * Settings' one Save asks first: the printers, rules and defaults to save with the other
+   * settings (`routing`, or none when nothing here changed), or `false` when a field here must
+   * be corrected first (the caret is put on it and the problems are shown).
+   */
+  prepareSave(): { readonly routing: EditedRouting | null } | false {
     // Typed into the JSON box (or set there by a script) and not read yet: read it first.
     if (this.text.value !== this.writtenJson && !this.readJsonBox()) {
       this.json.open = true;
       this.text.focus();
       this.say('fail', t('pf.notSaved', { error: this.json.querySelector('[data-error-for="json"]')!.textContent ?? '' }));
-      return;
+      return false;
     }
+    if (toJson(this.form) === this.savedJson) return { routing: null };
     const problems = validate(this.form);
     const edited = editedSchema.safeParse(toEdited(this.form));
     this.saveTried = true;
@@ -368,28 +380,37 @@ export class PrintersEditor {
       const first = problems[0];
       if (first) this.focusField(first.field);
       this.say('fail', t('pf.toCorrect', { count: Math.max(problems.length, 1) }));
-      return;
+      return false;
     }
-    try {
-      const saved = await this.ctx.api.saveSettings({ routing: edited.data });
-      const { routing } = saved;
-      this.load({ printers: routing.printers ?? [], rules: routing.rules ?? [], defaults: routing.defaults ?? {} });
-      this.ctx.setSettings(saved);
-      this.say('ok', t('pf.saved', { printers: edited.data.printers.length, rules: edited.data.rules.length }));
-    } catch (error) {
-      const field = refusedField(toPayload(error).message);
-      if (!field) {
-        this.say('fail', t('pf.notSaved', { error: describeError(error) }));
-        return;
-      }
-      this.refusal = { field, text: describeError(error) };
-      this.showProblems();
-      this.focusField(field);
-      this.say('fail', t('pf.refused'));
-    }
+    return { routing: edited.data };
   }
 
+  /** The settings were saved with `routing` from prepareSave: the form now shows what was saved. */
+  saved(settings: SettingsView, routing: EditedRouting): void {
+    const saved = settings.routing;
+    this.load({ printers: saved.printers ?? [], rules: saved.rules ?? [], defaults: saved.defaults ?? {} });
+    this.say('ok', t('pf.saved', { printers: routing.printers?.length ?? 0, rules: routing.rules?.length ?? 0 }));
+  }
+
+  /**
+   * The agent refused the save: when it names a field of this form, that field says why and gets
+   * the caret (true); otherwise false and Settings says it.
+   */
+  refused(error: unknown): boolean {
+    const field = refusedField(toPayload(error).message);
+    if (!field) return false;
+    this.refusal = { field, text: describeError(error) };
+    this.showProblems();
+    this.focusField(field);
+    this.say('fail', t('pf.refused'));
+    return true;
+  }
+
+  /** Called before the caret is put on a field here: Settings opens the section this form is in. */
+  onReveal: (() => void) | null = null;
+
   private focusField(field: FieldName): void {
+    this.onReveal?.();
     const details = this.element.querySelector<HTMLDetailsElement>(`details[data-details-for="${field}"]`);
     if (details) details.open = true;
     (this.byId(controlId(field)) ?? this.byId(controlId('printers.0.name')))?.focus();

@@ -1,6 +1,8 @@
 /**
- * Settings: connection, printers and routing, intake and station rules, pause. The API
- * key field is write-only: the agent never sends the key back, only whether one is set.
+ * Settings: connection, printers and routing, intake and station rules, packing, pause. The
+ * sections are tabs (each about two screens at 1280x800 at most); one Save saves every changed
+ * field of every section, and what acts at once (Pause, Test page, Test connection) sits apart
+ * from it. The API key field is write-only: the agent never sends the key back, only whether one is set.
  */
 import { agentInputs, type AgentInput } from '../../shared/agent-api';
 import { DOCUMENT_TYPES, type PrinterInfo, type SettingsView, type StationRules } from '../../shared/domain';
@@ -14,7 +16,9 @@ import { MEDIA_WORDS, documentWords } from '../words';
 import { createDiagnosticsPanel } from './diagnostics-panel';
 import { PrinterPicker } from './printer-picker';
 import { PrinterPauseList } from './printer-pauses';
+import type { PackSettingsPanel } from './pack-settings';
 import { mountPrintersEditor, type PrintersEditor } from './printers-editor';
+import { SettingsSections, type SectionName } from './settings-sections';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -86,6 +90,8 @@ export class SettingsPanel {
   private readonly datalist = h('datalist', { id: 'printer-uris' });
   private readonly printerPauses: PrinterPauseList;
   private readonly printersEditor: PrintersEditor;
+  private readonly sections: SettingsSections;
+  private packing: PackSettingsPanel | null = null;
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
@@ -100,9 +106,7 @@ export class SettingsPanel {
     const testDocument = h('button', { type: 'button', 'data-target': 'document' }, t('settings.testDocument'));
     const testConnection = h('button', { type: 'button' }, t('settings.testConnection'));
 
-    this.form = h(
-      'form',
-      { class: 'settings', novalidate: true },
+    const connection = [
       h(
         'fieldset',
         {},
@@ -115,11 +119,28 @@ export class SettingsPanel {
       h(
         'fieldset',
         {},
-        h('legend', {}, t('settings.printersAndRouting')),
+        h('legend', {}, t('settings.intake')),
+        h('div', { class: 'field check' }, h('label', { for: f.webhooksEnabled.id }, f.webhooksEnabled, t('settings.webhooks'))),
+        field(t('settings.pollInterval'), f.pollIntervalSeconds),
+        field(t('settings.stationPrints'), f.ruleMode),
+        field(t('settings.sources'), f.sources, t('settings.commaSeparated')),
+        field(t('settings.carriers'), f.carriers, t('settings.carriersHint')),
+        field(t('settings.matches'), f.matches, t('settings.matchesHint')),
+      ),
+    ];
+    // One printers area: the configured printers as they stand (pill, Pause/Resume, Test page),
+    // which printer gets labels and which documents, the printers, rules and defaults to edit,
+    // then paper, copies and what prints by itself.
+    const printers = [
+      h('div', { class: 'printers-now' }, this.printerPauses.element),
+      h(
+        'fieldset',
+        { class: 'printers-choice' },
+        h('legend', {}, t('settings.whichPrinter')),
         this.labelPrinter.element,
         this.documentPrinter.element,
         h('p', { class: 'hint' }, t('settings.documentPrinterHint')),
-        h('div', { class: 'row' }, this.findPrinters),
+        h('div', { class: 'row' }, this.findPrinters, testLabel, testDocument, this.testPrintResult),
         h(
           'details',
           { class: 'advanced' },
@@ -128,6 +149,12 @@ export class SettingsPanel {
           this.documentPrinter.uriField,
           this.datalist,
         ),
+      ),
+      this.printersEditor.element,
+      h(
+        'fieldset',
+        { class: 'printers-paper' },
+        h('legend', {}, t('settings.paperAndCopies')),
         field(t('settings.labelPrinterHolds'), f.labelPrinterMedia),
         field(t('settings.labelsOnA4'), f.sheetLayout),
         h(
@@ -137,31 +164,43 @@ export class SettingsPanel {
           ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, documentWords(type))),
         ),
         field(t('settings.copies'), f.copies),
-        h('div', { class: 'row' }, testLabel, testDocument, this.testPrintResult),
-        this.printerPauses.element,
-        this.printersEditor.element,
       ),
-      h(
-        'fieldset',
-        {},
-        h('legend', {}, t('settings.intake')),
-        h('div', { class: 'field check' }, h('label', { for: f.webhooksEnabled.id }, f.webhooksEnabled, t('settings.webhooks'))),
-        field(t('settings.pollInterval'), f.pollIntervalSeconds),
-        field(t('settings.stationPrints'), f.ruleMode),
-        field(t('settings.sources'), f.sources, t('settings.commaSeparated')),
-        field(t('settings.carriers'), f.carriers, t('settings.carriersHint')),
-        field(t('settings.matches'), f.matches, t('settings.matchesHint')),
-      ),
-      h('div', { class: 'row save-row' }, h('button', { type: 'submit', class: 'primary' }, t('settings.save')), this.saveResult),
+    ];
+    this.sections = new SettingsSections();
+    this.printersEditor.onReveal = () => this.sections.show('printers', false);
+    this.form = h(
+      'form',
+      { class: 'settings', id: 'settings-form', novalidate: true },
+      this.sections.panel('connection', t('settings.tab.connection'), ...connection),
+      this.sections.panel('printers', t('settings.tab.printers'), ...printers),
+      this.sections.panel('packing', t('settings.tab.packing')),
+    );
+    // Outside the form: its own controls (language, scanner test) are not saved by Save.
+    const support = this.sections.panel('support', t('settings.tab.support'));
+    // Sticky: the one Save is in sight whichever section is open and however far it is scrolled.
+    const saveBar = h(
+      'div',
+      { class: 'settings-save-bar' },
+      h('button', { type: 'submit', form: 'settings-form', class: 'primary' }, t('settings.save')),
+      h('p', { class: 'hint' }, t('settings.saveHint')),
+      this.saveResult,
     );
     this.element = h(
       'section',
       { class: 'view settings-view', id: 'view-settings', role: 'tabpanel', 'aria-labelledby': 'tab-settings', hidden: true },
       // Pausing acts at once and saves nothing: it sits apart from the form and its Save.
       h('div', { class: 'settings-pause-bar' }, h('p', { class: 'hint' }, t('settings.pauseHint')), this.pauseButton),
+      this.sections.tablist,
       this.form,
+      support,
+      saveBar,
     );
-    this.element.append(createDiagnosticsPanel(ctx));
+    const hideSave = (name: SectionName) => {
+      saveBar.hidden = name === 'support';
+    };
+    this.sections.onShow(hideSave);
+    hideSave(this.sections.open);
+    support.append(createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
       this.dirty = true;
@@ -181,7 +220,25 @@ export class SettingsPanel {
   show(): void {
     void this.loadPrinters();
     void this.printerPauses.refresh();
-    this.fields.environment.focus();
+    // The caret goes where the admin was: the first field of Connection, else the open section's tab.
+    if (this.sections.open === 'connection') this.fields.environment.focus();
+    else this.sections.show(this.sections.open);
+  }
+
+  /** Packing settings: their own panel and file, saved by this Save when changed. */
+  setPacking(packing: PackSettingsPanel): void {
+    this.packing = packing;
+    this.sections.content('packing').append(packing.element);
+  }
+
+  /** Adds to Language and support (controls that act at once, saved by nothing here). */
+  addSupport(...elements: HTMLElement[]): void {
+    this.sections.content('support').prepend(...elements);
+  }
+
+  /** Opens a section (e.g. Connection on first run). */
+  showSection(name: SectionName): void {
+    this.sections.show(name);
   }
 
   /** Asks the agent to discover printers again (lpstat and friends). */
@@ -191,6 +248,7 @@ export class SettingsPanel {
 
   /** Focus the key field (first run: "Connect your account"). */
   focusKey(): void {
+    this.sections.show('connection');
     this.fields.apiKey.focus();
   }
 
@@ -279,19 +337,34 @@ export class SettingsPanel {
     return input;
   }
 
+  /** The one Save: every changed field of Connection, Printers and Packing. */
   private async save(): Promise<void> {
     const input = this.input();
     if (typeof input === 'string') {
       replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, input));
       return;
     }
+    const printers = this.printersEditor.prepareSave();
+    if (printers === false) {
+      replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, t('settings.fixPrinters')));
+      return;
+    }
+    if (printers.routing) input.routing = { ...input.routing, ...printers.routing };
     try {
       const saved = await this.ctx.api.saveSettings(input);
       this.dirty = false;
       this.ctx.setSettings(saved);
-      replaceChildren(this.saveResult, h('p', { role: 'status', class: 'ok' }, t('settings.saved')));
+      if (printers.routing) this.printersEditor.saved(saved, printers.routing);
+      const packed = this.packing?.changed ? await this.packing.save() : true;
+      replaceChildren(
+        this.saveResult,
+        packed
+          ? h('p', { role: 'status', class: 'ok' }, t('settings.saved'))
+          : h('p', { role: 'alert', class: 'fail' }, t('settings.notSaved', { error: t('settings.tab.packing') })),
+      );
       void this.printerPauses.refresh();
     } catch (error) {
+      this.printersEditor.refused(error);
       replaceChildren(this.saveResult, h('p', { role: 'alert', class: 'fail' }, t('settings.notSaved', { error: describeError(error) })));
     }
   }
