@@ -64,7 +64,7 @@ test('End of day in Finnish downloads a CSV a Finnish spreadsheet opens: Finnish
   const bytes = await readFile((await (await downloading).path())!);
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = bytes.subarray(3).toString('utf8').split('\r\n');
-  expect(lines[0]).toBe('Viite;Kuljetusyhtiö;Seurantatunnus;Lähetystunnus;Varattu;Tila;Tulostettu;Tulostin;Lisätiedot;Kenen tiedossa');
+  expect(lines[0]).toBe('Viite;Kuljetusyhtiö;Seurantanumero;Lähetystunnus;Varattu;Tila;Tulostettu;Tulostin;Lisätiedot;Kenen tiedossa');
   expect(lines[1]).toMatch(
     new RegExp(`^EOD-E2E-FI;PostNord;${booking.trackingId};${booking.shipmentId};\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d;tulostettu;`),
   );
