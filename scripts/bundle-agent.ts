@@ -23,13 +23,8 @@ import { build, type BuildOptions, type Plugin } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_AGENT_BUNDLE = path.join(ROOT, 'out/agent/agent.mjs');
 
-/**
- * Node flags the bundled agent runs with (`npm run agent`, the benchmarks; a service
- * definition should pass them too). A young generation of 1 MB semi-spaces instead of up
- * to 16 MB: the idle agent allocates little, and the larger nursery was about 10 MB of
- * its resident memory for nothing.
- */
-export const AGENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+/** Node flags the bundled agent runs with (src/main/cli/agent-node-flags.ts). */
+export { AGENT_NODE_FLAGS } from '../src/main/cli/agent-node-flags';
 
 /**
  * `import ... from 'undici'` gets undici's classes without its index (which loads fetch,
