@@ -9,8 +9,8 @@
  * never runs (docs/BENCHMARKS.md, "Idle memory: undici"). FormData loads on first use (an
  * upload), and the multipart body code is already loaded lazily by undici itself.
  *
- * Only the names src/main imports from 'undici' are here; a new one fails the bundle's
- * build, not a station (test/scripts/bundle-agent.test.ts).
+ * Only the names src/main imports from 'undici' are here: a new one must be added, or it is
+ * undefined in the bundle (test/scripts/bundle-agent.test.ts checks the list against src/main).
  */
 const Dispatcher = require('undici/lib/dispatcher/dispatcher');
 const api = require('undici/lib/api');

@@ -8,6 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,23 @@ describe('the bundled agent', () => {
       'agent'
     ]!;
     expect(script).toContain(`node ${AGENT_NODE_FLAGS.join(' ')} out/agent/agent.mjs`);
+  });
+
+  it("gives every name src/main imports from 'undici' through its undici without the index", () => {
+    const shim = createRequire(import.meta.url)('../../scripts/undici-agent.cjs') as Record<string, unknown>;
+    const names = new Set<string>();
+    const walk = (d: string): void => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const f = join(d, e.name);
+        if (e.isDirectory()) walk(f);
+        else if (f.endsWith('.ts'))
+          for (const m of readFileSync(f, 'utf8').matchAll(/import \{([^}]*)\} from 'undici'/g))
+            for (const n of m[1]!.split(',').map((x) => x.trim())) if (n && !n.startsWith('type ')) names.add(n.split(' as ')[0]!.trim());
+      }
+    };
+    walk(join(REPO_ROOT, 'src', 'main'));
+    expect([...names].sort()).toEqual(['Agent', 'Client', 'FormData', 'request']);
+    for (const n of names) expect(shim[n], n).toBeTypeOf('function');
   });
 
   it('starts and prints a test page through its pdf-lib chunk', async () => {
