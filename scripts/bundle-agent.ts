@@ -24,18 +24,41 @@
 import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_AGENT_BUNDLE = path.join(ROOT, 'out/agent/agent.mjs');
 
+/** Node flags the bundled agent runs with (src/main/cli/agent-node-flags.ts). */
+export { AGENT_NODE_FLAGS } from '../src/main/cli/agent-node-flags';
+
 /**
- * Node flags the bundled agent runs with (`npm run agent`, the benchmarks; a service
- * definition should pass them too). A young generation of 1 MB semi-spaces instead of up
- * to 16 MB: the idle agent allocates little, and the larger nursery was about 10 MB of
- * its resident memory for nothing.
+ * `import ... from 'undici'` gets undici's classes without its index (which loads fetch,
+ * WebSocket, the mocks, and with them Node's own built-in undici): scripts/undici-agent.cjs.
+ * Only the bare name: the shim itself imports undici's modules by path.
  */
-export const AGENT_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+const undiciWithoutIndex: Plugin = {
+  name: 'undici-without-index',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: path.join(ROOT, 'scripts/undici-agent.cjs') }));
+  },
+};
+
+/**
+ * `import ... from 'node:http'` in ES module code makes Node build the module's ES facade,
+ * which reads every export, and among them are the lazy getters `http.WebSocket`,
+ * `CloseEvent` and `MessageEvent`: that loads Node's built-in undici (about 17 MB of an idle
+ * agent, for classes it never uses). Required as CommonJS, `http` is read only where used.
+ */
+const httpAsCommonJs: Plugin = {
+  name: 'http-as-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      args.namespace === 'http-as-commonjs' ? { path: 'node:http', external: true } : { path: 'node:http', namespace: 'http-as-commonjs' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'http-as-commonjs' }, () => ({ contents: "module.exports = require('node:http');", loader: 'js' }));
+  },
+};
 
 export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Promise<string> {
   const outdir = path.dirname(outfile);
@@ -53,6 +76,7 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
     // letter, and a single one makes V8 keep the whole 2 MB source as UTF-16, twice the size.
     legalComments: 'external',
     // mupdf and the NATS client load from node_modules, only where a raw printer or a site is configured.
+    plugins: [undiciWithoutIndex, httpAsCommonJs],
     external: ['better-sqlite3', 'pdf-to-printer', 'electron', 'vite', 'mupdf', '@nats-io/*'],
     // CommonJS dependencies call require(); an ESM bundle has none of its own.
     banner: { js: "import { createRequire as __psCreateRequire } from 'node:module'; const require = __psCreateRequire(import.meta.url);" },

@@ -2,11 +2,12 @@
  * The service definitions `npm run agent -- install-service --print` prints: a systemd unit
  * (Linux), a launchd daemon plist (macOS) and a WinSW service XML (Windows; WinSW is the
  * MIT-licensed service wrapper at github.com/winsw/winsw). Each runs the bundled agent
- * (`node out/agent/agent.mjs`) with `--config FILE`; the API key is never in a definition:
+ * (`node out/agent/agent.mjs`) with AGENT_NODE_FLAGS and `--config FILE`; the API key is never in a definition:
  * it lives in a file only root / the service account can read (systemd: an EnvironmentFile
  * with PRINT_STATION_API_KEY; macOS and Windows: `apiKey` in the protected config file).
  */
 
+import { AGENT_NODE_FLAGS } from './agent-node-flags';
 import { ADMINISTRATORS_SID, dataDirAclArgs, SYSTEM_SID } from '../data-dir-acl';
 import { powershellWord, shWord, shWordInComment, systemdExecWord, systemdValue, xmlText } from './service-quoting';
 
@@ -64,7 +65,9 @@ function posixDir(file: string): string {
 
 function systemdUnit(o: ServiceDefinitionOptions): string {
   const user = o.user ?? 'print-station';
-  const exec = [o.nodePath, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir].map(systemdExecWord).join(' ');
+  const exec = [o.nodePath, ...AGENT_NODE_FLAGS, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir]
+    .map(systemdExecWord)
+    .join(' ');
   // The comment lines are sh to copy: every value one sh word. The settings are systemd's: % as %%.
   const sh = shWord;
   return `# Print Station agent as a systemd service. Review, then as root:
@@ -102,7 +105,7 @@ WantedBy=multi-user.target
 
 function launchdPlist(o: ServiceDefinitionOptions): string {
   const user = o.user ?? '_printstation';
-  const args = [o.nodePath, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir];
+  const args = [o.nodePath, ...AGENT_NODE_FLAGS, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir];
   // The comment's lines are sh to copy, inside an XML comment: no entities there, and no `--`.
   const sh = shWordInComment;
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -160,7 +163,7 @@ export function icaclsAccount(user: string): string {
 }
 
 function winswXml(o: ServiceDefinitionOptions): string {
-  const args = [agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir].map(windowsArg).join(' ');
+  const args = [...AGENT_NODE_FLAGS, agentBundle(o), '--config', o.configPath, '--data-dir', o.dataDir].map(windowsArg).join(' ');
   const account = o.user
     ? `
   <!-- Runs as this account so it sees the printers installed for it (LocalSystem sees only per-machine printers). -->

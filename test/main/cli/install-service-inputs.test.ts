@@ -73,7 +73,7 @@ describe('install-service --print with hostile input', () => {
     expect(settings).toContain('WorkingDirectory=/opt/100%%s');
     expect(settings).toContain('EnvironmentFile=/etc/ps/%%i.env');
     expect(settings).toContain(
-      'ExecStart=/usr/bin/node /opt/100%%s/out/agent/agent.mjs --config /etc/print-station/agent.json ' +
+      'ExecStart=/usr/bin/node --max-semi-space-size=1 --v8-pool-size=1 /opt/100%%s/out/agent/agent.mjs --config /etc/print-station/agent.json ' +
         `--data-dir "/data/it's \\"x\\" -- $$(touch /tmp/pwned) & <b> %%h ;"`,
     );
     // Exactly the settings of the plain unit, none added.
@@ -113,6 +113,8 @@ describe('install-service --print with hostile input', () => {
       'com.printstation.agent',
       'ps-svc',
       '/usr/local/bin/node',
+      '--max-semi-space-size=1',
+      '--v8-pool-size=1',
       '/Apps/a--b/out/agent/agent.mjs',
       '--config',
       '/Library/Application Support/Print Station/agent.json',
@@ -135,7 +137,7 @@ describe('install-service --print with hostile input', () => {
     const { texts, comments } = parseXml(xml);
     const text = (tag: string): string => texts.find(([t]) => t === tag)![1];
     expect(text('arguments')).toBe(
-      `C:\\A--B\\out\\agent\\agent.mjs --config "C:\\ProgramData\\Print Station\\agent.json" --data-dir "C:\\Data\\it's \\"x\\" -- $(calc) & <b> \`n"`,
+      `--max-semi-space-size=1 --v8-pool-size=1 C:\\A--B\\out\\agent\\agent.mjs --config "C:\\ProgramData\\Print Station\\agent.json" --data-dir "C:\\Data\\it's \\"x\\" -- $(calc) & <b> \`n"`,
     );
     expect(text('workingdirectory')).toBe('C:\\A--B');
     expect(text('username')).toBe('.\\pack&er');

@@ -16,7 +16,7 @@ describe('install-service --print', () => {
     const l = lines(unit);
     // On this OS: this node and this project directory.
     expect(l).toContain(
-      'ExecStart=/usr/local/bin/node20 /srv/print-station/out/agent/agent.mjs --config /etc/print-station/agent.json --data-dir /var/lib/print-station',
+      'ExecStart=/usr/local/bin/node20 --max-semi-space-size=1 --v8-pool-size=1 /srv/print-station/out/agent/agent.mjs --config /etc/print-station/agent.json --data-dir /var/lib/print-station',
     );
     expect(l).toContain('EnvironmentFile=/etc/print-station/agent.env');
     expect(l).toContain('Restart=on-failure');
@@ -51,7 +51,7 @@ describe('install-service --print', () => {
     );
     const l = lines(unit);
     expect(l).toContain(
-      'ExecStart="/opt/node 20/bin/node" "/opt/Print Station/out/agent/agent.mjs" --config /etc/ps/a.json --data-dir /data/ps',
+      'ExecStart="/opt/node 20/bin/node" --max-semi-space-size=1 --v8-pool-size=1 "/opt/Print Station/out/agent/agent.mjs" --config /etc/ps/a.json --data-dir /data/ps',
     );
     expect(l).toContain('User=packer');
     expect(l).toContain('EnvironmentFile=/etc/ps/key.env');
@@ -64,6 +64,8 @@ describe('install-service --print', () => {
         '<key>ProgramArguments</key>',
         '  <array>',
         '    <string>/usr/local/bin/node</string>',
+        '    <string>--max-semi-space-size=1</string>',
+        '    <string>--v8-pool-size=1</string>',
         '    <string>/usr/local/print-station/out/agent/agent.mjs</string>',
         '    <string>--config</string>',
         '    <string>/Library/Application Support/Print Station/agent.json</string>',
@@ -84,7 +86,7 @@ describe('install-service --print', () => {
     const l = lines(xml);
     expect(l).toContain('<executable>C:\\Program Files\\nodejs\\node.exe</executable>');
     expect(l).toContain(
-      '<arguments>&quot;C:\\Program Files\\Print Station Agent\\out\\agent\\agent.mjs&quot; --config &quot;C:\\ProgramData\\Print Station\\agent.json&quot; ' +
+      '<arguments>--max-semi-space-size=1 --v8-pool-size=1 &quot;C:\\Program Files\\Print Station Agent\\out\\agent\\agent.mjs&quot; --config &quot;C:\\ProgramData\\Print Station\\agent.json&quot; ' +
         '--data-dir &quot;C:\\ProgramData\\Print Station\\data&quot;</arguments>',
     );
     expect(l).toContain('<id>print-station-agent</id>');
@@ -101,7 +103,7 @@ describe('install-service --print', () => {
   it("uses this machine's OS when --os is not given", () => {
     expect(installServiceText(['--print'], linuxHere)).toContain('[Service]');
     expect(installServiceText(['--print'], { platform: 'darwin', execPath: '/opt/homebrew/bin/node', appDir: '/Users/p/ps' })).toContain(
-      '<string>/opt/homebrew/bin/node</string>\n    <string>/Users/p/ps/out/agent/agent.mjs</string>',
+      '<string>/opt/homebrew/bin/node</string>\n    <string>--max-semi-space-size=1</string>\n    <string>--v8-pool-size=1</string>\n    <string>/Users/p/ps/out/agent/agent.mjs</string>',
     );
     expect(installServiceText(['--print'], { platform: 'win32', execPath: 'D:\\node\\node.exe', appDir: 'D:\\ps' })).toContain(
       '<executable>D:\\node\\node.exe</executable>',
@@ -131,7 +133,9 @@ describe('npm run agent -- install-service --print (the real CLI)', () => {
     }
     const here = await runCli(['install-service', '--print', '--os', 'linux'], {});
     // On this machine the unit names this node and this checkout.
-    expect(here.stdout).toContain(`ExecStart=${process.execPath} ${join(process.cwd(), 'out', 'agent', 'agent.mjs')} --config`);
+    expect(here.stdout).toContain(
+      `ExecStart=${process.execPath} --max-semi-space-size=1 --v8-pool-size=1 ${join(process.cwd(), 'out', 'agent', 'agent.mjs')} --config`,
+    );
   });
 
   it('says what to do without --print, and exits non-zero', async () => {
