@@ -28,5 +28,6 @@ test('sv: a label waiting for a stopped printer says why in Swedish, in the queu
   expect(job?.reasonMessage?.code).toBe('job.waitingForPrinter');
 
   await page.getByRole('tab', { name: 'Inställningar' }).click();
+  await page.getByRole('tab', { name: 'Skrivare', exact: true }).click();
   await expect(page.getByText(/inte redo: .* är ingen mapp \(en fil ligger i vägen\)/).first()).toBeVisible();
 });
