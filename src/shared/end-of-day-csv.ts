@@ -92,6 +92,9 @@ export function endOfDayCsv(report: EndOfDayReport, options: EndOfDayCsvOptions 
 // other Unicode spaces) and the zero-width and format characters nobody sees (U+200B–U+200F,
 // U+2060–U+2064, the BOM U+FEFF, U+180E).
 const INVISIBLE_LEAD = /^[\s\u180e\u200b-\u200f\u2060-\u2064\ufeff]*/u;
+// C0 controls but tab, LF and CR (a cell may hold lines; tab and CR are defused below), DEL, C1.
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/gu;
 // The signs that start a formula, in ASCII and full width (Excel and LibreOffice read ＝ ＋ － ＠
 // typed on an East Asian keyboard as = + - @), and tab / CR, which some import paths strip.
 const FORMULA_SIGN = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/u;
@@ -103,8 +106,11 @@ const FORMULA_SIGN = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/u;
  * spreadsheet would evaluate (a formula sign at the start, after any spaces or invisible
  * characters) is prefixed with ' so it stays text.
  */
-export function csvCell(value: string | null): string {
-  if (value === null) return '';
+export function csvCell(raw: string | null): string {
+  if (raw === null) return '';
+  // Other control characters (ESC, BEL, NUL …) are written as text (`\x1b`), as the log does:
+  // a cell shown by `cat` or `type` can then neither colour nor clear the terminal.
+  const value = raw.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   const lead = INVISIBLE_LEAD.exec(value)?.[0].length ?? 0;
   const evaluated = FORMULA_SIGN.test(value.slice(lead)) || /[\t\r]/.test(value.slice(0, lead));
   const text = evaluated ? `'${value}` : value;

@@ -80,6 +80,8 @@ describe('end-of-day CSV', () => {
   it.each([
     ['a formula after a `;` the English file once let through', 'x;=1+1;y', `"x;=1+1;y"`],
     ['a formula after a `,`', 'x,=1+1', `"x,=1+1"`],
+    ['a terminal escape (ESC, BEL) written as text', 'A\u001b[2J\u0007B', 'A\\x1b[2J\\x07B'],
+    ['a formula behind a NUL', '\u0000=1+1', '\\x00=1+1'],
     ['leading spaces', '   =1+1', "'   =1+1"],
     ['a no-break space', '\u00a0@SUM(A1)', "'\u00a0@SUM(A1)"],
     ['full-width equals', '\uff1d1+1', "'\uff1d1+1"],
