@@ -59,6 +59,7 @@ export const AGENT_COMMANDS: ReadonlyArray<readonly [usage: string, summary: str
   ['diagnostics OUT', 'write a diagnostics bundle (one JSON file, no secrets) for support'],
   ['install-service --print', 'print the systemd unit / launchd plist / Windows service XML that runs this agent'],
   ['ui-address [--rotate]', "print the web UI's full address for --data-dir (the same after restarts); --rotate makes a new one"],
+  ['relay --site nats://…', "a site's intake: takes the service's webhooks and/or polls, publishes each booking once; prints nothing"],
 ];
 
 const commandLines = (): string => AGENT_COMMANDS.map(([usage, summary]) => `  ${usage.padEnd(24)} ${summary}`).join('\n');

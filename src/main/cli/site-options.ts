@@ -34,8 +34,7 @@ export const SITE_USAGE = `Site of stations (NATS JetStream; docs/OPERATIONS.md 
   --fallback-station NAME  the station that prints this station's bookings when it is down
   --claim-minutes N        how long a scan claims the scanned code for this station (default 30)
   --site-creds FILE        NATS credentials file, for a server with accounts
-  --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics
-  relay                    the site's intake: npm run agent -- relay --help`;
+  --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics`;
 
 export const RELAY_USAGE = `Usage: npm run agent -- relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...
 The site's intake: takes the service's webhooks and/or polls, decides which station prints each
