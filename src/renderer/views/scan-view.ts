@@ -13,6 +13,9 @@ import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
 import { scannerTestWords } from './scanner-test-sheet';
 
+/** How long after the view puts the caret back in the box an empty Enter is taken as part of what went before. */
+const ENTER_AFTER_FOCUS_MS = 1000;
+
 export class ScanView {
   readonly element: HTMLElement;
   readonly input: HTMLInputElement;
@@ -22,6 +25,8 @@ export class ScanView {
   private panel: ShipmentPanel | null = null;
   /** Scans are answered in order: a slow lookup must not overwrite a newer result. */
   private sequence = 0;
+  /** performance.now() until which an empty Enter says nothing (see ENTER_AFTER_FOCUS_MS). */
+  private quietUntil = 0;
 
   constructor(private readonly ctx: UiContext) {
     this.input = h('input', {
@@ -63,6 +68,9 @@ export class ScanView {
       if (pairedEnter) return;
       if (code.trim() === '') {
         this.input.value = '';
+        // The second of two quick Enters that booked, or looked up, and put the caret back
+        // here: it belonged to what just happened, not to a scan that read nothing.
+        if (performance.now() < this.quietUntil) return;
         replaceChildren(this.feedback, h('p', { role: 'status', class: 'hint-line' }, t('scan.empty')));
         return;
       }
@@ -96,6 +104,7 @@ export class ScanView {
     this.element.classList.remove('busy');
     this.element.removeAttribute('aria-busy');
     this.show(outcome);
+    this.quietUntil = performance.now() + ENTER_AFTER_FOCUS_MS;
     this.ctx.focusScan();
   }
 
@@ -125,6 +134,7 @@ export class ScanView {
     }
     // After a booking at a small screen: the scan box and the note ("Booked") back in view.
     window.scrollTo({ top: 0 });
+    this.quietUntil = performance.now() + ENTER_AFTER_FOCUS_MS;
     this.ctx.focusScan();
   }
 
