@@ -21,6 +21,7 @@
  *
  *   tsx scripts/bundle-agent.ts [OUTFILE]   (default out/agent/agent.mjs)
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +97,8 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
   const written = new Set<string>();
   for (const file of results.flatMap((r) => r.outputFiles ?? [])) {
     await mkdir(path.dirname(file.path), { recursive: true });
-    const temporary = `${file.path}.${process.pid}.tmp`;
+    // Unique per call, not only per process: bundles started together in one process (the tests) too.
+    const temporary = `${file.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temporary, file.contents);
     await rename(temporary, file.path);
     written.add(file.path);
