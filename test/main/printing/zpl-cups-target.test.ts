@@ -7,6 +7,7 @@ import type { PrinterTarget, SpoolRequest } from '../../../src/main/printing/tar
 import { renderDocument } from '../../../src/sandbox/documents/render';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
 import { waitFor } from '../../support/agent-harness';
+import { labelShipment } from '../../support/label-shipment';
 import { ZplReader } from '../../support/zpl-render';
 
 const TRACKING = '00370700000000000123';
@@ -19,28 +20,7 @@ beforeAll(async () => {
   pdf = await renderDocument({
     documentType: 'label',
     layout: 'printer',
-    shipments: [
-      {
-        id: 'a1',
-        carrierName: 'PostNord',
-        productName: 'MyPack Home',
-        trackingId: TRACKING,
-        referenceId: 'ORDER-9',
-        senderReference: null,
-        receiverReference: null,
-        sender: {
-          name: 'Sender AB',
-          contactName: null,
-          addressLines: ['Lagergatan 4'],
-          postalCode: '41101',
-          city: 'Göteborg',
-          countryCode: 'SE',
-        },
-        receiver: { name: 'Eva', contactName: null, addressLines: ['Torget 1'], postalCode: '21122', city: 'Malmö', countryCode: 'SE' },
-        packages: [{ description: 'Books', weightKg: 1, quantity: 1 }],
-        bookedAt: '2026-11-22T10:00:00Z',
-      },
-    ],
+    shipments: [labelShipment(9, { trackingId: TRACKING })],
   });
 }, 60_000);
 afterAll(async () => {
