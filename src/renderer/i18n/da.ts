@@ -16,7 +16,8 @@ export const da: Catalog = {
 
   'scan.label': 'Scan eller skriv en reference, et forsendelses-id eller et sporingsnummer',
   'scan.lookUp': 'Søg',
-  'scan.hint': 'Enter søger · Alt+R udskriver etiketten igen · Alt+B booker en forsendelse, der ikke er booket · Alt+1…4 skifter visning',
+  'scan.hint':
+    'Enter søger · Alt+R udskriver etiketten igen · Alt+B booker en forsendelse, der ikke er booket · Alt+1…{last} skifter visning',
   'scan.lookupFailed': 'Søgningen efter “{scan}” mislykkedes: {error}',
   'scan.found': 'Fandt “{scanned}” via {matchedBy}',
   'scan.foundReference': 'Fandt “{scanned}” via {matchedBy}: {reference}',
@@ -720,7 +721,7 @@ export const da: Catalog = {
   'site.lost': 'Anlægget {address} kan ikke nås: etiketter besluttet for denne station kommer, når det er tilbage.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relæ)',
+  'site.relays': 'Relæer',
   'site.printerReady': '{printer}: klar',
   'site.noDecisions': 'Ingen bookinger besluttet, siden stationen kom med.',
   'site.printedAt': 'udskrevet på {station}',

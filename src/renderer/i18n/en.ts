@@ -18,7 +18,7 @@ export const en = {
 
   'scan.label': 'Scan or type a reference, shipment id or tracking number',
   'scan.lookUp': 'Look up',
-  'scan.hint': 'Enter looks it up · Alt+R reprints the label · Alt+B books a shipment that is not booked · Alt+1…4 switch views',
+  'scan.hint': 'Enter looks it up · Alt+R reprints the label · Alt+B books a shipment that is not booked · Alt+1…{last} switch views',
   'scan.lookupFailed': 'Lookup failed for “{scan}”: {error}',
   'scan.found': 'Found “{scanned}” by {matchedBy}',
   'scan.foundReference': 'Found “{scanned}” by {matchedBy}: {reference}',
@@ -717,7 +717,7 @@ export const en = {
   'site.lost': 'The site {address} is out of reach: labels decided for this station arrive when it is back.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relay)',
+  'site.relays': 'Relays',
   'site.printerReady': '{printer}: ready',
   'site.noDecisions': 'No bookings decided since this station joined.',
   'site.printedAt': 'printed at {station}',

@@ -17,7 +17,7 @@ export const fi: Catalog = {
 
   'scan.label': 'Skannaa tai kirjoita viite, lähetystunnus tai seurantanumero',
   'scan.lookUp': 'Hae',
-  'scan.hint': 'Enter hakee · Alt+R tulostaa tarran uudelleen · Alt+B varaa lähetyksen, jota ei ole varattu · Alt+1…4 vaihtaa näkymää',
+  'scan.hint': 'Enter hakee · Alt+R tulostaa tarran uudelleen · Alt+B varaa lähetyksen, jota ei ole varattu · Alt+1…{last} vaihtaa näkymää',
   'scan.lookupFailed': 'Haku ”{scan}” epäonnistui: {error}',
   'scan.found': '”{scanned}” löytyi ({matchedBy})',
   'scan.foundReference': '”{scanned}” löytyi ({matchedBy}): {reference}',
@@ -721,7 +721,7 @@ export const fi: Catalog = {
   'site.lost': 'Toimipaikkaan {address} ei saada yhteyttä: tälle asemalle päätetyt tarrat tulevat, kun yhteys palaa.',
   'site.online': 'verkossa',
   'site.offline': 'ei verkossa',
-  'site.relayName': '{name} (välittäjä)',
+  'site.relays': 'Välittäjät',
   'site.printerReady': '{printer}: valmis',
   'site.noDecisions': 'Ei päätettyjä varauksia sen jälkeen, kun asema liittyi.',
   'site.printedAt': 'tulostettu asemalla {station}',

@@ -16,7 +16,8 @@ export const nb: Catalog = {
 
   'scan.label': 'Skann eller skriv en referanse, en sendings-ID eller et sporingsnummer',
   'scan.lookUp': 'Søk',
-  'scan.hint': 'Enter søker · Alt+R skriver ut etiketten på nytt · Alt+B booker en sending som ikke er booket · Alt+1…4 bytter visning',
+  'scan.hint':
+    'Enter søker · Alt+R skriver ut etiketten på nytt · Alt+B booker en sending som ikke er booket · Alt+1…{last} bytter visning',
   'scan.lookupFailed': 'Søket etter «{scan}» mislyktes: {error}',
   'scan.found': 'Fant «{scanned}» via {matchedBy}',
   'scan.foundReference': 'Fant «{scanned}» via {matchedBy}: {reference}',
@@ -717,7 +718,7 @@ export const nb: Catalog = {
   'site.lost': 'Anlegget {address} kan ikke nås: etiketter bestemt for denne stasjonen kommer når det er tilbake.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relé)',
+  'site.relays': 'Reléer',
   'site.printerReady': '{printer}: klar',
   'site.noDecisions': 'Ingen bestillinger bestemt siden stasjonen ble med.',
   'site.printedAt': 'skrevet ut på {station}',

@@ -16,7 +16,7 @@ export const sv: Catalog = {
 
   'scan.label': 'Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer',
   'scan.lookUp': 'Sök',
-  'scan.hint': 'Enter söker · Alt+R skriver ut etiketten igen · Alt+B bokar en sändning som inte är bokad · Alt+1…4 byter vy',
+  'scan.hint': 'Enter söker · Alt+R skriver ut etiketten igen · Alt+B bokar en sändning som inte är bokad · Alt+1…{last} byter vy',
   'scan.lookupFailed': 'Sökningen efter ”{scan}” misslyckades: {error}',
   'scan.found': 'Hittade ”{scanned}” via {matchedBy}',
   'scan.foundReference': 'Hittade ”{scanned}” via {matchedBy}: {reference}',
@@ -721,7 +721,7 @@ export const sv: Catalog = {
   'site.lost': 'Anläggningen {address} går inte att nå: etiketter som beslutats för den här stationen kommer när den är tillbaka.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relä)',
+  'site.relays': 'Reläer',
   'site.printerReady': '{printer}: redo',
   'site.noDecisions': 'Inga bokningar beslutade sedan stationen anslöt.',
   'site.printedAt': 'utskriven på {station}',

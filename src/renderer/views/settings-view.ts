@@ -92,6 +92,8 @@ export class SettingsPanel {
   private readonly printersEditor: PrintersEditor;
   private readonly sections: SettingsSections;
   private packing: PackSettingsPanel | null = null;
+  /** The one line on joining a site, on a station that is in none (the app shows no Site tab there). */
+  private readonly siteHint = h('p', { class: 'hint site-join' }, t('site.notInSite'));
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
@@ -126,6 +128,7 @@ export class SettingsPanel {
         field(t('settings.sources'), f.sources, t('settings.commaSeparated')),
         field(t('settings.carriers'), f.carriers, t('settings.carriersHint')),
         field(t('settings.matches'), f.matches, t('settings.matchesHint')),
+        this.siteHint,
       ),
     ];
     // One printers area: the configured printers as they stand (pill, Pause/Resume, Test page),
@@ -250,6 +253,11 @@ export class SettingsPanel {
   focusKey(): void {
     this.sections.show('connection');
     this.fields.apiKey.focus();
+  }
+
+  /** A station in a site has the Site tab: the line on how to join one goes. */
+  setInSite(inSite: boolean): void {
+    this.siteHint.hidden = inSite;
   }
 
   setPaused(paused: boolean): void {
