@@ -269,6 +269,7 @@ export const da: Catalog = {
   'result.routingDefault': 'Standard fra routing',
   'result.routingDefaultTarget': 'Standard fra routing ({target})',
   'result.reprintDocument': 'Udskriv {document} igen',
+  'result.printDocument': 'Udskriv {document}',
   'result.printerNotReady': '{name} (ikke klar)',
   'result.sendingReprint': 'Sender genudskriften…',
   'result.reprintFailed': 'Genudskrivningen mislykkedes: {error}',

@@ -269,6 +269,7 @@ export const en = {
   'result.routingDefault': 'Routing default',
   'result.routingDefaultTarget': 'Routing default ({target})',
   'result.reprintDocument': 'Reprint {document}',
+  'result.printDocument': 'Print {document}',
   'result.printerNotReady': '{name} (not ready)',
   'result.sendingReprint': 'Sending the reprint…',
   'result.reprintFailed': 'Reprint failed: {error}',

@@ -269,6 +269,7 @@ export const fi: Catalog = {
   'result.routingDefault': 'Reitityksen oletus',
   'result.routingDefaultTarget': 'Reitityksen oletus ({target})',
   'result.reprintDocument': 'Tulosta {document} uudelleen',
+  'result.printDocument': 'Tulosta {document}',
   'result.printerNotReady': '{name} (ei valmis)',
   'result.sendingReprint': 'Lähetetään uudelleentulostusta…',
   'result.reprintFailed': 'Uudelleentulostus epäonnistui: {error}',

@@ -268,6 +268,7 @@ export const nb: Catalog = {
   'result.routingDefault': 'Standard fra ruting',
   'result.routingDefaultTarget': 'Standard fra ruting ({target})',
   'result.reprintDocument': 'Skriv ut {document} på nytt',
+  'result.printDocument': 'Skriv ut {document}',
   'result.printerNotReady': '{name} (ikke klar)',
   'result.sendingReprint': 'Sender utskriften på nytt…',
   'result.reprintFailed': 'Ny utskrift mislyktes: {error}',

@@ -267,6 +267,7 @@ export const sv: Catalog = {
   'result.routingDefault': 'Enligt routing',
   'result.routingDefaultTarget': 'Enligt routing ({target})',
   'result.reprintDocument': 'Skriv ut {document} igen',
+  'result.printDocument': 'Skriv ut {document}',
   'result.printerNotReady': '{name} (inte redo)',
   'result.sendingReprint': 'Skickar omutskriften…',
   'result.reprintFailed': 'Omutskriften misslyckades: {error}',
