@@ -199,7 +199,7 @@ export const da: Catalog = {
   'trigger.webhook': 'booket (webhook)',
   'trigger.poll': 'booket (hentning)',
   'trigger.site': 'booket (via anlægget)',
-  'trigger.scan': 'scanning',
+  'trigger.scan': 'booket her',
   'trigger.reprint': 'genudskrift',
   'trigger.manual': 'testudskrift',
 

@@ -200,7 +200,7 @@ export const en = {
   'trigger.webhook': 'booked (webhook)',
   'trigger.poll': 'booked (polling)',
   'trigger.site': 'booked (through the site)',
-  'trigger.scan': 'scan',
+  'trigger.scan': 'booked here',
   'trigger.reprint': 'reprint',
   'trigger.manual': 'test print',
 

@@ -199,7 +199,7 @@ export const fi: Catalog = {
   'trigger.webhook': 'varattu (webhook)',
   'trigger.poll': 'varattu (kysely)',
   'trigger.site': 'varattu (toimipaikan kautta)',
-  'trigger.scan': 'skannaus',
+  'trigger.scan': 'varattu täällä',
   'trigger.reprint': 'uusintatulostus',
   'trigger.manual': 'testitulostus',
 

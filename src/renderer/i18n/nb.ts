@@ -199,7 +199,7 @@ export const nb: Catalog = {
   'trigger.webhook': 'booket (webhook)',
   'trigger.poll': 'booket (henting)',
   'trigger.site': 'booket (via anlegget)',
-  'trigger.scan': 'skanning',
+  'trigger.scan': 'booket her',
   'trigger.reprint': 'ny utskrift',
   'trigger.manual': 'testutskrift',
 

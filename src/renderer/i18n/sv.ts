@@ -198,7 +198,7 @@ export const sv: Catalog = {
   'trigger.webhook': 'bokad (webhook)',
   'trigger.poll': 'bokad (hämtning)',
   'trigger.site': 'bokad (via anläggningen)',
-  'trigger.scan': 'skanning',
+  'trigger.scan': 'bokad här',
   'trigger.reprint': 'omutskrift',
   'trigger.manual': 'testutskrift',
 
