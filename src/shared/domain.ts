@@ -248,6 +248,11 @@ export interface SettingsView {
   readonly intake: IntakeSettings;
   readonly stationRules: StationRules;
   readonly paused: boolean;
+  /**
+   * Present (false) when the web UI's address changes at the agent's next start (the demo
+   * starts fresh; a UI port chosen at random): the UI gives no advice to bookmark it.
+   */
+  readonly uiAddressLasts?: false;
 }
 
 export interface AgentStatus {

@@ -89,6 +89,11 @@ export interface AgentServiceDeps {
 export interface UiAddressControl {
   /** A new kept token, in force at once; returns the new full `ui:` address. */
   rotate(): string;
+  /**
+   * False when the address changes at the next start (the demo starts fresh, a UI port chosen
+   * at random, a token that could not be kept): the UI then gives no "bookmark it" advice. @default true
+   */
+  readonly lasts?: boolean;
 }
 
 export class AgentService implements AgentApi {
@@ -308,7 +313,12 @@ export class AgentService implements AgentApi {
   }
 
   async getSettings(_input: AgentInput<'getSettings'>): Promise<SettingsView> {
-    return this.settingsOps.getSettings();
+    return this.withUiAddress(this.settingsOps.getSettings());
+  }
+
+  /** Tells the UI when its address will not last (SettingsView.uiAddressLasts). */
+  private withUiAddress(view: SettingsView): SettingsView {
+    return this.deps.uiAddress?.lasts === false ? { ...view, uiAddressLasts: false } : view;
   }
 
   async saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView> {
@@ -329,7 +339,7 @@ export class AgentService implements AgentApi {
     // In a site the station's rules are the site's routing rules for it: written there at once.
     if (JSON.stringify(before.stationRules) !== JSON.stringify(after.stationRules)) await this.deps.site?.rulesChanged?.();
     this.deps.emitStatus();
-    return view;
+    return this.withUiAddress(view);
   }
 
   async testConnection(input: AgentInput<'testConnection'>): Promise<{ team: string; status: string }> {

@@ -85,6 +85,8 @@ export const da: Catalog = {
   'diagnostics.failed': 'Diagnostikken kunne ikke gemmes: {error}',
   'uiAddress.hint':
     'Sidens adresse virker også efter genstarter: gem den som bogmærke. En ny adresse lukker alle bogmærker og åbne faner med den gamle ude.',
+  'uiAddress.hintThisRun':
+    'Sidens adresse gælder, indtil agenten stoppes: næste start udskriver en ny. En ny adresse lukker alle åbne faner med den gamle ude.',
   'uiAddress.rotate': 'Ny adresse til brugerfladen',
   'uiAddress.failed': 'Kunne ikke lave en ny adresse: {error}',
 
@@ -353,6 +355,8 @@ export const da: Catalog = {
   'settings.autoPrintPaused': 'Automatisk udskrivning er sat på pause.',
   'settings.autoPrintResumed': 'Automatisk udskrivning er genoptaget.',
   'pauses.title': 'Konfigurerede printere',
+  'pauses.none': 'Ingen printer endnu: vælg etiketprinteren nedenfor.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Printerne kunne ikke vises: {error}',
   'pauses.pauseName': 'Sæt på pause {name}',
   'pauses.resumeName': 'Genoptag {name}',
@@ -370,9 +374,10 @@ export const da: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Printere og regler for udskrift',
-  'pf.printers': 'Printere',
-  'pf.printersHint': 'Alle printere, stationen bruger, og papiret i dem. Reglerne og standardvalgene nedenfor nævner dem ved navn.',
-  'pf.noPrinters': 'Ingen printere på listen: etiketter går til etiketprinteren og dokumenter til dokumentprinteren ovenfor.',
+  'pf.printers': 'Navngivne printere',
+  'pf.printersHint':
+    'Giv en printer et navn for at angive dens papir, en reserve, eller regler og standarder, der sender dokumenter til den.',
+  'pf.noPrinters': 'Ingen endnu: etiketprinteren og dokumentprinteren udskriver alt.',
   'pf.printerN': 'Printer nr. {n}',
   'pf.printerNamed': 'Printer nr. {n}: {name}',
   'pf.name': 'Navn',

@@ -86,6 +86,8 @@ export const en = {
   'diagnostics.failed': 'Could not save diagnostics: {error}',
   'uiAddress.hint':
     "This page's address keeps working after restarts: bookmark it. A new address shuts out every bookmark and open tab of the old one.",
+  'uiAddress.hintThisRun':
+    "This page's address lasts until the agent stops: its next start prints a new one. A new address shuts out every open tab of the old one.",
   'uiAddress.rotate': 'New UI address',
   'uiAddress.failed': 'Could not make a new address: {error}',
 
@@ -353,6 +355,8 @@ export const en = {
   'settings.autoPrintPaused': 'Auto-print paused.',
   'settings.autoPrintResumed': 'Auto-print resumed.',
   'pauses.title': 'Configured printers',
+  'pauses.none': 'No printer yet: choose the label printer below.',
+  'pauses.rules': '{count, plural, one {rule {rules}} other {rules {rules}}}',
   'pauses.listFailed': 'Printers could not be listed: {error}',
   'pauses.pauseName': 'Pause {name}',
   'pauses.resumeName': 'Resume {name}',
@@ -370,9 +374,9 @@ export const en = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Printers and routing rules',
-  'pf.printers': 'Printers',
-  'pf.printersHint': 'Every printer this station uses and the paper it holds. Rules and defaults below name them.',
-  'pf.noPrinters': 'No printers listed: labels go to the label printer and documents to the document printer chosen above.',
+  'pf.printers': 'Printers by name',
+  'pf.printersHint': 'Name a printer to give it its own paper, a fallback, or rules and defaults that send documents to it.',
+  'pf.noPrinters': 'None yet: the label printer and the document printer print everything.',
   'pf.printerN': 'Printer {n}',
   'pf.printerNamed': 'Printer {n}: {name}',
   'pf.name': 'Name',

@@ -85,6 +85,8 @@ export const fi: Catalog = {
   'diagnostics.failed': 'Vianmääritystietoja ei voitu tallentaa: {error}',
   'uiAddress.hint':
     'Tämän sivun osoite toimii myös uudelleenkäynnistysten jälkeen: tallenna se kirjanmerkiksi. Uusi osoite sulkee pois kaikki vanhan osoitteen kirjanmerkit ja avoimet välilehdet.',
+  'uiAddress.hintThisRun':
+    'Tämän sivun osoite on voimassa, kunnes agentti pysäytetään: seuraava käynnistys tulostaa uuden. Uusi osoite sulkee pois kaikki vanhan osoitteen avoimet välilehdet.',
   'uiAddress.rotate': 'Uusi käyttöliittymän osoite',
   'uiAddress.failed': 'Uuden osoitteen luonti epäonnistui: {error}',
 
@@ -353,6 +355,8 @@ export const fi: Catalog = {
   'settings.autoPrintPaused': 'Automaattinen tulostus keskeytetty.',
   'settings.autoPrintResumed': 'Automaattinen tulostus jatkuu.',
   'pauses.title': 'Määritetyt tulostimet',
+  'pauses.none': 'Ei vielä tulostinta: valitse tarratulostin alta.',
+  'pauses.rules': '{count, plural, one {sääntö {rules}} other {säännöt {rules}}}',
   'pauses.listFailed': 'Tulostimia ei voitu luetella: {error}',
   'pauses.pauseName': 'Keskeytä {name}',
   'pauses.resumeName': 'Jatka {name}',
@@ -370,9 +374,10 @@ export const fi: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Tulostimet ja tulostussäännöt',
-  'pf.printers': 'Tulostimet',
-  'pf.printersHint': 'Kaikki aseman tulostimet ja niissä oleva paperi. Alla olevat säännöt ja oletukset viittaavat niihin nimellä.',
-  'pf.noPrinters': 'Luettelossa ei ole tulostimia: tarrat menevät yllä valitulle tarratulostimelle ja asiakirjat asiakirjatulostimelle.',
+  'pf.printers': 'Nimetyt tulostimet',
+  'pf.printersHint':
+    'Nimeä tulostin, jos haluat antaa sille oman paperin, varatulostimen tai säännöt ja oletukset, jotka lähettävät asiakirjoja sille.',
+  'pf.noPrinters': 'Ei vielä yhtään: tarratulostin ja asiakirjatulostin tulostavat kaiken.',
   'pf.printerN': 'Tulostin {n}',
   'pf.printerNamed': 'Tulostin {n}: {name}',
   'pf.name': 'Nimi',

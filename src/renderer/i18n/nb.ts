@@ -85,6 +85,8 @@ export const nb: Catalog = {
   'diagnostics.failed': 'Diagnostikken kunne ikke lagres: {error}',
   'uiAddress.hint':
     'Sidens adresse virker også etter omstart: lagre den som bokmerke. En ny adresse stenger ute alle bokmerker og åpne faner med den gamle.',
+  'uiAddress.hintThisRun':
+    'Sidens adresse gjelder til agenten stoppes: neste start skriver ut en ny. En ny adresse stenger ute alle åpne faner med den gamle.',
   'uiAddress.rotate': 'Ny adresse til brukergrensesnittet',
   'uiAddress.failed': 'Kunne ikke lage en ny adresse: {error}',
 
@@ -352,6 +354,8 @@ export const nb: Catalog = {
   'settings.autoPrintPaused': 'Automatisk utskrift er satt på pause.',
   'settings.autoPrintResumed': 'Automatisk utskrift fortsetter.',
   'pauses.title': 'Konfigurerte skrivere',
+  'pauses.none': 'Ingen skriver ennå: velg etikettskriveren nedenfor.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Skriverne kunne ikke listes opp: {error}',
   'pauses.pauseName': 'Sett på pause {name}',
   'pauses.resumeName': 'Fortsett {name}',
@@ -369,9 +373,9 @@ export const nb: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Skrivere og regler for utskrift',
-  'pf.printers': 'Skrivere',
-  'pf.printersHint': 'Alle skrivere stasjonen bruker, og papiret de har. Reglene og standardvalgene nedenfor viser til dem med navn.',
-  'pf.noPrinters': 'Ingen skrivere i listen: etiketter går til etikettskriveren og dokumenter til dokumentskriveren ovenfor.',
+  'pf.printers': 'Navngitte skrivere',
+  'pf.printersHint': 'Gi en skriver et navn for å angi papiret, en reserve, eller regler og standarder som sender dokumenter til den.',
+  'pf.noPrinters': 'Ingen ennå: etikettskriveren og dokumentskriveren skriver ut alt.',
   'pf.printerN': 'Skriver {n}',
   'pf.printerNamed': 'Skriver {n}: {name}',
   'pf.name': 'Navn',

@@ -84,6 +84,8 @@ export const sv: Catalog = {
   'diagnostics.failed': 'Diagnostiken kunde inte sparas: {error}',
   'uiAddress.hint':
     'Sidans adress fungerar även efter omstarter: bokmärk den. En ny adress stänger ute alla bokmärken och öppna flikar med den gamla.',
+  'uiAddress.hintThisRun':
+    'Sidans adress gäller tills agenten stoppas: nästa start skriver ut en ny. En ny adress stänger ute alla öppna flikar med den gamla.',
   'uiAddress.rotate': 'Ny adress till gränssnittet',
   'uiAddress.failed': 'Kunde inte skapa en ny adress: {error}',
 
@@ -351,6 +353,8 @@ export const sv: Catalog = {
   'settings.autoPrintPaused': 'Automatisk utskrift pausad.',
   'settings.autoPrintResumed': 'Automatisk utskrift återupptagen.',
   'pauses.title': 'Konfigurerade skrivare',
+  'pauses.none': 'Ingen skrivare än: välj etikettskrivaren nedan.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Skrivarna kunde inte listas: {error}',
   'pauses.pauseName': 'Pausa {name}',
   'pauses.resumeName': 'Återuppta {name}',
@@ -368,9 +372,10 @@ export const sv: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Skrivare och regler för utskrift',
-  'pf.printers': 'Skrivare',
-  'pf.printersHint': 'Alla skrivare som stationen använder och papperet de har. Reglerna och standardvalen nedan anger dem med namn.',
-  'pf.noPrinters': 'Inga skrivare i listan: etiketter går till etikettskrivaren och dokument till dokumentskrivaren ovan.',
+  'pf.printers': 'Namngivna skrivare',
+  'pf.printersHint':
+    'Ge en skrivare ett namn för att ange dess papper, en reserv, eller regler och standardval som skickar dokument till den.',
+  'pf.noPrinters': 'Inga än: etikettskrivaren och dokumentskrivaren skriver ut allt.',
   'pf.printerN': 'Skrivare {n}',
   'pf.printerNamed': 'Skrivare {n}: {name}',
   'pf.name': 'Namn',
