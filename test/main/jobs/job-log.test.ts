@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeJob, JobLogLines } from '../../../src/main/agent/job-log';
+import { describeJob, JobLogLines } from '../../../src/main/jobs/job-log';
 import { agentMessage } from '../../../src/shared/agent-messages';
 import type { JobView } from '../../../src/shared/domain';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../../src/main/jobs/migrations';
+import { MIGRATIONS } from '../../../src/main/ledger/migrations';
 import { Ledger } from '../../../src/main/ledger/ledger';
 import { tempDir } from '../../support/jobs/fakes';
 

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { SEARCH_INDEX_MAX_MATCHES, searchByIndexSql } from '../../../src/main/jobs/job-search';
-import type { JobRecord, JobSpec } from '../../../src/main/jobs/job-record';
-import { MIGRATIONS } from '../../../src/main/jobs/migrations';
+import { SEARCH_INDEX_MAX_MATCHES, searchByIndexSql } from '../../../src/main/ledger/job-search';
+import type { JobRecord, JobSpec } from '../../../src/main/ledger/job-record';
+import { MIGRATIONS } from '../../../src/main/ledger/migrations';
 
 const spec = (shipmentId: string, reference: string | null, trackingId: string | null): JobSpec => ({
   shipmentId,

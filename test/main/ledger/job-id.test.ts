@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newJobId } from '../../../src/main/jobs/job-id';
+import { newJobId } from '../../../src/main/ledger/job-id';
 
 describe('newJobId', () => {
   it('gives 15 base-36 characters that sort in creation order, in one millisecond and across milliseconds', () => {

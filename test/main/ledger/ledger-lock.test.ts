@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobError } from '../../../src/main/jobs/errors';
+import { JobError } from '../../../src/main/ledger/errors';
 import { Ledger } from '../../../src/main/ledger/ledger';
 import { tempDir } from '../../support/jobs/fakes';
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IntakeStore } from '../../../src/main/intake/intake-store';
-import { JobRepository } from '../../../src/main/jobs/job-repository';
-import { openLedgerFile, type LedgerFile } from '../../../src/main/jobs/ledger-file';
+import { JobRepository } from '../../../src/main/ledger/job-repository';
+import { openLedgerFile, type LedgerFile } from '../../../src/main/ledger/ledger-file';
 
 // The ledger's parts on their own, without the agent's Ledger facade: what a caller that
 // needs only the jobs (or only intake) is handed.

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentMessage } from '../../../src/shared/agent-messages';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { MIGRATIONS } from '../../../src/main/jobs/migrations';
+import { MIGRATIONS } from '../../../src/main/ledger/migrations';
 import { tempDir } from '../../support/jobs/fakes';
 
 const PAUSED = agentMessage('job.waitingForPrinter', {

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // L14: ids are time + counter + 3 random characters; force a clash to see what createJob does.
 const ids = vi.hoisted(() => ({ queue: [] as string[] }));
-vi.mock('../../../src/main/jobs/job-id', async (original) => {
-  const real = await original<typeof import('../../../src/main/jobs/job-id')>();
+vi.mock('../../../src/main/ledger/job-id', async (original) => {
+  const real = await original<typeof import('../../../src/main/ledger/job-id')>();
   return { newJobId: (now?: number) => ids.queue.shift() ?? real.newJobId(now) };
 });
 const { Ledger } = await import('../../../src/main/ledger/ledger');

@@ -1,12 +1,34 @@
 import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
 import type { AgentMessage } from '../../shared/agent-messages';
-import { formatDelay } from './failure';
+import { formatDelay } from '../../shared/agent-messages';
 import { toJobView, type JobPatch, type JobRecord } from './job-record';
 
 /** What the pipeline writes: a reason only as a message code, so every reason it composes can be worded in the UI's languages. */
 export type PipelinePatch = Omit<JobPatch, 'reason'> & { readonly reason?: AgentMessage | null };
-import type { JobQueue } from './pipeline-context';
-import type { JobStore, PipelineObserver } from './ports';
+import type { JobState, JobView } from '../../shared/domain';
+
+/** The ledger as the guard writes it (the job repository; the pipeline's JobStore port). */
+export interface GuardedStore {
+  /** The data directory holding the ledger (what a write error tells the user to check). */
+  readonly dir: string;
+  transition(id: string, state: JobState, patch?: JobPatch): JobRecord;
+  get(id: string): JobRecord | null;
+  transaction?<T>(fn: () => T): T;
+  probeWrite?(): void;
+}
+
+/** Who hears of the rows written and of an outage (the pipeline's observer). */
+export interface GuardObserver {
+  onJobChange(job: JobView): void;
+  onError(error: JobError): void;
+  onLedgerBack?(): void;
+}
+
+/** The queue the guard parks and wakes again. */
+export interface GuardedQueue {
+  isStopped(): boolean;
+  schedulePump(): void;
+}
 
 /*
  * The pipeline's ledger writes, and what happens when the ledger cannot take one
@@ -17,11 +39,11 @@ import type { JobStore, PipelineObserver } from './ports';
  */
 
 export interface LedgerGuardOptions {
-  readonly ledger: JobStore;
+  readonly ledger: GuardedStore;
   /** Hears of every row written and of every write failure. */
-  readonly observer: PipelineObserver;
+  readonly observer: GuardObserver;
   /** Once stopped, no retry is armed any more; once the backlog is replayed, the pump runs again. */
-  readonly queue: Pick<JobQueue, 'isStopped' | 'schedulePump'>;
+  readonly queue: GuardedQueue;
   /** First wait before a failed write is tried again; doubles up to retryMaxMs. */
   readonly retryBaseMs: number;
   readonly retryMaxMs: number;

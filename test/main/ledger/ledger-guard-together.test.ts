@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { LedgerGuard, isLedgerFailure } from '../../../src/main/jobs/ledger-guard';
+import { LedgerGuard, isLedgerFailure } from '../../../src/main/ledger/ledger-guard';
 import type { JobView } from '../../../src/shared/domain';
 import { tempDir } from '../../support/jobs/fakes';
 

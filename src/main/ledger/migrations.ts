@@ -161,7 +161,7 @@ export const MIGRATIONS: readonly { readonly version: number; readonly sql: stri
   {
     version: 6,
     sql: `
-      -- Shipments known to be canceled (jobs/shipment-cancels.ts): by this station's "Cancel
+      -- Shipments known to be canceled (ledger/shipment-cancels.ts): by this station's "Cancel
       -- shipment" (source station) or seen at the service (source service: a CANCELED
       -- tracking event, a poll, the check before spooling, the end-of-day list). End of day
       -- and the report command read it, so a cancel outlives a restart and a service that cannot be read.

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { MIGRATIONS } from '../../../src/main/jobs/migrations';
+import { MIGRATIONS } from '../../../src/main/ledger/migrations';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import type { JobSpec } from '../../../src/main/jobs/job-record';
+import type { JobSpec } from '../../../src/main/ledger/job-record';
 import { tempDir } from '../../support/jobs/fakes';
 
 const label = (shipmentId: string, extra: Partial<JobSpec> = {}): JobSpec => ({
