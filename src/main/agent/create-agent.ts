@@ -18,7 +18,7 @@ import { PrintPipeline } from '../jobs/pipeline';
 import { JOB_ERROR_CODES } from '../ledger/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
-import type { PdfToPrinterModule } from '../printing/windows-target';
+import type { PdfToPrinterModule } from '../printing/windows/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
 import { CachedSettingsStore } from './cached-settings';
