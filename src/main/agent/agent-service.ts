@@ -49,8 +49,8 @@ import type { SettingsStore } from '../settings/settings-store';
 import { saveAgentDiagnostics } from '../diagnostics/agent-diagnostics';
 import { PackFlow } from '../pack/pack-flow';
 import type { SiteStatusView } from '../../shared/site';
-import type { ServiceConnection } from './service-connection';
-import type { ProvidedSession } from './session-connection';
+import type { ServiceConnection } from '../api/service-connection';
+import type { ProvidedSession } from '../api/session-connection';
 import type { StatusTracker } from './status-tracker';
 import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE, testPageLayout } from './test-page';
 

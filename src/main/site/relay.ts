@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StationRules } from '../../shared/domain';
-import { ServiceConnection, type ServiceConnectionOptions } from '../agent/service-connection';
+import { ServiceConnection, type ServiceConnectionOptions } from '../api/service-connection';
 import { Poller } from '../intake/poller';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
 import { Ledger } from '../ledger/ledger';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { inspect } from 'node:util';
-import { ServiceConnection } from '../../../src/main/agent/service-connection';
+import { ServiceConnection } from '../../../src/main/api/service-connection';
 import { json, useLoopback } from '../../support/api/loopback';
 
 const server = useLoopback();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProvidedSession, type DemoConnectionProvider } from '../../../src/main/agent/session-connection';
+import { ProvidedSession, type DemoConnectionProvider } from '../../../src/main/api/session-connection';
 
 function provider(fail = false): DemoConnectionProvider & { calls: string[] } {
   const calls: string[] = [];

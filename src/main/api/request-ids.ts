@@ -2,7 +2,7 @@
  * The last few X-Service-Request-IDs the agent received: what support at the service
  * needs to find a call in their logs. A fixed-size ring, so it costs nothing to keep.
  */
-import type { ResponseSeen } from '../api/transport';
+import type { ResponseSeen } from './transport';
 
 export const DEFAULT_REQUEST_ID_CAPACITY = 50;
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/api/errors';
-import { ServiceConnection } from '../../../src/main/agent/service-connection';
+import { ServiceConnection } from '../../../src/main/api/service-connection';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 
 let sandbox: Sandbox;

@@ -5,8 +5,8 @@ import { plainMessage } from '../../shared/agent-messages';
  * behind it is replaced.
  */
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
-import { ServiceClient, type ServiceClientOptions } from '../api/client';
-import { RecentRequestIds } from '../diagnostics/request-ids';
+import { ServiceClient, type ServiceClientOptions } from './client';
+import { RecentRequestIds } from './request-ids';
 import { CodedError } from '../errors';
 
 /**
