@@ -38,7 +38,7 @@ import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
 import { findPrinter, mediaOn, printersOf } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
-import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
+import { pendingHistory, refuseOnPendingBooking } from '../intake/sources/webhooks/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
 import { endOfDayReport, printManifests, printMissing, type EndOfDayDeps } from '../report/end-of-day-service';

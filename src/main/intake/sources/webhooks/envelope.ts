@@ -63,7 +63,7 @@ export const trackingEventDataSchema = z.looseObject({
 export type TrackingEventData = z.infer<typeof trackingEventDataSchema>;
 
 /**
- * One delivery of a type the agent acts on: `type` picks its handler (webhook-handlers/), `kind`
+ * One delivery of a type the agent acts on: `type` picks its handler (handlers/), `kind`
  * is its short name, `data` its parsed data and `envelope` the whole body.
  */
 function eventSchema<const T extends string, const K extends string, D extends z.ZodType>(type: T, kind: K, data: D) {
@@ -74,7 +74,7 @@ function eventSchema<const T extends string, const K extends string, D extends z
 
 /**
  * The event types the agent acts on, discriminated on `type`. A new one is a schema here, a
- * handler in webhook-handlers/ and its row in that table (which the compiler then demands).
+ * handler in handlers/ and its row in that table (which the compiler then demands).
  */
 export const knownWebhookSchema = z.discriminatedUnion('type', [
   eventSchema('SHIPMENT_BOOKED', 'booked', shipmentBookedDataSchema),

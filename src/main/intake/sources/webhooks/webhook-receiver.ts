@@ -1,19 +1,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listen } from '../http/listen';
-import { readBody, TOO_LARGE } from '../http/read-body';
+import { listen } from '../../../http/listen';
+import { readBody, TOO_LARGE } from '../../../http/read-body';
 import { parseWebhook, type ParsedWebhook } from './envelope';
-import { errorText } from './error-text';
-import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
-import { silentLogger, type IntakeLogger } from './ports';
-import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from './server-limits';
+import { errorText } from '../../error-text';
+import { INTAKE_ERROR_CODES, IntakeConfigError } from '../../errors';
+import { silentLogger, type IntakeLogger } from '../../ports';
+import { applyServerLimits, serverOptions, withDefaults, type ServerLimits } from '../../server-limits';
 import { createRejectionLog } from './rejection-log';
-import { handOffLedgerFailure, ledgerUnwritable } from './ledger-outage';
+import { handOffLedgerFailure, ledgerUnwritable } from '../../ledger-outage';
 import { parseSignatureHeader, verifySignature, type SignatureFailure } from './signature';
 
 /**
  * The signed webhook receiver (issue 4, part 1): HTTP, body limit, signature, dedup and a
  * durable acknowledgement, for any event type (what a type means is its handler's business,
- * webhook-handlers/). Order of work per request, and why: route and size first (cheap,
+ * handlers/). Order of work per request, and why: route and size first (cheap,
  * before reading much), then the signature over the raw bytes (nothing of an unsigned body is
  * parsed or stored), then parse, record by message_id (a redelivery is answered `duplicate`),
  * acknowledge, and only then process: the service wants a 2xx within 3 s and a printer can
@@ -56,7 +56,7 @@ export interface WebhookReceiverOptions {
   readonly limits?: Partial<ServerLimits>;
 }
 
-/** Where a verified, parsed delivery goes (webhook-handlers/route.ts). */
+/** Where a verified, parsed delivery goes (handlers/route.ts). */
 export interface WebhookDeliveries {
   /**
    * Before the 2xx: records the delivery durably; false for a redelivery. Throwing answers

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StationRules } from '../../../src/shared/domain';
-import { Ledger } from '../../../src/main/ledger/ledger';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import { parseWebhook, type ParsedWebhook } from '../../../src/main/intake/envelope';
-import { silentLogger } from '../../../src/main/intake/ports';
-import { createWebhookHandlers, newHandlerCounters } from '../../../src/main/intake/webhook-handlers';
-import { bookedEnvelope } from '../../support/intake/loopback-sender';
-import { tempDir } from '../../support/jobs/fakes';
+import type { StationRules } from '../../../../../src/shared/domain';
+import { Ledger } from '../../../../../src/main/ledger/ledger';
+import type { BookingNotice } from '../../../../../src/main/intake/booking-notice';
+import { parseWebhook, type ParsedWebhook } from '../../../../../src/main/intake/sources/webhooks/envelope';
+import { silentLogger } from '../../../../../src/main/intake/ports';
+import { createWebhookHandlers, newHandlerCounters } from '../../../../../src/main/intake/sources/webhooks/handlers';
+import { bookedEnvelope } from '../../../../support/intake/loopback-sender';
+import { tempDir } from '../../../../support/jobs/fakes';
 
 const ALL: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] };
 

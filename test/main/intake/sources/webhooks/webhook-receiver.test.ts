@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ParsedWebhook } from '../../../src/main/intake/envelope';
-import { newReceiverCounters, startWebhookReceiver, type WebhookReceiver } from '../../../src/main/intake/webhook-receiver';
-import { deliver } from '../../support/intake/loopback-sender';
-import { until } from '../../support/intake/fixtures';
+import type { ParsedWebhook } from '../../../../../src/main/intake/sources/webhooks/envelope';
+import {
+  newReceiverCounters,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../../../../src/main/intake/sources/webhooks/webhook-receiver';
+import { deliver } from '../../../../support/intake/loopback-sender';
+import { until } from '../../../../support/intake/fixtures';
 
 const SECRET = 'whsec-test';
 

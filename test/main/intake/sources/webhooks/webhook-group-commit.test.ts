@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Ledger } from '../../../src/main/ledger/ledger';
-import type { ParsedWebhook } from '../../../src/main/intake/envelope';
-import { newReceiverCounters, startWebhookReceiver, type WebhookReceiver } from '../../../src/main/intake/webhook-receiver';
-import { signPayload } from '../../../src/sandbox/webhooks/signature';
-import { tempDir } from '../../support/jobs/fakes';
+import { Ledger } from '../../../../../src/main/ledger/ledger';
+import type { ParsedWebhook } from '../../../../../src/main/intake/sources/webhooks/envelope';
+import {
+  newReceiverCounters,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../../../../src/main/intake/sources/webhooks/webhook-receiver';
+import { signPayload } from '../../../../../src/sandbox/webhooks/signature';
+import { tempDir } from '../../../../support/jobs/fakes';
 
 const SECRET = 'whsec-test';
 

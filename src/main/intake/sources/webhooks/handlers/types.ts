@@ -1,5 +1,5 @@
 import type { KnownWebhook, WebhookEventType, WebhookOf } from '../envelope';
-import type { IntakeLogger } from '../ports';
+import type { IntakeLogger } from '../../../ports';
 
 /**
  * What a webhook handler is: the receiver (webhook-receiver.ts) verifies, parses and

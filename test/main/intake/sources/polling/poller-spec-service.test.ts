@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StationRules } from '../../../src/shared/domain';
-import { ServiceClient } from '../../../src/main/api/client';
-import type { IntakeLogger, ShipmentSourcePort } from '../../../src/main/intake/ports';
-import { Poller, type PollerOptions } from '../../../src/main/intake/poller';
-import type { Ledger } from '../../../src/main/ledger/ledger';
-import { RecordingSink, tempLedger } from '../../support/intake/fixtures';
-import { SpecService } from '../../support/intake/spec-service';
+import type { StationRules } from '../../../../../src/shared/domain';
+import { ServiceClient } from '../../../../../src/main/api/client';
+import type { IntakeLogger, ShipmentSourcePort } from '../../../../../src/main/intake/ports';
+import { Poller, type PollerOptions } from '../../../../../src/main/intake/sources/polling/poller';
+import type { Ledger } from '../../../../../src/main/ledger/ledger';
+import { RecordingSink, tempLedger } from '../../../../support/intake/fixtures';
+import { SpecService } from '../../../../support/intake/spec-service';
 
 /**
  * The poller against a service that is only what the spec shows (no updated_at or

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TrackingEventView } from '../../../src/shared/domain';
-import type { TrackingAlert } from '../../../src/main/intake/alerts';
-import { startWebhookServer, type WebhookServer, type WebhookServerOptions } from '../../../src/main/intake/webhook-server';
-import type { Ledger } from '../../../src/main/ledger/ledger';
-import { bookedEnvelope, deliver, trackingEnvelope } from '../../support/intake/loopback-sender';
-import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
+import type { TrackingEventView } from '../../../../../src/shared/domain';
+import type { TrackingAlert } from '../../../../../src/main/intake/sources/webhooks/alerts';
+import {
+  startWebhookServer,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from '../../../../../src/main/intake/sources/webhooks/webhook-server';
+import type { Ledger } from '../../../../../src/main/ledger/ledger';
+import { bookedEnvelope, deliver, trackingEnvelope } from '../../../../support/intake/loopback-sender';
+import { RecordingSink, tempLedger, until } from '../../../../support/intake/fixtures';
 
 const SECRET = 'whsec-test';
 
@@ -81,7 +85,7 @@ describe('webhook server', () => {
     expect(res.status).toBe(401);
     // A body signed for something else, then altered by one byte.
     const tampered = await deliver(server.url, body.replace('shp_forged', 'shp_forgeX'), {
-      signature: (await import('../../../src/sandbox/webhooks/signature')).signPayload(SECRET, body, Math.floor(Date.now() / 1000)),
+      signature: (await import('../../../../../src/sandbox/webhooks/signature')).signPayload(SECRET, body, Math.floor(Date.now() / 1000)),
     });
     expect(tampered.status).toBe(401);
     const missing = await deliver(server.url, body, { signature: null });

@@ -1,11 +1,11 @@
-import { agentMessage, englishOf, plainMessage, type AgentMessage } from '../../shared/agent-messages';
-import { messageOf } from '../errors';
-import type { JobView } from '../../shared/domain';
-import type { BookingNotice } from './booking-notice';
-import type { PendingBooking } from './intake-store';
-import { errorText } from './error-text';
-import { BookingWaitingError } from './errors';
-import type { IntakeLogger } from './ports';
+import { agentMessage, englishOf, plainMessage, type AgentMessage } from '../../../../shared/agent-messages';
+import { messageOf } from '../../../errors';
+import type { JobView } from '../../../../shared/domain';
+import type { BookingNotice } from '../../booking-notice';
+import type { PendingBooking } from '../../intake-store';
+import { errorText } from '../../error-text';
+import { BookingWaitingError } from '../../errors';
+import type { IntakeLogger } from '../../ports';
 
 /**
  * Webhook bookings acknowledged but not yet decided (issue 10, M9 and the dropped booking).

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StationRules } from '../../../src/shared/domain';
-import { Poller, type PollerOptions } from '../../../src/main/intake/poller';
-import type { Ledger } from '../../../src/main/ledger/ledger';
-import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
-import { ServiceVariant, type ListBehaviour } from '../../support/intake/service-variants';
+import type { StationRules } from '../../../../../src/shared/domain';
+import { Poller, type PollerOptions } from '../../../../../src/main/intake/sources/polling/poller';
+import type { Ledger } from '../../../../../src/main/ledger/ledger';
+import { RecordingSink, tempLedger, until } from '../../../../support/intake/fixtures';
+import { ServiceVariant, type ListBehaviour } from '../../../../support/intake/service-variants';
 
 const ALL: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] };
 

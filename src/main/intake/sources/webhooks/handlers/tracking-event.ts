@@ -1,8 +1,8 @@
-import type { TrackingEventView } from '../../../shared/domain';
+import type { TrackingEventView } from '../../../../../shared/domain';
 import { ALERT_EVENTS, alertMessage, type TrackingAlert } from '../alerts';
 import type { WebhookOf } from '../envelope';
-import { errorText } from '../error-text';
-import type { TrackingStorePort } from '../ports';
+import { errorText } from '../../../error-text';
+import type { TrackingStorePort } from '../../../ports';
 import type { HandlerContext, WebhookHandler } from './types';
 
 /**

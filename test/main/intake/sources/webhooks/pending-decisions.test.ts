@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StationRules } from '../../../src/shared/domain';
-import { createBookingDispatcher } from '../../../src/main/intake/booking-dispatch';
-import { pendingHistory, refuseOnPendingBooking } from '../../../src/main/intake/pending-decisions';
-import type { ShipmentRecord } from '../../../src/main/intake/ports';
-import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import { Ledger } from '../../../src/main/ledger/ledger';
-import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
-import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
+import type { StationRules } from '../../../../../src/shared/domain';
+import { createBookingDispatcher } from '../../../../../src/main/intake/booking-dispatch';
+import { pendingHistory, refuseOnPendingBooking } from '../../../../../src/main/intake/sources/webhooks/pending-decisions';
+import type { ShipmentRecord } from '../../../../../src/main/intake/ports';
+import { startWebhookServer, type WebhookServer } from '../../../../../src/main/intake/sources/webhooks/webhook-server';
+import type { BookingNotice } from '../../../../../src/main/intake/booking-notice';
+import { Ledger } from '../../../../../src/main/ledger/ledger';
+import { RecordingSink, tempLedger, until } from '../../../../support/intake/fixtures';
+import { bookedEnvelope, deliver } from '../../../../support/intake/loopback-sender';
 
 const SECRET = 'whsec-test';
 const SENDER_RULE: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'sender_reference', pattern: 'WH-' }] };

@@ -1,5 +1,5 @@
 import { isKnownWebhook, type ParsedWebhook, type WebhookEventType, type WebhookOf } from '../envelope';
-import type { MessageLedgerPort } from '../ports';
+import type { MessageLedgerPort } from '../../../ports';
 import type { HandlerCounters, WebhookHandler, WebhookHandlerTable } from './types';
 
 /**

@@ -1,10 +1,10 @@
-import type { BookingNotice } from './booking-notice';
-import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } from './booking-dispatch';
+import type { BookingNotice } from '../../booking-notice';
+import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } from '../../booking-dispatch';
 import { BookingTimeResolver } from './booking-time-resolver';
-import { changeTime, isBooked, noticeFromShipment } from './booked-shipment';
-import { errorText } from './error-text';
-import { handOffLedgerFailure } from './ledger-outage';
-import { BookingDeferredError, INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
+import { changeTime, isBooked, noticeFromShipment } from '../../booked-shipment';
+import { errorText } from '../../error-text';
+import { handOffLedgerFailure } from '../../ledger-outage';
+import { BookingDeferredError, INTAKE_ERROR_CODES, IntakeConfigError } from '../../errors';
 import { PollCursor, type ParkedShipment } from './poll-cursor';
 import {
   silentLogger,
@@ -15,9 +15,9 @@ import {
   type ShipmentRecord,
   type ShipmentSourcePort,
   type StationRulesSource,
-} from './ports';
+} from '../../ports';
 import { ShipmentPages } from './shipment-pages';
-import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from './timestamps';
+import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '../../timestamps';
 
 /**
  * Polls GET /shipments for bookings (issue 4, part 2) and keeps a persisted high-water

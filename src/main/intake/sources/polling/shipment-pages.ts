@@ -1,7 +1,7 @@
-import { changeTime } from './booked-shipment';
-import { errorText } from './error-text';
-import type { IntakeLogger, ShipmentRecord, ShipmentSourcePort } from './ports';
-import { toEpochNanos } from './timestamps';
+import { changeTime } from '../../booked-shipment';
+import { errorText } from '../../error-text';
+import type { IntakeLogger, ShipmentRecord, ShipmentSourcePort } from '../../ports';
+import { toEpochNanos } from '../../timestamps';
 
 /*
  * Reading GET /shipments for the poller. The spec says nothing about paging or order, so

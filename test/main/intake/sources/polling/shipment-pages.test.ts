@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../../src/main/ledger/ledger';
-import { Poller } from '../../../src/main/intake/poller';
-import type { ListShipmentsQuery, ShipmentRecord, ShipmentSourcePort } from '../../../src/main/intake/ports';
-import { RecordingSink, tempLedger } from '../../support/intake/fixtures';
+import type { Ledger } from '../../../../../src/main/ledger/ledger';
+import { Poller } from '../../../../../src/main/intake/sources/polling/poller';
+import type { ListShipmentsQuery, ShipmentRecord, ShipmentSourcePort } from '../../../../../src/main/intake/ports';
+import { RecordingSink, tempLedger } from '../../../../support/intake/fixtures';
 
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();

@@ -1,5 +1,5 @@
-import type { CursorStorePort, IntakeLogger, ShipmentRecord } from './ports';
-import { toEpochNanos } from './timestamps';
+import type { CursorStorePort, IntakeLogger, ShipmentRecord } from '../../ports';
+import { toEpochNanos } from '../../timestamps';
 
 /*
  * The poller's persisted high-water mark: the newest change time read, with the ids kept

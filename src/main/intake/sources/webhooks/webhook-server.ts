@@ -1,5 +1,5 @@
-import type { MessageLedgerPort } from './ports';
-import { silentLogger } from './ports';
+import type { MessageLedgerPort } from '../../ports';
+import { silentLogger } from '../../ports';
 import {
   acceptedSecrets,
   newReceiverCounters,
@@ -7,17 +7,11 @@ import {
   type ReceiverCounters,
   type WebhookReceiverOptions,
 } from './webhook-receiver';
-import {
-  createWebhookHandlers,
-  newHandlerCounters,
-  webhookRouter,
-  type HandlerCounters,
-  type WebhookHandlersOptions,
-} from './webhook-handlers';
+import { createWebhookHandlers, newHandlerCounters, webhookRouter, type HandlerCounters, type WebhookHandlersOptions } from './handlers';
 
 /**
  * The webhook server: the receiver (webhook-receiver.ts: HTTP, limits, signature, dedup,
- * durable acknowledgement) with the handler table (webhook-handlers/: one handler per event
+ * durable acknowledgement) with the handler table (handlers/: one handler per event
  * type) behind it, sharing one set of counters.
  */
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseSignatureHeader, verifySignature } from '../../../src/main/intake/signature';
-import { signPayload } from '../../../src/sandbox/webhooks/signature';
+import { parseSignatureHeader, verifySignature } from '../../../../../src/main/intake/sources/webhooks/signature';
+import { signPayload } from '../../../../../src/sandbox/webhooks/signature';
 
 const body = Buffer.from('{"message_id":"m1","type":"SHIPMENT_BOOKED"}');
 const now = 1_760_000_000_000;

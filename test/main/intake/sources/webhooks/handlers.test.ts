@@ -7,16 +7,16 @@ import {
   type ParsedWebhook,
   type WebhookEventType,
   type WebhookOf,
-} from '../../../src/main/intake/envelope';
+} from '../../../../../src/main/intake/sources/webhooks/envelope';
 import {
   createWebhookHandlers,
   newHandlerCounters,
   webhookRouter,
   type WebhookHandler,
   type WebhookHandlerTable,
-} from '../../../src/main/intake/webhook-handlers';
-import { silentLogger } from '../../../src/main/intake/ports';
-import { bookedEnvelope, trackingEnvelope } from '../../support/intake/loopback-sender';
+} from '../../../../../src/main/intake/sources/webhooks/handlers';
+import { silentLogger } from '../../../../../src/main/intake/ports';
+import { bookedEnvelope, trackingEnvelope } from '../../../../support/intake/loopback-sender';
 
 /** A handler that records what it was given, for routing checks. */
 function recordingHandler<T extends WebhookEventType>(type: T, calls: string[], withRemember: boolean): WebhookHandler<WebhookOf<T>> {

@@ -1,7 +1,7 @@
-import { bookingTime, bookingTimeFromTracking } from './booked-shipment';
-import { errorText } from './error-text';
-import type { IntakeLogger, ShipmentRecord, ShipmentSourcePort, TrackingEventRecord } from './ports';
-import { toEpochNanos } from './timestamps';
+import { bookingTime, bookingTimeFromTracking } from '../../booked-shipment';
+import { errorText } from '../../error-text';
+import type { IntakeLogger, ShipmentRecord, ShipmentSourcePort, TrackingEventRecord } from '../../ports';
+import { toEpochNanos } from '../../timestamps';
 
 /*
  * When a listed shipment was booked, for the poller: the listing often does not say, and

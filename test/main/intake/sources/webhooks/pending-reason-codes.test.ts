@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { englishOf } from '../../../src/shared/agent-messages';
-import type { StationRules } from '../../../src/shared/domain';
-import { pendingHistory, pendingJobView } from '../../../src/main/intake/pending-decisions';
-import { errorFromResponse } from '../../../src/main/api/error-mapping';
-import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/webhook-server';
-import type { Ledger } from '../../../src/main/ledger/ledger';
-import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
-import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
+import { englishOf } from '../../../../../src/shared/agent-messages';
+import type { StationRules } from '../../../../../src/shared/domain';
+import { pendingHistory, pendingJobView } from '../../../../../src/main/intake/sources/webhooks/pending-decisions';
+import { errorFromResponse } from '../../../../../src/main/api/error-mapping';
+import { startWebhookServer, type WebhookServer } from '../../../../../src/main/intake/sources/webhooks/webhook-server';
+import type { Ledger } from '../../../../../src/main/ledger/ledger';
+import { RecordingSink, tempLedger, until } from '../../../../support/intake/fixtures';
+import { bookedEnvelope, deliver } from '../../../../support/intake/loopback-sender';
 
 const SECRET = 'whsec-test';
 const SENDER_RULE: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'sender_reference', pattern: 'WH-' }] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebhook } from '../../../src/main/intake/envelope';
+import { parseWebhook } from '../../../../../src/main/intake/sources/webhooks/envelope';
 
 const base = { message_id: 'm1', created_at: '2026-01-01T10:00:00Z', shipment_id: 'shp_1' };
 

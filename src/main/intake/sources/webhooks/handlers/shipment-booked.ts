@@ -1,12 +1,12 @@
-import type { BookingNotice } from '../booking-notice';
-import { createDispatchers, type DispatchResult } from '../booking-dispatch';
-import { ReorderBuffer } from '../booking-reorder';
+import type { BookingNotice } from '../../../booking-notice';
+import { createDispatchers, type DispatchResult } from '../../../booking-dispatch';
+import { ReorderBuffer } from '../../../booking-reorder';
 import type { WebhookOf } from '../envelope';
-import { errorText } from '../error-text';
-import { handOffLedgerFailure } from '../ledger-outage';
-import { BookingDeferredError } from '../errors';
+import { errorText } from '../../../error-text';
+import { handOffLedgerFailure } from '../../../ledger-outage';
+import { BookingDeferredError } from '../../../errors';
 import { PendingDecisions, type DecisionRetryOptions, type PendingBookingPort } from '../pending-decisions';
-import type { BookingSinkPort, MessageLedgerPort, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from '../ports';
+import type { BookingSinkPort, MessageLedgerPort, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from '../../../ports';
 import type { HandlerContext, WebhookHandler } from './types';
 
 /**

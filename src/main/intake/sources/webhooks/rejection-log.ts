@@ -4,7 +4,7 @@
  * replayed requests cannot fill the log, yet the operator learns what to check. The next line
  * of a reason says how many like it were left out since the last.
  */
-import type { IntakeLogger } from './ports';
+import type { IntakeLogger } from '../../ports';
 
 export type LoggedRejection = 'mismatch' | 'stale';
 
