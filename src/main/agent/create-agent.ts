@@ -34,8 +34,8 @@ import { ServiceConnection, type ServiceConnectionOptions } from '../api/service
 import { ProvidedSession, type DemoConnectionProvider } from '../api/session-connection';
 import { StatusTracker } from './status-tracker';
 import { renderTestPage, TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
-import type { SiteStation } from '../site/site-station';
-import { StationActivity } from '../site/station-activity';
+import type { SiteStation } from '../site/station/site-station';
+import { StationActivity } from '../site/station/station-activity';
 import type { StationRules } from '../../shared/domain';
 
 /** In a site, a station's own intake (polling while the site is lost) prints nothing by itself. */
@@ -316,7 +316,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   // Loaded only for a station in a site: the NATS client stays out of a plain station's memory.
   const site = options.site
-    ? new (await import('../site/site-station')).SiteStation({
+    ? new (await import('../site/station/site-station')).SiteStation({
         ...options.site,
         log,
         sink: pipeline,

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
-import { CodedError } from '../errors';
+import { CodedError } from '../../errors';
 import { BOOKINGS_STREAM, BOOKING_SUBJECT_PREFIX, CLAIMS_BUCKET, DECISIONS_BUCKET, RULES_BUCKET, STATIONS_BUCKET } from './names';
 
 /**

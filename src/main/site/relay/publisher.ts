@@ -1,15 +1,15 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
-import type { StationRules } from '../../shared/domain';
-import type { BookingNotice } from '../intake/booking-notice';
-import { BookingDeferredError } from '../intake/errors';
-import type { BookingSinkPort, IntakeLogger, ShipmentSourcePort } from '../intake/ports';
-import { rulesNeedShipmentDetails } from '../intake/station-rules';
-import type { ClaimsBucket } from './claims';
-import { bookingCodes, decideStation } from './decision';
-import type { DecisionRecord, DecisionsBucket } from './decisions';
-import { stationSubject } from './names';
-import type { OnlineStations } from './presence';
-import type { SiteRules } from './site-rules';
+import type { StationRules } from '../../../shared/domain';
+import type { BookingNotice } from '../../intake/booking-notice';
+import { BookingDeferredError } from '../../intake/errors';
+import type { BookingSinkPort, IntakeLogger, ShipmentSourcePort } from '../../intake/ports';
+import { rulesNeedShipmentDetails } from '../../intake/station-rules';
+import type { ClaimsBucket } from '../bus/claims';
+import { bookingCodes, decideStation } from '../bus/decision';
+import type { DecisionRecord, DecisionsBucket } from '../bus/decisions';
+import { stationSubject } from '../bus/names';
+import type { OnlineStations } from '../bus/presence';
+import type { SiteRules } from '../bus/site-rules';
 
 /**
  * The relay's sink: what the webhook server and the poller would hand the print pipeline,

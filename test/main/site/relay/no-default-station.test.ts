@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
-import { waitFor } from '../../support/agent-harness';
+import { startTestSite, type TestSite } from '../../../support/site';
+import { waitFor } from '../../../support/agent-harness';
 
 let site: TestSite | null = null;
 afterEach(async () => {

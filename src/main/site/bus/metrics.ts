@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobView } from '../../shared/domain';
-import { listen } from '../http/listen';
+import type { JobView } from '../../../shared/domain';
+import { listen } from '../../http/listen';
 
 /**
  * Prometheus metrics of a station or a relay (`--metrics-port N`: text format at

@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import { stationRulesSchema, type StationRules } from '../../shared/domain';
+import { stationRulesSchema, type StationRules } from '../../../shared/domain';
 import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
 

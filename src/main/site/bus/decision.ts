@@ -1,6 +1,6 @@
-import type { StationRules } from '../../shared/domain';
-import type { BookingNotice } from '../intake/booking-notice';
-import { matchesStationRules } from '../intake/station-rules';
+import type { StationRules } from '../../../shared/domain';
+import type { BookingNotice } from '../../intake/booking-notice';
+import { matchesStationRules } from '../../intake/station-rules';
 
 /**
  * Who prints a booking, decided once for the whole site, in this order:

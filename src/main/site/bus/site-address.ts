@@ -1,4 +1,4 @@
-import { CodedError } from '../errors';
+import { CodedError } from '../../errors';
 
 export class SiteAddressError extends CodedError {
   constructor(message: string) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStation, type Station } from '../../support/agent-harness';
+import { startStation, type Station } from '../../../support/agent-harness';
 
 let station: Station | null = null;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bookingCodes, decideStation } from '../../../src/main/site/decision';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
-import type { StationRules } from '../../../src/shared/domain';
+import { bookingCodes, decideStation } from '../../../../src/main/site/bus/decision';
+import type { BookingNotice } from '../../../../src/main/intake/booking-notice';
+import type { StationRules } from '../../../../src/shared/domain';
 
 const notice: BookingNotice = {
   shipmentId: 'S-1',

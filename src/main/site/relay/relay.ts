@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { StationRules } from '../../shared/domain';
-import { ServiceConnection, type ServiceConnectionOptions } from '../api/service-connection';
-import { Poller } from '../intake/sources/polling/poller';
-import { startWebhookServer, type WebhookServer } from '../intake/sources/webhooks/webhook-server';
-import { Ledger } from '../ledger/ledger';
-import type { Logger } from '../log';
-import { ClaimsBucket } from './claims';
-import { connectSite, type SiteConnection } from './connection';
-import { DecisionsBucket, type DecisionRecord } from './decisions';
+import type { StationRules } from '../../../shared/domain';
+import { ServiceConnection, type ServiceConnectionOptions } from '../../api/service-connection';
+import { Poller } from '../../intake/sources/polling/poller';
+import { startWebhookServer, type WebhookServer } from '../../intake/sources/webhooks/webhook-server';
+import { Ledger } from '../../ledger/ledger';
+import type { Logger } from '../../log';
+import { ClaimsBucket } from '../bus/claims';
+import { connectSite, type SiteConnection } from '../bus/connection';
+import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
 import { FallbackMover } from './fallback-mover';
-import { HEARTBEAT_MS, OnlineStations, Presence } from './presence';
+import { HEARTBEAT_MS, OnlineStations, Presence } from '../bus/presence';
 import { SitePublisher } from './publisher';
-import { SiteRules } from './site-rules';
+import { SiteRules } from '../bus/site-rules';
 
 /**
  * The relay: the site's intake. The agent's own intake parts (the webhook server with its

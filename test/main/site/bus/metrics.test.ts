@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SiteMetrics, startMetricsServer } from '../../../src/main/site/metrics';
-import type { JobView } from '../../../src/shared/domain';
+import { SiteMetrics, startMetricsServer } from '../../../../src/main/site/bus/metrics';
+import type { JobView } from '../../../../src/shared/domain';
 
 const job = (id: string, state: JobView['state']): JobView => ({ id, state }) as unknown as JobView;
 

@@ -1,9 +1,9 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
-import type { IntakeLogger } from '../intake/ports';
-import type { DecisionRecord, DecisionsBucket } from './decisions';
+import type { IntakeLogger } from '../../intake/ports';
+import type { DecisionRecord, DecisionsBucket } from '../bus/decisions';
 import { publishDecision } from './publisher';
-import type { OnlineStations } from './presence';
-import type { SiteRules } from './site-rules';
+import type { OnlineStations } from '../bus/presence';
+import type { SiteRules } from '../bus/site-rules';
 
 /**
  * A station that is down gets its bookings when it returns (its durable consumer). After

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startNatsCluster } from '../../support/nats';
-import { waitFor } from '../../support/agent-harness';
-import { startTestSite, type TestSite } from '../../support/site';
+import { startNatsCluster } from '../../../support/nats';
+import { waitFor } from '../../../support/agent-harness';
+import { startTestSite, type TestSite } from '../../../support/site';
 
 let site: TestSite | null = null;
 let cluster: Awaited<ReturnType<typeof startNatsCluster>> | null = null;

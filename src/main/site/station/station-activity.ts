@@ -1,6 +1,6 @@
-import type { JobState, JobView } from '../../shared/domain';
-import type { PrinterTarget } from '../printing/target';
-import type { Heartbeat } from './presence';
+import type { JobState, JobView } from '../../../shared/domain';
+import type { PrinterTarget } from '../../printing/target';
+import type { Heartbeat } from '../bus/presence';
 
 /**
  * What a station's heartbeat tells the site, gathered from its job changes and its

@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import type { SitePrinterView, SiteStationView } from '../../shared/site';
+import type { SitePrinterView, SiteStationView } from '../../../shared/site';
 import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
-import { waitFor } from '../../support/agent-harness';
-import type { StationRules } from '../../../src/shared/domain';
+import { startTestSite, type TestSite } from '../../../support/site';
+import { waitFor } from '../../../support/agent-harness';
+import type { StationRules } from '../../../../src/shared/domain';
 
 const B_RULES: StationRules = { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'reference_id', pattern: 'B-' }] };
 

@@ -1,10 +1,10 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { BookingNotice } from '../intake/booking-notice';
-import type { JobSiteDecision } from '../../shared/domain';
-import type { IntakeLogger } from '../intake/ports';
-import type { DecisionRecord, DecisionsBucket } from './decisions';
-import { BOOKINGS_STREAM, stationConsumer, stationSubject } from './names';
+import type { BookingNotice } from '../../intake/booking-notice';
+import type { JobSiteDecision } from '../../../shared/domain';
+import type { IntakeLogger } from '../../intake/ports';
+import type { DecisionRecord, DecisionsBucket } from '../bus/decisions';
+import { BOOKINGS_STREAM, stationConsumer, stationSubject } from '../bus/names';
 
 /**
  * A station's intake from the site: its durable consumer on its own subject, so bookings

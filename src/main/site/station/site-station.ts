@@ -1,15 +1,15 @@
 import { KvWatchInclude } from '@nats-io/kv';
-import type { StationRules } from '../../shared/domain';
-import type { SiteDecisionView, SiteStationView, SiteStatusView } from '../../shared/site';
-import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
-import { CodedError } from '../errors';
-import type { BookingNotice } from '../intake/booking-notice';
-import type { Logger } from '../log';
-import { ClaimsBucket } from './claims';
-import { connectSite, type SiteConnection } from './connection';
-import { DecisionsBucket, type DecisionRecord } from './decisions';
-import { HEARTBEAT_MS, Presence, type Heartbeat } from './presence';
-import { SiteRules } from './site-rules';
+import type { StationRules } from '../../../shared/domain';
+import type { SiteDecisionView, SiteStationView, SiteStatusView } from '../../../shared/site';
+import { AGENT_ERROR_CODES } from '../../../shared/agent-error-codes';
+import { CodedError } from '../../errors';
+import type { BookingNotice } from '../../intake/booking-notice';
+import type { Logger } from '../../log';
+import { ClaimsBucket } from '../bus/claims';
+import { connectSite, type SiteConnection } from '../bus/connection';
+import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
+import { HEARTBEAT_MS, Presence, type Heartbeat } from '../bus/presence';
+import { SiteRules } from '../bus/site-rules';
 import { StationConsumer } from './station-consumer';
 
 /**
