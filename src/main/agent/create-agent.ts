@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
-import { canceledAmong } from './cancel-lookup';
+import { canceledAmong } from '../api/cancel-lookup';
 import { Poller } from '../intake/sources/polling/poller';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/sources/webhooks/webhook-server';

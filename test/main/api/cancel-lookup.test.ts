@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { canceledAmong } from '../../../src/main/agent/cancel-lookup';
+import { canceledAmong } from '../../../src/main/api/cancel-lookup';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 
 /** The check a batch makes before it is spooled: one list call when the page can be trusted, else the rest one by one. */

@@ -1,4 +1,4 @@
-import type { ServiceClient } from '../api/client';
+import type { ServiceClient } from './client';
 
 /**
  * Page size of the one list call that checks a batch (GET /shipments?status=CANCELED). In the
