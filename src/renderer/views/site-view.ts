@@ -107,8 +107,10 @@ export class SiteView {
       ? t('site.connected', { address: status.address ?? '', station: status.station ?? '' })
       : t('site.lost', { address: status.address ?? '' });
     // A relay takes the intake in and prints nothing: listed apart, not as a station.
-    const stations = status.stations.filter((s) => s.role !== 'relay');
-    const relays = status.stations.filter((s) => s.role === 'relay');
+    // One row per name: the site's presence list can name a station twice while its heartbeat is rewritten.
+    const once = [...new Map(status.stations.map((s) => [s.name, s])).values()];
+    const stations = once.filter((s) => s.role !== 'relay');
+    const relays = once.filter((s) => s.role === 'relay');
     replaceChildren(this.body, ...stations.map((station) => this.row(station, station.name === status.station)));
     replaceChildren(
       this.relays,
