@@ -18,6 +18,7 @@ import { PrintPipeline } from '../jobs/pipeline';
 import { JOB_ERROR_CODES } from '../jobs/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
+import { readinessMinIntervalOf } from '../printing/printer-kinds';
 import type { PdfToPrinterModule } from '../printing/windows/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
@@ -162,8 +163,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     readiness: (uri, media) => targetFor(uri).readiness(media),
     onChange: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onReady: (uri) => pipeline.printerReady(uri),
-    // Asking Windows is a PowerShell run: every 15 s is enough there.
-    minGapMs: (uri) => (/^(windows|zpl-windows):/.test(uri) ? 15_000 : 0),
+    // Each kind's own least interval (a Windows printer: every 15 s, asking is a PowerShell run).
+    minGapMs: readinessMinIntervalOf,
     intervalMs: options.printerWatchIntervalMs,
   });
   const status = new StatusTracker(
