@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../../../src/main/jobs/job-record';
+import type { JobRecord } from '../../../../src/main/ledger/job-record';
 import type { PrinterTarget } from '../../../../src/main/printing/target';
 import { WindowsSpooler } from '../../../../src/main/printing/windows/windows-spooler';
 import { WindowsTarget, type PdfToPrinterModule } from '../../../../src/main/printing/windows/windows-target';
