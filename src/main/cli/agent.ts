@@ -78,6 +78,9 @@ async function main(): Promise<void> {
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
     tuning: pipelineTuning(options),
+    scale: options.scale,
+    // Once, when the scale first answers (docs/INTERFACES.md): a script waits for this line.
+    onScaleAnswered: (uri) => process.stdout.write(`scale: ${uri}\n`),
     site: site.site
       ? {
           servers: site.site,

@@ -17,11 +17,7 @@ export const SCALE_ERROR_CODES = {
 export type ScaleErrorCode = (typeof SCALE_ERROR_CODES)[keyof typeof SCALE_ERROR_CODES];
 
 export class ScaleError extends CodedError {
-  constructor(
-    code: ScaleErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(code: ScaleErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }
 }

@@ -72,7 +72,12 @@ export function weightToKg(weight: ScaleWeight): number {
 }
 
 /** The state and kg a sample means on its own (the monitor adds offline). */
-export function sampleReading(sample: ScaleSample): { state: ScaleState; kg: number | null; unit: WeightUnit | null; problem: string | null } {
+export function sampleReading(sample: ScaleSample): {
+  state: ScaleState;
+  kg: number | null;
+  unit: WeightUnit | null;
+  problem: string | null;
+} {
   switch (sample.kind) {
     case 'over':
       return { state: 'over', kg: null, unit: null, problem: null };

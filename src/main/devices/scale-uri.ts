@@ -26,11 +26,7 @@ export interface HidScaleAddress {
 
 export type ScaleAddress = { readonly kind: 'none' } | SerialScaleAddress | HidScaleAddress;
 
-export const SCALE_URI_FORMS: readonly string[] = [
-  'serial:PATH?protocol=sics&baud=9600&parity=none&bits=8',
-  'hid:VVVV:PPPP',
-  'none',
-];
+export const SCALE_URI_FORMS: readonly string[] = ['serial:PATH?protocol=sics&baud=9600&parity=none&bits=8', 'hid:VVVV:PPPP', 'none'];
 
 const BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200] as const;
 const QUERY_KEYS = ['protocol', 'baud', 'parity', 'bits'] as const;

@@ -101,7 +101,11 @@ class SerialScaleDevice implements ScaleDevice {
     this.queue.length = 0;
     await this.write(identityRequest);
     // A scale that does not know the question says so (ES): then it has no identity to give.
-    const answer = await this.next((a) => a.kind === 'identity' || (a.kind === 'reply' && /^E[STL]$/.test(a.text)), deadlineMs, 'its identity');
+    const answer = await this.next(
+      (a) => a.kind === 'identity' || (a.kind === 'reply' && /^E[STL]$/.test(a.text)),
+      deadlineMs,
+      'its identity',
+    );
     return answer.kind === 'identity' && answer.identity.trim() !== '' ? answer.identity.trim() : null;
   }
 
@@ -131,7 +135,9 @@ class SerialScaleDevice implements ScaleDevice {
     if (this.gone) return Promise.reject(this.gone);
     return new Promise((resolve, reject) =>
       this.port.write(text, 'latin1', (error) =>
-        error ? reject(new ScaleError(SCALE_ERROR_CODES.SCALE_LOST, `cannot write to the scale's port ${this.path}: ${error.message}`)) : resolve(),
+        error
+          ? reject(new ScaleError(SCALE_ERROR_CODES.SCALE_LOST, `cannot write to the scale's port ${this.path}: ${error.message}`))
+          : resolve(),
       ),
     );
   }
@@ -143,7 +149,9 @@ class SerialScaleDevice implements ScaleDevice {
     return new Promise<ProtocolAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (this.waiter === waiter) this.waiter = null;
-        reject(new ScaleError(SCALE_ERROR_CODES.SCALE_TIMEOUT, `the scale on ${this.path} sent no answer with ${what} within ${deadlineMs} ms`));
+        reject(
+          new ScaleError(SCALE_ERROR_CODES.SCALE_TIMEOUT, `the scale on ${this.path} sent no answer with ${what} within ${deadlineMs} ms`),
+        );
       }, deadlineMs);
       const waiter: Waiter = {
         accept,

@@ -36,7 +36,10 @@ async function until(m: ScaleMonitor, match: (r: ScaleReading) => boolean, ms = 
   return m.reading();
 }
 
-const is = (state: ScaleReading['state'], kg: number | null = null) => (r: ScaleReading) => r.state === state && r.kg === kg;
+const is =
+  (state: ScaleReading['state'], kg: number | null = null) =>
+  (r: ScaleReading) =>
+    r.state === state && r.kg === kg;
 
 describe.skipIf(skip !== null)('ScaleMonitor on an MT-SICS scale (pty pair, real serialport)', () => {
   it('follows stable, dynamic, over, under and zero, at the scale resolution', async () => {

@@ -56,7 +56,8 @@ export function decodeToledoContinuous(line: string): ProtocolAnswer {
   if (!/^ *\d+$/.test(digits) || !/^ *\d+$/.test(frame.slice(9, 15))) return { kind: 'garbage' };
   const negative = (swb & 0b10) !== 0;
   if ((swb & 0b100) !== 0) return { kind: 'sample', sample: { kind: negative ? 'under' : 'over' } };
-  if ((swb & 0b100_0000) !== 0) return { kind: 'sample', sample: { kind: 'fault', problem: 'the scale has not been zeroed since it was switched on' } };
+  if ((swb & 0b100_0000) !== 0)
+    return { kind: 'sample', sample: { kind: 'fault', problem: 'the scale has not been zeroed since it was switched on' } };
   const unit = unitOf(swb, swc);
   if (unit === null) return { kind: 'garbage' };
   const decimals = (swa & 0b111) - 2;
