@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
-import type { JobView, LabelLayout } from '../../shared/domain';
+import type { AgentStatus, JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
 import { canceledAmong } from './cancel-lookup';
 import { Poller } from '../intake/poller';
@@ -163,6 +163,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     counts: () => ledger.jobs.counts(),
     printers: () => routedPrinterUris(routing()),
     targetFor,
+    scale: () => scaleNow(),
   });
   // The configured printers' own readiness, shown by the tray and the state bar as it changes.
   const printerWatch = new PrinterWatch({
@@ -184,13 +185,16 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     monitor: options.scaleMonitor,
   });
   settings.onChange(() => void scale.reconfigure());
+  function scaleNow(): AgentStatus['scale'] | null {
+    return scale.current ? { uri: scale.configured, ...scale.status() } : null;
+  }
   const status = new StatusTracker(
     () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
     {
       printerProblems: () => printerWatch.problems(),
-      scale: () => (scale.current ? { uri: scale.configured, ...scale.status() } : null),
+      scale: scaleNow,
     },
   );
   const fetcher = {
