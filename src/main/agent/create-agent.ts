@@ -382,8 +382,6 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           host: options.webhook.host,
           port: options.webhook.port,
           secrets: options.webhook.secrets,
-          // The pipeline's lanes already order jobs by booked_at, so deliveries need no hold.
-          reorderWindowMs: 0,
           ledger: ledger.intake,
           sink: pipeline,
           stationRules,

@@ -151,7 +151,6 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       host: options.webhook.host,
       port: options.webhook.port,
       secrets: options.webhook.secrets,
-      reorderWindowMs: 0,
       ledger: ledger.intake,
       sink: publisher,
       stationRules: EVERY_BOOKING,
