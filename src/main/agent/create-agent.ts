@@ -270,7 +270,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     submitBooking: (notice) => pipeline.submitBooking(notice),
     together: (fn) => pipeline.together(fn),
     ledgerFailed: (error) => pipeline.ledgerFailed(error),
-    shipmentCanceled: (shipmentId, how) => shipmentCanceled(shipmentId, how),
+    canceledAtService: (shipmentId, how) => shipmentCanceled(shipmentId, how),
     tracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
     alert: (alert) =>
       hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),

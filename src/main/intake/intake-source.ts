@@ -11,7 +11,7 @@ export interface IntakeSink extends BookingSinkPort {
   /** A booking or mark the ledger could not take (disk full): said once, and parked until it can. */
   ledgerFailed?(error: unknown): void;
   /** The service says the shipment is canceled; `how` names what told it ("a poll"). */
-  shipmentCanceled?(shipmentId: string, how: string): void;
+  canceledAtService?(shipmentId: string, how: string): void;
   /** A tracking event was stored for a shipment. */
   tracking?(shipmentId: string, event: TrackingEventView): void;
   /** A tracking event that needs a person (a delivery failure, a return). */

@@ -46,7 +46,7 @@ export class PollingSource implements IntakeSource {
       cursors: ledger,
       sink,
       stationRules: options.stationRules ?? this.parts.stationRules,
-      onCanceled: sink.shipmentCanceled ? (shipmentId) => sink.shipmentCanceled!(shipmentId, 'a poll') : undefined,
+      onCanceled: sink.canceledAtService ? (shipmentId) => sink.canceledAtService!(shipmentId, 'a poll') : undefined,
       // A booking the ledger could not take (disk full): the sink parks until it can, told once.
       onLedgerFailure: sink.ledgerFailed ? (error) => sink.ledgerFailed!(error) : undefined,
       index: ledger,

@@ -37,7 +37,7 @@ export class WebhookSource implements IntakeSource {
       logger,
       // A delivery the ledger could not take (answered 503): the sink parks until it can.
       onLedgerFailure: sink.ledgerFailed ? (error) => sink.ledgerFailed!(error) : undefined,
-      onTracking: sink.tracking || sink.shipmentCanceled ? (shipmentId, event) => tracked(sink, shipmentId, event) : undefined,
+      onTracking: sink.tracking || sink.canceledAtService ? (shipmentId, event) => tracked(sink, shipmentId, event) : undefined,
       onAlert: sink.alert ? (alert) => sink.alert!(alert) : undefined,
     });
   }
@@ -50,7 +50,7 @@ export class WebhookSource implements IntakeSource {
 
 function tracked(sink: IntakeSink, shipmentId: string, event: Parameters<NonNullable<IntakeSink['tracking']>>[1]): void {
   sink.tracking?.(shipmentId, event);
-  if (event.status.toUpperCase() === 'CANCELED') sink.shipmentCanceled?.(shipmentId, 'a CANCELED tracking event');
+  if (event.status.toUpperCase() === 'CANCELED') sink.canceledAtService?.(shipmentId, 'a CANCELED tracking event');
 }
 
 export const webhookSource = (parts: IntakeParts): WebhookSource | null => (parts.webhook ? new WebhookSource(parts, parts.webhook) : null);
