@@ -31,7 +31,7 @@ import type { FallbackWatcher } from './fallback-watcher';
 import { ApiError, API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import type { Ledger } from '../ledger/ledger';
-import { toJobView } from '../jobs/job-record';
+import { toJobView } from '../ledger/job-record';
 import type { PrintPipeline } from '../jobs/pipeline';
 import type { Logger } from '../log';
 import { discoverPrinters } from '../printing/discovery';
