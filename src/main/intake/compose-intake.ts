@@ -4,7 +4,7 @@ import { INTAKE_SOURCES } from './sources';
 
 /**
  * The one composition of intake that the agent (create-agent.ts) and the relay
- * (site/relay.ts) both use: every source of INTAKE_SOURCES the parts turn on, then `also`
+ * (site/relay/relay.ts) both use: every source of INTAKE_SOURCES the parts turn on, then `also`
  * (the site station, a test's own source), all feeding the one sink they are started with.
  */
 export function composeIntake(parts: IntakeParts, also: readonly IntakeSource[] = []): Intake {
