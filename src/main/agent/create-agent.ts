@@ -27,7 +27,7 @@ import { FallbackWatcher } from './fallback-watcher';
 import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
-import { AgentService, type UiAddressControl } from './agent-service';
+import { createAgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
 import { describeCancel, JobLogLines } from './job-log';
 import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
@@ -335,7 +335,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       })
     : null;
 
-  const service = new AgentService({
+  const service = createAgentService({
     site,
     fallback,
     carriers,
@@ -359,7 +359,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   });
 
   const agent: Agent = {
-    api: service,
+    api: service.api,
     subscribe: hub.subscribe,
     pipeline,
     ledger,
