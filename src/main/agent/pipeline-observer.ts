@@ -1,10 +1,10 @@
 import type { JobView } from '../../shared/domain';
-import { JOB_ERROR_CODES, type JobError } from '../jobs/errors';
+import { JOB_ERROR_CODES, type JobError } from '../ledger/errors';
 import type { PipelineObserver } from '../jobs/ports';
 import type { Logger } from '../log';
-import type { StationActivity } from '../site/station-activity';
+import type { StationActivity } from '../site/station/station-activity';
 import type { EventHub } from './event-hub';
-import { JobLogLines } from './job-log';
+import { JobLogLines } from '../jobs/job-log';
 import type { StatusTracker } from './status-tracker';
 
 export interface PipelineObserverDeps {

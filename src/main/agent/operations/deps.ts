@@ -13,8 +13,8 @@ import type { ApiKeyStore } from '../../settings/api-key-store';
 import type { SettingsStore } from '../../settings/settings-store';
 import type { CarrierCache } from '../carrier-cache';
 import type { FallbackWatcher } from '../fallback-watcher';
-import type { ServiceConnection } from '../service-connection';
-import type { ProvidedSession } from '../session-connection';
+import type { ServiceConnection } from '../../api/service-connection';
+import type { ProvidedSession } from '../../api/session-connection';
 import type { StatusTracker } from '../status-tracker';
 
 export interface OperationDeps {

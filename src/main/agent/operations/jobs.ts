@@ -5,8 +5,8 @@
 import type { AgentInput } from '../../../shared/agent-api';
 import type { AgentStatus, JobView } from '../../../shared/domain';
 import { CodedError } from '../../errors';
-import { pendingHistory, refuseOnPendingBooking } from '../../intake/pending-decisions';
-import { toJobView } from '../../jobs/job-record';
+import { pendingHistory, refuseOnPendingBooking } from '../../intake/sources/webhooks/pending-decisions';
+import { toJobView } from '../../ledger/job-record';
 import type { OperationDeps } from './deps';
 import type { OperationGroup } from './groups';
 import { requireKnownPrinter } from './printers';
