@@ -14,6 +14,7 @@ import { FallbackMover } from './fallback-mover';
 import { HEARTBEAT_MS, OnlineStations, Presence } from './presence';
 import { SitePublisher } from './publisher';
 import { SiteRules } from './site-rules';
+import { SITE } from '../retry/policies';
 
 /**
  * The relay: the site's intake. The agent's own intake parts (the webhook server with its
@@ -170,7 +171,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     busyIntervalSeconds: Math.max(Math.min(interval, 3), 1),
     cursorName: `site-relay:${options.apiUrl}`,
     // A failed poll here is mostly the site out of reach: try again soon once it is back.
-    maxBackoffSeconds: 15,
+    maxBackoffSeconds: SITE.relayPollMaxMs / 1000,
     logger,
   });
   if (interval > 0) poller.start();
