@@ -16,7 +16,7 @@ import { JOB_FETCH, LEDGER } from '../retry/policies';
  * modules the pipeline is built from share one resolved settings type.
  */
 
-/** Shipments per batch unless told otherwise: batching is on (issue 14). */
+/** Shipments per batch unless told otherwise: batching is on. */
 export const BATCH_MAX_DEFAULT = 25;
 /** The most shipments one batch may hold, whatever is asked. */
 export const BATCH_MAX_LIMIT = 25;

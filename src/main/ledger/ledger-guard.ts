@@ -89,7 +89,7 @@ export class LedgerGuard {
   /**
    * SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. The
    * failure stops the pump at once, before the caller sees it: a scheduler loop that called
-   * the write cannot pick the same step again (issue 19).
+   * the write cannot pick the same step again.
    */
   write(id: string, state: JobRecord['state'], patch: PipelinePatch): JobRecord {
     const job = this.call(() => this.options.ledger.transition(id, state, patch));
