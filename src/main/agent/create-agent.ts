@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
-import type { JobView, LabelLayout } from '../../shared/domain';
+import type { AgentStatus, JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
 import { canceledAmong } from '../api/cancel-lookup';
 import { Poller } from '../intake/sources/polling/poller';
@@ -18,9 +18,12 @@ import { PrintPipeline } from '../jobs/pipeline';
 import { JOB_ERROR_CODES } from '../ledger/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
+import { readinessMinIntervalOf } from '../printing/printer-kinds';
 import type { PdfToPrinterModule } from '../printing/windows/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
+import { ScaleWatch, type ScaleWatchOptions } from './scale-watch';
+import { createScaleOperations } from './operations/scale';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
@@ -84,6 +87,10 @@ export interface AgentOptions {
   readonly uiAddress?: UiAddressControl;
   /** How often the configured printers' readiness is asked for the tray and state bar (PrinterWatch). @default 4000 */
   readonly printerWatchIntervalMs?: number;
+  /** The scale answered for the first time (the headless agent prints `scale: URI`). @default none */
+  readonly onScaleAnswered?: (uri: string) => void;
+  /** Scale monitor tuning (tests). @default the monitor's */
+  readonly scaleMonitor?: ScaleWatchOptions['monitor'];
 }
 
 export interface AgentSiteOptions {
@@ -117,6 +124,8 @@ export interface Agent {
   readonly site: SiteStation | null;
   /** Queue, last print, failures and printer readiness (the site's heartbeat and /metrics). */
   readonly activity: StationActivity;
+  /** The station's scale (`--scale`, Settings → Scale): its monitor, for pack and ship and /metrics. */
+  readonly scale: ScaleWatch;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -155,6 +164,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     counts: () => ledger.jobs.counts(),
     printers: () => routedPrinterUris(routing()),
     targetFor,
+    scale: () => scaleNow(),
   });
   // The configured printers' own readiness, shown by the tray and the state bar as it changes.
   const printerWatch = new PrinterWatch({
@@ -162,15 +172,31 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     readiness: (uri, media) => targetFor(uri).readiness(media),
     onChange: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onReady: (uri) => pipeline.printerReady(uri),
-    // Asking Windows is a PowerShell run: every 15 s is enough there.
-    minGapMs: (uri) => (/^(windows|zpl-windows):/.test(uri) ? 15_000 : 0),
+    // Each kind's own least interval (a Windows printer: every 15 s, asking is a PowerShell run).
+    minGapMs: readinessMinIntervalOf,
     intervalMs: options.printerWatchIntervalMs,
   });
+  // The scale follows its setting; the state bar and tray learn when it goes offline and returns.
+  const scale = new ScaleWatch({
+    uri: () => settings.get().scale ?? 'none',
+    log,
+    onReading: (reading) => hub.emit({ type: 'scale', scale: reading }),
+    onPresence: () => hub.emit({ type: 'status', status: status.snapshot() }),
+    onAnswered: options.onScaleAnswered,
+    monitor: options.scaleMonitor,
+  });
+  settings.onChange(() => void scale.reconfigure());
+  function scaleNow(): AgentStatus['scale'] | null {
+    return scale.current ? { uri: scale.configured, ...scale.status() } : null;
+  }
   const status = new StatusTracker(
     () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
-    { printerProblems: () => printerWatch.problems() },
+    {
+      printerProblems: () => printerWatch.problems(),
+      scale: scaleNow,
+    },
   );
   const fetcher = {
     async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
@@ -356,6 +382,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     log,
     secrets: () => options.webhook?.secrets ?? [],
     uiAddress: options.uiAddress,
+    scale: createScaleOperations(scale),
   });
 
   const agent: Agent = {
@@ -371,6 +398,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     site,
     activity,
+    scale,
     async start() {
       await service.checkConnection(options.requireValidKey ?? false);
       if (settings.get().paused) pipeline.pause();
@@ -403,8 +431,10 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       startPoller();
       fallback.start();
       printerWatch.start();
+      scale.start();
     },
     async stop() {
+      await scale.stop();
       await site?.stop();
       await printerWatch.stop();
       await fallback.stop();
