@@ -101,6 +101,9 @@ async function main(): Promise<void> {
     uiAddressKept: keepData,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     tuning: pipelineTuning(options),
+    scale: options.scale,
+    // Once, when the scale first answers (docs/INTERFACES.md): a script waits for this line.
+    onScaleAnswered: (uri) => process.stdout.write(`scale: ${uri}\n`),
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
 

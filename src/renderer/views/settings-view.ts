@@ -19,6 +19,7 @@ import { PrinterPauseList } from './printer-pauses';
 import type { PackSettingsPanel } from './pack-settings';
 import { mountPrintersEditor, type PrintersEditor } from './printers-editor';
 import { SettingsSections, type SectionName } from './settings-sections';
+import { ScaleSettingsPanel } from './scale-settings';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -94,6 +95,7 @@ export class SettingsPanel {
   private packing: PackSettingsPanel | null = null;
   /** The one line on joining a site, on a station that is in none (the app shows no Site tab there). */
   private readonly siteHint = h('p', { class: 'hint site-join' }, t('site.notInSite'));
+  private readonly scale: ScaleSettingsPanel;
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
@@ -178,6 +180,7 @@ export class SettingsPanel {
         ),
       ),
     ];
+    this.scale = new ScaleSettingsPanel(ctx.api);
     this.sections = new SettingsSections();
     this.printersEditor.onReveal = () => this.sections.show('printers', false);
     this.form = h(
@@ -186,6 +189,7 @@ export class SettingsPanel {
       this.sections.panel('connection', t('settings.tab.connection'), ...connection),
       this.sections.panel('printers', t('settings.tab.printers'), ...printers),
       this.sections.panel('packing', t('settings.tab.packing')),
+      this.sections.panel('scale', t('settings.tab.scale'), this.scale.element),
     );
     // Outside the form: its own controls (language, scanner test) are not saved by Save.
     const support = this.sections.panel('support', t('settings.tab.support'));
@@ -212,6 +216,7 @@ export class SettingsPanel {
     };
     this.sections.onShow(hideSave);
     hideSave(this.sections.open);
+    this.sections.onShow((name) => name === 'scale' && void this.scale.refresh());
     support.append(createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
@@ -232,6 +237,7 @@ export class SettingsPanel {
   show(): void {
     void this.loadPrinters();
     void this.printerPauses.refresh();
+    if (this.sections.open === 'scale') void this.scale.refresh();
     // The caret goes where the admin was: the first field of Connection, else the open section's tab.
     if (this.sections.open === 'connection') this.fields.environment.focus();
     else this.sections.show(this.sections.open);
@@ -241,6 +247,11 @@ export class SettingsPanel {
   setPacking(packing: PackSettingsPanel): void {
     this.packing = packing;
     this.sections.content('packing').append(packing.element);
+  }
+
+  /** The scale read anew: Settings → Scale shows it while open. */
+  scaleReading(): void {
+    if (this.sections.open === 'scale' && !this.element.hidden) void this.scale.refresh();
   }
 
   /** Adds to Language and support (controls that act at once, saved by nothing here). */
@@ -280,6 +291,7 @@ export class SettingsPanel {
     this.keyState.textContent = sessionOnly ? t('settings.keySessionOnly') : s.apiKeySet ? t('settings.keySet') : t('settings.noKey');
     this.keyState.className = s.apiKeySet && !sessionOnly ? 'key-state ok' : 'key-state warn';
     this.setPaused(s.paused);
+    this.scale.fill(s.scale, this.dirty);
     if (this.dirty) return;
     const f = this.fields;
     f.environment.value = s.environment;
@@ -345,6 +357,7 @@ export class SettingsPanel {
         carriers: list(f.carriers.value),
         matches,
       },
+      ...this.scale.patch(),
     };
     const checked = agentInputs.saveSettings.safeParse(input);
     if (!checked.success) {

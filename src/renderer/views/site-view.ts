@@ -15,6 +15,7 @@ import { describeTarget, localClock } from '../format';
 import { t, type MessageKey } from '../i18n';
 import { siteReasonWords } from '../job-words';
 import { SiteRulesForm } from './site-rules-form';
+import { scaleWords } from '../scale-words';
 
 /** How often the tab asks again while it is shown. */
 export const SITE_REFRESH_MS = 3_000;
@@ -141,6 +142,8 @@ export class SiteView {
         : station.printers.map((p) =>
             token(p.ready ? t('site.printerReady', { printer: describeTarget(p.uri) }) : `${describeTarget(p.uri)}: ${p.words}`),
           );
+    // The station's scale beside its printers, as the state bar shows it (a line of its own).
+    const scale = station.scale && station.scale.uri !== 'none' ? token(`${t('status.scale')}: ${scaleWords(station.scale)}`) : null;
     // The reference a packer reads on the parcel; a shipment id (a UUID) only when there is none.
     const lastPrint = station.lastPrint
       ? [
@@ -154,7 +157,7 @@ export class SiteView {
       { class: station.online ? 'site-online' : 'site-offline', 'aria-current': self ? 'true' : null },
       h('th', { scope: 'row' }, token(station.name)),
       h('td', {}, h('span', { class: 'site-state' }, state)),
-      h('td', {}, ...printers),
+      h('td', {}, ...printers, scale),
       h('td', {}, String(station.queued)),
       h('td', {}, ...lastPrint),
       h('td', {}, String(station.failures30m)),
