@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { parseSiteAddress } from '../site/site-address';
+import { parseSiteAddress } from '../site/bus/site-address';
 import { OptionsError } from './options';
 
 export interface SiteCliOptions {
