@@ -2,6 +2,7 @@
  * English: the reference catalog. Its keys are the message keys; every other language is
  * typed `Catalog`, so a key missing there fails the typecheck. `{name}` is a parameter.
  */
+import { PRINTER_KIND_MESSAGES_EN } from '../../shared/printer-kinds';
 import { REPORT_WORDS } from '../../shared/report-words';
 
 export const en = {
@@ -170,24 +171,8 @@ export const en = {
   'jobBadge.failed': 'failed',
   'jobBadge.canceled': 'canceled',
 
-  'printerKind.cups': 'CUPS',
-
-  'printerKind.ipp': 'IPP printer',
-  'printerKind.windows': 'Windows',
-  'printerKind.folder': 'Folder',
-  'printerKind.service': 'Service printer',
-  'printerKind.zpl': 'ZPL printer',
-  'printerKind.zpl-cups': 'ZPL on CUPS',
-  'printerKind.zpl-windows': 'ZPL on Windows',
-  'printerKind.zpl.completed': 'printed (the printer reports it done)',
-  'printerKind.zpl-cups.completed': 'printed (the spooler reports it done)',
-  'printerKind.zpl-windows.completed': 'handed to the Windows spooler',
-  'printerKind.cups.completed': 'printed (the spooler reports it done)',
-
-  'printerKind.ipp.completed': 'printed (the printer reports it done)',
-  'printerKind.windows.completed': 'handed to the Windows spooler',
-  'printerKind.folder.completed': 'saved',
-  'printerKind.service.completed': 'accepted by the service printer',
+  // Each kind's name and what `completed` means on it: written once, in the shared kinds' table.
+  ...PRINTER_KIND_MESSAGES_EN,
 
   'document.label': 'Label',
   'document.manifest': 'Manifest',
