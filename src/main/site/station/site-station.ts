@@ -7,6 +7,10 @@ import type { BookingNotice } from '../../intake/booking-notice';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
 import { connectSite, type SiteConnection } from '../bus/connection';
+import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
+import { missingProtections, protectionWarning } from '../bus/site-address';
+import { TakenMarks } from '../bus/taken-marks';
+import { parseDecision } from '../bus/decisions';
 import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
 import { HEARTBEAT_MS, Presence, type Heartbeat } from '../bus/presence';
 import { SiteRules } from '../bus/site-rules';
@@ -47,6 +51,8 @@ export interface SiteStationOptions {
   readonly onDelivered?: (lagMs: number) => void;
   /** The link went down (false) or came up (true). @default none */
   readonly onLink?: (connected: boolean) => void;
+  /** Something from the site did not fit its format and was set aside (metrics). @default none */
+  readonly onRejected?: (kind: RejectedKind) => void;
 }
 
 const RECENT_DECISIONS = 50;
@@ -61,12 +67,20 @@ export class SiteStation {
   private lastRules: string | null = null;
   private readonly recent: SiteDecisionView[] = [];
   private stopWatch: (() => void) | null = null;
+  private readonly rejected: RejectedInput;
+  private retryTimer: NodeJS.Timeout | null = null;
   /** Resolves once connected and reading bookings. */
   readonly ready: Promise<void>;
   private resolveReady!: () => void;
 
   constructor(private readonly options: SiteStationOptions) {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+    this.rejected = new RejectedInput({ warn: options.log.warn, onRejected: options.onRejected });
+  }
+
+  /** The protections this station's link to the site lacks, in words (the Site tab and the start's `warning:` line). */
+  protectionWarning(): string | null {
+    return protectionWarning('site', missingProtections(this.options.servers, this.options.credsFile, this.connection?.tls ?? false));
   }
 
   get address(): string {
@@ -83,8 +97,17 @@ export class SiteStation {
 
   start(): void {
     this.armLost();
+    this.join(0);
+  }
+
+  /** A join that fails (the site not set up yet, a credential refused) is tried again, 2 s doubling to 60 s. */
+  private join(failures: number): void {
     void this.connect().catch((error: unknown) => {
-      if (!this.stopped) this.options.log.error(`site: cannot join ${this.address}: ${String(error)}`);
+      if (this.stopped) return;
+      const waitMs = Math.min(2_000 * 2 ** failures, 60_000);
+      this.options.log.error(`site: cannot join ${this.address}: ${String(error)}; trying again in ${Math.round(waitMs / 1000)} s`);
+      this.retryTimer = setTimeout(() => this.join(failures + 1), waitMs);
+      this.retryTimer.unref();
     });
   }
 
@@ -103,13 +126,21 @@ export class SiteStation {
       },
     });
     if (this.stopped) return void (await connection.close());
-    this.connection = connection;
     const { buckets } = connection;
-    await this.syncRules();
+    try {
+      this.connection = connection;
+      await this.syncRules();
+    } catch (error) {
+      this.connection = null;
+      await connection.close();
+      throw error;
+    }
     this.consumer = new StationConsumer({
       nc: connection.nc,
       js: connection.js,
-      decisions: new DecisionsBucket(buckets.decisions),
+      decisions: new DecisionsBucket(buckets.decisions, this.rejected),
+      taken: new TakenMarks(buckets.taken, this.rejected),
+      rejected: this.rejected,
       station,
       sink: this.options.sink,
       logger: { info: log.info, warn: log.warn, error: log.error },
@@ -127,7 +158,8 @@ export class SiteStation {
     void (async () => {
       for await (const entry of watch) {
         if (entry.operation !== 'PUT' || entry.length === 0) continue;
-        this.remember(entry.json<DecisionRecord>());
+        const record = parseDecision(entry.string());
+        if (record) this.remember(record);
       }
     })().catch(() => undefined);
     await this.beat();
@@ -267,8 +299,8 @@ export class SiteStation {
     if (connection && this.connected) {
       try {
         const [listed, rules] = await Promise.all([
-          new Presence(connection.buckets.stations).list(),
-          new SiteRules(connection.buckets.rules).all(),
+          new Presence(connection.buckets.stations, Date.now, this.rejected).list(),
+          new SiteRules(connection.buckets.rules, this.rejected).all(),
         ]);
         stations = listed.map((s) => ({ ...s, rules: rules.get(s.name)?.rules ?? null, fallback: rules.get(s.name)?.fallback ?? null }));
       } catch {
@@ -288,6 +320,7 @@ export class SiteStation {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.lostTimer) clearTimeout(this.lostTimer);
     this.stopWatch?.();
     await this.consumer?.stop();
