@@ -55,6 +55,12 @@ export class DecisionsBucket {
     } catch (error) {
       const existing = await this.get(record.shipmentId);
       if (existing) return existing;
+      // An entry that is no decision (malformed, or not this shipment's) is replaced by ours.
+      const entry = await this.kv.get(token(record.shipmentId));
+      if (entry && entry.operation === 'PUT') {
+        const revision = await this.kv.update(token(record.shipmentId), JSON.stringify(record), entry.revision);
+        return { record, revision };
+      }
       throw error;
     }
   }
