@@ -96,6 +96,10 @@ export class SiteView {
     this.summary.textContent = status.connected
       ? t('site.connected', { address: status.address ?? '', station: status.station ?? '' })
       : t('site.lost', { address: status.address ?? '' });
+    const missing = status.missingProtection ?? [];
+    if (missing.length > 0) {
+      this.summary.textContent += ` ${t(missing.length === 2 ? 'site.unprotected' : missing[0] === 'tls' ? 'site.noTls' : 'site.noCredentials')}`;
+    }
     replaceChildren(this.body, ...status.stations.map((station) => this.row(station, station.name === status.station)));
     this.rules.setStations(status.stations);
     replaceChildren(

@@ -62,22 +62,34 @@ export function splitCredentials(servers: readonly string[]): { servers: string[
   return { servers: plain, user, pass };
 }
 
+/** A protection a connection to the site lacks. */
+export type MissingProtection = 'credentials' | 'tls';
+
 /**
  * The protections a connection to the site lacks: credentials (a creds file or a user in
  * the address) and TLS (`tls://`, or a server that requires it). Empty when it has both.
  */
-export function missingProtections(servers: readonly string[], credsFile: string | null | undefined, tlsRequired = false): string[] {
-  const missing: string[] = [];
-  if (!credsFile && splitCredentials(servers).user === null) missing.push('no credentials (--site-creds FILE)');
-  if (!tlsRequired && !servers.every((s) => s.trim().toLowerCase().startsWith('tls://'))) missing.push('no TLS (tls://HOST:PORT)');
+export function missingProtections(
+  servers: readonly string[],
+  credsFile: string | null | undefined,
+  tlsRequired = false,
+): MissingProtection[] {
+  const missing: MissingProtection[] = [];
+  if (!credsFile && splitCredentials(servers).user === null) missing.push('credentials');
+  if (!tlsRequired && !servers.every((s) => s.trim().toLowerCase().startsWith('tls://'))) missing.push('tls');
   return missing;
 }
 
+const MISSING_WORDS: Record<MissingProtection, string> = {
+  credentials: 'no credentials (--site-creds FILE)',
+  tls: 'no TLS (tls://HOST:PORT)',
+};
+
 /** The one line a relay or station prints at start on a site that lacks a protection, or null. */
-export function protectionWarning(who: 'relay' | 'site', missing: readonly string[]): string | null {
+export function protectionWarning(who: 'relay' | 'site', missing: readonly MissingProtection[]): string | null {
   if (missing.length === 0) return null;
   return (
-    `warning: ${who}: the site connection has ${missing.join(' and ')}: anyone who can reach the server can ` +
-    'read or make bookings; set the site up with `npm run agent -- site-setup` (docs/OPERATIONS.md)'
+    `warning: ${who}: the site connection has ${missing.map((m) => MISSING_WORDS[m]).join(' and ')}: anyone who can reach ` +
+    'the server can read or make bookings; set the site up with `npm run agent -- site-setup` (docs/OPERATIONS.md)'
   );
 }

@@ -8,7 +8,7 @@ import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
 import { connectSite, type SiteConnection } from '../bus/connection';
 import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
-import { missingProtections, protectionWarning } from '../bus/site-address';
+import { maskPassword, missingProtections, protectionWarning, type MissingProtection } from '../bus/site-address';
 import { TakenMarks } from '../bus/taken-marks';
 import { parseDecision } from '../bus/decisions';
 import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
@@ -80,11 +80,16 @@ export class SiteStation {
 
   /** The protections this station's link to the site lacks, in words (the Site tab and the start's `warning:` line). */
   protectionWarning(): string | null {
-    return protectionWarning('site', missingProtections(this.options.servers, this.options.credsFile, this.connection?.tls ?? false));
+    return protectionWarning('site', this.missingProtections());
   }
 
+  private missingProtections(): MissingProtection[] {
+    return missingProtections(this.options.servers, this.options.credsFile, this.connection?.tls ?? false);
+  }
+
+  /** The site's address as shown and logged (a password in it masked). */
   get address(): string {
-    return this.options.servers.join(',');
+    return maskPassword(this.options.servers.join(','));
   }
 
   get name(): string {
@@ -312,6 +317,7 @@ export class SiteStation {
       address: this.address,
       station: this.options.station,
       connected: this.connected,
+      missingProtection: this.missingProtections(),
       stations,
       decisions: [...this.recent],
     };
