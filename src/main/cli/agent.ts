@@ -110,7 +110,9 @@ async function main(): Promise<void> {
       process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`);
     });
     noteWhileWaiting(joined.ready, () => {
-      const text = waitingForSiteText('site', site.siteText!);
+      const text = joined.joinProblem
+        ? `site: cannot join ${site.siteText!} yet: ${joined.joinProblem}; trying again`
+        : waitingForSiteText('site', site.siteText!);
       log.warn(text);
       process.stdout.write(`${text}\n`);
     });

@@ -81,6 +81,14 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
     pingInterval: 5_000,
     maxPingOut: 2,
     ...(authenticator ? { authenticator } : {}),
+  }).catch((error: unknown) => {
+    if (/authoriz|authentic/i.test(String(error))) {
+      throw new SiteUnavailableError(
+        `the site's server refused this credential (${String(error)}): use the .creds file site-setup wrote for this name (--site-creds)`,
+        { cause: error },
+      );
+    }
+    throw error;
   });
   let connected = true;
   void (async () => {

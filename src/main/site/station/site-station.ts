@@ -69,6 +69,8 @@ export class SiteStation {
   private stopWatch: (() => void) | null = null;
   private readonly rejected: RejectedInput;
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Why the last try to join failed, while it has not joined yet (the start's waiting line says it). */
+  joinProblem: string | null = null;
   /** Resolves once connected and reading bookings. */
   readonly ready: Promise<void>;
   private resolveReady!: () => void;
@@ -110,6 +112,7 @@ export class SiteStation {
     void this.connect().catch((error: unknown) => {
       if (this.stopped) return;
       const waitMs = Math.min(2_000 * 2 ** failures, 60_000);
+      this.joinProblem = error instanceof Error ? error.message : String(error);
       this.options.log.error(`site: cannot join ${this.address}: ${String(error)}; trying again in ${Math.round(waitMs / 1000)} s`);
       this.retryTimer = setTimeout(() => this.join(failures + 1), waitMs);
       this.retryTimer.unref();
@@ -171,6 +174,7 @@ export class SiteStation {
     this.heartbeatTimer = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeatTimer.unref();
     this.found();
+    this.joinProblem = null;
     this.options.onLink?.(true);
     this.resolveReady();
   }
