@@ -41,6 +41,11 @@ export interface SitePublisherOptions {
   readonly onPublished?: (record: DecisionRecord, fresh: boolean, ack: PubAck) => void;
   /** @default Date.now */
   readonly now?: () => number;
+  /**
+   * Until when deciding waits (a site set up again after its server lost its store: the
+   * stations write their heartbeats and rules back first). @default never
+   */
+  readonly holdUntil?: () => number;
 }
 
 export class SitePublisher implements BookingSinkPort {
@@ -55,6 +60,11 @@ export class SitePublisher implements BookingSinkPort {
   }
 
   async submitBooking(incoming: BookingNotice): Promise<void> {
+    if ((this.options.holdUntil?.() ?? 0) > (this.options.now ?? Date.now)()) {
+      throw new BookingDeferredError(
+        `the site was set up again moments ago: booking ${incoming.shipmentId} is decided once the stations have written their rules back`,
+      );
+    }
     // Decided, then created once: a booking decided before (another relay, a retry) keeps that
     // decision, and a fresh one costs no read first.
     const record = await this.decide(incoming);

@@ -136,7 +136,10 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       return connection.current.tracking(id);
     },
   };
+  // After the site was set up again, deciding waits two heartbeats: stations write their rules back.
+  let holdUntil = 0;
   const publisher = new SitePublisher({
+    holdUntil: () => holdUntil,
     js: site.js,
     decisions,
     claims,
@@ -220,6 +223,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     try {
       buckets = await ensureSite(site.nc, { servers: options.servers, claimMinutes: options.claimMinutes }, created);
       if (created.length > 0) {
+        holdUntil = Date.now() + 2 * HEARTBEAT_MS;
         log.warn(`relay: the site's server had lost ${created.join(', ')}: set up again`);
         await Promise.all([online.restart(), rules.restart(), claims.restart(), fallback.watch(), confirmations.watch()]);
         await confirmations.sweep();
