@@ -11,7 +11,7 @@ import { WebhookSource } from '../../intake/sources/webhooks/webhook-source';
 import { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
-import { connectSite, ensureSite, type SiteBuckets, type SiteConnection } from '../bus/connection';
+import { connectSite, ensureSite, type SiteConnection } from '../bus/connection';
 import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
 import { TakenMarks } from '../bus/taken-marks';
 import { Confirmations } from './confirmations';
@@ -113,7 +113,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     await connection.close();
     throw error;
   }
-  let buckets: SiteBuckets = site.buckets;
+  const { buckets } = site;
   const rejected = new RejectedInput({ warn: log.warn, onRejected: options.onRejected });
   const presence = new Presence(buckets.stations);
   // Every station's heartbeat, rules and claims kept in memory: a booking is decided without reading them each time.
@@ -210,7 +210,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     healing = true;
     const created: string[] = [];
     try {
-      buckets = await ensureSite(site.nc, { servers: options.servers, claimMinutes: options.claimMinutes }, created);
+      await ensureSite(site.nc, { servers: options.servers, claimMinutes: options.claimMinutes }, created);
       if (created.length > 0) {
         holdUntil = Date.now() + 2 * HEARTBEAT_MS;
         log.warn(`relay: the site's server had lost ${created.join(', ')}: set up again`);
