@@ -13,6 +13,7 @@ import {
   TAKEN_BUCKET,
 } from './names';
 import { splitCredentials } from './site-address';
+import { SITE } from '../../retry/policies';
 
 /**
  * One connection to the site's NATS server (or cluster), kept for the life of the process:
@@ -75,8 +76,8 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
     ...(user !== null ? { user, pass: pass ?? '' } : {}),
     name: options.name,
     // A site server that restarts, or one node of a cluster that is lost: keep trying, for ever.
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
+    maxReconnectAttempts: SITE.reconnectAttempts,
+    reconnectTimeWait: SITE.reconnectWaitMs,
     waitOnFirstConnect: true,
     pingInterval: 5_000,
     maxPingOut: 2,
