@@ -114,6 +114,8 @@ export interface AgentSiteOptions {
   readonly lostPollSeconds?: number;
   /** A booking arrived from the site, `lagMs` after its decision (metrics). @default none */
   readonly onDelivered?: (lagMs: number) => void;
+  /** Something from the site did not fit its format and was set aside (metrics). @default none */
+  readonly onRejected?: (kind: string) => void;
 }
 
 export interface Agent {

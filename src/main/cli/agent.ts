@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   if (await runReportSubcommand(process.argv.slice(2))) return;
   if (await runUiAddressSubcommand(process.argv.slice(2))) return;
   // The relay (and the NATS client) is loaded only for the relay command.
+  if (process.argv[2] === 'site-setup') return void (await (await import('./site-setup')).runSiteSetup(process.argv.slice(3)));
   if (process.argv[2] === 'relay') return void (await (await import('./relay')).runRelaySubcommand(process.argv.slice(2)));
   const { site, rest } = splitSiteOptions(process.argv.slice(2));
   const options = parseAgentOptions(rest);
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
           fallbackStation: site.fallbackStation,
           credsFile: site.siteCreds,
           onDelivered: (ms) => metrics?.intakeLag(ms),
+          onRejected: (kind) => metrics?.rejected(kind),
         }
       : null,
   });
@@ -107,9 +109,15 @@ async function main(): Promise<void> {
   if (metricsServer) process.stdout.write(`metrics: ${metricsServer.url}\n`);
   if (agent.agent.site) {
     const joined = agent.agent.site;
-    void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+    void joined.ready.then(() => {
+      const warning = joined.protectionWarning();
+      if (warning) process.stderr.write(`${warning}\n`);
+      process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`);
+    });
     noteWhileWaiting(joined.ready, () => {
-      const text = waitingForSiteText('site', site.siteText!);
+      const text = joined.joinProblem
+        ? `site: cannot join ${site.siteText!} yet: ${joined.joinProblem}; trying again`
+        : waitingForSiteText('site', site.siteText!);
       log.warn(text);
       process.stdout.write(`${text}\n`);
     });

@@ -63,6 +63,7 @@ export const AGENT_COMMANDS: ReadonlyArray<readonly [usage: string, summary: str
   ['install-service --print', 'print the systemd unit / launchd plist / Windows service XML that runs this agent'],
   ['ui-address [--rotate]', "print the web UI's full address for --data-dir (the same after restarts); --rotate makes a new one"],
   ['relay --site nats://…', "a site's intake: takes the service's webhooks and/or polls, publishes each booking once; prints nothing"],
+  ['site-setup --out DIR', 'write a protected site\'s nats-server.conf and one .creds file per relay and station (--stations "A,B")'],
 ];
 
 const commandLines = (): string => AGENT_COMMANDS.map(([usage, summary]) => `  ${usage.padEnd(24)} ${summary}`).join('\n');

@@ -8,6 +8,7 @@ import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
 import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/bus/metrics';
 import { startRelay } from '../site/relay/relay';
+import { missingProtections, protectionWarning } from '../site/bus/site-address';
 import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
 import { stopOnSignals } from './lifecycle';
 import { OptionsError, parseAgentOptions } from './options';
@@ -55,6 +56,7 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
       if (Number.isFinite(bookedAt)) metrics.intakeLag(Math.max(0, Date.now() - bookedAt));
     },
     onLink: (up) => (connected = up),
+    onRejected: (kind) => metrics.rejected(kind),
     onWaiting: (ids) => (waiting = ids.length),
   });
   noteWhileWaiting(starting, () => {
@@ -70,6 +72,8 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
     await metricsServer?.close();
     await relay.stop();
   }, log.info);
+  const warning = protectionWarning('relay', missingProtections(site.site, site.siteCreds, relay.site.tls));
+  if (warning) process.stderr.write(`${warning}\n`);
   process.stdout.write(`relay: ${site.siteText}\n`);
   if (site.defaultStations.length === 0)
     process.stdout.write(

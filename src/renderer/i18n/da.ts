@@ -741,6 +741,11 @@ export const da: Catalog = {
     'Denne station er ikke med i et anlæg. Start den med --site nats://HOST:PORT for at dele modtagelse med andre stationer.',
   'site.connected': 'Forbundet til {address} som {station}.',
   'site.lost': 'Anlægget {address} kan ikke nås: etiketter besluttet for denne station kommer, når det er tilbage.',
+  'site.unprotected':
+    'Hverken loginoplysninger eller TLS beskytter anlægget: alle på netværket kan læse eller lave bestillinger (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Forbindelsen til anlægget har ikke TLS: bestillinger går læsbart over netværket (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stationen forbinder til anlægget uden loginoplysninger: alle på netværket kan få den til at udskrive (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Relæer',

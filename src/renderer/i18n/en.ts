@@ -721,6 +721,11 @@ export const en = {
   'site.notInSite': 'This station is not in a site. Start it with --site nats://HOST:PORT to share one intake with other stations.',
   'site.connected': 'Connected to {address} as {station}.',
   'site.lost': 'The site {address} is out of reach: labels decided for this station arrive when it is back.',
+  'site.unprotected':
+    'No credentials and no TLS protect this site: anyone on the network can read or make its bookings (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': "This site's link has no TLS: bookings cross the network readable (site-setup, docs/OPERATIONS.md).",
+  'site.noCredentials':
+    'This station joins the site without credentials: anyone on the network can make it print (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Relays',

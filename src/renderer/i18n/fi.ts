@@ -741,6 +741,11 @@ export const fi: Catalog = {
     'Tämä asema ei kuulu toimipaikkaan. Käynnistä se valitsimella --site nats://HOST:PORT, niin se jakaa vastaanoton muiden asemien kanssa.',
   'site.connected': 'Yhdistetty: {address}, asemana {station}.',
   'site.lost': 'Toimipaikkaan {address} ei saada yhteyttä: tälle asemalle päätetyt tarrat tulevat, kun yhteys palaa.',
+  'site.unprotected':
+    'Toimipaikkaa eivät suojaa tunnukset eivätkä TLS: kuka tahansa verkossa voi lukea tai tehdä varauksia (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Yhteydessä toimipaikkaan ei ole TLS:ää: varaukset kulkevat verkossa luettavina (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Asema liittyy toimipaikkaan ilman tunnuksia: kuka tahansa verkossa voi saada sen tulostamaan (site-setup, docs/OPERATIONS.md).',
   'site.online': 'verkossa',
   'site.offline': 'ei verkossa',
   'site.relays': 'Välittäjät',

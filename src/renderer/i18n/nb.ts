@@ -737,6 +737,11 @@ export const nb: Catalog = {
   'site.notInSite': 'Denne stasjonen er ikke med i et anlegg. Start den med --site nats://HOST:PORT for å dele mottak med andre stasjoner.',
   'site.connected': 'Koblet til {address} som {station}.',
   'site.lost': 'Anlegget {address} kan ikke nås: etiketter bestemt for denne stasjonen kommer når det er tilbake.',
+  'site.unprotected':
+    'Verken påloggingsdata eller TLS beskytter anlegget: alle på nettet kan lese eller lage bestillinger (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Forbindelsen til anlegget har ikke TLS: bestillinger går lesbart over nettet (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stasjonen kobler til anlegget uten påloggingsdata: alle på nettet kan få den til å skrive ut (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Reléer',

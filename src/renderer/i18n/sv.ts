@@ -741,6 +741,11 @@ export const sv: Catalog = {
     'Den här stationen ingår inte i en anläggning. Starta den med --site nats://HOST:PORT för att dela mottagning med andra stationer.',
   'site.connected': 'Ansluten till {address} som {station}.',
   'site.lost': 'Anläggningen {address} går inte att nå: etiketter som beslutats för den här stationen kommer när den är tillbaka.',
+  'site.unprotected':
+    'Varken inloggningsuppgifter eller TLS skyddar anläggningen: alla i nätverket kan läsa eller skapa bokningar (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Anslutningen till anläggningen saknar TLS: bokningar går läsbart över nätverket (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stationen ansluter till anläggningen utan inloggningsuppgifter: alla i nätverket kan få den att skriva ut (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Reläer',
