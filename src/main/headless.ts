@@ -52,6 +52,8 @@ export interface HeadlessAgentOptions {
   readonly demo?: AgentOptions['demo'];
   /** Take bookings from a site of stations (`--site`). @default null */
   readonly site?: AgentOptions['site'];
+  /** `--catch-up MINUTES`: what was booked this long before the station's first start prints, once. @default none */
+  readonly catchUpMinutes?: number | null;
 }
 
 export interface HeadlessAgent {
@@ -59,6 +61,8 @@ export interface HeadlessAgent {
   readonly uiUrl: string | null;
   readonly webhookUrl: string | null;
   readonly printer: string;
+  /** Where A4 documents go (the routing's document printer). */
+  readonly documentPrinter: string;
   stop(): Promise<void>;
 }
 
@@ -146,6 +150,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     requireValidKey: options.requireValidKey ?? true,
     demo: options.demo,
     site: options.site ?? null,
+    catchUpMinutes: options.catchUpMinutes,
     uiAddress: options.uiPort != null ? uiAddress : undefined,
     ...options.tuning,
   });
@@ -169,6 +174,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     },
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
+    documentPrinter: settings.get().routing.documentPrinter,
     async stop() {
       if (bridgeRetry) clearInterval(bridgeRetry);
       removeBridgeFile();

@@ -4,7 +4,7 @@ import { codedOnly, plainMessage, type AgentMessage } from '../../shared/agent-m
  * bridge both validate their payloads and forward here, so this is the single place each
  * operation is implemented.
  */
-import type { AgentApi, AgentInput, CarrierChoice, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
+import type { AgentApi, AgentInput, CarrierChoice, CatchUpOffer, DiagnosticsSaved, LookupResult } from '../../shared/agent-api';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import type {
   AgentStatus,
@@ -38,6 +38,7 @@ import { discoverPrinters } from '../printing/discovery';
 import { parsePrinterUri } from '../printing/uri';
 import { findPrinter, mediaOn, printersOf } from '../printing/routing';
 import type { PrinterTarget } from '../printing/target';
+import type { FirstStartGate } from '../intake/first-start';
 import { pendingHistory, refuseOnPendingBooking } from '../intake/pending-decisions';
 import { parseStationRules } from '../intake/station-rules';
 import { lookupScan } from '../scan/lookup';
@@ -83,6 +84,8 @@ export interface AgentServiceDeps {
   } | null;
   /** The headless web UI's address (rotateUiAddress). @default none: the operation refuses (the desktop app has no such address) */
   readonly uiAddress?: UiAddressControl;
+  /** What a fresh station holds back from before its first start (catchUpOffer, printCatchUp; intake/first-start.ts). @default none: nothing offered */
+  readonly firstStart?: Pick<FirstStartGate, 'offer' | 'printOffered'>;
 }
 
 /** What rotateUiAddress asks of the web UI that serves this agent (src/main/headless.ts). */
@@ -428,6 +431,14 @@ export class AgentService implements AgentApi {
     const url = control.rotate();
     this.deps.log.info('ui: the web UI has a new address (older bookmarks and open tabs need it); npm run agent -- ui-address prints it');
     return { url };
+  }
+
+  async catchUpOffer(_input: AgentInput<'catchUpOffer'>): Promise<CatchUpOffer> {
+    return this.deps.firstStart?.offer() ?? { count: 0, windowMinutes: 0, firstStartAt: null };
+  }
+
+  async printCatchUp(_input: AgentInput<'printCatchUp'>): Promise<{ submitted: number }> {
+    return { submitted: this.deps.firstStart?.printOffered() ?? 0 };
   }
 
   async saveDiagnostics(_input: AgentInput<'saveDiagnostics'>): Promise<DiagnosticsSaved> {

@@ -11,6 +11,7 @@ import type { JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
 import { canceledAmong } from './cancel-lookup';
 import { Poller } from '../intake/poller';
+import { FirstStartGate } from '../intake/first-start';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
 import { Ledger } from '../ledger/ledger';
@@ -84,6 +85,11 @@ export interface AgentOptions {
   readonly uiAddress?: UiAddressControl;
   /** How often the configured printers' readiness is asked for the tray and state bar (PrinterWatch). @default 4000 */
   readonly printerWatchIntervalMs?: number;
+  /**
+   * Print what was booked this many minutes before the station's first start, once for its
+   * life (`--catch-up`; src/main/intake/first-start.ts). @default none: only what is booked after the first start prints by itself
+   */
+  readonly catchUpMinutes?: number | null;
 }
 
 export interface AgentSiteOptions {
@@ -231,6 +237,15 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
   });
 
+  // Only what is booked after this station's first start prints by itself (first-start.ts).
+  const intakeSink = new FirstStartGate({
+    store: ledger.intake,
+    sink: pipeline,
+    isNew: () => ledger.jobs.totalJobs() === 0,
+    catchUpMinutes: options.catchUpMinutes,
+    logger: { info: log.info, warn: log.warn, error: log.error },
+  });
+
   const shipments = {
     listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => connection.current.listShipments(query),
     getShipment: (id: string) => connection.current.getShipment(id),
@@ -255,12 +270,13 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     // One high-water mark per service address: a provided session must not move the mark of the
     // real account past bookings it never looked at.
     const cursorName = `poll:${connection.url}`;
-    // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
-    const initialLookbackMinutes = ledger.recovered ? 0 : undefined;
+    // A ledger that replaced a damaged one lost its poll marks, not its history on paper: it
+    // starts as a fresh station (first-start.ts), what it finds booked before counted, not printed.
+    const initialLookbackMinutes = intakeSink.lookbackMinutes() ?? (ledger.recovered ? 0 : undefined);
     const created = new Poller({
       shipments,
       cursors: ledger.intake,
-      sink: pipeline,
+      sink: intakeSink,
       stationRules: options.site ? SITE_DECIDES : stationRules,
       onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
       // A booking the ledger could not take (disk full): the station parks until it can, told once.
@@ -319,7 +335,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     ? new (await import('../site/site-station')).SiteStation({
         ...options.site,
         log,
-        sink: pipeline,
+        sink: intakeSink,
         stationRules,
         // Rules edited for this station at another station's Settings.
         onRules: (rules) => settings.update({ stationRules: rules }),
@@ -355,6 +371,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
     log,
     secrets: () => options.webhook?.secrets ?? [],
+    firstStart: intakeSink,
     uiAddress: options.uiAddress,
   });
 
@@ -377,6 +394,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       // Before intake: the first bookings' carriers are matched against the service's list.
       if (connection.configured) await carriers.refresh();
       await pipeline.start();
+      intakeSink.start();
       if (options.webhook && settings.get().intake.webhooksEnabled && !site) {
         webhookServer = await startWebhookServer({
           host: options.webhook.host,
@@ -385,7 +403,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
           // The pipeline's lanes already order jobs by booked_at, so deliveries need no hold.
           reorderWindowMs: 0,
           ledger: ledger.intake,
-          sink: pipeline,
+          sink: intakeSink,
           stationRules,
           shipments,
           logger: intakeLogger,

@@ -19,12 +19,13 @@ import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './
 import { startSiteDemo } from '../demo/site-demo';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
 import { DEMO_DATA_DIR, prepareDemoDataDir } from '../demo/demo-data-dir';
+import { portError } from './port-in-use';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
 const KEEP_DATA = '--keep-data';
 
 const DEMO_USAGE = `Usage: npm run demo -- [--keep-data] OPTIONS
-Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's ./.data).
+Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's).
   --keep-data              keep the demo's ledger and settings from the last run (default: every demo starts fresh)
   --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)`;
 
@@ -99,6 +100,9 @@ async function main(): Promise<void> {
     uiPort: options.uiPort ?? 0,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     tuning: pipelineTuning(options),
+  }).catch(async (error: unknown) => {
+    await sandbox?.close();
+    throw portError(error, { '--ui-port': options.uiPort, '--webhook-port': options.webhookPort });
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
 

@@ -50,7 +50,7 @@ booking and publishes it once to the site. Prints nothing; needs no printer.
   --fallback-after S       a booking waits this long for its offline station before its fallback prints it (default 120)
   --site-creds FILE        NATS credentials file
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics
-  --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default ./.data)
+  --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default: relay/ in the agent's default data dir)
   --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`;
 
 const OPTIONS = {
@@ -73,6 +73,9 @@ function number(name: string, raw: string | undefined, min: number, max: number,
     throw new OptionsError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
+
+/** Every site option as typed, for "did you mean" in the agent's parser. */
+export const SITE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
 
 /** Takes the site options out of argv; `rest` goes to the agent's own parser. */
 export function splitSiteOptions(argv: readonly string[]): { site: SiteCliOptions; rest: string[] } {
