@@ -40,4 +40,5 @@ export function defaultRelayDataDir(context: DefaultDataDirContext = {}): string
 }
 
 /** How --help names the default: the folder for this machine. */
-export const DEFAULT_DATA_DIR_HELP = 'the per-user application-data folder: %APPDATA%\\Print Station, ~/Library/Application Support/Print Station, or $XDG_DATA_HOME/print-station (~/.local/share/print-station)';
+export const DEFAULT_DATA_DIR_HELP =
+  'the per-user application-data folder: %APPDATA%\\Print Station, ~/Library/Application Support/Print Station, or $XDG_DATA_HOME/print-station (~/.local/share/print-station)';

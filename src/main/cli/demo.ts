@@ -26,7 +26,7 @@ const KEEP_DATA = '--keep-data';
 
 const DEMO_USAGE = `Usage: npm run demo -- [--keep-data] OPTIONS
 Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's).
-  --keep-data              keep the demo's ledger and settings from the last run (default: every demo starts fresh)
+  --keep-data              keep the demo's ledger, settings and ./demo-prints from the last run (default: every demo starts fresh)
   --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)`;
 
 /** `--stations N` (a site demo), taken off the command line before the agent's options are read. */
@@ -62,6 +62,9 @@ async function main(): Promise<void> {
     return;
   }
   const start = prepareDemoDataDir(options.dataDir, keepData);
+  // The demo's own labels folder starts fresh with its ledger: last run's PDFs are of shipments
+  // the new sandbox never had. A --printer folder the demo did not make is never emptied.
+  if (!options.printer) prepareDemoDataDir(DEMO_PRINTER.slice('folder:'.length), keepData);
   if (start === 'not-a-demo-dir') {
     process.stderr.write(`note: ${options.dataDir} was not made by the demo: it is used as it is, nothing in it is removed\n`);
   }

@@ -24,7 +24,9 @@ export function nearest(typed: string, known: readonly string[]): string | null 
   const word = bare(typed);
   if (word.length === 0) return null;
   // Prefixes: the longest known name the typed word starts with (after a dash), else the shortest it begins.
-  const prefixOfTyped = known.filter((k) => word.startsWith(`${bare(k)}-`) || word.startsWith(`${bare(k)}_`)).sort((a, b) => b.length - a.length);
+  const prefixOfTyped = known
+    .filter((k) => word.startsWith(`${bare(k)}-`) || word.startsWith(`${bare(k)}_`))
+    .sort((a, b) => b.length - a.length);
   if (prefixOfTyped[0]) return prefixOfTyped[0];
   const typedIsPrefix = word.length >= 3 ? known.filter((k) => bare(k).startsWith(word)).sort((a, b) => a.length - b.length) : [];
   if (typedIsPrefix.length === 1) return typedIsPrefix[0]!;

@@ -8,7 +8,10 @@ import { API_ERROR_CODES } from '../api/errors';
 import type { HeadlessAgent } from '../headless';
 import { headlessWords } from '../headless-words';
 
-export function printReadyLines(agent: Pick<HeadlessAgent, 'uiUrl' | 'webhookUrl' | 'printer'> & { documentPrinter?: string }, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
+export function printReadyLines(
+  agent: Pick<HeadlessAgent, 'uiUrl' | 'webhookUrl' | 'printer'> & { documentPrinter?: string },
+  write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): void {
   if (agent.uiUrl) write(`ui: ${agent.uiUrl}`);
   if (agent.webhookUrl) write(`webhooks: ${agent.webhookUrl}`);
   write(`printer: ${agent.printer}`);

@@ -27,10 +27,9 @@ export function portError(error: unknown, ports: PortOptions): unknown {
     .map(([name]) => name);
   const where = failure.address ? `${failure.address}:${port}` : `port ${port}`;
   if (options.length > 1) {
-    return new PortUnavailableError(
-      `${options.join(' and ')} both ask for port ${port}: give each its own port (0 = any free one)`,
-      { cause: error },
-    );
+    return new PortUnavailableError(`${options.join(' and ')} both ask for port ${port}: give each its own port (0 = any free one)`, {
+      cause: error,
+    });
   }
   const option = options[0] ?? 'a port option';
   if (failure.code === 'EACCES') {

@@ -150,7 +150,7 @@ function splitReportArgs(argv: readonly string[]): ReportArgs {
   }
   const value = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   if (parsed.values.day === true || parsed.values.csv === true || parsed.values.lang === true) {
-    throw new OptionsError("--day, --csv and --lang each need a value (npm run agent -- report --help lists its options)");
+    throw new OptionsError('--day, --csv and --lang each need a value (npm run agent -- report --help lists its options)');
   }
   const lang = value(parsed.values.lang) ?? 'en';
   if (!isReportLanguage(lang)) throw new OptionsError(`--lang ${lang}: use one of ${REPORT_LANGUAGES.join(', ')}`);

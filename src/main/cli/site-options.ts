@@ -6,6 +6,7 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { parseSiteAddress } from '../site/site-address';
+import { commandHelp } from './command-help';
 import { OptionsError } from './options';
 
 export interface SiteCliOptions {
@@ -36,10 +37,11 @@ export const SITE_USAGE = `Site of stations (NATS JetStream; docs/OPERATIONS.md 
   --site-creds FILE        NATS credentials file, for a server with accounts
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics`;
 
-export const RELAY_USAGE = `Usage: npm run agent -- relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...
-The site's intake: takes the service's webhooks and/or polls, decides which station prints each
-booking and publishes it once to the site. Prints nothing; needs no printer.
-  --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
+export const RELAY_USAGE = commandHelp({
+  usage: 'relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...',
+  about: `The site's intake: takes the service's webhooks and/or polls, decides which station prints each
+booking and publishes it once to the site. Prints nothing; needs no printer.`,
+  options: `  --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
   --default-station NAME   where a booking goes that no scan claim and no station rule decides (repeatable; first online wins;
                            none: such a booking waits at the relay until a scan claims it)
   --api-url URL            the service's base address including /external/v1; the key in PRINT_STATION_API_KEY or --config
@@ -51,7 +53,8 @@ booking and publishes it once to the site. Prints nothing; needs no printer.
   --site-creds FILE        NATS credentials file
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics
   --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default: relay/ in the agent's default data dir)
-  --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`;
+  --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`,
+});
 
 const OPTIONS = {
   site: { type: 'string' },

@@ -78,7 +78,8 @@ export class FirstStartGate implements BookingSinkPort {
     const now = (options.now ?? Date.now)();
     const stored = this.read();
     this.firstRun = stored === null && options.isNew();
-    this.record = stored ?? (this.firstRun ? { at: now, passFrom: now, catchUpMinutes: null } : { at: null, passFrom: null, catchUpMinutes: null });
+    this.record =
+      stored ?? (this.firstRun ? { at: now, passFrom: now, catchUpMinutes: null } : { at: null, passFrom: null, catchUpMinutes: null });
     if (stored === null) this.save();
     this.catchUpMinutes = options.catchUpMinutes ?? null;
     if (this.firstRun)

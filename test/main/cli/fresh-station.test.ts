@@ -49,7 +49,11 @@ async function station(name: string, extra: string[] = []): Promise<Running> {
   child.stdout!.on('data', (d: Buffer) => (text += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  await waitFor(() => /poller: reconciled since/.test(text), `${name} reconciled`, () => text);
+  await waitFor(
+    () => /poller: reconciled since/.test(text),
+    `${name} reconciled`,
+    () => text,
+  );
   return {
     child,
     prints,
