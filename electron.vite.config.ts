@@ -8,9 +8,9 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       externalizeDeps: true,
-      // The raw ZPL printers' rendering thread is found beside the main bundle (src/main/printing/zpl-raster-pool.ts).
+      // The raw ZPL printers' rendering thread is found beside the main bundle (src/main/printing/zpl/zpl-raster-pool.ts).
       rollupOptions: {
-        input: { index: resolve('src/main/electron/main.ts'), 'zpl-raster-worker': resolve('src/main/printing/zpl-raster-worker.ts') },
+        input: { index: resolve('src/main/electron/main.ts'), 'zpl-raster-worker': resolve('src/main/printing/zpl/zpl-raster-worker.ts') },
       },
     },
   },

@@ -11,7 +11,7 @@
  *   every label fetched ahead waits past the threshold and asks.
  */
 import path from 'node:path';
-import { canceledAmong } from '../src/main/agent/cancel-lookup';
+import { canceledAmong } from '../src/main/api/cancel-lookup';
 import { ServiceClient } from '../src/main/api/client';
 import { PrintPipeline } from '../src/main/jobs/pipeline';
 import { Ledger } from '../src/main/ledger/ledger';

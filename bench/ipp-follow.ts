@@ -6,7 +6,7 @@
  */
 import { PDFDocument } from 'pdf-lib';
 import { SpoolerFollower } from '../src/main/jobs/spooler-follower';
-import { CupsTarget } from '../src/main/printing/cups-target';
+import { CupsTarget } from '../src/main/printing/cups/cups-target';
 import { labelSpoolRequest, type PrivateCups } from '../test/support/cups';
 import { startIppProxy } from '../test/support/ipp-proxy';
 import { sleep } from '../test/support/reliability/wait';

@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ServiceClient } from '../src/main/api/client';
-import { Poller } from '../src/main/intake/poller';
+import { Poller } from '../src/main/intake/sources/polling/poller';
 import { Ledger } from '../src/main/ledger/ledger';
 import type { PrivateCups } from '../test/support/cups';
 import { percentile } from '../test/support/reliability/stats';

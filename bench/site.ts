@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { startHeadlessAgent, type HeadlessAgent } from '../src/main/headless';
 import { createLogger } from '../src/main/log';
-import { startRelay, type Relay } from '../src/main/site/relay';
+import { startRelay, type Relay } from '../src/main/site/relay/relay';
 import { startNatsServer } from '../test/support/nats';
 import { freePort } from '../test/support/net';
 import { summarize } from '../test/support/reliability/stats';

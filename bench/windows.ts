@@ -15,7 +15,7 @@ import { PDFDocument } from 'pdf-lib';
 import { Ledger } from '../src/main/ledger/ledger';
 import { PrintPipeline } from '../src/main/jobs/pipeline';
 import type { PdfFetcher } from '../src/main/jobs/ports';
-import { WindowsTarget, type PdfToPrinterModule } from '../src/main/printing/windows-target';
+import { WindowsTarget, type PdfToPrinterModule } from '../src/main/printing/windows/windows-target';
 
 const run = promisify(execFile);
 /** SumatraPDF start-up, print-dialog-free spool and exit for one run (assumed). */

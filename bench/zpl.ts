@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startHeadlessAgent } from '../src/main/headless';
 import { silentLogger } from '../src/main/log';
-import { pdfToZpl, type ZplDpi } from '../src/main/printing/zpl-raster';
+import { pdfToZpl, type ZplDpi } from '../src/main/printing/zpl/zpl-raster';
 import { summarize } from '../test/support/reliability/stats';
 import { until } from '../test/support/reliability/wait';
 import { bookedEnvelope, mapConcurrent, WebhookSender } from '../test/support/reliability/webhook-sender';

@@ -91,8 +91,8 @@ export async function bundleAgentCli(outfile: string = DEFAULT_AGENT_BUNDLE): Pr
       splitting: true,
       chunkNames: 'chunks/[name]-[hash]',
     }),
-    // The raw ZPL printers' rendering thread, found beside the agent (src/main/printing/zpl-raster-pool.ts).
-    build({ ...common, entryPoints: { 'zpl-raster-worker': path.join(ROOT, 'src/main/printing/zpl-raster-worker.ts') } }),
+    // The raw ZPL printers' rendering thread, found beside the agent (src/main/printing/zpl/zpl-raster-pool.ts).
+    build({ ...common, entryPoints: { 'zpl-raster-worker': path.join(ROOT, 'src/main/printing/zpl/zpl-raster-worker.ts') } }),
   ]);
   const written = new Set<string>();
   for (const file of results.flatMap((r) => r.outputFiles ?? [])) {

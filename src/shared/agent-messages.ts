@@ -31,7 +31,7 @@ export const WINDOWS_NOT_READY_STATES = [
 ] as const;
 export type WindowsNotReadyState = (typeof WINDOWS_NOT_READY_STATES)[number];
 
-/** What a ZPL printer's `~HS` can say stops it (src/main/printing/zpl-status.ts), in the order they are named. */
+/** What a ZPL printer's `~HS` can say stops it (src/main/printing/zpl/zpl-status.ts), in the order they are named. */
 export const ZPL_CONDITIONS = ['paperOut', 'headOpen', 'ribbonOut', 'paused', 'bufferFull', 'overTemperature', 'corruptRam'] as const;
 export type ZplCondition = (typeof ZPL_CONDITIONS)[number];
 

@@ -36,8 +36,8 @@ describe('the agent bundle', () => {
     await writeFile(
       join(dir, 'probe-entry.ts'),
       `import { readFileSync } from 'node:fs';
-import { pdfToZplOffThread, rasterWorkerRunning } from ${JSON.stringify(join(ROOT, 'src/main/printing/zpl-raster-pool.ts'))};
-import { mupdfLoaded } from ${JSON.stringify(join(ROOT, 'src/main/printing/zpl-raster.ts'))};
+import { pdfToZplOffThread, rasterWorkerRunning } from ${JSON.stringify(join(ROOT, 'src/main/printing/zpl/zpl-raster-pool.ts'))};
+import { mupdfLoaded } from ${JSON.stringify(join(ROOT, 'src/main/printing/zpl/zpl-raster.ts'))};
 const labels = await pdfToZplOffThread(new Uint8Array(readFileSync(process.argv[2])), { dpi: 203 });
 process.stdout.write(JSON.stringify({ labels: labels.length, worker: rasterWorkerRunning(), mupdfHere: mupdfLoaded() }));
 process.exit(0);

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeIppResponse, encodeIppRequest, baseAttrs, type IppResponse } from '../../src/main/printing/ipp';
+import { decodeIppResponse, encodeIppRequest, baseAttrs, type IppResponse } from '../../src/main/printing/ipp/ipp';
 
 export type IppProxyAction =
   'pass' | 'drop-after-forward' | { readonly http: number } | { readonly ipp: number; readonly message?: string };

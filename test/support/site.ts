@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server';
 import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
 import { createLogger, type Logger } from '../../src/main/log';
-import { startRelay, type Relay, type RelayOptions } from '../../src/main/site/relay';
+import { startRelay, type Relay, type RelayOptions } from '../../src/main/site/relay/relay';
 import type { StationRules } from '../../src/shared/domain';
 import { startNatsServer, type NatsServer } from './nats';
 import { WEBHOOK_SECRET } from './agent-harness';

@@ -9,17 +9,17 @@ import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
 import type { JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
-import { canceledAmong } from './cancel-lookup';
-import { Poller } from '../intake/poller';
+import { canceledAmong } from '../api/cancel-lookup';
+import { Poller } from '../intake/sources/polling/poller';
 import { FirstStartGate } from '../intake/first-start';
 import { sweepSpoolTemp } from '../printing/spool-temp';
-import { startWebhookServer, type WebhookServer } from '../intake/webhook-server';
+import { startWebhookServer, type WebhookServer } from '../intake/sources/webhooks/webhook-server';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
-import { JOB_ERROR_CODES } from '../jobs/errors';
+import { JOB_ERROR_CODES } from '../ledger/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
-import type { PdfToPrinterModule } from '../printing/windows-target';
+import type { PdfToPrinterModule } from '../printing/windows/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
 import { CachedSettingsStore } from './cached-settings';
@@ -30,13 +30,13 @@ import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
 import { AgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
-import { describeCancel, JobLogLines } from './job-log';
-import { ServiceConnection, type ServiceConnectionOptions } from './service-connection';
-import { ProvidedSession, type DemoConnectionProvider } from './session-connection';
+import { describeCancel, JobLogLines } from '../jobs/job-log';
+import { ServiceConnection, type ServiceConnectionOptions } from '../api/service-connection';
+import { ProvidedSession, type DemoConnectionProvider } from '../api/session-connection';
 import { StatusTracker } from './status-tracker';
 import { renderTestPage, TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
-import type { SiteStation } from '../site/site-station';
-import { StationActivity } from '../site/station-activity';
+import type { SiteStation } from '../site/station/site-station';
+import { StationActivity } from '../site/station/station-activity';
 import type { StationRules } from '../../shared/domain';
 
 /** In a site, a station's own intake (polling while the site is lost) prints nothing by itself. */
@@ -332,7 +332,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
 
   // Loaded only for a station in a site: the NATS client stays out of a plain station's memory.
   const site = options.site
-    ? new (await import('../site/site-station')).SiteStation({
+    ? new (await import('../site/station/site-station')).SiteStation({
         ...options.site,
         log,
         sink: intakeSink,

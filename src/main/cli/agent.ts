@@ -15,8 +15,8 @@ import { AGENT_USAGE, DEFAULT_PRINTER, OptionsError, parseAgentOptions, pipeline
 import { runReportSubcommand } from './report';
 import { SITE_OPTION_NAMES, SITE_USAGE, splitSiteOptions } from './site-options';
 import { portError } from './port-in-use';
-import { noteWhileWaiting, waitingForSiteText } from '../site/waiting-note';
-import type { SiteMetrics } from '../site/metrics';
+import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
+import type { SiteMetrics } from '../site/bus/metrics';
 import type { Agent } from '../agent/create-agent';
 import { runUiAddressSubcommand } from './ui-address';
 
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   // Made before the agent: the site may deliver bookings as soon as it starts.
   let station: Agent | null = null;
   // prom-client is loaded only when metrics are asked for.
-  const metricsModule = site.metricsPort === null ? null : await import('../site/metrics');
+  const metricsModule = site.metricsPort === null ? null : await import('../site/bus/metrics');
   const metrics: SiteMetrics | null =
     metricsModule === null
       ? null

@@ -1,14 +1,14 @@
 /**
  * `npm run agent -- relay --site nats://HOST:PORT --api-url URL …`: the site's intake
- * (src/main/site/relay.ts). Takes the agent's service options; prints `relay: nats://…` once
+ * (src/main/site/relay/relay.ts). Takes the agent's service options; prints `relay: nats://…` once
  * connected.
  */
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
-import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/metrics';
-import { startRelay } from '../site/relay';
-import { noteWhileWaiting, waitingForSiteText } from '../site/waiting-note';
+import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/bus/metrics';
+import { startRelay } from '../site/relay/relay';
+import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
 import { stopOnSignals } from './lifecycle';
 import { OptionsError, parseAgentOptions } from './options';
 import { RELAY_USAGE, SITE_OPTION_NAMES, splitSiteOptions } from './site-options';

@@ -19,7 +19,7 @@ import { REPORT_LANGUAGES, isReportLanguage, reportWord, stateWord, type ReportL
 import { ServiceClient } from '../api/client';
 import { CodedError } from '../errors';
 import { logField } from '../log-text';
-import { JOB_ERROR_CODES } from '../jobs/errors';
+import { JOB_ERROR_CODES } from '../ledger/errors';
 import { Ledger } from '../ledger/ledger';
 import { silentLogger, type Logger } from '../log';
 import { endOfDayReport } from '../report/end-of-day-service';

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { parseSiteAddress } from '../site/site-address';
+import { parseSiteAddress } from '../site/bus/site-address';
 import { commandHelp } from './command-help';
 import { OptionsError } from './options';
 

@@ -51,7 +51,7 @@ function isEmpty(dir: string): boolean {
   }
 }
 
-/** Another demo runs on it: its lock file names a live process (jobs/ledger-lock.ts). */
+/** Another demo runs on it: its lock file names a live process (ledger/ledger-lock.ts). */
 function heldByLiveAgent(dir: string): boolean {
   try {
     const owner = Number.parseInt(fs.readFileSync(path.join(dir, 'ledger.sqlite.lock'), 'utf8'), 10);

@@ -6,7 +6,7 @@
  * option) hand it this.
  */
 import type { Sandbox } from '../../sandbox/server';
-import type { DemoConnectionProvider, SessionConnection } from '../agent/session-connection';
+import type { DemoConnectionProvider, SessionConnection } from '../api/session-connection';
 import { ServiceClient } from '../api/client';
 import type { Logger } from '../log';
 import { TrafficGenerator } from './traffic-generator';

@@ -14,7 +14,7 @@ import { startSandbox } from '../../sandbox/server';
 import { ServiceClient } from '../api/client';
 import { startHeadlessAgent, type HeadlessAgent } from '../headless';
 import type { Logger } from '../log';
-import { startRelay, type Relay } from '../site/relay';
+import { startRelay, type Relay } from '../site/relay/relay';
 import { TrafficGenerator } from './traffic-generator';
 
 export const NATS_INSTALL_ADVICE =

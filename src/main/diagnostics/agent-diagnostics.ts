@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { readLogTail } from '../log-file';
 import { BUNDLE_KIND, DEFAULT_LOG_LINES, collectVersions, withoutSecrets, writeBundle, type WrittenBundle } from './bundle';
-import type { RecentRequest } from './request-ids';
+import type { RecentRequest } from '../api/request-ids';
 
 export interface AgentDiagnosticsSources {
   readonly dataDir: string;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CLIENT_VERSION } from '../api/version';
 import { makeDirSync } from '../fs/make-dir';
-import type { RecentRequest } from './request-ids';
+import type { RecentRequest } from '../api/request-ids';
 
 export const BUNDLE_KIND = 'print-station-diagnostics';
 /** Log lines a bundle carries. */

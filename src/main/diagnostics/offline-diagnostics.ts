@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { JobError, JOB_ERROR_CODES } from '../jobs/errors';
+import { JobError, JOB_ERROR_CODES } from '../ledger/errors';
 import { Ledger } from '../ledger/ledger';
 import { readLogTail } from '../log-file';
 import { discoverPrinters } from '../printing/discovery';

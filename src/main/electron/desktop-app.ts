@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, Menu, Notification, Tray, app, dialog, ipcMain, safeStorage, session } from 'electron';
 import type { AgentApi, AgentEvent } from '../../shared/agent-api';
-import type { DemoConnectionProvider } from '../agent/session-connection';
+import type { DemoConnectionProvider } from '../api/session-connection';
 import { createLogger, type Logger } from '../log';
 import { createLogFile } from '../log-file';
 import { EncryptedApiKeyStore, type ApiKeyStore } from '../settings/api-key-store';

@@ -1,10 +1,10 @@
 import { LABELS_PER_SHEET } from '../../shared/domain';
 import type { BatchBytes } from './batch-bytes';
 import { adviceOf } from './failure';
-import { newJobId } from './job-id';
+import { newJobId } from '../ledger/job-id';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Batch, Entry, Lane } from './lane';
-import { isLedgerFailure } from './ledger-guard';
+import { isLedgerFailure } from '../ledger/ledger-guard';
 import type { PipelineContext } from './pipeline-context';
 import { type BatchStore, type PipelineTarget } from './ports';
 import type { JobSteps } from './job-steps';

@@ -1,9 +1,9 @@
 import type { CancelCheck } from './cancel-check';
 import { adviceOf, messageOf } from './failure';
-import type { JobPatch, JobRecord } from './job-record';
+import type { JobPatch, JobRecord } from '../ledger/job-record';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Entry, Lane } from './lane';
-import { isLedgerFailure } from './ledger-guard';
+import { isLedgerFailure } from '../ledger/ledger-guard';
 import type { PipelineContext } from './pipeline-context';
 import type { PipelineTarget } from './ports';
 import type { SpooledJobs } from './spooled-jobs';

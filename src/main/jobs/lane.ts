@@ -1,6 +1,6 @@
 import { englishOf, type AgentMessage } from '../../shared/agent-messages';
 import type { LabelLayout } from '../../shared/domain';
-import { AUTO_TRIGGERS, type JobRecord } from './job-record';
+import { AUTO_TRIGGERS, type JobRecord } from '../ledger/job-record';
 
 /** A job the queue is working on, in memory (the ledger row is the durable truth). */
 export interface Entry {

@@ -1,6 +1,6 @@
-import type { JobRecord } from './job-record';
+import type { JobRecord } from '../ledger/job-record';
 import type { Entry } from './lane';
-import type { LedgerGuard } from './ledger-guard';
+import type { LedgerGuard } from '../ledger/ledger-guard';
 import type { PipelineSettings } from './pipeline-options';
 import type { PdfFetcher, PrinterDirectory } from './ports';
 

@@ -1,5 +1,5 @@
 import type { JobView, LabelLayout, PrinterMedia } from '../../shared/domain';
-import type { JobError } from './errors';
+import type { JobError } from '../ledger/errors';
 import {
   mediaForLayout,
   type PdfFetcher,

@@ -1,8 +1,8 @@
 import type { LabelLayout } from '../../shared/domain';
 import type { PrinterTarget } from '../printing/target';
 import type { JobSiteDecision, JobState, JobView } from '../../shared/domain';
-import type { JobError } from './errors';
-import type { JobPatch, JobRecord, JobSpec } from './job-record';
+import type { JobError } from '../ledger/errors';
+import type { JobPatch, JobRecord, JobSpec } from '../ledger/job-record';
 
 /**
  * The pipeline's ports: everything it talks to outside src/main/jobs, as structural types,

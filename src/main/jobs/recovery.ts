@@ -1,5 +1,5 @@
 import { plainMessage } from '../../shared/agent-messages';
-import type { JobRecord } from './job-record';
+import type { JobRecord } from '../ledger/job-record';
 import type { PipelineContext } from './pipeline-context';
 import type { PipelineTarget } from './ports';
 import type { SpooledJobs } from './spooled-jobs';

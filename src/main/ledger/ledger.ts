@@ -2,14 +2,14 @@ import type { AgentMessage } from '../../shared/agent-messages';
 import type { JobState, TrackingEventView } from '../../shared/domain';
 import type { BookingNotice } from '../intake/booking-notice';
 import { IntakeStore, type PendingBooking, type ScanMatch, type SeenShipment } from '../intake/intake-store';
-import type { JobPatch, JobRecord, JobSpec } from '../jobs/job-record';
-import { JobRepository } from '../jobs/job-repository';
-import { BatchRepository, type BatchSpec, type BatchState } from '../jobs/batch-repository';
-import type { JobSearch } from '../jobs/job-search';
-import { ShipmentCancels, type ShipmentCancel } from '../jobs/shipment-cancels';
-import { openLedgerFile, type LedgerFile, type LedgerFileOptions } from '../jobs/ledger-file';
+import type { JobPatch, JobRecord, JobSpec } from './job-record';
+import { JobRepository } from './job-repository';
+import { BatchRepository, type BatchSpec, type BatchState } from './batch-repository';
+import type { JobSearch } from './job-search';
+import { ShipmentCancels, type ShipmentCancel } from './shipment-cancels';
+import { openLedgerFile, type LedgerFile, type LedgerFileOptions } from './ledger-file';
 
-export type { JobSearch } from '../jobs/job-search';
+export type { JobSearch } from './job-search';
 
 export interface RetentionOptions {
   /** Finished jobs, webhook message ids and tracking older than this are removed. @default 90 */
@@ -33,8 +33,8 @@ export interface PruneResult {
 }
 
 /**
- * The durable ledger as the agent holds it: one SQLite file (jobs/ledger-file.ts) shared by
- * the job repository (jobs/job-repository.ts) and the intake store (intake/intake-store.ts),
+ * The durable ledger as the agent holds it: one SQLite file (ledger-file.ts) shared by
+ * the job repository (job-repository.ts) and the intake store (intake/intake-store.ts),
  * plus the retention that prunes both in one transaction. A thin facade: every other method
  * hands over to one of the two. It stays because one handle is what the agent, the bench
  * and some thirty tests open and close (and what other branches add queries to); code that

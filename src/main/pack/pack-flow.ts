@@ -27,7 +27,7 @@ import { mergeTracking, toTrackingEventView } from '../scan/shipment-view';
 import { customsWeightProblem } from './customs-check';
 import { receiverOf, toDraftView } from './draft-view';
 import { toFieldProblems } from './field-words';
-import { describeCancel } from '../agent/job-log';
+import { describeCancel } from '../jobs/job-log';
 import { PackSettingsStore } from './pack-settings';
 import { PackBooking, type PackBookingDeps } from './pack-booking';
 import { PackError, attempt, invalid } from './pack-result';

@@ -1,11 +1,11 @@
 import type { ExecFileRunner } from './exec';
-import type { FolderFs } from './folder-target';
+import type { FolderFs } from './folder/folder-target';
 import { printerKindEntry } from './printer-kinds';
-import type { ServicePrintPort } from './service-target';
+import type { ServicePrintPort } from './service/service-target';
 import type { PrinterTarget } from './target';
 import { parsePrinterUri } from './uri';
-import { WindowsSpooler } from './windows-spooler';
-import type { PdfToPrinterModule } from './windows-target';
+import { WindowsSpooler } from './windows/windows-spooler';
+import type { PdfToPrinterModule } from './windows/windows-target';
 
 export interface TargetDeps {
   /** For `service:` targets (ServiceClient fits). */

@@ -1,8 +1,8 @@
 import { agentMessage, englishOf } from '../../shared/agent-messages';
 import type { PrinterInfo } from '../../shared/domain';
 import { cLocaleEnv, runExecFile, type ExecFileRunner } from './exec';
-import { parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
-import type { PdfToPrinterModule } from './windows-target';
+import { parseLpstatAccepting, parseLpstatPrinters } from './cups/lpstat';
+import type { PdfToPrinterModule } from './windows/windows-target';
 
 /** GET /printers through the service client (ServiceClient.printers fits). */
 export interface ServicePrintersPort {

@@ -9,19 +9,19 @@
 import path from 'node:path';
 import type { PrinterKind } from '../../shared/printer-kinds';
 import type { TargetDeps } from './create-target';
-import { CupsTarget } from './cups-target';
+import { CupsTarget } from './cups/cups-target';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
-import { FolderTarget, SHARED_FOLDER_SUFFIX } from './folder-target';
-import { ippUriRef } from './ipp';
-import { IppTarget } from './ipp-target';
-import { ServiceTarget } from './service-target';
+import { FolderTarget, SHARED_FOLDER_SUFFIX } from './folder/folder-target';
+import { ippUriRef } from './ipp/ipp';
+import { IppTarget } from './ipp/ipp-target';
+import { ServiceTarget } from './service/service-target';
 import type { PrinterTarget } from './target';
-import { WindowsSpooler } from './windows-spooler';
-import { WindowsTarget } from './windows-target';
-import { ZplCupsTarget } from './zpl-cups-target';
-import { parseZplAddress, splitDpi, type ZplAddress } from './zpl-uri';
-import { ZplTarget } from './zpl-target';
-import { ZplWindowsTarget } from './zpl-windows-target';
+import { WindowsSpooler } from './windows/windows-spooler';
+import { WindowsTarget } from './windows/windows-target';
+import { ZplCupsTarget } from './zpl/zpl-cups-target';
+import { parseZplAddress, splitDpi, type ZplAddress } from './zpl/zpl-uri';
+import { ZplTarget } from './zpl/zpl-target';
+import { ZplWindowsTarget } from './zpl/zpl-windows-target';
 
 export interface ParseContext {
   /** Base for relative paths (folder:). */

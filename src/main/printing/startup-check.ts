@@ -11,14 +11,14 @@ import { printerKindOf } from '../../shared/printer-kinds';
 import { API_ERROR_CODES } from '../api/errors';
 import { CodedError } from '../errors';
 import { createTarget, type TargetDeps } from './create-target';
-import { CupsTarget } from './cups-target';
+import { CupsTarget } from './cups/cups-target';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
-import { IppTarget } from './ipp-target';
-import { FolderTarget } from './folder-target';
+import { IppTarget } from './ipp/ipp-target';
+import { FolderTarget } from './folder/folder-target';
 import { PRINTER_KIND_REGISTRY } from './printer-kinds';
 import type { PrinterTarget } from './target';
 import type { PrinterMedia } from '../../shared/domain';
-import { ZplCupsTarget } from './zpl-cups-target';
+import { ZplCupsTarget } from './zpl/zpl-cups-target';
 
 export interface PrinterCheck {
   /** The agent cannot print to this URI as configured: stop the start with this line. */

@@ -10,7 +10,7 @@ import { toErrorPayload } from '../errors';
 import type { BookingNotice } from '../intake/booking-notice';
 import type { IntakeLogger, ShipmentSourcePort } from '../intake/ports';
 import type { SeenShipment } from '../intake/intake-store';
-import type { JobRecord } from '../jobs/job-record';
+import type { JobRecord } from '../ledger/job-record';
 import { dayWindow } from './day-window';
 import { buildEndOfDay, type ListedBooking } from './end-of-day';
 import { printIfMissing, type MissingTally } from './missing-document';

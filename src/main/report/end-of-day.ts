@@ -21,7 +21,7 @@ import type { ShipmentRecord } from '../intake/ports';
 import { toEpochNanos } from '../intake/timestamps';
 import { matchesStationRules } from '../intake/station-rules';
 import type { SeenShipment } from '../intake/intake-store';
-import { AUTO_TRIGGERS, type JobRecord } from '../jobs/job-record';
+import { AUTO_TRIGGERS, type JobRecord } from '../ledger/job-record';
 import {
   englishOf,
   plainMessage,

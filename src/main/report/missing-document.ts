@@ -5,7 +5,7 @@
  * submitted, which the ledger's idempotency (one per shipment and document type) keeps to one.
  */
 import type { JobView } from '../../shared/domain';
-import type { JobRecord } from '../jobs/job-record';
+import type { JobRecord } from '../ledger/job-record';
 
 const IN_LINE_OR_DONE: ReadonlySet<string> = new Set(['queued', 'fetching', 'spooling', 'spooled', 'completed']);
 

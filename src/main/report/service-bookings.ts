@@ -5,9 +5,9 @@
  * them (booked_at, an ORDERED tracking_status, else the ORDERED event of the tracking).
  */
 import { bookingTime, isBooked } from '../intake/booked-shipment';
-import { BookingTimeResolver } from '../intake/booking-time-resolver';
+import { BookingTimeResolver } from '../intake/sources/polling/booking-time-resolver';
 import type { IntakeLogger, ShipmentSourcePort } from '../intake/ports';
-import { ShipmentPages } from '../intake/shipment-pages';
+import { ShipmentPages } from '../intake/sources/polling/shipment-pages';
 import { NANOS_PER_MS } from '../intake/timestamps';
 import type { DayWindow } from './day-window';
 import { epochMs, type ListedBooking } from './end-of-day';

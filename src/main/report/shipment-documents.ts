@@ -10,7 +10,7 @@ import { DOCUMENT_TYPES, type ShipmentDocumentState, type ShipmentDocumentsPrint
 import { CodedError } from '../errors';
 import type { ShipmentRecord } from '../intake/ports';
 import { noticeFromShipment } from '../intake/booked-shipment';
-import type { JobRecord } from '../jobs/job-record';
+import type { JobRecord } from '../ledger/job-record';
 import type { EndOfDayPipeline } from './end-of-day-service';
 import { standing } from './end-of-day';
 import { printIfMissing, type MissingTally } from './missing-document';

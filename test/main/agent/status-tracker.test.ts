@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobState, JobView } from '../../../src/shared/domain';
 import { ApiError, API_ERROR_CODES } from '../../../src/main/api/errors';
 import { StatusTracker } from '../../../src/main/agent/status-tracker';
-import { JobError, JOB_ERROR_CODES } from '../../../src/main/jobs/errors';
+import { JobError, JOB_ERROR_CODES } from '../../../src/main/ledger/errors';
 
 const zero = (): Record<JobState, number> => ({ queued: 0, fetching: 0, spooling: 0, spooled: 0, completed: 0, failed: 0, canceled: 0 });
 

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { splitSiteOptions } from '../../../src/main/cli/site-options';
 import { parseAgentOptions } from '../../../src/main/cli/options';
-import { parseSiteAddress } from '../../../src/main/site/site-address';
+import { parseSiteAddress } from '../../../src/main/site/bus/site-address';
 
 describe('site options', () => {
   it('takes the site options off the command line and leaves the agent’s own to its parser', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundleFileName, scrubSecrets, withoutSecrets, writeBundle, type DiagnosticsBundle } from '../../../src/main/diagnostics/bundle';
-import { RecentRequestIds } from '../../../src/main/diagnostics/request-ids';
+import { RecentRequestIds } from '../../../src/main/api/request-ids';
 
 const SECRET = 'k3y-Of-The-Station!/+=';
 

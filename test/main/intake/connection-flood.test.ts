@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWebhookServer, WEBHOOK_SERVER_LIMITS, type WebhookServer } from '../../../src/main/intake/webhook-server';
+import { startWebhookServer, WEBHOOK_SERVER_LIMITS, type WebhookServer } from '../../../src/main/intake/sources/webhooks/webhook-server';
 import { RecordingSink, tempLedger, until } from '../../support/intake/fixtures';
 import { bookedEnvelope, deliver } from '../../support/intake/loopback-sender';
 

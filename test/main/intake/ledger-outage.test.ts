@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseWebhook, type ParsedWebhook } from '../../../src/main/intake/envelope';
-import { createWebhookHandlers, newHandlerCounters } from '../../../src/main/intake/webhook-handlers';
+import { parseWebhook, type ParsedWebhook } from '../../../src/main/intake/sources/webhooks/envelope';
+import { createWebhookHandlers, newHandlerCounters } from '../../../src/main/intake/sources/webhooks/handlers';
 import { bookedEnvelope } from '../../support/intake/loopback-sender';
 
 function parsed(body: string): ParsedWebhook {

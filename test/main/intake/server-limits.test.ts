@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serverOptions, type ServerLimits } from '../../../src/main/intake/server-limits';
-import { startWebhookServer } from '../../../src/main/intake/webhook-server';
+import { startWebhookServer } from '../../../src/main/intake/sources/webhooks/webhook-server';
 import { startUiServer } from '../../../src/main/web/ui-server';
 import { BRIDGE_EVENTS_PATH, BRIDGE_TOKEN_HEADER, type AgentApi } from '../../../src/shared/agent-api';
 import { RecordingSink, tempLedger } from '../../support/intake/fixtures';

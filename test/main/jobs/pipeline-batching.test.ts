@@ -1,6 +1,6 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { MIGRATIONS } from '../../../src/main/jobs/migrations';
+import { MIGRATIONS } from '../../../src/main/ledger/migrations';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/api/errors';
 import { PrintError } from '../../../src/main/printing/errors';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
-import { canceledAmong } from '../../../src/main/agent/cancel-lookup';
+import { canceledAmong } from '../../../src/main/api/cancel-lookup';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import { Ledger } from '../../../src/main/ledger/ledger';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { CupsTarget } from '../../../src/main/printing/cups-target';
+import { CupsTarget } from '../../../src/main/printing/cups/cups-target';
 import type { PrinterTarget, SpoolRequest } from '../../../src/main/printing/target';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';

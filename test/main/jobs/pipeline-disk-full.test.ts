@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { JobError } from '../../../src/main/jobs/errors';
+import type { JobError } from '../../../src/main/ledger/errors';
 import type { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { MemoryTarget, ScriptedFetcher, notice } from '../../support/jobs/fakes';
 import { Harness, until } from '../../support/jobs/harness';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FolderTarget } from '../../../src/main/printing/folder-target';
+import { FolderTarget } from '../../../src/main/printing/folder/folder-target';
 import { MemoryTarget, ScriptedFetcher, notice } from '../../support/jobs/fakes';
 import { Harness, until } from '../../support/jobs/harness';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../../support/small-disk';

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../../../src/shared/domain';
-import type { JobError } from '../../../src/main/jobs/errors';
+import type { JobError } from '../../../src/main/ledger/errors';
 import type { Ledger } from '../../../src/main/ledger/ledger';
 import { MemoryTarget, notice } from '../../support/jobs/fakes';
 import { Harness, until } from '../../support/jobs/harness';

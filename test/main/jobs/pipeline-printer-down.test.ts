@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { FolderTarget } from '../../../src/main/printing/folder-target';
+import { FolderTarget } from '../../../src/main/printing/folder/folder-target';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../src/shared/domain';
 import { PrintError } from '../../../src/main/printing/errors';

@@ -4,7 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../src/shared/domain';
 import { ServiceClient } from '../../../src/main/api/client';
-import { FolderTarget } from '../../../src/main/printing/folder-target';
+import { FolderTarget } from '../../../src/main/printing/folder/folder-target';
 import { createTarget } from '../../../src/main/printing/create-target';
 import { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import { ApiError } from '../../../src/main/api/errors';
-import type { JobRecord } from '../../../src/main/jobs/job-record';
-import { ServiceTarget, type ServicePrintPort } from '../../../src/main/printing/service-target';
+import type { JobRecord } from '../../../src/main/ledger/job-record';
+import { ServiceTarget, type ServicePrintPort } from '../../../src/main/printing/service/service-target';
 import type { PrinterTarget } from '../../../src/main/printing/target';
-import { WindowsTarget, type PdfToPrinterModule } from '../../../src/main/printing/windows-target';
+import { WindowsTarget, type PdfToPrinterModule } from '../../../src/main/printing/windows/windows-target';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { notice } from '../../support/jobs/fakes';
 import { Harness } from '../../support/jobs/harness';

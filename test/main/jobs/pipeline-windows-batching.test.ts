@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PdfFetcher } from '../../../src/main/jobs/ports';
 import type { PrinterTarget } from '../../../src/main/printing/target';
-import { WindowsTarget, type PdfToPrinterModule } from '../../../src/main/printing/windows-target';
+import { WindowsTarget, type PdfToPrinterModule } from '../../../src/main/printing/windows/windows-target';
 import { notice } from '../../support/jobs/fakes';
 import { Harness } from '../../support/jobs/harness';
 

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTarget } from '../../../src/main/printing/create-target';
-import { CupsTarget } from '../../../src/main/printing/cups-target';
+import { CupsTarget } from '../../../src/main/printing/cups/cups-target';
 import { PrintError } from '../../../src/main/printing/errors';
-import { FolderTarget } from '../../../src/main/printing/folder-target';
-import { WindowsTarget } from '../../../src/main/printing/windows-target';
+import { FolderTarget } from '../../../src/main/printing/folder/folder-target';
+import { WindowsTarget } from '../../../src/main/printing/windows/windows-target';
 
 const pdfToPrinter = { print: async () => undefined, getPrinters: async () => [] };
 

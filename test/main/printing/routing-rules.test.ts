@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CarrierCache } from '../../../src/main/agent/carrier-cache';
 import { printersOf, routeFor } from '../../../src/main/printing/routing';
-import { ippMedia, cupsMediaArgs } from '../../../src/main/printing/cups-target';
-import { windowsPrintOptions } from '../../../src/main/printing/windows-target';
+import { ippMedia, cupsMediaArgs } from '../../../src/main/printing/cups/cups-target';
+import { windowsPrintOptions } from '../../../src/main/printing/windows/windows-target';
 import { DOCUMENT_TYPES, PRINTER_MEDIA, isSheetMedia, routingSchema } from '../../../src/shared/domain';
 
 const station = {

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderTarget, type FolderFs } from '../../../src/main/printing/folder-target';
+import { FolderTarget, type FolderFs } from '../../../src/main/printing/folder/folder-target';
 import { checkPrinterAtStart } from '../../../src/main/printing/startup-check';
 
 /** Issue 19, point 3: at start, a folder printer that is only down (full disk, share gone) warns; one set up wrong stops the start. */

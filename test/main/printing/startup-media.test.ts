@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CupsTarget } from '../../../src/main/printing/cups-target';
+import { CupsTarget } from '../../../src/main/printing/cups/cups-target';
 import { checkPrintersAtStart } from '../../../src/main/printing/startup-check';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
 import { startIppEvePrinter, type IppEvePrinter } from '../../support/ippeveprinter';

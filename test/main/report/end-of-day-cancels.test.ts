@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
-import type { JobRecord } from '../../../src/main/jobs/job-record';
+import type { JobRecord } from '../../../src/main/ledger/job-record';
 import { dayWindow } from '../../../src/main/report/day-window';
 import { buildEndOfDay, type ListedBooking } from '../../../src/main/report/end-of-day';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import type { SeenShipment } from '../../../src/main/intake/intake-store';
-import type { JobRecord } from '../../../src/main/jobs/job-record';
+import type { JobRecord } from '../../../src/main/ledger/job-record';
 import { dayWindow, localDay, ReportDayError } from '../../../src/main/report/day-window';
 import { buildEndOfDay, standing, type ListedBooking } from '../../../src/main/report/end-of-day';
 import { agentMessage, englishOf, plainMessage } from '../../../src/shared/agent-messages';

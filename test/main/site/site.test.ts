@@ -75,7 +75,7 @@ describe('a site of stations on NATS JetStream', () => {
     await one.start();
     await one.stop(); // its durable consumer stays
     await site.startRelay({ defaultStations: ['Packing 1'], fallbackAfterMs: 600_000 });
-    const { startRelay } = await import('../../../src/main/site/relay');
+    const { startRelay } = await import('../../../src/main/site/relay/relay');
     const { createLogger } = await import('../../../src/main/log');
     const second = await startRelay({
       servers: [site.nats.url],
@@ -173,7 +173,7 @@ describe('a site of stations on NATS JetStream', () => {
     await relay.poller!.pollOnce(); // its one poll is over: the relay itself never sees the booking below
     const booked = await site.sandbox.bookShipment({ reference_id: 'LOST-PUBLISH' });
     // Decided, but its message never reached the stream.
-    const { DecisionsBucket } = await import('../../../src/main/site/decisions');
+    const { DecisionsBucket } = await import('../../../src/main/site/bus/decisions');
     await new DecisionsBucket(relay.site.buckets.decisions).decideOnce({
       station: 'Packing 1',
       reason: 'default',

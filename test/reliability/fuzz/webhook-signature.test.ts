@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { verifySignature, type VerifySignatureResult } from '../../../src/main/intake/signature';
+import { verifySignature, type VerifySignatureResult } from '../../../src/main/intake/sources/webhooks/signature';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
 import { SIZES } from '../../support/reliability/sizes';
 

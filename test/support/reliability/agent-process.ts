@@ -159,7 +159,7 @@ export function agentArgs(o: {
   return args;
 }
 
-/** The job lines the agent logs (src/main/agent/job-log.ts): `job <id> <state> ... shipment <sid> ... [trigger]`. */
+/** The job lines the agent logs (src/main/jobs/job-log.ts): `job <id> <state> ... shipment <sid> ... [trigger]`. */
 export interface JobLine {
   readonly jobId: string;
   readonly state: string;

@@ -1,0 +1,65 @@
+import type { KV } from '@nats-io/kv';
+import { stationRulesSchema, type StationRules } from '../../../shared/domain';
+import { BucketMirror } from './bucket-mirror';
+import { fromToken, token } from './names';
+
+/**
+ * Each station's routing rules, kept in the site's rules bucket under the station's name,
+ * with the station its bookings go to when it is down (its fallback). A station writes its
+ * own rules when they change; any station may write another's (Settings).
+ */
+
+export interface SiteStationRules {
+  readonly rules: StationRules;
+  /** Where its undelivered bookings go after the relay's fallback time. @default none */
+  readonly fallback: string | null;
+}
+
+export class SiteRules {
+  private mirror: BucketMirror<SiteStationRules> | null = null;
+
+  constructor(private readonly kv: KV) {}
+
+  /** Keeps every station's rules in memory from now on (the relay, deciding each booking): all() reads them there. */
+  async mirrored(): Promise<this> {
+    const mirror = new BucketMirror<SiteStationRules>(this.kv, parse);
+    await mirror.start();
+    this.mirror = mirror;
+    return this;
+  }
+
+  stop(): void {
+    this.mirror?.stop();
+  }
+
+  async put(station: string, value: SiteStationRules): Promise<void> {
+    await this.kv.put(token(station), JSON.stringify(value));
+  }
+
+  async get(station: string): Promise<SiteStationRules | null> {
+    const entry = await this.kv.get(token(station));
+    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return null;
+    return parse(entry.json<unknown>());
+  }
+
+  async all(): Promise<Map<string, SiteStationRules>> {
+    if (this.mirror) return new Map([...this.mirror.all()].map(([key, entry]) => [fromToken(key), entry.value]));
+    const keys: string[] = [];
+    for await (const key of await this.kv.keys()) keys.push(key);
+    const result = new Map<string, SiteStationRules>();
+    for (const key of keys) {
+      const entry = await this.kv.get(key);
+      if (!entry || entry.operation !== 'PUT' || entry.length === 0) continue;
+      const value = parse(entry.json<unknown>());
+      if (value) result.set(fromToken(key), value);
+    }
+    return result;
+  }
+}
+
+function parse(raw: unknown): SiteStationRules | null {
+  const value = raw as { rules?: unknown; fallback?: unknown } | null;
+  const rules = stationRulesSchema.safeParse(value?.rules);
+  if (!rules.success) return null;
+  return { rules: rules.data, fallback: typeof value?.fallback === 'string' ? value.fallback : null };
+}

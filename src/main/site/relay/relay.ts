@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { StationRules } from '../../../shared/domain';
+import { ServiceConnection, type ServiceConnectionOptions } from '../../api/service-connection';
+import { Poller } from '../../intake/sources/polling/poller';
+import { startWebhookServer, type WebhookServer } from '../../intake/sources/webhooks/webhook-server';
+import { Ledger } from '../../ledger/ledger';
+import type { Logger } from '../../log';
+import { ClaimsBucket } from '../bus/claims';
+import { connectSite, type SiteConnection } from '../bus/connection';
+import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
+import { FallbackMover } from './fallback-mover';
+import { HEARTBEAT_MS, OnlineStations, Presence } from '../bus/presence';
+import { SitePublisher } from './publisher';
+import { SiteRules } from '../bus/site-rules';
+
+/**
+ * The relay: the site's intake. The agent's own intake parts (the webhook server with its
+ * ledger-backed dedup and pending bookings, the poller with its high-water mark) feed a
+ * SitePublisher instead of a print pipeline: every booking is decided for the site and
+ * published to it once. It prints nothing and has no printer. Two relays on the same site
+ * (each with its own data directory) publish each booking once (decisions bucket, message ids).
+ */
+
+/** The relay publishes every booking it sees: which station prints it is the site's decision. */
+const EVERY_BOOKING: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] };
+
+export interface RelayOptions {
+  /** nats:// addresses of the site's server(s). */
+  readonly servers: readonly string[];
+  readonly apiUrl: string;
+  readonly apiKey: string;
+  /** Holds the relay's own ledger: webhook message ids, pending bookings, the poll mark. */
+  readonly dataDir: string;
+  readonly log: Logger;
+  /** Receive the service's webhooks; null = none. @default null */
+  readonly webhook?: { readonly port: number; readonly host?: string; readonly secrets: readonly string[] } | null;
+  /** Seconds between polls; 0 = no polling (webhooks only, one reconciling poll at start). @default 2 */
+  readonly pollIntervalSeconds?: number;
+  /**
+   * `--default-station`, in order. Empty: bookings that no scan claim and no station rule
+   * decide wait at the relay (logged, `print_station_site_bookings_waiting`) until one does. @default none
+   */
+  readonly defaultStations: readonly string[];
+  /** Longest a scan claim lasts (the claims bucket's TTL). @default 30 */
+  readonly claimMinutes?: number;
+  /** How long a booking waits for its offline station before its fallback prints it. @default 120000 */
+  readonly fallbackAfterMs?: number;
+  /**
+   * The relay's name in the site (its heartbeat's key in the Site tab). Stable across
+   * restarts, so a restarted relay is the same row, not one more "offline" relay each time;
+   * two relays on one host differ by their data directories.
+   * @default `relay@<host name>/<6 hex of the data directory's path>`
+   */
+  readonly name?: string;
+  readonly credsFile?: string | null;
+  readonly client?: ServiceConnectionOptions['client'];
+  /** A booking was published (metrics, tests). @default none */
+  readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
+  /** The link to the site dropped (false) or came back (true). @default none */
+  readonly onLink?: (connected: boolean) => void;
+  /** The bookings waiting for a station changed (metrics). @default none */
+  readonly onWaiting?: (shipmentIds: readonly string[]) => void;
+}
+
+export interface Relay {
+  readonly site: SiteConnection;
+  readonly webhookUrl: string | null;
+  readonly poller: Poller | null;
+  readonly fallback: FallbackMover;
+  /** The service requests made so far (for the bench's requests a minute). */
+  readonly serviceRequests: () => number;
+  /** Shipment ids of bookings that nothing decides yet (a relay without a default station). */
+  readonly waitingBookings: () => string[];
+  stop(): Promise<void>;
+}
+
+export async function startRelay(options: RelayOptions): Promise<Relay> {
+  const { log } = options;
+  const logger = { info: log.info, warn: log.warn, error: log.error };
+  const name = options.name ?? defaultRelayName(options.dataDir);
+  const ledger = Ledger.open({ path: join(options.dataDir, 'ledger.sqlite') });
+  let requests = 0;
+  const connection = new ServiceConnection({ apiUrl: options.apiUrl, apiKey: options.apiKey, client: options.client });
+  let site: SiteConnection;
+  try {
+    site = await connectSite({
+      servers: options.servers,
+      name,
+      claimMinutes: options.claimMinutes,
+      credsFile: options.credsFile,
+      onLink: (up) => {
+        (up ? log.info : log.warn)(up ? 'relay: site connection back' : 'relay: site connection lost; bookings wait with intake');
+        options.onLink?.(up);
+      },
+    });
+  } catch (error) {
+    ledger.close();
+    await connection.close();
+    throw error;
+  }
+  const { buckets } = site;
+  const presence = new Presence(buckets.stations);
+  // Every station's heartbeat and rules kept in memory: a booking is decided without reading them each time.
+  const online = new OnlineStations(buckets.stations);
+  await online.start();
+  const decisions = new DecisionsBucket(buckets.decisions);
+  const rules = await new SiteRules(buckets.rules).mirrored();
+  // Every call the relay makes to the service goes through here, counted for the site's requests a minute.
+  const shipments = {
+    listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => {
+      requests++;
+      return connection.current.listShipments(query);
+    },
+    getShipment: (id: string) => {
+      requests++;
+      return connection.current.getShipment(id);
+    },
+    tracking: (id: string) => {
+      requests++;
+      return connection.current.tracking(id);
+    },
+  };
+  const publisher = new SitePublisher({
+    js: site.js,
+    decisions,
+    claims: new ClaimsBucket(buckets.claims),
+    rules,
+    online,
+    defaults: options.defaultStations,
+    shipments,
+    logger,
+    onPublished: options.onPublished,
+    onWaiting: options.onWaiting,
+  });
+  const fallback = new FallbackMover({
+    js: site.js,
+    decisions,
+    rules,
+    online,
+    defaults: options.defaultStations,
+    afterMs: options.fallbackAfterMs,
+    logger,
+  });
+  await fallback.start();
+
+  let webhookServer: WebhookServer | null = null;
+  if (options.webhook) {
+    webhookServer = await startWebhookServer({
+      host: options.webhook.host,
+      port: options.webhook.port,
+      secrets: options.webhook.secrets,
+      reorderWindowMs: 0,
+      ledger: ledger.intake,
+      sink: publisher,
+      stationRules: EVERY_BOOKING,
+      shipments,
+      logger,
+    });
+  }
+  const interval = options.pollIntervalSeconds ?? 2;
+  const poller = new Poller({
+    shipments,
+    cursors: ledger.intake,
+    sink: publisher,
+    stationRules: EVERY_BOOKING,
+    index: ledger.intake,
+    intervalSeconds: Math.max(interval, 1),
+    busyIntervalSeconds: Math.max(Math.min(interval, 3), 1),
+    cursorName: `site-relay:${options.apiUrl}`,
+    // A failed poll here is mostly the site out of reach: try again soon once it is back.
+    maxBackoffSeconds: 15,
+    logger,
+  });
+  if (interval > 0) poller.start();
+  else void poller.pollOnce();
+
+  const beat = (): void =>
+    void presence
+      .beat(name, { role: 'relay', printers: [], queued: 0, lastPrint: null, failures30m: 0 })
+      .catch((error: unknown) => log.warn(`relay: heartbeat failed: ${String(error)}`));
+  beat();
+  const heartbeat = setInterval(beat, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  return {
+    site,
+    webhookUrl: webhookServer?.url ?? null,
+    poller,
+    fallback,
+    serviceRequests: () => requests,
+    waitingBookings: () => publisher.waitingBookings(),
+    async stop() {
+      clearInterval(heartbeat);
+      fallback.stop();
+      online.stop();
+      rules.stop();
+      await poller.stop();
+      await webhookServer?.close();
+      await site.close();
+      await connection.close();
+      ledger.close();
+    },
+  };
+}
+
+/** `relay@HOST/abc123`: the same after a restart with the same data directory. */
+export function defaultRelayName(dataDir: string): string {
+  const place = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 6);
+  return `relay@${hostname()}/${place}`;
+}
