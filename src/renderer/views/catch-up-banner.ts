@@ -17,7 +17,7 @@ export class CatchUpBanner {
   }
 
   private async load(): Promise<void> {
-    let count = 0;
+    let count: number;
     try {
       ({ count } = await this.ctx.api.catchUpOffer({}));
     } catch {

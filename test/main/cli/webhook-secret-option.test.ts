@@ -22,7 +22,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv = {}): { secrets: readonly
 
 describe('webhook secrets', () => {
   it('come from PRINT_STATION_WEBHOOK_SECRET, comma-separated for several, without a warning', () => {
-    expect(parse([], { PRINT_STATION_WEBHOOK_SECRET: 'whsec_a_0123456789, whsec_b_0123456789,,' })).toEqual({ secrets: ['whsec_a_0123456789', 'whsec_b_0123456789'], lines: [] });
+    expect(parse([], { PRINT_STATION_WEBHOOK_SECRET: 'whsec_a_0123456789, whsec_b_0123456789,,' })).toEqual({
+      secrets: ['whsec_a_0123456789', 'whsec_b_0123456789'],
+      lines: [],
+    });
   });
 
   it('come from webhookSecrets in --config when the environment has none; the environment wins over the file', () => {
