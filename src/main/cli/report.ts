@@ -157,6 +157,14 @@ function splitReportArgs(argv: readonly string[]): ReportArgs {
   return { day: value(parsed.values.day), csv: value(parsed.values.csv), lang, help: parsed.values.help === true, rest };
 }
 
+/**
+ * A printer as docs/OPERATIONS.md names it to people: a folder by its folder (`./prints`,
+ * without `folder:` and the `?shared` flag), every other printer by its URI (`cups:Zebra`).
+ */
+export function printerShown(uri: string): string {
+  return uri.startsWith('folder:') ? uri.slice('folder:'.length).replace(/\?shared$/, '') : uri;
+}
+
 /** The report as people read it in a terminal, in `lang` (English: the lines scripts read). */
 export function reportText(report: EndOfDayReport, csv: string | null = null, lang: ReportLanguage = 'en'): string {
   const word = (key: Parameters<typeof reportWord>[1], params?: Record<string, string | number>): string => reportWord(lang, key, params);
@@ -172,7 +180,7 @@ export function reportText(report: EndOfDayReport, csv: string | null = null, la
     const state = stateWord(lang, r.state);
     const printedAt = r.state === 'printed' ? r.printedAt : null;
     const where = printedAt
-      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: inert(r.printer ?? '') })}`
+      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: inert(printerShown(r.printer ?? '')) })}`
       : r.detail
         ? `: ${inert(r.detail)}`
         : '';
