@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { nearest } from '../../../src/main/cli/did-you-mean';
 import { runCli } from '../../support/cli-run';
@@ -16,6 +16,9 @@ import { runCli } from '../../support/cli-run';
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const KEY = 'newcomer-key-5d1e';
 const SECRET = 'whsec_newcomer_0123456789';
+
+// Each test starts the CLI through tsx (a few seconds each, more on a busy machine), some more than once.
+vi.setConfig({ testTimeout: 90_000 });
 
 let sandbox: Sandbox;
 let dir: string;
