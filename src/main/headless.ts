@@ -54,6 +54,10 @@ export interface HeadlessAgentOptions {
   readonly site?: AgentOptions['site'];
   /** `--catch-up MINUTES`: what was booked this long before the station's first start prints, once. @default none */
   readonly catchUpMinutes?: number | null;
+  /** The station's scale URI; overrides (and updates) the stored one. @default the stored one (none) */
+  readonly scale?: string | null;
+  /** The scale answered for the first time (the CLI prints `scale: URI`). @default none */
+  readonly onScaleAnswered?: (uri: string) => void;
 }
 
 export interface HeadlessAgent {
@@ -83,6 +87,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   if (Object.keys(routing).length > 0) patch.routing = routing;
   if (options.pollIntervalSeconds != null) patch.intake = { pollIntervalSeconds: options.pollIntervalSeconds };
   if (options.webhookPort != null) patch.intake = { ...patch.intake, webhooksEnabled: true };
+  if (options.scale != null) patch.scale = options.scale;
   // A full or read-only data disk does not stop the start: the options apply, unsaved (start-options.ts).
   const settings = applyStartOptions(stored, patch, log);
   // Windows: a data dir anyone may read exposes the ledger, the logs and the UI's token (data-dir-acl.ts).
@@ -152,6 +157,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     site: options.site ?? null,
     catchUpMinutes: options.catchUpMinutes,
     uiAddress: options.uiPort != null ? uiAddress : undefined,
+    onScaleAnswered: options.onScaleAnswered,
     ...options.tuning,
   });
   try {

@@ -247,6 +247,10 @@ export class App {
       case 'fallbackMoved':
         this.notice(t('fallback.moved', { count: event.jobs.length, printer: event.printer, to: event.to }));
         break;
+      case 'scale':
+        this.statusBar.scale(event.scale);
+        this.settings.scaleReading();
+        break;
       case 'tracking':
         break;
     }

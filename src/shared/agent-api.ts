@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { AgentMessage } from './agent-messages';
+import type { ScaleDetails, ScaleStatus } from './scale';
 import type { SiteStatusView } from './site';
 import { UI_LANGUAGES, type UiLanguage } from './tray-words';
 import {
@@ -78,7 +79,9 @@ export type AgentEvent =
       readonly fallback: string | null;
     }
   /** A stopped label printer's waiting labels went to an A4 printer (automatically or on request). */
-  | { readonly type: 'fallbackMoved'; readonly printer: string; readonly to: string; readonly jobs: readonly JobView[] };
+  | { readonly type: 'fallbackMoved'; readonly printer: string; readonly to: string; readonly jobs: readonly JobView[] }
+  /** The scale's state or weight changed (one event per change, as scaleStatus would answer). */
+  | { readonly type: 'scale'; readonly scale: ScaleStatus };
 
 const shipmentIdInput = z.string().min(1).max(128);
 /** Document types the service accepts as uploads (POST /shipments/{id}/{document_type}). */
@@ -151,6 +154,8 @@ export const agentInputs = {
       routing: routingSchema.partial().optional(),
       intake: intakeSchema.partial().optional(),
       stationRules: stationRulesSchema.optional(),
+      /** The station's scale URI (docs/INTERFACES.md, Scales); `none` for no scale. */
+      scale: z.string().min(1).max(512).optional(),
     })
     .strict(),
   testConnection: z.object({ apiUrl: z.string().url().max(512).optional(), apiKey: z.string().min(1).max(512).optional() }).strict(),
@@ -205,6 +210,9 @@ export const agentInputs = {
   savePackSettings: packSettingsPatchSchema,
   listShippingRules: z.object({}).strict(),
   listCarriers: z.object({}).strict(),
+  // ---- the scale ----
+  scaleStatus: z.object({}).strict(),
+  scaleDetails: z.object({}).strict(),
 } as const;
 
 export type AgentOperation = keyof typeof agentInputs;
@@ -313,6 +321,10 @@ export interface AgentApi {
    * one in a routing rule. Empty when the service was not reached: rules then take carriers as written.
    */
   listCarriers(input: AgentInput<'listCarriers'>): Promise<CarrierChoice[]>;
+  /** The scale now: `{ state, kg }` (src/shared/scale.ts); `offline` when the station has none. */
+  scaleStatus(input: AgentInput<'scaleStatus'>): Promise<ScaleStatus>;
+  /** Settings → Scale: the scale URI, its reading, its identity and why it is offline. */
+  scaleDetails(input: AgentInput<'scaleDetails'>): Promise<ScaleDetails>;
 }
 
 /** A carrier as GET /carriers names it: `code` lower case (what rules store), `name` for people. */

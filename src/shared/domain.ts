@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { AgentMessage } from './agent-messages';
 import type { PrinterKind } from './printer-kinds';
+import type { ScaleState } from './scale';
 
 /** Print `document_type` values named by the spec. The service may add more. */
 export const DOCUMENT_TYPES = ['label', 'manifest', 'waybill', 'customsinvoice', 'proofofdelivery', 'abd', 'salesinvoice'] as const;
@@ -248,6 +249,8 @@ export interface SettingsView {
   readonly intake: IntakeSettings;
   readonly stationRules: StationRules;
   readonly paused: boolean;
+  /** The station's scale URI (docs/INTERFACES.md, Scales); `none` or absent: no scale. */
+  readonly scale?: string;
 }
 
 export interface AgentStatus {
@@ -264,6 +267,8 @@ export interface AgentStatus {
    * be reached), asked every few seconds, in routing order; absent or empty when none.
    */
   readonly printerProblems?: readonly PrinterProblem[];
+  /** The station's scale beside its printers; absent when it has none. */
+  readonly scale?: { readonly uri: string; readonly state: ScaleState; readonly kg: number | null };
 }
 
 /** A printer not ready, in its own words. */

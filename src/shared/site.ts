@@ -3,6 +3,7 @@
  * "A site of stations"): every station's heartbeat and the site's latest decisions. The Site
  * tab shows it; `AgentApi.siteStatus` returns it.
  */
+import type { ScaleState } from './scale';
 
 export interface SitePrinterView {
   readonly uri: string;
@@ -12,6 +13,13 @@ export interface SitePrinterView {
 }
 
 import type { StationRules } from './domain';
+
+/** A station's scale in its presence (src/shared/scale.ts has the states). */
+export interface SiteScaleView {
+  readonly uri: string;
+  readonly state: ScaleState;
+  readonly kg: number | null;
+}
 
 export interface SiteStationView {
   readonly name: string;
@@ -26,6 +34,8 @@ export interface SiteStationView {
   /** `reference`: what a packer reads on the parcel (absent from older stations' heartbeats). */
   readonly lastPrint: { readonly shipmentId: string; readonly reference?: string | null; readonly at: string } | null;
   readonly failures30m: number;
+  /** The station's scale and its state, from its heartbeat; absent or null when it has none (or is older than scales). */
+  readonly scale?: SiteScaleView | null;
   /** Its station rules as the site holds them (null for a relay, or a station not yet written). */
   readonly rules: StationRules | null;
   /** The station that prints its bookings when it is down. */

@@ -30,31 +30,31 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/sandbox/x.ts', "import { x } from 'electron';", 'electron'],
     // The renderer imports only src/shared (and itself).
     ['src/renderer/x.ts', "import { x } from '../main/errors';", 'src/main'],
-    ['src/renderer/views/x.ts', "import { x } from '../../src/main/agent/agent-service';", 'src/main'],
-    ['src/renderer/views/x.ts', "import { x } from '../../src/preload/agent-client';", 'preload'],
-    ['src/renderer/views/x.ts', "import { x } from '../../src/sandbox/server';", 'sandbox'],
+    ['src/renderer/views/x.ts', "import { x } from '../../main/agent/agent-service';", 'src/main'],
+    ['src/renderer/views/x.ts', "import { x } from '../../preload/agent-client';", 'preload'],
+    ['src/renderer/views/x.ts', "import { x } from '../../sandbox/server';", 'sandbox'],
     ['src/renderer/x.ts', "import { x } from 'node:fs';", 'Node built-ins'],
     // src/shared: no main, renderer, sandbox, Node.
     ['src/shared/x.ts', "import { x } from '../main/errors';", 'src/main'],
-    ['src/shared/x.ts', "import { x } from '../../src/renderer/app';", 'renderer'],
-    ['src/shared/x.ts', "import { x } from '../../src/sandbox/server';", 'sandbox'],
+    ['src/shared/x.ts', "import { x } from '../renderer/app';", 'renderer'],
+    ['src/shared/x.ts', "import { x } from '../sandbox/server';", 'sandbox'],
     ['src/shared/x.ts', "import { x } from 'node:path';", 'Node built-ins'],
     ['src/shared/x.ts', "import { x } from 'fs/promises';", 'Node built-ins'],
     ['src/shared/x.ts', "export { x } from '../main/errors';", 'src/main'],
     // The sandbox is an outside party: nothing from main or shared.
     ['src/sandbox/webhooks/x.ts', "import { x } from '../../main/errors';", 'src/main'],
-    ['src/sandbox/documents/x.ts', "import type { x } from '../../src/shared/domain';", 'outside party'],
-    ['src/sandbox/x.ts', "import { x } from '../../src/shared/agent-api';", 'outside party'],
+    ['src/sandbox/documents/x.ts', "import type { x } from '../../shared/domain';", 'outside party'],
+    ['src/sandbox/x.ts', "import { x } from '../shared/agent-api';", 'outside party'],
     // Product code reaches the sandbox only through the demo entry points.
-    ['src/main/agent/x.ts', "import { x } from '../../src/sandbox/server';", 'demo entry points'],
-    ['src/main/agent/x.ts', "const { x } = await import('../../src/sandbox/server');", 'demo entry points'],
-    ['src/main/cli/agent.ts', "import type { x } from '../../src/sandbox/server';", 'demo entry points'],
-    ['src/main/electron/x.ts', "import { x } from '../../src/sandbox/server';", 'demo entry points'],
-    ['src/preload/x.ts', "import { x } from '../../src/sandbox/server';", 'sandbox'],
+    ['src/main/agent/x.ts', "import { x } from '../../sandbox/server';", 'demo entry points'],
+    ['src/main/agent/x.ts', "const { x } = await import('../../sandbox/server');", 'demo entry points'],
+    ['src/main/cli/agent.ts', "import type { x } from '../../sandbox/server';", 'demo entry points'],
+    ['src/main/electron/x.ts', "import { x } from '../../sandbox/server';", 'demo entry points'],
+    ['src/preload/x.ts', "import { x } from '../sandbox/server';", 'sandbox'],
     ['src/preload/x.ts', "import { x } from '../main/errors';", 'src/main'],
     // Main never imports the renderer or the preload.
-    ['src/main/web/x.ts', "import { x } from '../../src/renderer/app';", 'renderer'],
-    ['src/main/electron/x.ts', "import { x } from '../../src/preload/agent-client';", 'preload'],
+    ['src/main/web/x.ts', "import { x } from '../../renderer/app';", 'renderer'],
+    ['src/main/electron/x.ts', "import { x } from '../../preload/agent-client';", 'preload'],
   ])('%s: %s fails lint', async (filePath, code, why) => {
     const findings = await boundaryFindings(filePath, code);
     expect(findings).toHaveLength(1);
@@ -63,21 +63,21 @@ describe('import boundaries (eslint.config.js)', () => {
 
   it.each([
     ['src/main/electron/x.ts', "import { x } from 'electron';"],
-    ['src/main/electron/x.ts', "import { x } from '../../src/main/agent/create-agent';"],
+    ['src/main/electron/x.ts', "import { x } from '../agent/create-agent';"],
     ['src/preload/x.ts', "import { x } from 'electron';"],
-    ['src/preload/x.ts', "import { x } from '../../src/shared/agent-api';"],
-    ['src/renderer/views/x.ts', "import { x } from '../../src/shared/agent-api';"],
-    ['src/renderer/views/x.ts', "import { x } from '../../src/renderer/bridge/http-client';"],
+    ['src/preload/x.ts', "import { x } from '../shared/agent-api';"],
+    ['src/renderer/views/x.ts', "import { x } from '../../shared/agent-api';"],
+    ['src/renderer/views/x.ts', "import { x } from '../bridge/http-client';"],
     ['src/shared/x.ts', "import { x } from 'zod';"],
-    ['src/shared/x.ts', "import { x } from '../../src/shared/domain';"],
-    ['src/sandbox/routes/x.ts', "import { x } from '../../src/sandbox/documents/layout';"],
+    ['src/shared/x.ts', "import { x } from './domain';"],
+    ['src/sandbox/routes/x.ts', "import { x } from '../documents/layout';"],
     ['src/sandbox/x.ts', "import { x } from 'node:http';"],
-    ['src/main/agent/x.ts', "import { x } from '../../src/shared/domain';"],
+    ['src/main/agent/x.ts', "import { x } from '../../shared/domain';"],
     ['src/main/agent/x.ts', "import { x } from 'node:fs';"],
-    ['src/main/cli/demo.ts', "import { x } from '../../src/sandbox/server';"],
-    ['src/main/demo/x.ts', "const { x } = await import('../../src/sandbox/server');"],
+    ['src/main/cli/demo.ts', "import { x } from '../../sandbox/server';"],
+    ['src/main/demo/x.ts', "const { x } = await import('../../sandbox/server');"],
     ['test/main/x.test.ts', "import { x } from '../../src/sandbox/server';"],
-    ['bench/x.ts', "import { x } from '../../src/sandbox/server';"],
+    ['bench/x.ts', "import { x } from '../src/sandbox/server';"],
   ])('%s: %s passes', async (filePath, code) => {
     expect(await boundaryFindings(filePath, code)).toEqual([]);
   });

@@ -50,6 +50,8 @@ import type { SettingsStore } from '../settings/settings-store';
 import { saveAgentDiagnostics } from '../diagnostics/agent-diagnostics';
 import { PackFlow } from '../pack/pack-flow';
 import type { SiteStatusView } from '../../shared/site';
+import type { ScaleDetails, ScaleStatus } from '../../shared/scale';
+import type { ScaleOperations } from './operations/scale';
 import type { ServiceConnection } from '../api/service-connection';
 import type { ProvidedSession } from '../api/session-connection';
 import type { StatusTracker } from './status-tracker';
@@ -86,6 +88,8 @@ export interface AgentServiceDeps {
   readonly uiAddress?: UiAddressControl;
   /** What a fresh station holds back from before its first start (catchUpOffer, printCatchUp; intake/first-start.ts). @default none: nothing offered */
   readonly firstStart?: Pick<FirstStartGate, 'offer' | 'printOffered'>;
+  /** The scale's operations (operations/scale.ts). @default none: the station reads as having no scale */
+  readonly scale?: ScaleOperations;
 }
 
 /** What rotateUiAddress asks of the web UI that serves this agent (src/main/headless.ts). */
@@ -418,6 +422,15 @@ export class AgentService implements AgentApi {
     // Not read yet (the agent started without a key, or the service was down): one more try.
     if (carriers.list().length === 0 && connection.configured) await carriers.refresh();
     return [...carriers.list()];
+  }
+
+  async scaleStatus(input: AgentInput<'scaleStatus'>): Promise<ScaleStatus> {
+    return this.deps.scale ? this.deps.scale.scaleStatus(input) : { state: 'offline', kg: null };
+  }
+
+  async scaleDetails(input: AgentInput<'scaleDetails'>): Promise<ScaleDetails> {
+    if (this.deps.scale) return this.deps.scale.scaleDetails(input);
+    return { uri: 'none', state: 'offline', kg: null, unit: null, identity: null, problem: null, garbage: 0 };
   }
 
   async rotateUiAddress(_input: AgentInput<'rotateUiAddress'>): Promise<{ url: string }> {

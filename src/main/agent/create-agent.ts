@@ -7,21 +7,29 @@
  */
 import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
-import type { JobView, LabelLayout } from '../../shared/domain';
+import type { AgentStatus, JobView, LabelLayout } from '../../shared/domain';
 import { ApiError } from '../api/errors';
 import { canceledAmong } from '../api/cancel-lookup';
-import { Poller } from '../intake/sources/polling/poller';
+import type { Poller } from '../intake/sources/polling/poller';
+import { composeIntake, type Intake } from '../intake/compose-intake';
 import { FirstStartGate } from '../intake/first-start';
+import type { IntakeParts } from '../intake/intake-parts';
+import type { IntakeSink } from '../intake/intake-source';
+import { StandInWhileLost } from '../intake/stand-in-while-lost';
+import { PollingSource, type PollingSourceOptions } from '../intake/sources/polling/polling-source';
+import { WebhookSource } from '../intake/sources/webhooks/webhook-source';
 import { sweepSpoolTemp } from '../printing/spool-temp';
-import { startWebhookServer, type WebhookServer } from '../intake/sources/webhooks/webhook-server';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
 import { JOB_ERROR_CODES } from '../ledger/errors';
 import type { Logger } from '../log';
 import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
+import { readinessMinIntervalOf } from '../printing/printer-kinds';
 import type { PdfToPrinterModule } from '../printing/windows/windows-target';
 import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
+import { ScaleWatch, type ScaleWatchOptions } from './scale-watch';
+import { createScaleOperations } from './operations/scale';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
@@ -90,6 +98,10 @@ export interface AgentOptions {
    * life (`--catch-up`; src/main/intake/first-start.ts). @default none: only what is booked after the first start prints by itself
    */
   readonly catchUpMinutes?: number | null;
+  /** The scale answered for the first time (the headless agent prints `scale: URI`). @default none */
+  readonly onScaleAnswered?: (uri: string) => void;
+  /** Scale monitor tuning (tests). @default the monitor's */
+  readonly scaleMonitor?: ScaleWatchOptions['monitor'];
 }
 
 export interface AgentSiteOptions {
@@ -123,6 +135,8 @@ export interface Agent {
   readonly site: SiteStation | null;
   /** Queue, last print, failures and printer readiness (the site's heartbeat and /metrics). */
   readonly activity: StationActivity;
+  /** The station's scale (`--scale`, Settings → Scale): its monitor, for pack and ship and /metrics. */
+  readonly scale: ScaleWatch;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -161,6 +175,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     counts: () => ledger.jobs.counts(),
     printers: () => routedPrinterUris(routing()),
     targetFor,
+    scale: () => scaleNow(),
   });
   // The configured printers' own readiness, shown by the tray and the state bar as it changes.
   const printerWatch = new PrinterWatch({
@@ -168,15 +183,31 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     readiness: (uri, media) => targetFor(uri).readiness(media),
     onChange: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onReady: (uri) => pipeline.printerReady(uri),
-    // Asking Windows is a PowerShell run: every 15 s is enough there.
-    minGapMs: (uri) => (/^(windows|zpl-windows):/.test(uri) ? 15_000 : 0),
+    // Each kind's own least interval (a Windows printer: every 15 s, asking is a PowerShell run).
+    minGapMs: readinessMinIntervalOf,
     intervalMs: options.printerWatchIntervalMs,
   });
+  // The scale follows its setting; the state bar and tray learn when it goes offline and returns.
+  const scale = new ScaleWatch({
+    uri: () => settings.get().scale ?? 'none',
+    log,
+    onReading: (reading) => hub.emit({ type: 'scale', scale: reading }),
+    onPresence: () => hub.emit({ type: 'status', status: status.snapshot() }),
+    onAnswered: options.onScaleAnswered,
+    monitor: options.scaleMonitor,
+  });
+  settings.onChange(() => void scale.reconfigure());
+  function scaleNow(): AgentStatus['scale'] | null {
+    return scale.current ? { uri: scale.configured, ...scale.status() } : null;
+  }
   const status = new StatusTracker(
     () => ledger.jobs.counts(),
     () => session.active?.environment ?? settings.get().environment,
     () => pipeline.isPaused(),
-    { printerProblems: () => printerWatch.problems() },
+    {
+      printerProblems: () => printerWatch.problems(),
+      scale: scaleNow,
+    },
   );
   const fetcher = {
     async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
@@ -237,15 +268,6 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     },
   });
 
-  // Only what is booked after this station's first start prints by itself (first-start.ts).
-  const intakeSink = new FirstStartGate({
-    store: ledger.intake,
-    sink: pipeline,
-    isNew: () => ledger.jobs.totalJobs() === 0,
-    catchUpMinutes: options.catchUpMinutes,
-    logger: { info: log.info, warn: log.warn, error: log.error },
-  });
-
   const shipments = {
     listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => connection.current.listShipments(query),
     getShipment: (id: string) => connection.current.getShipment(id),
@@ -253,50 +275,48 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     tracking: (id: string) => connection.current.tracking(id),
   };
   const stationRules = () => settings.get().stationRules;
-  const intakeLogger = { info: log.info, warn: log.warn, error: log.error };
-
-  let webhookServer: WebhookServer | null = null;
-  let poller: Poller | null = null;
-  // In a site, the site decides what prints here; this station polls only while the site is lost,
-  // slowly and printing nothing by itself (scans keep finding shipments).
-  let siteLost = false;
-  const startPoller = (): void => {
-    if (!connection.configured) return;
-    if (options.site && !siteLost) return;
-    // A provided session (the demo) may have no webhook endpoint its service could reach.
-    const interval = options.site
-      ? (options.site.lostPollSeconds ?? 60)
-      : (session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds);
-    // One high-water mark per service address: a provided session must not move the mark of the
-    // real account past bookings it never looked at.
-    const cursorName = `poll:${connection.url}`;
-    // A ledger that replaced a damaged one lost its poll marks, not its history on paper: it
-    // starts as a fresh station (first-start.ts), what it finds booked before counted, not printed.
-    const initialLookbackMinutes = intakeSink.lookbackMinutes() ?? (ledger.recovered ? 0 : undefined);
-    const created = new Poller({
-      shipments,
-      cursors: ledger.intake,
-      sink: intakeSink,
-      stationRules: options.site ? SITE_DECIDES : stationRules,
-      onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
-      // A booking the ledger could not take (disk full): the station parks until it can, told once.
-      onLedgerFailure: (error) => pipeline.ledgerFailed(error),
-      index: ledger.intake,
-      intervalSeconds: Math.max(interval, 1),
-      cursorName,
-      logger: intakeLogger,
-      initialLookbackMinutes,
-    });
-    // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
-    poller = created;
-    if (interval > 0) {
-      created.start();
-    } else {
-      // Webhooks only: still reconcile once, since deliveries made while the agent was down
-      // are not guaranteed to arrive (spec, Events 5).
-      void created.pollOnce();
-    }
+  // Only what is booked after this station's first start prints by itself (first-start.ts).
+  const firstStart = new FirstStartGate({
+    store: ledger.intake,
+    sink: { submitBooking: (notice) => pipeline.submitBooking(notice), together: (fn) => pipeline.together(fn) },
+    isNew: () => ledger.jobs.totalJobs() === 0,
+    catchUpMinutes: options.catchUpMinutes,
+    logger: { info: log.info, warn: log.warn, error: log.error },
+  });
+  const parts: IntakeParts = {
+    ledger: ledger.intake,
+    shipments,
+    stationRules,
+    logger: { info: log.info, warn: log.warn, error: log.error },
   };
+  // Read at each start of polling: a provided session (the demo) polls at its own interval.
+  const polling =
+    (overrides: Partial<PollingSourceOptions> = {}) =>
+    (): PollingSourceOptions | null =>
+      connection.configured
+        ? {
+            // A provided session (the demo) may have no webhook endpoint its service could reach.
+            intervalSeconds: session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds,
+            // One high-water mark per service address: a provided session must not move the mark of the
+            // real account past bookings it never looked at.
+            cursorName: `poll:${connection.url}`,
+            // A fresh station's first poll looks back over the hour it offers (first-start.ts); a ledger
+            // that replaced a damaged one is fresh too, and otherwise starts at "now".
+            initialLookbackMinutes: firstStart.lookbackMinutes() ?? (ledger.recovered ? 0 : undefined),
+            ...overrides,
+          }
+        : null;
+  // Every source hands its bookings to the pipeline; the rest of what they learn goes to the agent.
+  const sink: IntakeSink = {
+    submitBooking: (notice) => firstStart.submitBooking(notice),
+    together: (fn) => pipeline.together(fn),
+    ledgerFailed: (error) => pipeline.ledgerFailed(error),
+    canceledAtService: (shipmentId, how) => shipmentCanceled(shipmentId, how),
+    tracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
+    alert: (alert) =>
+      hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
+  };
+  let intake: Intake | null = null;
 
   // Canceled at the service (the web application, another station): nothing of it prints here.
   const shipmentCanceled = (shipmentId: string, how: string): void => {
@@ -331,25 +351,26 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   });
 
   // Loaded only for a station in a site: the NATS client stays out of a plain station's memory.
+  // The site is this station's one source; while it is out of reach this station polls,
+  // slowly and printing nothing by itself (scans keep finding shipments).
+  let siteSource: StandInWhileLost | null = null;
   const site = options.site
     ? new (await import('../site/station/site-station')).SiteStation({
         ...options.site,
         log,
-        sink: intakeSink,
         stationRules,
         // Rules edited for this station at another station's Settings.
         onRules: (rules) => settings.update({ stationRules: rules }),
         heartbeat: () => activity.heartbeat(),
-        onLost: (lost) => {
-          siteLost = lost;
-          void (async () => {
-            await poller?.stop();
-            poller = null;
-            startPoller();
-          })();
-        },
+        onLost: (lost) => void siteSource?.lost(lost),
       })
     : null;
+  if (site) {
+    siteSource = new StandInWhileLost(
+      site,
+      new PollingSource(parts, polling({ intervalSeconds: options.site?.lostPollSeconds ?? 60, stationRules: SITE_DECIDES })),
+    );
+  }
 
   const service = new AgentService({
     site,
@@ -365,14 +386,13 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     session,
     emitStatus: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onIntakeChanged: async () => {
-      await poller?.stop();
-      poller = null;
-      startPoller();
+      await intake?.refresh();
     },
     log,
     secrets: () => options.webhook?.secrets ?? [],
-    firstStart: intakeSink,
     uiAddress: options.uiAddress,
+    scale: createScaleOperations(scale),
+    firstStart,
   });
 
   const agent: Agent = {
@@ -381,53 +401,35 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     pipeline,
     ledger,
     get poller() {
-      return poller;
+      const polls = siteSource ? (siteSource.standIn as PollingSource) : intake?.find(PollingSource);
+      return polls?.poller ?? null;
     },
     get webhookUrl() {
-      return webhookServer?.url ?? null;
+      return intake?.find(WebhookSource)?.url ?? null;
     },
     site,
     activity,
+    scale,
     async start() {
       await service.checkConnection(options.requireValidKey ?? false);
       if (settings.get().paused) pipeline.pause();
       // Before intake: the first bookings' carriers are matched against the service's list.
       if (connection.configured) await carriers.refresh();
       await pipeline.start();
-      intakeSink.start();
-      if (options.webhook && settings.get().intake.webhooksEnabled && !site) {
-        webhookServer = await startWebhookServer({
-          host: options.webhook.host,
-          port: options.webhook.port,
-          secrets: options.webhook.secrets,
-          // The pipeline's lanes already order jobs by booked_at, so deliveries need no hold.
-          reorderWindowMs: 0,
-          ledger: ledger.intake,
-          sink: intakeSink,
-          stationRules,
-          shipments,
-          logger: intakeLogger,
-          // A delivery the ledger could not take (answered 503): the station parks until it can.
-          onLedgerFailure: (error) => pipeline.ledgerFailed(error),
-          onTracking: (shipmentId, event) => {
-            hub.emit({ type: 'tracking', shipmentId, event });
-            if (event.status.toUpperCase() === 'CANCELED') shipmentCanceled(shipmentId, 'a CANCELED tracking event');
-          },
-          onAlert: (alert) =>
-            hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
-        });
-      }
-      site?.start();
-      startPoller();
+      firstStart.start();
+      intake = siteSource
+        ? composeIntake(parts, [siteSource])
+        : composeIntake({ ...parts, webhook: settings.get().intake.webhooksEnabled ? options.webhook : null, polling: polling() });
+      await intake.start(sink);
       fallback.start();
       printerWatch.start();
+      scale.start();
     },
     async stop() {
-      await site?.stop();
+      await scale.stop();
+      await intake?.stop();
       await printerWatch.stop();
       await fallback.stop();
-      await poller?.stop();
-      await webhookServer?.close();
       await pipeline.stop();
       await session.stop();
       await connection.close();

@@ -21,6 +21,8 @@ export interface StatusTrackerOptions {
   readonly now?: () => number;
   /** Printers not ready now, in their own words (PrinterWatch). @default none */
   readonly printerProblems?: () => readonly PrinterProblem[];
+  /** The station's scale and its state (ScaleWatch); null without one. @default none */
+  readonly scale?: () => AgentStatus['scale'] | null;
 }
 
 export class StatusTracker {
@@ -37,6 +39,7 @@ export class StatusTracker {
   private readonly errorWindowMs: number;
   private readonly now: () => number;
   private readonly printerProblems: () => readonly PrinterProblem[];
+  private readonly scale: () => AgentStatus['scale'] | null;
 
   constructor(
     private readonly counts: () => Record<JobState, number>,
@@ -47,6 +50,7 @@ export class StatusTracker {
     this.errorWindowMs = options.errorWindowMs ?? 30 * 60_000;
     this.now = options.now ?? Date.now;
     this.printerProblems = options.printerProblems ?? (() => []);
+    this.scale = options.scale ?? (() => null);
   }
 
   connected(team: string): void {
@@ -123,6 +127,12 @@ export class StatusTracker {
       queued: counts.queued + counts.fetching + counts.spooling,
       failed,
       printerProblems: this.printerProblems(),
+      ...scaleOf(this.scale()),
     };
   }
+}
+
+/** The status carries a scale only when the station has one. */
+function scaleOf(scale: AgentStatus['scale'] | null): Pick<AgentStatus, 'scale'> {
+  return scale ? { scale } : {};
 }

@@ -18,6 +18,7 @@ import { portError } from './port-in-use';
 import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
 import type { SiteMetrics } from '../site/bus/metrics';
 import type { Agent } from '../agent/create-agent';
+import type { ScaleState } from '../../shared/scale';
 import { runUiAddressSubcommand } from './ui-address';
 
 async function main(): Promise<void> {
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
           queued: () => station?.activity.queued() ?? 0,
           printers: async () => (await station?.activity.printers()) ?? [],
           siteConnected: () => (station?.site ? station.site.connected : null),
+          scale: () => (station ? scaleOf(station) : null),
         });
   const agent = await startHeadlessAgent({
     catchUpMinutes: options.catchUpMinutes,
@@ -81,6 +83,9 @@ async function main(): Promise<void> {
     pollIntervalSeconds: options.pollIntervalSeconds,
     uiPort: options.uiPort,
     tuning: pipelineTuning(options),
+    scale: options.scale,
+    // Once, when the scale first answers (docs/INTERFACES.md): a script waits for this line.
+    onScaleAnswered: (uri) => process.stdout.write(`scale: ${uri}\n`),
     site: site.site
       ? {
           servers: site.site,
@@ -124,6 +129,11 @@ async function main(): Promise<void> {
       `note: no --printer given: labels are saved as PDFs in ./prints (${DEFAULT_PRINTER}); use --printer cups:QUEUE to print\n`,
     );
   }
+}
+
+/** The station's scale for /metrics: its URI, state and weight; null without one. */
+function scaleOf(station: Agent): { uri: string; state: ScaleState; kg: number | null } | null {
+  return station.scale.current ? { uri: station.scale.configured, ...station.scale.status() } : null;
 }
 
 main().catch(fail);

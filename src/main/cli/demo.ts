@@ -103,6 +103,9 @@ async function main(): Promise<void> {
     uiPort: options.uiPort ?? 0,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     tuning: pipelineTuning(options),
+    scale: options.scale,
+    // Once, when the scale first answers (docs/INTERFACES.md): a script waits for this line.
+    onScaleAnswered: (uri) => process.stdout.write(`scale: ${uri}\n`),
   }).catch(async (error: unknown) => {
     await sandbox?.close();
     throw portError(error, { '--ui-port': options.uiPort, '--webhook-port': options.webhookPort });

@@ -29,6 +29,8 @@ export interface AgentCliOptions {
   readonly uiPort: number | null;
   /** Most shipments per print call and spool job (src/main/jobs/batching.ts); null = the pipeline's default, 25. */
   readonly batchMax: number | null;
+  /** The station's scale URI (`--scale`, `scale` in --config); null = the one saved in --data-dir (none by default). */
+  readonly scale: string | null;
   readonly dataDir: string;
   /** `--catch-up MINUTES`: print, once, what was booked this long before the station's first start; null = none. */
   readonly catchUpMinutes: number | null;
@@ -53,6 +55,7 @@ const configFileSchema = z
     pollIntervalSeconds: z.number().min(0).max(3600).optional(),
     uiPort: z.number().int().min(0).max(65535).optional(),
     batchMax: z.number().int().min(1).max(25).optional(),
+    scale: z.string().min(1).optional(),
     dataDir: z.string().min(1).optional(),
   })
   .strict();
@@ -93,6 +96,8 @@ Options:
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 5: 12 requests a minute)
   --ui-port N              serve the web UI on 127.0.0.1:N
   --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 25; 1 = each label alone)
+  --scale URI              the station's scale: serial:PATH[?protocol=sics|toledo&baud=N&parity=none|even|odd&bits=7|8]
+                           | hid:VVVV:PPPP | none (default: the scale saved in --data-dir, else none)
   --catch-up MINUTES       on a fresh station, also print what was booked in the MINUTES before its first start,
                            once (default: only what is booked after the first start prints by itself; the UI
                            offers the hour before)
@@ -223,6 +228,7 @@ const AGENT_OPTION_NAMES = [
   '--poll-interval',
   '--ui-port',
   '--batch-max',
+  '--scale',
   '--catch-up',
   '--data-dir',
   '--config',
@@ -293,6 +299,7 @@ export function parseAgentOptions(
         'poll-interval': { type: 'string' },
         'ui-port': { type: 'string' },
         'batch-max': { type: 'string' },
+        scale: { type: 'string' },
         'catch-up': { type: 'string' },
         'data-dir': { type: 'string' },
         config: { type: 'string' },
@@ -324,6 +331,7 @@ export function parseAgentOptions(
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
     batchMax: integer('--batch-max', values['batch-max'], 1, 25) ?? file.batchMax ?? null,
+    scale: values.scale ?? file.scale ?? null,
     dataDir: resolve(values['data-dir'] ?? file.dataDir ?? defaults.dataDir ?? defaultDataDir()),
     catchUpMinutes: integer('--catch-up', values['catch-up'], 0, 7 * 24 * 60),
     help: values.help ?? false,

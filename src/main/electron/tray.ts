@@ -59,7 +59,7 @@ export interface TrayView {
   readonly startAtLogin: boolean | null;
   /** The configured printers, each paused or not (setPrinters). */
   readonly printers: readonly Pick<ConfiguredPrinter, 'uri' | 'paused'>[];
-  /** Printers not ready, in their own words (AgentStatus.printerProblems): one menu line each. */
+  /** Printers not ready, in their own words (AgentStatus.printerProblems), and an offline scale: one menu line each. */
   readonly printerProblems: readonly string[];
   /** The language the tooltip and menu are in. */
   readonly language: UiLanguage;
@@ -88,7 +88,10 @@ export class TrayController {
 
   /** Derives what the tray shows for a status (pure; exposed for tests and the window title). */
   view(status: AgentStatus): TrayView {
-    const printerProblems = (status.printerProblems ?? []).map((p) => p.detail);
+    // An offline scale needs a person as a printer out of paper does: one more line of the same list.
+    const scaleOffline =
+      status.scale?.state === 'offline' ? [trayWord(this.#language, 'tray.scaleOffline', { scale: status.scale.uri })] : [];
+    const printerProblems = [...(status.printerProblems ?? []).map((p) => p.detail), ...scaleOffline];
     // A printer out of paper (head open, paused at the printer, unreachable) needs a person
     // even while the agent itself is fine.
     const shown: AgentStatus['state'] = status.state === 'ok' && printerProblems.length > 0 ? 'error' : status.state;

@@ -1,4 +1,5 @@
 import { LABELS_PER_SHEET } from '../../shared/domain';
+import { kindBatches } from '../printing/printer-kinds';
 import type { BatchBytes } from './batch-bytes';
 import { adviceOf } from './failure';
 import { newJobId } from '../ledger/job-id';
@@ -31,8 +32,9 @@ import type { SpooledJobs } from './spooled-jobs';
  * by the batch id (findSpooled) before anything is sent again, after a crash (recovery.ts)
  * and after a batch spool that threw. A batch the service refuses is dissolved: its members
  * are fetched one by one, their attempts not counted for the batch, so one bad shipment
- * cannot block the others. Folder and service targets never batch (one file or service
- * call per shipment and document).
+ * cannot block the others. Whether a target batches at all is its kind's word
+ * (PrinterKindEntry.batches: folder and service printers do not, one file or service call per
+ * shipment and document).
  */
 
 /** Spooler job title of a batch: carries the batch id that crash recovery looks up. */
@@ -45,9 +47,6 @@ export function batchTitle(batch: Batch): string {
 export function newBatchId(now: number): string {
   return `B${newJobId(now)}`;
 }
-
-/** Kinds whose printer jobs are spooled: a batch is one printer job (for raw ZPL, one connection). */
-const BATCHING_KINDS: ReadonlySet<string> = new Set(['cups', 'ipp', 'windows', 'zpl', 'zpl-cups', 'zpl-windows']);
 
 export class Batching {
   private fetches = 0;
@@ -72,7 +71,7 @@ export class Batching {
 
   /** Whether jobs to this target may be batched at all. */
   batches(target: PipelineTarget): boolean {
-    return this.context.settings.batchMax > 1 && target.needsPdf && BATCHING_KINDS.has(target.kind) && !!this.store.claimBatch;
+    return this.context.settings.batchMax > 1 && target.needsPdf && kindBatches(target.kind) && !!this.store.claimBatch;
   }
 
   /**

@@ -8,6 +8,11 @@ export interface Entry {
   readonly seq: number;
   /** Epoch ms the lane is ordered by: when the shipment was booked, else when the job was made. */
   readonly orderAt: number;
+  /**
+   * Nanoseconds within `orderAt`'s millisecond (the service sends booking times to the
+   * nanosecond; Date keeps milliseconds): two bookings in one millisecond keep their order.
+   */
+  readonly orderNanos: number;
   readonly shipmentId: string;
   readonly documentType: string;
   readonly layout: LabelLayout;
@@ -54,6 +59,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     id: job.id,
     seq: job.seq,
     orderAt: orderTime(job),
+    orderNanos: subMillisecondNanos(job.bookedAt),
     shipmentId: job.shipmentId,
     documentType: job.documentType,
     layout: job.layout,
@@ -179,7 +185,15 @@ export class Lane {
 }
 
 function before(a: Entry, b: Entry): boolean {
-  return a.orderAt < b.orderAt || (a.orderAt === b.orderAt && a.seq < b.seq);
+  if (a.orderAt !== b.orderAt) return a.orderAt < b.orderAt;
+  if (a.orderNanos !== b.orderNanos) return a.orderNanos < b.orderNanos;
+  return a.seq < b.seq;
+}
+
+/** The digits of an RFC 3339 fraction past the milliseconds, as nanoseconds (0 when none). */
+function subMillisecondNanos(timestamp: string | null): number {
+  const fraction = timestamp ? /\.(\d+)(?:Z|z|[+-]\d{2}:\d{2})$/.exec(timestamp.trim())?.[1] : undefined;
+  return fraction ? Number(fraction.slice(3, 9).padEnd(6, '0')) : 0;
 }
 
 function orderTime(job: JobRecord): number {

@@ -19,6 +19,7 @@ export function toSettingsView(stored: StoredSettings, apiKeySet: boolean, apiKe
     intake: stored.intake,
     stationRules: stored.stationRules,
     paused: stored.paused,
+    scale: stored.scale ?? 'none',
   };
 }
 

@@ -9,6 +9,7 @@ import { checkServiceAddress } from '../api/service-address';
 import { CodedError } from '../errors';
 import type { Logger } from '../log';
 import { parsePrinterUri } from '../printing/uri';
+import { parseScaleUri } from '../devices/scale-uri';
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'custom'] as const;
 
@@ -27,6 +28,8 @@ export const storedSettingsSchema = z.object({
   intake: intakeSchema,
   stationRules: stationRulesSchema,
   paused: z.boolean(),
+  /** The station's scale URI; absent in files written before scales: no scale. */
+  scale: z.string().min(1).max(512).optional(),
   encryptedApiKey: z.string().min(1).optional(),
 });
 
@@ -38,6 +41,7 @@ export interface SettingsPatch {
   readonly intake?: Partial<StoredSettings['intake']>;
   readonly stationRules?: StoredSettings['stationRules'];
   readonly paused?: boolean;
+  readonly scale?: string;
   readonly encryptedApiKey?: string | null;
 }
 
@@ -103,7 +107,7 @@ export function defaultSettings(apiUrl: string, printFolder = './prints'): Store
   };
 }
 
-const SECTIONS = ['environment', 'apiUrl', 'routing', 'intake', 'stationRules', 'paused', 'encryptedApiKey'] as const;
+const SECTIONS = ['environment', 'apiUrl', 'routing', 'intake', 'stationRules', 'paused', 'scale', 'encryptedApiKey'] as const;
 
 /**
  * Reads whatever the backing holds. A section that fails validation falls back to its
@@ -134,7 +138,13 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
   const { encryptedApiKey: _dropped, ...rest } = current;
   const merged: Record<string, unknown> = {
     ...rest,
-    ...definedOnly({ environment: patch.environment, apiUrl: patch.apiUrl, paused: patch.paused, stationRules: patch.stationRules }),
+    ...definedOnly({
+      environment: patch.environment,
+      apiUrl: patch.apiUrl,
+      paused: patch.paused,
+      stationRules: patch.stationRules,
+      scale: patch.scale,
+    }),
     routing: { ...current.routing, ...definedOnly(patch.routing ?? {}) },
     intake: { ...current.intake, ...definedOnly(patch.intake ?? {}) },
   };
@@ -149,6 +159,8 @@ export function mergeSettings(current: StoredSettings, patch: SettingsPatch): St
   // that is not a printer URI is refused (PrintError INVALID_PRINTER_URI, naming the valid
   // forms), not discovered when the first label fails.
   for (const uri of [patch.routing?.labelPrinter, patch.routing?.documentPrinter]) if (uri !== undefined) parsePrinterUri(uri);
+  // A scale URI is checked the same way: refused when saved, naming the valid forms.
+  if (patch.scale !== undefined) parseScaleUri(patch.scale);
   if (patch.routing?.printers || patch.routing?.rules || patch.routing?.defaults) checkRoutingTargets(parsed.data.routing);
   // Refused when saved, not at the first call: the key would cross a public network in clear.
   if (patch.apiUrl !== undefined) checkServiceAddress(parsed.data.apiUrl);

@@ -2,6 +2,7 @@
  * English: the reference catalog. Its keys are the message keys; every other language is
  * typed `Catalog`, so a key missing there fails the typecheck. `{name}` is a parameter.
  */
+import { PRINTER_KIND_MESSAGES_EN } from '../../shared/printer-kinds';
 import { REPORT_WORDS } from '../../shared/report-words';
 
 export const en = {
@@ -61,6 +62,13 @@ export const en = {
   'status.failed': 'Failed',
   'status.lastError': 'Last error',
   'status.printerNotReady': 'Printer not ready',
+  'status.scale': 'Scale',
+  'scale.state.stable': 'Stable',
+  'scale.state.motion': 'Moving',
+  'scale.state.zero': 'Empty',
+  'scale.state.under': 'Under zero',
+  'scale.state.over': 'Overloaded',
+  'scale.state.offline': 'Offline',
   'status.state.ok': 'Running',
   'status.state.paused': 'Auto-print paused',
   'status.state.error': 'Error',
@@ -167,24 +175,8 @@ export const en = {
   'jobBadge.failed': 'failed',
   'jobBadge.canceled': 'canceled',
 
-  'printerKind.cups': 'CUPS',
-
-  'printerKind.ipp': 'IPP printer',
-  'printerKind.windows': 'Windows',
-  'printerKind.folder': 'Folder',
-  'printerKind.service': 'Service printer',
-  'printerKind.zpl': 'ZPL printer',
-  'printerKind.zpl-cups': 'ZPL on CUPS',
-  'printerKind.zpl-windows': 'ZPL on Windows',
-  'printerKind.zpl.completed': 'printed (the printer reports it done)',
-  'printerKind.zpl-cups.completed': 'printed (the spooler reports it done)',
-  'printerKind.zpl-windows.completed': 'handed to the Windows spooler',
-  'printerKind.cups.completed': 'printed (the spooler reports it done)',
-
-  'printerKind.ipp.completed': 'printed (the printer reports it done)',
-  'printerKind.windows.completed': 'handed to the Windows spooler',
-  'printerKind.folder.completed': 'saved',
-  'printerKind.service.completed': 'accepted by the service printer',
+  // Each kind's name and what `completed` means on it: written once, in the shared kinds' table.
+  ...PRINTER_KIND_MESSAGES_EN,
 
   'document.label': 'Label',
   'document.manifest': 'Manifest',
@@ -331,6 +323,15 @@ export const en = {
   'settings.tab.printers': 'Printers',
   'settings.tab.packing': 'Packing',
   'settings.tab.support': 'Language and support',
+  'settings.tab.scale': 'Scale',
+  'settings.scale': 'Scale',
+  'settings.scaleUri': 'Scale URI',
+  'settings.scaleHint':
+    'serial:PATH?protocol=sics (Mettler Toledo MT-SICS) or ?protocol=toledo (continuous output), hid:VVVV:PPPP for a USB scale, none for no scale. One scale per station.',
+  'settings.scaleReading': 'Reading',
+  'settings.scaleIdentity': 'The scale says it is',
+  'settings.scaleNone': 'This station has no scale.',
+  'settings.scaleNoIdentity': 'The scale does not say which it is.',
   'settings.saveHint':
     'Saves every changed field in Connection, Printers and Packing. Buttons such as Pause, Test page and Test connection act at once.',
   'settings.fixPrinters': 'Not saved: correct the marked printer fields under Printers first.',

@@ -6,7 +6,7 @@
 import { h } from '../dom';
 import { t } from '../i18n';
 
-export type SectionName = 'connection' | 'printers' | 'packing' | 'support';
+export type SectionName = 'connection' | 'printers' | 'packing' | 'scale' | 'support';
 
 /** The section open last, kept when the views are built again (a new language keeps the admin's place). */
 let lastOpen: SectionName = 'connection';

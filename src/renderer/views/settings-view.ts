@@ -19,6 +19,7 @@ import { PrinterPauseList } from './printer-pauses';
 import type { PackSettingsPanel } from './pack-settings';
 import { mountPrintersEditor, type PrintersEditor } from './printers-editor';
 import { SettingsSections, type SectionName } from './settings-sections';
+import { ScaleSettingsPanel } from './scale-settings';
 
 const MATCH_FIELDS = ['reference_id', 'sender_reference', 'system'] as const;
 
@@ -92,6 +93,7 @@ export class SettingsPanel {
   private readonly printersEditor: PrintersEditor;
   private readonly sections: SettingsSections;
   private packing: PackSettingsPanel | null = null;
+  private readonly scale: ScaleSettingsPanel;
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
   private dirty = false;
@@ -166,6 +168,7 @@ export class SettingsPanel {
         field(t('settings.copies'), f.copies),
       ),
     ];
+    this.scale = new ScaleSettingsPanel(ctx.api);
     this.sections = new SettingsSections();
     this.printersEditor.onReveal = () => this.sections.show('printers', false);
     this.form = h(
@@ -174,6 +177,7 @@ export class SettingsPanel {
       this.sections.panel('connection', t('settings.tab.connection'), ...connection),
       this.sections.panel('printers', t('settings.tab.printers'), ...printers),
       this.sections.panel('packing', t('settings.tab.packing')),
+      this.sections.panel('scale', t('settings.tab.scale'), this.scale.element),
     );
     // Outside the form: its own controls (language, scanner test) are not saved by Save.
     const support = this.sections.panel('support', t('settings.tab.support'));
@@ -200,6 +204,7 @@ export class SettingsPanel {
     };
     this.sections.onShow(hideSave);
     hideSave(this.sections.open);
+    this.sections.onShow((name) => name === 'scale' && void this.scale.refresh());
     support.append(createDiagnosticsPanel(ctx));
 
     this.form.addEventListener('input', () => {
@@ -220,6 +225,7 @@ export class SettingsPanel {
   show(): void {
     void this.loadPrinters();
     void this.printerPauses.refresh();
+    if (this.sections.open === 'scale') void this.scale.refresh();
     // The caret goes where the admin was: the first field of Connection, else the open section's tab.
     if (this.sections.open === 'connection') this.fields.environment.focus();
     else this.sections.show(this.sections.open);
@@ -229,6 +235,11 @@ export class SettingsPanel {
   setPacking(packing: PackSettingsPanel): void {
     this.packing = packing;
     this.sections.content('packing').append(packing.element);
+  }
+
+  /** The scale read anew: Settings → Scale shows it while open. */
+  scaleReading(): void {
+    if (this.sections.open === 'scale' && !this.element.hidden) void this.scale.refresh();
   }
 
   /** Adds to Language and support (controls that act at once, saved by nothing here). */
@@ -263,6 +274,7 @@ export class SettingsPanel {
     this.keyState.textContent = sessionOnly ? t('settings.keySessionOnly') : s.apiKeySet ? t('settings.keySet') : t('settings.noKey');
     this.keyState.className = s.apiKeySet && !sessionOnly ? 'key-state ok' : 'key-state warn';
     this.setPaused(s.paused);
+    this.scale.fill(s.scale, this.dirty);
     if (this.dirty) return;
     const f = this.fields;
     f.environment.value = s.environment;
@@ -328,6 +340,7 @@ export class SettingsPanel {
         carriers: list(f.carriers.value),
         matches,
       },
+      ...this.scale.patch(),
     };
     const checked = agentInputs.saveSettings.safeParse(input);
     if (!checked.success) {

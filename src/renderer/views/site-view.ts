@@ -12,6 +12,7 @@ import { localClock } from '../format';
 import { t, type MessageKey } from '../i18n';
 import { siteReasonWords } from '../job-words';
 import { SiteRulesForm } from './site-rules-form';
+import { scaleWords } from '../scale-words';
 
 /** How often the tab asks again while it is shown. */
 export const SITE_REFRESH_MS = 3_000;
@@ -111,6 +112,8 @@ export class SiteView {
       station.printers.length === 0
         ? '—'
         : station.printers.map((p) => (p.ready ? t('site.printerReady', { printer: p.uri }) : `${p.uri}: ${p.words}`)).join('; ');
+    // The station's scale beside its printers, as the state bar shows it.
+    const scale = station.scale && station.scale.uri !== 'none' ? `${t('status.scale')}: ${scaleWords(station.scale)}` : null;
     // The reference a packer reads on the parcel; a shipment id (a UUID) only when there is none.
     const lastPrint = station.lastPrint
       ? `${station.lastPrint.reference ?? station.lastPrint.shipmentId} ${localClock(station.lastPrint.at)}`
@@ -120,7 +123,7 @@ export class SiteView {
       { class: station.online ? 'site-online' : 'site-offline', 'aria-current': self ? 'true' : null },
       h('th', { scope: 'row' }, name),
       h('td', {}, h('span', { class: 'site-state' }, state)),
-      h('td', {}, printers),
+      h('td', {}, scale ? `${printers}; ${scale}` : printers),
       h('td', {}, String(station.queued)),
       h('td', {}, lastPrint),
       h('td', {}, String(station.failures30m)),

@@ -4,6 +4,8 @@ import { h, replaceChildren } from '../dom';
 import { localDateTime, localNumber } from '../format';
 import { t, tMaybe, type MessageKey } from '../i18n';
 import { agentWords, errorWords } from '../agent-words';
+import type { ScaleStatus } from '../../shared/scale';
+import { scaleWords } from '../scale-words';
 
 const STATE_WORDS: Readonly<Record<AgentStatus['state'], MessageKey>> = {
   ok: 'status.state.ok',
@@ -14,6 +16,8 @@ const STATE_WORDS: Readonly<Record<AgentStatus['state'], MessageKey>> = {
 
 export class StatusBar {
   readonly element = h('footer', { class: 'status-bar', 'aria-label': t('status.aria') });
+  /** The scale's item, updated in place on every reading (a reading is not a whole status). */
+  private scaleItem: HTMLElement | null = null;
 
   show(status: AgentStatus): void {
     const item = (label: string, value: string, cls = '', verbatim = false) =>
@@ -31,6 +35,8 @@ export class StatusBar {
       item(t('status.environment'), tMaybe(`status.env.${status.environment}`) ?? status.environment),
       item(t('status.lastPrint'), localDateTime(status.lastPrintAt)),
       status.queued > 0 ? item(t('status.queued'), localNumber(status.queued)) : null,
+      // The scale beside the printers: its state, and its weight when it has one.
+      (this.scaleItem = status.scale ? this.scaleElement(status.scale) : null),
       status.failed > 0 ? item(t('status.failed'), localNumber(status.failed), 'warn') : null,
       // Each printer that says it is not ready, in its own words (paper out, head open, paused).
       ...(status.printerProblems ?? []).map((problem) => {
@@ -53,7 +59,27 @@ export class StatusBar {
     );
   }
 
+  /** A new reading of the scale (the `scale` event): only its item changes. */
+  scale(reading: ScaleStatus): void {
+    const item = this.scaleItem;
+    if (!item) return;
+    const fresh = this.scaleElement({ uri: item.getAttribute('data-scale') ?? '', ...reading });
+    item.replaceWith(fresh);
+    this.scaleItem = fresh;
+  }
+
+  private scaleElement(scale: NonNullable<AgentStatus['scale']>): HTMLElement {
+    const tone = scale.state === 'offline' ? 'error' : scale.state === 'stable' || scale.state === 'zero' ? '' : 'warn';
+    return h(
+      'span',
+      { class: `status-item scale scale-${scale.state} ${tone}`, 'data-scale': scale.uri, 'data-scale-state': scale.state },
+      h('span', { class: 'status-label' }, t('status.scale')),
+      scaleWords(scale),
+    );
+  }
+
   offline(message: string): void {
+    this.scaleItem = null;
     replaceChildren(
       this.element,
       h(

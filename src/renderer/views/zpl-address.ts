@@ -3,20 +3,19 @@
  * printer is connected (network, a raw CUPS queue, the Windows spooler), its address and
  * its resolution, put together into the printer URI (docs/INTERFACES.md, Printer URIs).
  */
+import { PRINTER_KINDS, PRINTER_KIND_FIELDS, printerUriOf, type PrinterKind } from '../../shared/printer-kinds';
 import { h } from '../dom';
 import { t, type MessageKey } from '../i18n';
 import { PRINTER_KIND_WORDS } from '../words';
 
-export const ZPL_KINDS = ['zpl', 'zpl-cups', 'zpl-windows'] as const;
-export type ZplKind = (typeof ZPL_KINDS)[number];
+/** The kinds whose Settings fields are the raw ZPL printer's (PRINTER_KIND_FIELDS.rawZpl), in the kinds' order. */
+export const ZPL_KINDS: readonly PrinterKind[] = PRINTER_KINDS.filter((kind) => PRINTER_KIND_FIELDS[kind].rawZpl);
+export type ZplKind = PrinterKind;
 export const ZPL_DPIS = ['', '203', '300', '600'] as const;
 
 /** The printer URI for these fields; null while the address is empty. */
 export function zplUri(kind: ZplKind, address: string, dpi: string): string | null {
-  const where = address.trim();
-  if (where === '') return null;
-  const query = dpi ? `?dpi=${dpi}` : '';
-  return kind === 'zpl' ? `zpl://${where.replace(/^zpl:\/\//, '')}${query}` : `${kind}:${where}${query}`;
+  return printerUriOf(kind, address, dpi);
 }
 
 export function zplAddressFields(role: string, use: (uri: string) => void): HTMLElement {

@@ -1,22 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderTestPage, testPageLayout } from '../../../src/main/agent/test-page';
 import type { Routing } from '../../../src/shared/domain';
+import { useTempDir } from '../../support/testbed';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ps-test-page-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('ps-test-page-');
 
 /** The page's text as poppler reads it (what a person sees printed). */
 async function textOf(pdf: Uint8Array): Promise<string> {
-  const file = join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
+  const file = join(dir.path, `${Math.random().toString(36).slice(2)}.pdf`);
   await writeFile(file, pdf);
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }

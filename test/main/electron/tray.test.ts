@@ -135,6 +135,19 @@ describe('TrayController', () => {
     expect(item('printer-problem:0')).toBeUndefined();
   });
 
+  it('says when the scale goes offline (attention icon, tooltip, a menu line) and nothing once it answers again', () => {
+    const scale = { uri: 'serial:/dev/ttyUSB0', state: 'offline' as const, kg: null };
+    controller.render({ ...BASE, scale });
+    expect(tray().initialImage).toBe(ICONS.error);
+    expect(tray().calls.findLast(([name]) => name === 'setToolTip')![1]).toBe(
+      'Print Station — needs attention: Scale serial:/dev/ttyUSB0 is offline: weights are not read',
+    );
+    expect(item('printer-problem:0')).toMatchObject({ label: 'Scale serial:/dev/ttyUSB0 is offline: weights are not read' });
+    controller.render({ ...BASE, scale: { ...scale, state: 'stable', kg: 1.2 } });
+    expect(tray().calls).toContainEqual(['setImage', ICONS.ok]);
+    expect(item('printer-problem:0')).toBeUndefined();
+  });
+
   it('re-renders only what changed, and nothing when nothing changed', () => {
     controller.render(BASE);
     const afterFirst = tray().calls.length;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CarrierCache } from '../../../src/main/agent/carrier-cache';
 import { printersOf, routeFor } from '../../../src/main/printing/routing';
-import { ippMedia, cupsMediaArgs } from '../../../src/main/printing/cups/cups-target';
+import { ippMedia } from '../../../src/main/printing/cups/cups-ipp-driver';
+import { cupsMediaArgs } from '../../../src/main/printing/cups/cups-lp-driver';
 import { windowsPrintOptions } from '../../../src/main/printing/windows/windows-target';
 import { DOCUMENT_TYPES, PRINTER_MEDIA, isSheetMedia, routingSchema } from '../../../src/shared/domain';
 

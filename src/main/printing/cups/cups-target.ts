@@ -1,7 +1,6 @@
 import { agentMessage, type AgentMessage } from '../../../shared/agent-messages';
-import { PRINT_ERROR_CODES, PrintError, fsPrintError } from '../errors';
-import { logField } from '../../log-text';
-import { withSpoolFile } from '../spool-temp';
+import { PRINT_ERROR_CODES, PrintError } from '../errors';
+export type { CupsTargetOptions } from './cups-target-options';
 import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from '../exec';
 import {
   cupsQueueRef,
@@ -17,76 +16,15 @@ import {
 } from '../ipp/ipp';
 import { printerProblem } from '../ipp/ipp-printer-state';
 import { JobWords, toSpoolerState } from '../ipp/ipp-job-state';
-import { IppHttpError, connectionFailed, neverSent } from '../ipp/ipp-connection';
-import { IPP_STATUS, ippPrintJob, type IppPrintAnswer } from '../ipp/ipp-print';
-import { parseLpRequestId, parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
+import { connectionFailed } from '../ipp/ipp-connection';
+import type { CupsDriverHost } from './cups-driver';
+import type { CupsTargetOptions } from './cups-target-options';
+import { CupsIppDriver } from './cups-ipp-driver';
+import { CupsLpDriver } from './cups-lp-driver';
+import { parseLpstatAccepting, parseLpstatPrinters } from './lpstat';
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from '../target';
 import type { PrinterMedia } from '../../../shared/domain';
-import { MEDIA_NAMES, MEDIA_WORDS, mediaSupported } from '../media';
-
-export interface CupsTargetOptions {
-  /** The printer URI this target answers to. */
-  readonly uri: string;
-  /**
-   * Queue name, or (since CUPS queue names cannot contain spaces) a printer's description
-   * such as "Zebra 1", which is resolved to its queue (`Zebra_1` on macOS).
-   */
-  readonly queue: string;
-  /** `HOST:PORT` of another scheduler; null = the local one (CUPS_SERVER honoured). */
-  readonly server?: string | null;
-  /** @default process.env */
-  readonly env?: NodeJS.ProcessEnv;
-  /** @default runExecFile (execFile, never a shell) */
-  readonly exec?: ExecFileRunner;
-  /**
-   * Check that the queue is enabled and accepting before each job, so a paused printer
-   * fails the job visibly instead of hoarding labels that come out hours later. The check
-   * is one IPP Get-Printer-Attributes request to the scheduler (about 1 ms), not a process.
-   * @default true
-   */
-  readonly checkReadiness?: boolean;
-  /**
-   * CUPS media name for 4x6 labels. @default 'Custom.4x6in' for lp, and the PWG keyword
-   * 'oe_4x6-label_4x6in' for IPP Print-Job (cupsd takes either; both print 288 x 432 pt)
-   */
-  readonly labelMedia?: string;
-  /**
-   * How a job reaches the scheduler. `ipp`: an IPP Print-Job from this process on the
-   * scheduler's keep-alive connection (about 1 ms on loopback); a scheduler that refuses it
-   * (HTTP 401/403, an IPP auth or policy status, an unsupported attribute) gets the job
-   * through `lp` instead, which can authenticate, for ippRetryMs. `lp`: always the lp
-   * command (12–20 ms a job for the process). @default 'ipp'
-   */
-  readonly spool?: 'ipp' | 'lp';
-  /** Where the one line saying why IPP printing fell back to lp goes (the agent's logger). @default process.stderr */
-  readonly log?: (line: string) => void;
-  /** @default 'lp' */
-  readonly lpPath?: string;
-  /** @default 'lpstat' */
-  readonly lpstatPath?: string;
-  /** The CUPS `cancel` command, which withdraws a job still held (cancelJob). @default 'cancel' */
-  readonly cancelPath?: string;
-  /**
-   * After the scheduler refused the IPP readiness query (a policy, an HTTP error), lpstat
-   * answers for this long, then IPP is asked again: the refusal may have been passing
-   * (a restarting cupsd, a proxy). @default 60000
-   */
-  readonly ippRetryMs?: number;
-  /** @default Date.now */
-  readonly nowMs?: () => number;
-}
-
-/** IPP `media` and `print-scaling` per media: the same page as cupsMediaArgs asks lp for. */
-export function ippMedia(media: PrinterMedia, labelMedia = 'oe_4x6-label_4x6in'): { media: string; printScaling: 'none' | 'fit' } {
-  const names = MEDIA_NAMES[media];
-  return { media: media === 'label' ? labelMedia : names.ipp, printScaling: names.scaling };
-}
-
-/** lp `-o` options per media; the layout fetched from the service matches (see routing.ts). */
-export function cupsMediaArgs(media: PrinterMedia, labelMedia = 'Custom.4x6in'): string[] {
-  const names = MEDIA_NAMES[media];
-  return ['-o', `media=${media === 'label' ? labelMedia : names.lp}`, '-o', `print-scaling=${names.scaling}`];
-}
+import { MEDIA_WORDS, mediaSupported } from '../media';
 
 /** The media check's answer for a while: a label printer's media list does not change by the minute. */
 const MEDIA_CHECK_TTL_MS = 60_000;
@@ -95,15 +33,7 @@ function notFoundMessage(queue: string): AgentMessage {
   return agentMessage('printer.cupsNotFound', { queue });
 }
 
-function hex(status: number): string {
-  return status.toString(16).padStart(4, '0');
-}
-
-function firstLine(result: ExecResult): string {
-  return (result.stderr.trim() || result.stdout.trim()).split('\n')[0] ?? '';
-}
-
-/** Prints through CUPS over IPP (or `lp` as the fallback); follows jobs with IPP Get-Jobs on the same scheduler. */
+/** Prints through CUPS over IPP (or `lp` as the fallback: the two drivers); follows jobs with IPP Get-Jobs on the same scheduler. */
 export class CupsTarget implements PrinterTarget {
   readonly kind = 'cups' as const;
   readonly needsPdf = true;
@@ -113,15 +43,9 @@ export class CupsTarget implements PrinterTarget {
   private readonly env: NodeJS.ProcessEnv;
   private readonly exec: ExecFileRunner;
   private readonly checkReadiness: boolean;
-  private readonly labelMedia: string;
-  private readonly ippLabelMedia: string;
   private readonly spoolMode: 'ipp' | 'lp';
-  private readonly log: (line: string) => void;
-  /** When the scheduler last refused a Print-Job: lp prints until ippRetryMs later. */
-  private printRefusedAt: number | null = null;
-  /** The refusal last logged, so a scheduler that keeps refusing is named once, not per label. */
-  private loggedRefusal: string | null = null;
-  private readonly lp: string;
+  private readonly ippDriver: CupsIppDriver;
+  private readonly lpDriver: CupsLpDriver;
   private readonly lpstat: string;
   private readonly cancelCommand: string;
   private resolvedQueue: string | null = null;
@@ -142,23 +66,30 @@ export class CupsTarget implements PrinterTarget {
     this.env = cLocaleEnv(options.env ?? process.env);
     this.exec = options.exec ?? runExecFile;
     this.checkReadiness = options.checkReadiness ?? true;
-    this.labelMedia = options.labelMedia ?? 'Custom.4x6in';
-    this.ippLabelMedia = options.labelMedia ?? 'oe_4x6-label_4x6in';
     this.spoolMode = options.spool ?? 'ipp';
-    this.log = options.log ?? ((line) => void process.stderr.write(`${line}\n`));
-    this.lp = options.lpPath ?? 'lp';
     this.lpstat = options.lpstatPath ?? 'lpstat';
     this.cancelCommand = options.cancelPath ?? 'cancel';
     this.ippRetryMs = options.ippRetryMs ?? 60_000;
     this.nowMs = options.nowMs ?? Date.now;
+    const host: CupsDriverHost = {
+      uri: this.uri,
+      run: (file, args, input) => this.run(file, args, input),
+      scheduler: () => this.ipp(),
+      unreachable: (cause) => this.unreachable(cause),
+      rejecting: (queue, reason) => this.rejecting(queue, reason),
+      notFound: (queue) => this.notFound(queue),
+    };
+    this.ippDriver = new CupsIppDriver(host, {
+      labelMedia: options.labelMedia,
+      retryMs: this.ippRetryMs,
+      log: options.log,
+      nowMs: this.nowMs,
+    });
+    this.lpDriver = new CupsLpDriver(host, { lpPath: options.lpPath, labelMedia: options.labelMedia });
   }
 
   private hostArgs(): string[] {
     return this.server ? ['-h', this.server] : [];
-  }
-
-  private async withTempFile<T>(pdf: Uint8Array, use: (path: string) => Promise<T>): Promise<T> {
-    return withSpoolFile(pdf, use, (error, where) => fsPrintError(error, where, this.uri));
   }
 
   private async run(file: string, args: string[], input?: Uint8Array): Promise<ExecResult> {
@@ -353,13 +284,8 @@ export class CupsTarget implements PrinterTarget {
   }
 
   /**
-   * Over IPP the PDF goes in the Print-Job request body, whole: cupsd creates the job only
-   * once it has the complete request, so a job is at the spooler whole or not at all.
-   *
-   * Through lp the PDF is written whole to a private temp file first, and lp gets its path.
-   * Piped on stdin instead, a PDF larger than the pipe buffer could reach the spooler cut
-   * short if the agent died mid-write: lp would see end-of-file and queue half a document
-   * under the job's title, which reconciliation would then adopt as printed.
+   * Over IPP (cups-ipp-driver.ts) while the scheduler takes Print-Job, else through lp
+   * (cups-lp-driver.ts); both hand over a job whole or not at all.
    */
   async spool(request: SpoolRequest): Promise<SpoolResult> {
     if (!request.pdf) {
@@ -369,98 +295,11 @@ export class CupsTarget implements PrinterTarget {
     }
     if (!request.title.includes(request.jobId)) throw new Error(`job title "${request.title}" must contain the job id ${request.jobId}`);
     const queue = this.checkReadiness ? await this.assertReady() : await this.queue();
-    if (this.spoolMode === 'ipp' && (this.printRefusedAt === null || this.nowMs() - this.printRefusedAt >= this.ippRetryMs)) {
-      const spooled = await this.spoolByIpp(queue, request, request.pdf);
+    if (this.spoolMode === 'ipp' && this.ippDriver.available()) {
+      const spooled = await this.ippDriver.spool(queue, request, request.pdf);
       if (spooled) return spooled;
     }
-    return this.spoolByLp(queue, request, request.pdf);
-  }
-
-  /** Print-Job over IPP; null when the scheduler refused it and lp is to try instead. */
-  private async spoolByIpp(queue: string, request: SpoolRequest, pdf: Uint8Array): Promise<SpoolResult | null> {
-    let answer: IppPrintAnswer;
-    try {
-      const media = ippMedia(request.media, this.ippLabelMedia);
-      answer = await ippPrintJob({ server: await this.ipp() }, queue, { name: request.title, pdf, copies: request.copies, ...media });
-    } catch (error) {
-      if (error instanceof PrintError) throw error;
-      if (error instanceof IppHttpError) return this.refused(queue, `HTTP ${error.status}`);
-      if (neverSent(error)) throw this.unreachable(error);
-      // Written, then broken off: the job may exist. It stays "may be at the spooler", and the
-      // print queue looks it up by title (findSpooled) before it is ever sent again.
-      throw new PrintError(
-        PRINT_ERROR_CODES.SPOOL_FAILED,
-        `The connection to CUPS broke off while handing a job to "${queue}" (${(error as Error).message}); ` +
-          'the job is looked up by its title before it is sent again.',
-        { cause: error, target: this.uri },
-      );
-    }
-    if (answer.jobId !== null) {
-      this.printRefusedAt = null;
-      this.loggedRefusal = null;
-      return { spoolerJobId: `${queue}-${answer.jobId}`, completed: false };
-    }
-    if (answer.status < 0x0100) {
-      const message = `CUPS accepted a job for "${queue}" but named no job id (IPP status 0x${hex(answer.status)}).`;
-      // The job was queued: a blind retry would print twice.
-      throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, message, { target: this.uri, retryable: false });
-    }
-    if (answer.status === IPP_STATUS.notFound) {
-      throw new PrintError(PRINT_ERROR_CODES.PRINTER_NOT_FOUND, notFoundMessage(queue), { target: this.uri });
-    }
-    if (answer.status === IPP_STATUS.notAcceptingJobs) throw this.rejecting(queue, null);
-    const status = `IPP status 0x${hex(answer.status)}`;
-    return this.refused(queue, answer.message ? `${answer.message}, ${status}` : status);
-  }
-
-  /** Notes a refused Print-Job (nothing was queued) and says why once; lp takes the job. */
-  private refused(queue: string, why: string): null {
-    this.printRefusedAt = this.nowMs();
-    if (this.loggedRefusal !== why) {
-      this.loggedRefusal = why;
-      const retry = Math.round(this.ippRetryMs / 1000);
-      // The status message is the scheduler's text: escaped and capped like any outside text.
-      const line = `${logField(this.uri)}: CUPS refused the IPP print request for "${logField(queue)}" (${logField(why)}); printing through lp instead, trying IPP again in ${retry} s.`;
-      this.log(line);
-    }
-    return null;
-  }
-
-  private async spoolByLp(queue: string, request: SpoolRequest, pdf: Uint8Array): Promise<SpoolResult> {
-    const args = ['-d', queue, '-t', request.title, '-n', String(request.copies), ...cupsMediaArgs(request.media, this.labelMedia)];
-    const result = await this.withTempFile(pdf, (path) => this.run(this.lp, [...args, '--', path]));
-    if (result.code === 0) {
-      const id = parseLpRequestId(result.stdout);
-      if (!id) {
-        throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `lp printed no job id for ${this.uri} (got "${result.stdout.trim()}").`, {
-          target: this.uri,
-          // The job may have been queued: a blind retry could print twice.
-          retryable: false,
-        });
-      }
-      return { spoolerJobId: id, completed: false };
-    }
-    const message = firstLine(result);
-    if (/does not exist|Invalid destination|not found/i.test(message)) throw await this.notFound(queue);
-    if (/not accepting jobs/i.test(message)) {
-      throw new PrintError(
-        PRINT_ERROR_CODES.PRINTER_REJECTING,
-        `CUPS queue "${queue}" is not accepting jobs: run \`cupsaccept '${queue}'\` or accept jobs in printer settings.`,
-        { target: this.uri },
-      );
-    }
-    if (/Forbidden|not authorized|Unauthorized/i.test(message)) {
-      throw new PrintError(
-        PRINT_ERROR_CODES.PERMISSION_DENIED,
-        `CUPS refused the job for "${queue}" (${message}): allow this user to print to the queue.`,
-        {
-          target: this.uri,
-        },
-      );
-    }
-    throw new PrintError(PRINT_ERROR_CODES.SPOOL_FAILED, `lp could not print to "${queue}": ${message || `exit code ${result.code}`}.`, {
-      target: this.uri,
-    });
+    return this.lpDriver.spool(queue, request, request.pdf);
   }
 
   /** The scheduler the CUPS tools would use; asked once per target, then remembered. */

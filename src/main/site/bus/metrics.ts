@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobView } from '../../../shared/domain';
+import { SCALE_STATES, type ScaleState } from '../../../shared/scale';
 import { listen } from '../../http/listen';
 
 /**
@@ -14,6 +15,8 @@ export interface StationMetricsSource {
   readonly siteConnected: () => boolean | null;
   /** Relay: bookings that no claim, rule or default station decides yet. */
   readonly waiting: () => number;
+  /** The station's scale and its state; null without one. */
+  readonly scale: () => { readonly uri: string; readonly state: ScaleState; readonly kg: number | null } | null;
 }
 
 export class SiteMetrics {
@@ -68,6 +71,28 @@ export class SiteMetrics {
           this.set(source.waiting?.() ?? 0);
         },
       });
+    new Gauge({
+      name: 'print_station_scale_state',
+      help: "1 for the scale's state now, 0 for the others (absent without a scale)",
+      labelNames: ['scale', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        const scale = source.scale?.() ?? null;
+        if (scale) for (const state of SCALE_STATES) this.set({ scale: scale.uri, state }, scale.state === state ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'print_station_scale_weight_kg',
+      help: 'The weight on the scale in kg while it is stable or in motion (absent otherwise)',
+      labelNames: ['scale'],
+      registers,
+      collect() {
+        this.reset();
+        const scale = source.scale?.() ?? null;
+        if (scale && scale.kg !== null) this.set({ scale: scale.uri }, scale.kg);
+      },
+    });
     new Gauge({
       name: 'print_station_site_connected',
       help: '1 while connected to the site, 0 when lost (absent outside a site)',

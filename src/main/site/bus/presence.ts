@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import type { SitePrinterView, SiteStationView } from '../../../shared/site';
+import type { SitePrinterView, SiteScaleView, SiteStationView } from '../../../shared/site';
 import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
 
@@ -20,6 +20,8 @@ export interface Heartbeat {
   /** `reference`: what a packer reads on the parcel (absent from older stations' heartbeats). */
   readonly lastPrint: { readonly shipmentId: string; readonly reference?: string | null; readonly at: string } | null;
   readonly failures30m: number;
+  /** The station's scale; absent from stations without one and from those older than scales. */
+  readonly scale?: SiteScaleView | null;
 }
 
 export class Presence {
@@ -51,6 +53,7 @@ export class Presence {
         queued: beat.queued,
         lastPrint: beat.lastPrint,
         failures30m: beat.failures30m,
+        scale: beat.scale ?? null,
         rules: null,
         fallback: null,
       });

@@ -16,6 +16,8 @@ export interface StationActivityOptions {
   /** The printers the routing can send to. */
   readonly printers: () => readonly string[];
   readonly targetFor: (uri: string) => PrinterTarget;
+  /** The station's scale and its state for the heartbeat; null without one. @default none */
+  readonly scale?: () => Heartbeat['scale'];
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -75,6 +77,7 @@ export class StationActivity {
       queued: this.queued(),
       lastPrint: this.lastPrint,
       failures30m: this.failures30m(),
+      scale: this.options.scale?.() ?? null,
     };
   }
 }

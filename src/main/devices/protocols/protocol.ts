@@ -1,0 +1,35 @@
+import type { ScaleSample } from '../scale-reading';
+import type { SerialParity } from '../scale-uri';
+
+/**
+ * A serial scale protocol as pure functions: what to send, and what a received line means.
+ * The port, the framing into lines, deadlines and retries are the device's and the
+ * monitor's (serial-scale-device.ts, scale-monitor.ts), so a protocol is tested on bytes alone.
+ */
+export interface SerialScaleProtocol {
+  /** The `protocol=` value in the scale URI. */
+  readonly name: string;
+  /** Line settings the scale ships with, used when the URI does not name them. */
+  readonly line: { readonly baud: number; readonly parity: SerialParity; readonly bits: 7 | 8 };
+  /**
+   * What to send for one weight (a demand protocol), or null when the scale sends by itself
+   * (a continuous protocol: the device reads the next frame).
+   */
+  readonly weightRequest: string | null;
+  /** What to send to learn the scale's identity, or null when the protocol has no such question. */
+  readonly identityRequest: string | null;
+  /** Zeroes the scale (the packer's "zero" from Settings → Scale), or null when the protocol cannot. */
+  readonly zeroRequest: string | null;
+  /** One received line (without its CR/LF) read as this protocol's answer. */
+  decode(line: string): ProtocolAnswer;
+}
+
+/** A line read as a protocol's answer. */
+export type ProtocolAnswer =
+  | { readonly kind: 'sample'; readonly sample: ScaleSample }
+  /** The scale's identity (a serial number, a model). */
+  | { readonly kind: 'identity'; readonly identity: string }
+  /** A well-formed answer that carries no weight: an acknowledgement, "busy", "unknown command". */
+  | { readonly kind: 'reply'; readonly text: string }
+  /** Not this protocol's: noise, a wrong baud rate or parity, a half line. Counted, never a weight. */
+  | { readonly kind: 'garbage' };

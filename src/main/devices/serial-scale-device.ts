@@ -1,0 +1,170 @@
+/**
+ * A serial (or USB-serial) scale: the port through `serialport` (loaded here, only when a
+ * serial scale is configured), lines through LineFramer, their meaning through the URI's
+ * protocol. Every conversation has a deadline; a port that closes under us settles `lost`.
+ */
+import type { SerialPort as SerialPortClass } from 'serialport';
+import { SCALE_ERROR_CODES, ScaleError } from './errors';
+import { LineFramer } from './line-framer';
+import type { ProtocolAnswer, SerialScaleProtocol } from './protocols/protocol';
+import { SERIAL_PROTOCOLS } from './protocols/registry';
+import type { ScaleAnswer, ScaleDevice } from './scale-device';
+import type { SerialScaleAddress } from './scale-uri';
+
+type Waiter = { accept: (answer: ProtocolAnswer) => boolean; resolve: (answer: ProtocolAnswer) => void; reject: (error: Error) => void };
+
+async function loadSerialPort(): Promise<typeof SerialPortClass> {
+  try {
+    return (await import('serialport')).SerialPort;
+  } catch (error) {
+    throw new ScaleError(
+      SCALE_ERROR_CODES.SCALE_DRIVER_UNAVAILABLE,
+      `serial scales need the serialport module, which did not load here: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+export async function openSerialScale(address: SerialScaleAddress): Promise<ScaleDevice> {
+  const SerialPort = await loadSerialPort();
+  const port = new SerialPort({
+    path: address.path,
+    baudRate: address.baud,
+    dataBits: address.bits,
+    parity: address.parity,
+    stopBits: 1,
+    autoOpen: false,
+  });
+  await new Promise<void>((resolve, reject) =>
+    port.open((error) =>
+      error
+        ? reject(
+            new ScaleError(SCALE_ERROR_CODES.SCALE_OPEN_FAILED, `cannot open the scale's port ${address.path}: ${error.message}`, {
+              cause: error,
+            }),
+          )
+        : resolve(),
+    ),
+  );
+  return new SerialScaleDevice(port, SERIAL_PROTOCOLS[address.protocol], address.path);
+}
+
+class SerialScaleDevice implements ScaleDevice {
+  readonly lost: Promise<Error>;
+  private garbageLines = 0;
+  private readonly queue: ProtocolAnswer[] = [];
+  private waiter: Waiter | null = null;
+  private gone: Error | null = null;
+  private closing = false;
+
+  constructor(
+    private readonly port: SerialPortClass,
+    private readonly protocol: SerialScaleProtocol,
+    private readonly path: string,
+  ) {
+    const framer = new LineFramer(
+      (line) => this.answer(protocol.decode(line)),
+      () => this.garbageLines++,
+    );
+    port.on('data', (chunk: Buffer) => framer.push(chunk));
+    // Errors also end in 'close' when the port is gone; the listener keeps them from being thrown.
+    port.on('error', () => undefined);
+    this.lost = new Promise<Error>((resolve) => {
+      port.once('close', (error: Error | null) => {
+        const gone = new ScaleError(SCALE_ERROR_CODES.SCALE_LOST, `the scale's port ${path} closed${error ? `: ${error.message}` : ''}`);
+        this.gone = gone;
+        this.waiter?.reject(gone);
+        this.waiter = null;
+        resolve(gone);
+      });
+    });
+  }
+
+  get garbage(): number {
+    return this.garbageLines;
+  }
+
+  async read(deadlineMs: number): Promise<ScaleAnswer> {
+    const { weightRequest } = this.protocol;
+    // A demand protocol's answer belongs to the request just sent: older lines are stale.
+    if (weightRequest !== null) {
+      this.queue.length = 0;
+      await this.write(weightRequest);
+    }
+    const answer = await this.next((a) => a.kind === 'sample' || a.kind === 'reply', deadlineMs, 'a weight');
+    return answer as ScaleAnswer;
+  }
+
+  async identify(deadlineMs: number): Promise<string | null> {
+    const { identityRequest } = this.protocol;
+    if (identityRequest === null) return null;
+    this.queue.length = 0;
+    await this.write(identityRequest);
+    // A scale that does not know the question says so (ES): then it has no identity to give.
+    const answer = await this.next(
+      (a) => a.kind === 'identity' || (a.kind === 'reply' && /^E[STL]$/.test(a.text)),
+      deadlineMs,
+      'its identity',
+    );
+    return answer.kind === 'identity' && answer.identity.trim() !== '' ? answer.identity.trim() : null;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing || this.gone) return;
+    this.closing = true;
+    await new Promise<void>((resolve) => this.port.close(() => resolve()));
+  }
+
+  private answer(answer: ProtocolAnswer): void {
+    if (answer.kind === 'garbage') {
+      this.garbageLines++;
+      return;
+    }
+    const waiter = this.waiter;
+    if (waiter && waiter.accept(answer)) {
+      this.waiter = null;
+      waiter.resolve(answer);
+      return;
+    }
+    // A continuous scale outruns a slow reader: only the newest few frames matter.
+    this.queue.push(answer);
+    if (this.queue.length > 8) this.queue.shift();
+  }
+
+  private write(text: string): Promise<void> {
+    if (this.gone) return Promise.reject(this.gone);
+    return new Promise((resolve, reject) =>
+      this.port.write(text, 'latin1', (error) =>
+        error
+          ? reject(new ScaleError(SCALE_ERROR_CODES.SCALE_LOST, `cannot write to the scale's port ${this.path}: ${error.message}`))
+          : resolve(),
+      ),
+    );
+  }
+
+  private next(accept: (answer: ProtocolAnswer) => boolean, deadlineMs: number, what: string): Promise<ProtocolAnswer> {
+    if (this.gone) return Promise.reject(this.gone);
+    const index = this.queue.findIndex(accept);
+    if (index !== -1) return Promise.resolve(this.queue.splice(0, index + 1).at(-1)!);
+    return new Promise<ProtocolAnswer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.waiter === waiter) this.waiter = null;
+        reject(
+          new ScaleError(SCALE_ERROR_CODES.SCALE_TIMEOUT, `the scale on ${this.path} sent no answer with ${what} within ${deadlineMs} ms`),
+        );
+      }, deadlineMs);
+      const waiter: Waiter = {
+        accept,
+        resolve: (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      this.waiter = waiter;
+    });
+  }
+}
