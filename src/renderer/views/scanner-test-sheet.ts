@@ -74,7 +74,10 @@ async function renderSheet(sheet: HTMLElement): Promise<void> {
   // the whole of bwip-js (every symbology, ~1 MB) was the UI's one oversized chunk.
   const { code128, drawingSVG } = await import('bwip-js/browser');
   const items = SCANNER_TEST_CODES.map(({ text, suffix, words }) => {
-    const svg = code128({ bcid: 'code128', text: bwipText(text, suffix), parse: true, scale: 2, height: 12, includetext: false }, drawingSVG());
+    const svg = code128(
+      { bcid: 'code128', text: bwipText(text, suffix), parse: true, scale: 2, height: 12, includetext: false },
+      drawingSVG(),
+    );
     return h(
       'figure',
       { class: 'test-code' },

@@ -66,7 +66,9 @@ describe('npm run demo', () => {
         const timer = setTimeout(() => reject(new Error(`demo not ready: ${stdout}`)), 45_000);
         child.stdout.on('data', (d: Buffer) => {
           stdout += d.toString();
-          if (stdout.includes('printer: ')) (clearTimeout(timer), resolve());
+          if (!stdout.includes('printer: ')) return;
+          clearTimeout(timer);
+          resolve();
         });
       });
       const files = (await readdir(join(dir, 'demo-prints'))).filter((f) => f.endsWith('.pdf'));
