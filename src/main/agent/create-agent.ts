@@ -7,9 +7,7 @@
  */
 import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
-import type { AgentStatus, JobView, LabelLayout } from '../../shared/domain';
-import { ApiError } from '../api/errors';
-import { canceledAmong } from '../api/cancel-lookup';
+import type { AgentStatus } from '../../shared/domain';
 import type { Poller } from '../intake/sources/polling/poller';
 import { composeIntake, type Intake } from '../intake/compose-intake';
 import { FirstStartGate } from '../intake/first-start';
@@ -18,31 +16,32 @@ import type { IntakeSink } from '../intake/intake-source';
 import { StandInWhileLost } from '../intake/stand-in-while-lost';
 import { PollingSource, type PollingSourceOptions } from '../intake/sources/polling/polling-source';
 import { WebhookSource } from '../intake/sources/webhooks/webhook-source';
+import { servicePdfFetcher } from '../api/service-pdf-fetcher';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
-import { JOB_ERROR_CODES } from '../ledger/errors';
 import type { Logger } from '../log';
-import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
+import { loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import { readinessMinIntervalOf } from '../printing/printer-kinds';
+import { printerTargets } from '../printing/printer-targets';
 import type { PdfToPrinterModule } from '../printing/windows/windows-target';
-import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
+import { liveRouting, printersOf, routedPrinterUris } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
 import { ScaleWatch, type ScaleWatchOptions } from './scale-watch';
 import { createScaleOperations } from './operations/scale';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
-import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
-import { AgentService, type UiAddressControl } from './agent-service';
+import { createAgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
-import { describeCancel, JobLogLines } from '../jobs/job-log';
+import { describeCancel } from '../jobs/job-log';
+import { pipelineObserver } from './pipeline-observer';
 import { ServiceConnection, type ServiceConnectionOptions } from '../api/service-connection';
 import { ProvidedSession, type DemoConnectionProvider } from '../api/session-connection';
 import { StatusTracker } from './status-tracker';
-import { renderTestPage, TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
+import { routeTestPagesAsLabels, withTestPages } from './test-page';
 import type { SiteStation } from '../site/station/site-station';
 import { StationActivity } from '../site/station/station-activity';
 import type { StationRules } from '../../shared/domain';
@@ -160,15 +159,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   };
   const pdfToPrinter: PdfToPrinterModule | undefined =
     process.platform === 'win32' ? await loadPdfToPrinter() : options.targets?.pdfToPrinter;
-  const targets = new Map<string, PrinterTarget>();
-  const targetFor = (uri: string): PrinterTarget => {
-    let target = targets.get(uri);
-    if (!target) {
-      target = createTarget(uri, { log: (line) => options.log.warn(line), ...options.targets, pdfToPrinter, service: servicePort });
-      targets.set(uri, target);
-    }
-    return target;
-  };
+  const targetFor = printerTargets({ log: (line) => options.log.warn(line), ...options.targets, pdfToPrinter, service: servicePort });
 
   const session = new ProvidedSession(options.demo);
   const activity = new StationActivity({
@@ -209,63 +200,26 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       scale: scaleNow,
     },
   );
-  const fetcher = {
-    async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
-      if (req.document_type === TEST_PAGE_TYPE) {
-        return { pdf: await renderTestPage(req.label_layout, routeFor(routing(), 'label').target, new Date()), requestId: null };
-      }
-      try {
-        const result = await connection.printing.printFile(req);
-        status.serviceReached();
-        return result;
-      } catch (error) {
-        if (error instanceof ApiError) status.serviceFailed(error);
-        throw error;
-      }
-    },
-    // Tells "this shipment has no waybill" (not a failure) from a real refusal.
-    availableDocuments: async (shipmentId: string) => (await connection.current.getShipment(shipmentId)).available_documents_types ?? [],
-    // A test page has no shipment to ask about.
-    canceledAmong: async (shipmentIds: readonly string[], since: Date) => {
-      const ids = shipmentIds.filter((id) => id !== TEST_PAGE_SHIPMENT);
-      return ids.length === 0 ? { canceled: [], requestId: null } : canceledAmong(connection.current, ids, since);
-    },
-  };
+  const fetcher = servicePdfFetcher({
+    printing: () => connection.printing,
+    client: () => connection.current,
+    onReached: () => status.serviceReached(),
+    onFailed: (error) => status.serviceFailed(error),
+  });
 
   const carriers = new CarrierCache({
     source: () => connection.current,
     onError: (error) => log.warn(`carriers: GET /carriers failed (${error.message}); routing rules match carrier words as given`),
   });
-  const jobLines = new JobLogLines();
+  const routes = liveRouting(routing, carriers.key);
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
-    fetcher,
+    fetcher: withTestPages(fetcher, routing),
     targetFor,
-    route: (documentType, carrier) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType, carrier, carriers.key),
-    mediaFor: (target, layout) => mediaOn(findPrinter(routing(), target), layout),
-    autoPrintTypes: () => autoPrintTypes(routing()),
-    copies: () => routing().copies,
+    ...routes,
+    route: routeTestPagesAsLabels(routes.route),
     ...options.pipeline,
-    // The ledger cannot be written (disk full, read-only): said once, with what to do, in the
-    // log, the status (window, tray) until it can; the pipeline retries and resumes by itself.
-    onError: (error) => {
-      log.error(error.message);
-      if (error.code === JOB_ERROR_CODES.LEDGER_WRITE_FAILED) status.ledgerFailed(error);
-      else status.serviceFailed(error);
-      hub.emit({ type: 'status', status: status.snapshot() });
-    },
-    onLedgerBack: () => {
-      log.info('ledger: writes go through again; printing resumes');
-      status.ledgerBack();
-      hub.emit({ type: 'status', status: status.snapshot() });
-    },
-    onJobChange: (job: JobView) => {
-      status.job(job);
-      activity.job(job);
-      const line = jobLines.line(job);
-      if (line !== null) (job.state === 'failed' ? log.warn : log.info)(line);
-      hub.emit({ type: 'job', job });
-    },
+    ...pipelineObserver({ log, status, activity, hub }),
   });
 
   const shipments = {
@@ -372,7 +326,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     );
   }
 
-  const service = new AgentService({
+  const service = createAgentService({
     site,
     fallback,
     carriers,
@@ -396,7 +350,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   });
 
   const agent: Agent = {
-    api: service,
+    api: service.api,
     subscribe: hub.subscribe,
     pipeline,
     ledger,

@@ -1,5 +1,7 @@
 import { englishOf, type AgentMessage } from '../../shared/agent-messages';
 import type { LabelLayout } from '../../shared/domain';
+import { backoffDelay } from '../retry/backoff';
+import { PRINTER_PROBE } from '../retry/policies';
 import { AUTO_TRIGGERS, type JobRecord } from '../ledger/job-record';
 
 /** A job the queue is working on, in memory (the ledger row is the durable truth). */
@@ -118,7 +120,7 @@ export class Lane {
   /** The printer was found down (again): the next probe after a backoff that doubles up to `maxMs`. */
   markDown(message: AgentMessage, now: number, baseMs: number, maxMs: number): PrinterDown {
     const probes = this.down ? this.down.probes + 1 : 0;
-    const delay = Math.min(maxMs, baseMs * 2 ** Math.min(probes, 20));
+    const delay = backoffDelay({ ...PRINTER_PROBE, baseMs, maxMs }, probes);
     this.down = { advice: englishOf(message), message, probes, nextProbeAt: now + delay };
     return this.down;
   }
@@ -130,7 +132,7 @@ export class Lane {
    */
   markFault(message: AgentMessage, now: number, baseMs: number, maxMs: number): PrinterDown {
     this.faults += 1;
-    const delay = Math.min(maxMs, baseMs * 2 ** Math.min(this.faults - 1, 20));
+    const delay = backoffDelay({ ...PRINTER_PROBE, baseMs, maxMs }, this.faults - 1);
     this.down = { advice: englishOf(message), message, probes: 0, nextProbeAt: now + delay, fault: true };
     return this.down;
   }

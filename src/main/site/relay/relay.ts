@@ -16,6 +16,7 @@ import { FallbackMover } from './fallback-mover';
 import { HEARTBEAT_MS, OnlineStations, Presence } from '../bus/presence';
 import { SitePublisher } from './publisher';
 import { SiteRules } from '../bus/site-rules';
+import { SITE } from '../../retry/policies';
 
 /**
  * The relay: the site's intake. The agent's own intake parts (the webhook server with its
@@ -160,7 +161,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       busyIntervalSeconds: Math.max(Math.min(interval, 3), 1),
       cursorName: `site-relay:${options.apiUrl}`,
       // A failed poll here is mostly the site out of reach: try again soon once it is back.
-      maxBackoffSeconds: 15,
+      maxBackoffSeconds: SITE.relayPollMaxMs / 1000,
     }),
   });
   await intake.start(publisher);
