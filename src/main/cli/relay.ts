@@ -12,13 +12,15 @@ import { missingProtections, protectionWarning } from '../site/bus/site-address'
 import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
 import { stopOnSignals } from './lifecycle';
 import { OptionsError, parseAgentOptions } from './options';
-import { RELAY_USAGE, splitSiteOptions } from './site-options';
+import { RELAY_USAGE, SITE_OPTION_NAMES, splitSiteOptions } from './site-options';
+import { portError } from './port-in-use';
+import { defaultRelayDataDir } from '../default-data-dir';
 
 /** True when argv is the relay command (then it runs until stopped). */
 export async function runRelaySubcommand(argv: readonly string[]): Promise<boolean> {
   if (argv[0] !== 'relay') return false;
   const { site, rest } = splitSiteOptions(argv.slice(1));
-  const options = parseAgentOptions(rest);
+  const options = parseAgentOptions(rest, process.env, undefined, { dataDir: defaultRelayDataDir(), alsoKnown: SITE_OPTION_NAMES });
   if (options.help) {
     process.stdout.write(`${RELAY_USAGE}\n`);
     return true;
@@ -64,10 +66,17 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
     log.warn(text);
     process.stdout.write(`${text}\n`);
   });
-  const relay = await starting;
+  const ports = { '--webhook-port': options.webhookPort, '--metrics-port': site.metricsPort };
+  const relay = await starting.catch((error: unknown) => {
+    throw portError(error, ports);
+  });
   connected = true;
   let metricsServer: MetricsServer | null = null;
-  if (site.metricsPort !== null) metricsServer = await startMetricsServer(metrics, site.metricsPort);
+  if (site.metricsPort !== null)
+    metricsServer = await startMetricsServer(metrics, site.metricsPort).catch(async (error: unknown) => {
+      await relay.stop();
+      throw portError(error, ports);
+    });
   stopOnSignals(async () => {
     await metricsServer?.close();
     await relay.stop();

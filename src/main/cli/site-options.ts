@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { maskPassword, parseSiteAddress } from '../site/bus/site-address';
 import { stationNameProblem } from '../site/bus/schemas';
+import { commandHelp } from './command-help';
 import { OptionsError } from './options';
 
 export interface SiteCliOptions {
@@ -38,10 +39,11 @@ export const SITE_USAGE = `Site of stations (NATS JetStream; docs/OPERATIONS.md 
   --site-creds FILE        NATS credentials file (.creds from site-setup) for a protected site
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics`;
 
-export const RELAY_USAGE = `Usage: npm run agent -- relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...
-The site's intake: takes the service's webhooks and/or polls, decides which station prints each
-booking and publishes it once to the site. Prints nothing; needs no printer.
-  --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
+export const RELAY_USAGE = commandHelp({
+  usage: 'relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...',
+  about: `The site's intake: takes the service's webhooks and/or polls, decides which station prints each
+booking and publishes it once to the site. Prints nothing; needs no printer.`,
+  options: `  --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
   --default-station NAME   where a booking goes that no scan claim and no station rule decides (repeatable; first online wins;
                            none: such a booking waits at the relay until a scan claims it)
   --api-url URL            the service's base address including /external/v1; the key in PRINT_STATION_API_KEY or --config
@@ -52,8 +54,9 @@ booking and publishes it once to the site. Prints nothing; needs no printer.
   --fallback-after S       a booking waits this long for its offline station before its fallback prints it (default 120)
   --site-creds FILE        NATS credentials file (.creds from site-setup) for a protected site
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics
-  --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default ./.data)
-  --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`;
+  --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default: relay/ in the agent's default data dir)
+  --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`,
+});
 
 const OPTIONS = {
   site: { type: 'string' },
@@ -75,6 +78,9 @@ function number(name: string, raw: string | undefined, min: number, max: number,
     throw new OptionsError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
+
+/** Every site option as typed, for "did you mean" in the agent's parser. */
+export const SITE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
 
 /** Takes the site options out of argv; `rest` goes to the agent's own parser. */
 export function splitSiteOptions(argv: readonly string[]): { site: SiteCliOptions; rest: string[] } {

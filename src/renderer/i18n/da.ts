@@ -30,6 +30,10 @@ export const da: Catalog = {
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'forsendelses-id',
   'scan.by.tracking_id': 'sporingsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# forsendelse blev booket} other {# forsendelser blev booket}} i den sidste time, før denne station startede: den udskriver selv kun det, der bookes efter dens første start.',
+  'catchUp.print': 'Udskriv dem',
+  'catchUp.printed': '{count, plural, one {# forsendelse sendt til udskrivning} other {# forsendelser sendt til udskrivning}}.',
   'scannerTest.heading': 'Scanner',
   'scannerTest.hint':
     'Indstil scanneren til at afslutte hver kode med Enter eller Tab og til computerens tastaturlayout. Testarket viser, om den gør det: scan dets koder i scanningsfeltet.',

@@ -32,6 +32,10 @@ export const en = {
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'shipment id',
   'scan.by.tracking_id': 'tracking number',
+  'catchUp.offer':
+    '{count, plural, one {# shipment was booked in the last hour before this station started} other {# shipments were booked in the last hour before this station started}}: it prints by itself only what is booked after its first start.',
+  'catchUp.print': 'Print them',
+  'catchUp.printed': '{count, plural, one {# shipment sent to print} other {# shipments sent to print}}.',
   'scannerTest.heading': 'Scanner',
   'scannerTest.hint':
     "Set the scanner to end each code with Enter or Tab, and to the computer's keyboard layout. The test sheet shows whether it does: scan its codes into the Scan box.",

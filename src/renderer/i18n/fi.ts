@@ -30,6 +30,10 @@ export const fi: Catalog = {
   'scan.by.reference': 'viite',
   'scan.by.shipment_id': 'lähetystunnus',
   'scan.by.tracking_id': 'seurantanumero',
+  'catchUp.offer':
+    '{count, plural, one {# lähetys varattiin} other {# lähetystä varattiin}} viimeisen tunnin aikana ennen tämän aseman käynnistystä: asema tulostaa itse vain ensimmäisen käynnistyksensä jälkeen varatut.',
+  'catchUp.print': 'Tulosta ne',
+  'catchUp.printed': '{count, plural, one {# lähetys lähetetty tulostukseen} other {# lähetystä lähetetty tulostukseen}}.',
   'scannerTest.heading': 'Viivakoodinlukija',
   'scannerTest.hint':
     'Aseta lukija päättämään jokainen koodi Enteriin tai Tabiin ja käyttämään tietokoneen näppäimistöasettelua. Testiarkki näyttää, tekeekö se niin: lue sen koodit lukukenttään.',

@@ -30,6 +30,10 @@ export const nb: Catalog = {
   'scan.by.reference': 'referanse',
   'scan.by.shipment_id': 'sendings-ID',
   'scan.by.tracking_id': 'sporingsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# sending ble booket} other {# sendinger ble booket}} den siste timen før denne stasjonen startet: den skriver selv bare ut det som bookes etter sin første start.',
+  'catchUp.print': 'Skriv ut dem',
+  'catchUp.printed': '{count, plural, one {# sending sendt til utskrift} other {# sendinger sendt til utskrift}}.',
   'scannerTest.heading': 'Skanner',
   'scannerTest.hint':
     'Still skanneren til å avslutte hver kode med Enter eller Tab og til datamaskinens tastaturoppsett. Testarket viser om den gjør det: skann kodene i skannefeltet.',

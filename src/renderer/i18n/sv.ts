@@ -29,6 +29,10 @@ export const sv: Catalog = {
   'scan.by.reference': 'referens',
   'scan.by.shipment_id': 'sändnings-id',
   'scan.by.tracking_id': 'spårningsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# sändning bokades} other {# sändningar bokades}} den sista timmen innan den här stationen startade: den skriver själv bara ut det som bokas efter sin första start.',
+  'catchUp.print': 'Skriv ut dem',
+  'catchUp.printed': '{count, plural, one {# sändning skickad till utskrift} other {# sändningar skickade till utskrift}}.',
   'scannerTest.heading': 'Skanner',
   'scannerTest.hint':
     'Ställ in skannern att avsluta varje kod med Enter eller Tab och på datorns tangentbordslayout. Testarket visar om den gör det: skanna dess koder i skanningsrutan.',
