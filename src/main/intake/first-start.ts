@@ -1,4 +1,4 @@
-import type { BookingNotice } from './booking-notice';
+import type { BookingNotice } from '../ledger/booking-notice';
 import type { BookingSinkPort, CursorStorePort, IntakeLogger } from './ports';
 import { silentLogger } from './ports';
 import { logField } from '../log-text';
