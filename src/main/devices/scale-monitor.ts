@@ -11,7 +11,8 @@
  */
 import { SCALE_ERROR_CODES, type ScaleError } from './errors';
 import { ReopenBackoff } from './reopen-backoff';
-import { openScaleDevice, type ScaleDevice, type ScaleOpener } from './scale-device';
+import { openScaleDevice } from './open-scale-device';
+import type { ScaleDevice, ScaleOpener } from './scale-device';
 import { sampleReading, type ScaleReading } from './scale-reading';
 import { formatScaleUri, type ScaleAddress } from './scale-uri';
 
