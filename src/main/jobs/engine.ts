@@ -22,8 +22,8 @@ export const AUTO_SCOPE = '*';
 
 /**
  * The engine's state and its parts, put together once: the lines and the jobs in them, the
- * pauses, the scheduler (scheduler.ts), the steps (job-steps.ts, batching.ts), what a failure
- * leads to (job-failures.ts), the spooler's side (spooled-jobs.ts) and the ledger's writes
+ * pauses, the scheduler (scheduler.ts), the runner that settles each step's outcome
+ * (runner.ts), the steps (job-steps.ts, batching.ts), the outcome of a failure (job-failures.ts), the spooler's side (spooled-jobs.ts) and the ledger's writes
  * (ledger/ledger-guard.ts). The facade (pipeline.ts) and the commands (commands/) work on it;
  * the steps see it only as the `JobQueue` port (pipeline-context.ts), which it implements.
  */
