@@ -36,6 +36,7 @@ export interface ScaleMonitorOptions {
 export type ScaleReadingListener = (reading: ScaleReading) => void;
 
 const OFFLINE_AT_START = 'the scale has not answered yet';
+const STOP_WAIT_MS = 4000;
 
 export class ScaleMonitor {
   /** The canonical URI of the scale followed. */
@@ -130,7 +131,8 @@ export class ScaleMonitor {
     this.running = false;
     this.wake?.();
     await this.device?.close().catch(() => undefined);
-    await this.loop;
+    // Every step of the loop has a deadline; the wait is bounded as well, so a stuck port never holds the agent's stop.
+    await Promise.race([this.loop, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     this.loop = null;
   }
 

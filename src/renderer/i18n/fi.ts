@@ -17,7 +17,7 @@ export const fi: Catalog = {
 
   'scan.label': 'Skannaa tai kirjoita viite, lähetystunnus tai seurantanumero',
   'scan.lookUp': 'Hae',
-  'scan.hint': 'Enter hakee · Alt+R tulostaa tarran uudelleen · Alt+B varaa lähetyksen, jota ei ole varattu · Alt+1…4 vaihtaa näkymää',
+  'scan.hint': 'Enter hakee · Alt+R tulostaa tarran uudelleen · Alt+B varaa lähetyksen, jota ei ole varattu · Alt+1…{last} vaihtaa näkymää',
   'scan.lookupFailed': 'Haku ”{scan}” epäonnistui: {error}',
   'scan.found': '”{scanned}” löytyi ({matchedBy})',
   'scan.foundReference': '”{scanned}” löytyi ({matchedBy}): {reference}',
@@ -30,6 +30,10 @@ export const fi: Catalog = {
   'scan.by.reference': 'viite',
   'scan.by.shipment_id': 'lähetystunnus',
   'scan.by.tracking_id': 'seurantanumero',
+  'catchUp.offer':
+    '{count, plural, one {# lähetys varattiin} other {# lähetystä varattiin}} viimeisen tunnin aikana ennen tämän aseman käynnistystä: asema tulostaa itse vain ensimmäisen käynnistyksensä jälkeen varatut.',
+  'catchUp.print': 'Tulosta ne',
+  'catchUp.printed': '{count, plural, one {# lähetys lähetetty tulostukseen} other {# lähetystä lähetetty tulostukseen}}.',
   'scannerTest.heading': 'Viivakoodinlukija',
   'scannerTest.hint':
     'Aseta lukija päättämään jokainen koodi Enteriin tai Tabiin ja käyttämään tietokoneen näppäimistöasettelua. Testiarkki näyttää, tekeekö se niin: lue sen koodit lukukenttään.',
@@ -92,6 +96,8 @@ export const fi: Catalog = {
   'diagnostics.failed': 'Vianmääritystietoja ei voitu tallentaa: {error}',
   'uiAddress.hint':
     'Tämän sivun osoite toimii myös uudelleenkäynnistysten jälkeen: tallenna se kirjanmerkiksi. Uusi osoite sulkee pois kaikki vanhan osoitteen kirjanmerkit ja avoimet välilehdet.',
+  'uiAddress.hintThisRun':
+    'Tämän sivun osoite on voimassa, kunnes agentti pysäytetään: seuraava käynnistys tulostaa uuden. Uusi osoite sulkee pois kaikki vanhan osoitteen avoimet välilehdet.',
   'uiAddress.rotate': 'Uusi käyttöliittymän osoite',
   'uiAddress.failed': 'Uuden osoitteen luonti epäonnistui: {error}',
 
@@ -206,7 +212,7 @@ export const fi: Catalog = {
   'trigger.webhook': 'varattu (webhook)',
   'trigger.poll': 'varattu (kysely)',
   'trigger.site': 'varattu (toimipaikan kautta)',
-  'trigger.scan': 'skannaus',
+  'trigger.scan': 'varattu täällä',
   'trigger.reprint': 'uusintatulostus',
   'trigger.manual': 'testitulostus',
 
@@ -276,6 +282,7 @@ export const fi: Catalog = {
   'result.routingDefault': 'Reitityksen oletus',
   'result.routingDefaultTarget': 'Reitityksen oletus ({target})',
   'result.reprintDocument': 'Tulosta {document} uudelleen',
+  'result.printDocument': 'Tulosta {document}',
   'result.printerNotReady': '{name} (ei valmis)',
   'result.sendingReprint': 'Lähetetään uudelleentulostusta…',
   'result.reprintFailed': 'Uudelleentulostus epäonnistui: {error}',
@@ -368,6 +375,8 @@ export const fi: Catalog = {
   'settings.autoPrintPaused': 'Automaattinen tulostus keskeytetty.',
   'settings.autoPrintResumed': 'Automaattinen tulostus jatkuu.',
   'pauses.title': 'Määritetyt tulostimet',
+  'pauses.none': 'Ei vielä tulostinta: valitse tarratulostin alta.',
+  'pauses.rules': '{count, plural, one {sääntö {rules}} other {säännöt {rules}}}',
   'pauses.listFailed': 'Tulostimia ei voitu luetella: {error}',
   'pauses.pauseName': 'Keskeytä {name}',
   'pauses.resumeName': 'Jatka {name}',
@@ -385,9 +394,10 @@ export const fi: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Tulostimet ja tulostussäännöt',
-  'pf.printers': 'Tulostimet',
-  'pf.printersHint': 'Kaikki aseman tulostimet ja niissä oleva paperi. Alla olevat säännöt ja oletukset viittaavat niihin nimellä.',
-  'pf.noPrinters': 'Luettelossa ei ole tulostimia: tarrat menevät yllä valitulle tarratulostimelle ja asiakirjat asiakirjatulostimelle.',
+  'pf.printers': 'Nimetyt tulostimet',
+  'pf.printersHint':
+    'Nimeä tulostin, jos haluat antaa sille oman paperin, varatulostimen tai säännöt ja oletukset, jotka lähettävät asiakirjoja sille.',
+  'pf.noPrinters': 'Ei vielä yhtään: tarratulostin ja asiakirjatulostin tulostavat kaiken.',
   'pf.printerN': 'Tulostin {n}',
   'pf.printerNamed': 'Tulostin {n}: {name}',
   'pf.name': 'Nimi',
@@ -735,9 +745,14 @@ export const fi: Catalog = {
     'Tämä asema ei kuulu toimipaikkaan. Käynnistä se valitsimella --site nats://HOST:PORT, niin se jakaa vastaanoton muiden asemien kanssa.',
   'site.connected': 'Yhdistetty: {address}, asemana {station}.',
   'site.lost': 'Toimipaikkaan {address} ei saada yhteyttä: tälle asemalle päätetyt tarrat tulevat, kun yhteys palaa.',
+  'site.unprotected':
+    'Toimipaikkaa eivät suojaa tunnukset eivätkä TLS: kuka tahansa verkossa voi lukea tai tehdä varauksia (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Yhteydessä toimipaikkaan ei ole TLS:ää: varaukset kulkevat verkossa luettavina (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Asema liittyy toimipaikkaan ilman tunnuksia: kuka tahansa verkossa voi saada sen tulostamaan (site-setup, docs/OPERATIONS.md).',
   'site.online': 'verkossa',
   'site.offline': 'ei verkossa',
-  'site.relayName': '{name} (välittäjä)',
+  'site.relays': 'Välittäjät',
   'site.printerReady': '{printer}: valmis',
   'site.noDecisions': 'Ei päätettyjä varauksia sen jälkeen, kun asema liittyi.',
   'site.printedAt': 'tulostettu asemalla {station}',

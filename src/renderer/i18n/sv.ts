@@ -16,7 +16,7 @@ export const sv: Catalog = {
 
   'scan.label': 'Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer',
   'scan.lookUp': 'Sök',
-  'scan.hint': 'Enter söker · Alt+R skriver ut etiketten igen · Alt+B bokar en sändning som inte är bokad · Alt+1…4 byter vy',
+  'scan.hint': 'Enter söker · Alt+R skriver ut etiketten igen · Alt+B bokar en sändning som inte är bokad · Alt+1…{last} byter vy',
   'scan.lookupFailed': 'Sökningen efter ”{scan}” misslyckades: {error}',
   'scan.found': 'Hittade ”{scanned}” via {matchedBy}',
   'scan.foundReference': 'Hittade ”{scanned}” via {matchedBy}: {reference}',
@@ -29,6 +29,10 @@ export const sv: Catalog = {
   'scan.by.reference': 'referens',
   'scan.by.shipment_id': 'sändnings-id',
   'scan.by.tracking_id': 'spårningsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# sändning bokades} other {# sändningar bokades}} den sista timmen innan den här stationen startade: den skriver själv bara ut det som bokas efter sin första start.',
+  'catchUp.print': 'Skriv ut dem',
+  'catchUp.printed': '{count, plural, one {# sändning skickad till utskrift} other {# sändningar skickade till utskrift}}.',
   'scannerTest.heading': 'Skanner',
   'scannerTest.hint':
     'Ställ in skannern att avsluta varje kod med Enter eller Tab och på datorns tangentbordslayout. Testarket visar om den gör det: skanna dess koder i skanningsrutan.',
@@ -91,6 +95,8 @@ export const sv: Catalog = {
   'diagnostics.failed': 'Diagnostiken kunde inte sparas: {error}',
   'uiAddress.hint':
     'Sidans adress fungerar även efter omstarter: bokmärk den. En ny adress stänger ute alla bokmärken och öppna flikar med den gamla.',
+  'uiAddress.hintThisRun':
+    'Sidans adress gäller tills agenten stoppas: nästa start skriver ut en ny. En ny adress stänger ute alla öppna flikar med den gamla.',
   'uiAddress.rotate': 'Ny adress till gränssnittet',
   'uiAddress.failed': 'Kunde inte skapa en ny adress: {error}',
 
@@ -205,7 +211,7 @@ export const sv: Catalog = {
   'trigger.webhook': 'bokad (webhook)',
   'trigger.poll': 'bokad (hämtning)',
   'trigger.site': 'bokad (via anläggningen)',
-  'trigger.scan': 'skanning',
+  'trigger.scan': 'bokad här',
   'trigger.reprint': 'omutskrift',
   'trigger.manual': 'testutskrift',
 
@@ -274,6 +280,7 @@ export const sv: Catalog = {
   'result.routingDefault': 'Enligt routing',
   'result.routingDefaultTarget': 'Enligt routing ({target})',
   'result.reprintDocument': 'Skriv ut {document} igen',
+  'result.printDocument': 'Skriv ut {document}',
   'result.printerNotReady': '{name} (inte redo)',
   'result.sendingReprint': 'Skickar omutskriften…',
   'result.reprintFailed': 'Omutskriften misslyckades: {error}',
@@ -366,6 +373,8 @@ export const sv: Catalog = {
   'settings.autoPrintPaused': 'Automatisk utskrift pausad.',
   'settings.autoPrintResumed': 'Automatisk utskrift återupptagen.',
   'pauses.title': 'Konfigurerade skrivare',
+  'pauses.none': 'Ingen skrivare än: välj etikettskrivaren nedan.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Skrivarna kunde inte listas: {error}',
   'pauses.pauseName': 'Pausa {name}',
   'pauses.resumeName': 'Återuppta {name}',
@@ -383,9 +392,10 @@ export const sv: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Skrivare och regler för utskrift',
-  'pf.printers': 'Skrivare',
-  'pf.printersHint': 'Alla skrivare som stationen använder och papperet de har. Reglerna och standardvalen nedan anger dem med namn.',
-  'pf.noPrinters': 'Inga skrivare i listan: etiketter går till etikettskrivaren och dokument till dokumentskrivaren ovan.',
+  'pf.printers': 'Namngivna skrivare',
+  'pf.printersHint':
+    'Ge en skrivare ett namn för att ange dess papper, en reserv, eller regler och standardval som skickar dokument till den.',
+  'pf.noPrinters': 'Inga än: etikettskrivaren och dokumentskrivaren skriver ut allt.',
   'pf.printerN': 'Skrivare {n}',
   'pf.printerNamed': 'Skrivare {n}: {name}',
   'pf.name': 'Namn',
@@ -735,9 +745,14 @@ export const sv: Catalog = {
     'Den här stationen ingår inte i en anläggning. Starta den med --site nats://HOST:PORT för att dela mottagning med andra stationer.',
   'site.connected': 'Ansluten till {address} som {station}.',
   'site.lost': 'Anläggningen {address} går inte att nå: etiketter som beslutats för den här stationen kommer när den är tillbaka.',
+  'site.unprotected':
+    'Varken inloggningsuppgifter eller TLS skyddar anläggningen: alla i nätverket kan läsa eller skapa bokningar (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Anslutningen till anläggningen saknar TLS: bokningar går läsbart över nätverket (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stationen ansluter till anläggningen utan inloggningsuppgifter: alla i nätverket kan få den att skriva ut (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relä)',
+  'site.relays': 'Reläer',
   'site.printerReady': '{printer}: redo',
   'site.noDecisions': 'Inga bokningar beslutade sedan stationen anslöt.',
   'site.printedAt': 'utskriven på {station}',
