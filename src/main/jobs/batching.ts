@@ -5,6 +5,7 @@ import { adviceOf } from './failure';
 import { newJobId } from '../ledger/job-id';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Batch, Entry, Lane } from './lane';
+import type { StepOutcome } from './outcomes';
 import { isLedgerFailure } from '../ledger/ledger-guard';
 import type { PipelineContext } from './pipeline-context';
 import { type BatchStore, type PipelineTarget } from './ports';
@@ -62,6 +63,8 @@ export class Batching {
     private readonly failures: JobFailures,
     private readonly spooled: SpooledJobs,
     private readonly bytes: BatchBytes,
+    /** Runner.settle: what happened to one member (runner.ts). */
+    private readonly settle: (outcome: StepOutcome, lane: Lane, entry: Entry) => void,
   ) {}
 
   /** Batch fetches in progress (they count against fetchConcurrency like single ones). */
@@ -219,8 +222,10 @@ export class Batching {
       }
       // A member canceled while the batch waited: its label is in the batch's PDF, so the batch
       // is not sent; the others go back to waiting in their places and are fetched again without it.
-      const gone = await this.steps.cancels.sweep(members);
-      if (gone.length > 0) {
+      const swept = await this.steps.cancels.sweep(members);
+      if (swept.length > 0) {
+        for (const { entry, outcome } of swept) this.settle(outcome, lane, entry);
+        const gone = swept.map((g) => g.entry);
         this.release(
           batch,
           members.filter((m) => !gone.includes(m)),
@@ -250,7 +255,7 @@ export class Batching {
       for (const m of members) m.phase = 'ready';
       if (isLedgerFailure(error)) throw error;
       if (target.reconcilable === false && isAmbiguous(error)) {
-        for (const m of members) this.failures.failUnconfirmed(m, error);
+        for (const m of members) this.settle(this.failures.unconfirmed(error), lane, m);
         this.tryBatchState(batch.id, 'dissolved');
         return;
       }
@@ -258,7 +263,7 @@ export class Batching {
         const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
         if (!readiness.ready) {
           // The batch keeps its place, its PDF and its tries; the line waits on the printer.
-          this.failures.waitForPrinter(lane, first, adviceOf(readiness, error));
+          this.settle({ kind: 'printerDown', advice: adviceOf(readiness, error) }, lane, first);
           first.phase = 'ready';
           return;
         }
@@ -271,7 +276,7 @@ export class Batching {
         m.phase = 'waiting';
       }
       this.tryBatchState(batch.id, 'dissolved');
-      for (const m of members) this.failures.onFailure(m, error);
+      for (const m of members) this.settle(this.failures.outcomeOf(m, error), lane, m);
       return;
     }
     this.handOver(lane, batch, result.spoolerJobId, result.completed, result.note ?? null);

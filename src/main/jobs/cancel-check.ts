@@ -1,5 +1,6 @@
 import type { Entry } from './lane';
 import type { PipelineContext } from './pipeline-context';
+import type { StepOutcome } from './outcomes';
 import type { CancelStore } from './ports';
 
 /*
@@ -30,10 +31,10 @@ export class CancelCheck {
    * The service refused to render the job's PDF (422: a canceled shipment is no longer
    * booked): when its shipment is canceled (the ledger knows, or one request to the service
    * says so), the job ends `canceled` like any other, not failed nor "no such document".
-   * False for any other refusal, which the caller handles as before.
+   * Null for any other refusal, which the caller handles as before.
    */
-  async refused(entry: Entry, error: unknown, token: number): Promise<boolean> {
-    if ((error as { status?: unknown } | null)?.status !== 422) return false;
+  async refused(entry: Entry, error: unknown): Promise<StepOutcome | null> {
+    if ((error as { status?: unknown } | null)?.status !== 422) return null;
     const known = this.store.cancelOf?.(entry.shipmentId);
     let by: 'station' | 'service' | null = known?.source ?? null;
     let requestId: string | null = null;
@@ -48,19 +49,21 @@ export class CancelCheck {
         this.failures += 1;
       }
     }
-    if (!by || this.context.queue.disowned(entry, token)) return false;
-    this.context.queue.shipmentCanceled([entry], by, requestId);
-    return true;
+    return by ? { kind: 'canceled', reason: null, requestId, by } : null;
   }
 
   /**
-   * The entries whose shipment is canceled, already taken out of their line and written
-   * `canceled` (JobQueue.shipmentCanceled); empty when every one may be spooled.
+   * The entries whose shipment is canceled, each with the outcome that ends it `canceled`
+   * (the runner settles it); empty when every one may be spooled.
    */
-  async sweep(entries: readonly Entry[]): Promise<Entry[]> {
-    const local = entries.filter((e) => this.store.cancelOf?.(e.shipmentId));
-    for (const e of local) this.context.queue.shipmentCanceled([e], this.store.cancelOf!(e.shipmentId)!.source, null);
-    const rest = entries.filter((e) => !local.includes(e));
+  async sweep(entries: readonly Entry[]): Promise<{ entry: Entry; outcome: StepOutcome }[]> {
+    const canceled = (e: Entry, by: 'station' | 'service', requestId: string | null) => ({
+      entry: e,
+      outcome: { kind: 'canceled', reason: null, requestId, by } as const,
+    });
+    const known = (e: Entry) => canceled(e, this.store.cancelOf!(e.shipmentId)!.source, null);
+    const local = entries.filter((e) => this.store.cancelOf?.(e.shipmentId)).map(known);
+    const rest = entries.filter((e) => !local.some((l) => l.entry === e));
     const now = this.context.queue.nowMs();
     const fetcher = this.context.fetcher;
     const waited = rest.some((e) => now - e.checkedAt > this.context.settings.recheckAfterMs);
@@ -75,12 +78,10 @@ export class CancelCheck {
       return local;
     }
     for (const e of rest) e.checkedAt = now;
-    const canceled = new Set(answer.canceled.map((id) => id.toLowerCase()));
-    const remote = rest.filter((e) => canceled.has(e.shipmentId.toLowerCase()));
-    if (remote.length > 0) this.context.queue.shipmentCanceled(remote, 'service', answer.requestId);
+    const byService = new Set(answer.canceled.map((id) => id.toLowerCase()));
+    const remote = rest.filter((e) => byService.has(e.shipmentId.toLowerCase()));
     // A cancel recorded while the service was asked (this station's own, a tracking event).
     const late = rest.filter((e) => !remote.includes(e) && this.store.cancelOf?.(e.shipmentId));
-    for (const e of late) this.context.queue.shipmentCanceled([e], this.store.cancelOf!(e.shipmentId)!.source, null);
-    return [...local, ...remote, ...late];
+    return [...local, ...remote.map((e) => canceled(e, 'service', answer.requestId)), ...late.map(known)];
   }
 }

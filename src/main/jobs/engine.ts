@@ -13,6 +13,7 @@ import { observerFrom, resolveSettings, type PipelineSettings, type PrintPipelin
 import type { PipelineLedger, PipelineObserver } from './ports';
 import { TargetCache } from './printer-directory';
 import type { RecoveryContext } from './commands/recovery';
+import { Runner } from './runner';
 import { Scheduler } from './scheduler';
 import { SpooledJobs } from './spooled-jobs';
 
@@ -21,8 +22,8 @@ export const AUTO_SCOPE = '*';
 
 /**
  * The engine's state and its parts, put together once: the lines and the jobs in them, the
- * pauses, the scheduler (scheduler.ts), the steps (job-steps.ts, batching.ts), what a failure
- * leads to (job-failures.ts), the spooler's side (spooled-jobs.ts) and the ledger's writes
+ * pauses, the scheduler (scheduler.ts), the runner that settles each step's outcome
+ * (runner.ts), the steps (job-steps.ts, batching.ts), the outcome of a failure (job-failures.ts), the spooler's side (spooled-jobs.ts) and the ledger's writes
  * (ledger/ledger-guard.ts). The facade (pipeline.ts) and the commands (commands/) work on it;
  * the steps see it only as the `JobQueue` port (pipeline-context.ts), which it implements.
  */
@@ -46,6 +47,7 @@ export class Engine implements JobQueue {
   readonly steps: JobSteps;
   readonly cancelCheck: CancelCheck;
   readonly batching: Batching;
+  readonly runner: Runner;
   readonly recovery: RecoveryContext;
   readonly scheduler: Scheduler;
 
@@ -63,17 +65,26 @@ export class Engine implements JobQueue {
     this.spooled = new SpooledJobs(context);
     this.failures = new JobFailures(context);
     this.cancelCheck = new CancelCheck(context, this.ledger);
-    this.steps = new JobSteps(context, this.failures, this.spooled, this.cancelCheck);
-    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled, bytes);
+    this.steps = new JobSteps(context, this.failures, this.cancelCheck);
+    const settle: Runner['settle'] = (outcome, lane, entry) => this.runner.settle(outcome, lane, entry);
+    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled, bytes, settle);
+    this.runner = new Runner({
+      ...context,
+      lanes: this.lanes,
+      observer: this.observer,
+      steps: this.steps,
+      batching: this.batching,
+      failures: this.failures,
+      spooled: this.spooled,
+      rearm: () => this.scheduler.rearm(),
+    });
     this.recovery = { ...context, spooled: this.spooled };
     this.scheduler = new Scheduler({
       ...context,
       lanes: this.lanes,
       pausedTargets: this.pausedTargets,
-      steps: this.steps,
+      runner: this.runner,
       batching: this.batching,
-      failures: this.failures,
-      observer: this.observer,
       running: () => this.started && !this.stopped,
       stopped: () => this.stopped,
       nowMs: () => this.nowMs(),

@@ -4,7 +4,8 @@ import { PRINT_ERROR_CODES } from '../printing/errors';
 import { backoffDelay } from '../retry/backoff';
 import { JOB_FETCH } from '../retry/policies';
 import { classifyFailure, messageOf } from './failure';
-import type { Entry, Lane, PrinterDown } from './lane';
+import type { Entry } from './lane';
+import type { StepOutcome } from './outcomes';
 import type { PipelineContext } from './pipeline-context';
 
 /*
@@ -12,48 +13,35 @@ import type { PipelineContext } from './pipeline-context';
  * tries left), `failed` with the reason and request id (permanent, out of tries, or a
  * handover that may have printed on a target that cannot be asked), or `canceled` (an
  * automatic job for a document the shipment does not have). failure.ts says what an error
- * is; this module turns that into the job's next state, apart from the queue that runs it.
+ * is; this module turns that into the outcome (outcomes.ts) the runner settles.
  */
 
 export class JobFailures {
   /** The fetcher is asked which documents a shipment has, when it can say. */
-  constructor(private readonly context: Pick<PipelineContext, 'settings' | 'queue' | 'guard' | 'fetcher'>) {}
+  constructor(private readonly context: Pick<PipelineContext, 'settings' | 'queue' | 'fetcher'>) {}
 
-  /** Retry after a backoff while the failure is transient and tries are left; else fail. */
-  onFailure(entry: Entry, error: unknown): void {
+  /**
+   * Retry after a backoff while the failure is transient and tries are left (held instead
+   * while automatic printing is paused); else fail.
+   */
+  outcomeOf(entry: Entry, error: unknown): StepOutcome {
     const o = this.context.settings;
-    entry.tryCounted = false;
     const failure = classifyFailure(error);
     if (failure.transient && entry.tries < o.maxAttempts) {
       const policy = { ...JOB_FETCH, baseMs: o.retryBaseMs, maxMs: o.retryMaxMs };
       const delay = failure.retryAfterMs ?? backoffDelay(policy, entry.tries - 1, o.random);
       if (entry.auto && this.context.queue.isAutoPaused()) {
         // It was being handed over when printing was paused: it waits for resume with the rest.
-        this.context.queue.drop(entry);
-        const patch = {
-          reason: agentMessage('job.heldRetry', { cause: failure.agentMessage }),
-          requestId: failure.requestId,
-          held: true,
-          nextAttemptAt: null,
-        };
-        this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'queued', patch));
-        return;
+        const reason = agentMessage('job.heldRetry', { cause: failure.agentMessage });
+        return { kind: 'retryAt', at: null, reason, requestId: failure.requestId };
       }
-      entry.notBefore = this.context.queue.nowMs() + delay;
-      entry.phase = entry.pdf ? 'ready' : 'waiting';
-      // If this write fails the row keeps its last state (spool_attempted included), which
-      // is as safe: the job stays in line and is looked up before any resend.
-      this.context.guard.write(entry.id, 'queued', {
-        reason: agentMessage('job.retrying', { cause: failure.agentMessage, delayMs: delay }),
-        requestId: failure.requestId,
-        nextAttemptAt: new Date(entry.notBefore).toISOString(),
-      });
-      return;
+      const reason = agentMessage('job.retrying', { cause: failure.agentMessage, delayMs: delay });
+      return { kind: 'retryAt', at: this.context.queue.nowMs() + delay, reason, requestId: failure.requestId };
     }
     const reason = failure.transient
       ? agentMessage('job.gaveUp', { cause: failure.agentMessage, attempts: entry.tries })
       : failure.agentMessage;
-    this.fail(entry, reason, failure.requestId);
+    return { kind: 'failed', reason, requestId: failure.requestId };
   }
 
   /**
@@ -66,40 +54,12 @@ export class JobFailures {
   }
 
   /**
-   * A readiness probe confirmed the printer is down: the job keeps its place at the head,
-   * its PDF and its try (the try is not over until the printer has had the job), and the
-   * line waits on the printer. The advice is what the printer said, every time.
-   */
-  waitForPrinter(lane: Lane, entry: Entry, advice: AgentMessage): void {
-    const o = this.context.settings;
-    entry.phase = entry.pdf ? 'ready' : 'waiting';
-    entry.notBefore = 0;
-    this.showWait(entry, lane.markDown(advice, this.context.queue.nowMs(), o.retryBaseMs, o.retryMaxMs));
-  }
-
-  /** The job at the head of a line that waits on its printer says why, and when it is looked at again. */
-  showWait(entry: Entry, down: PrinterDown): void {
-    const delayMs = Math.max(0, down.nextProbeAt - this.context.queue.nowMs());
-    // Informational: if the ledger cannot take it, the job still waits in its line.
-    this.context.guard.tryWrite(entry.id, 'queued', {
-      reason: agentMessage('job.waitingForPrinter', { advice: down.message, delayMs }),
-      requestId: null,
-      nextAttemptAt: new Date(down.nextProbeAt).toISOString(),
-    });
-  }
-
-  fail(entry: Entry, reason: AgentMessage, requestId: string | null): void {
-    this.context.queue.drop(entry);
-    this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'failed', { reason, requestId, nextAttemptAt: null }));
-  }
-
-  /**
    * The target cannot be asked what it printed (service printers): after a timeout or a
    * 5xx the document may be out, so a person decides instead of an automatic resend.
    */
-  failUnconfirmed(entry: Entry, error: unknown): void {
+  unconfirmed(error: unknown): StepOutcome {
     const failure = classifyFailure(error);
-    this.fail(entry, mayHavePrinted(failure.agentMessage), failure.requestId);
+    return { kind: 'failed', reason: mayHavePrinted(failure.agentMessage), requestId: failure.requestId };
   }
 
   /**
@@ -107,8 +67,8 @@ export class JobFailures {
    * already have been handed to it before a restart says so: a person checks the printer
    * before retrying, or the label could come out twice.
    */
-  failNoTarget(entry: Entry, error: Error): void {
-    this.fail(entry, entry.spoolUncertain ? mayHavePrinted(messageOf(error)) : messageOf(error), null);
+  noTarget(entry: Entry, error: Error): StepOutcome {
+    return { kind: 'failed', reason: entry.spoolUncertain ? mayHavePrinted(messageOf(error)) : messageOf(error), requestId: null };
   }
 
   /**
@@ -135,11 +95,10 @@ export class JobFailures {
     return said.includes('document_type_unavailable') || said.includes(`no ${type}`);
   }
 
-  skipMissing(entry: Entry, error: unknown): void {
-    this.context.queue.drop(entry);
+  /** An automatic job for a document the shipment does not have ends `canceled`. */
+  missing(entry: Entry, error: unknown): StepOutcome {
     const requestId = classifyFailure(error).requestId;
-    const patch = { reason: agentMessage('job.noDocument', { documentType: entry.documentType }), requestId, nextAttemptAt: null };
-    this.context.guard.orDefer(() => this.context.guard.write(entry.id, 'canceled', patch));
+    return { kind: 'canceled', reason: agentMessage('job.noDocument', { documentType: entry.documentType }), requestId, by: null };
   }
 }
 

@@ -4,75 +4,69 @@ import type { JobPatch, JobRecord } from '../ledger/job-record';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Entry, Lane } from './lane';
 import { isLedgerFailure } from '../ledger/ledger-guard';
+import type { StepOutcome } from './outcomes';
 import type { PipelineContext } from './pipeline-context';
 import type { PipelineTarget } from './ports';
-import type { SpooledJobs } from './spooled-jobs';
 
 /*
- * The two steps a job goes through in its line: fetch its PDF from the service, then hand
- * it to the spooler. Each step is written to the ledger before it runs (no write, no
- * spool), and a job that may already be at the spooler is looked up by title before it is
- * sent again. Kept apart from the queue, which only decides which job runs next.
+ * The steps a job goes through in its line: fetch its PDF from the service, then hand it to
+ * the spooler; and the probe of a printer that is down. Each step takes a job (or a line) and
+ * returns one outcome (outcomes.ts), never throwing and never writing a job's phase or a
+ * line's state: the runner (runner.ts) settles the outcome. Each step's try is written to the
+ * ledger before it runs (no write, no spool), and a job that may already be at the spooler is
+ * looked up by title before it is sent again.
  */
 
 export class JobSteps {
-  private fetches = 0;
-
-  /** A failed step goes to `failures`; a handover to `spooled`. */
+  /** A failed step's outcome comes from `failures`. */
   constructor(
     private readonly context: PipelineContext,
     private readonly failures: JobFailures,
-    private readonly spooled: SpooledJobs,
     /** The last look at the shipment before a hand-over (cancel-check.ts); batching.ts uses it too. */
     readonly cancels: CancelCheck,
   ) {}
 
-  /** Fetches in progress (bounded by fetchConcurrency). */
-  get activeFetches(): number {
-    return this.fetches;
-  }
-
-  async fetch(entry: Entry): Promise<void> {
-    const { failures } = this;
-    entry.phase = 'fetching';
-    const token = entry.token;
+  /**
+   * The part of a fetch before its first await: the try is written to the ledger. An outcome
+   * when the fetch cannot start (the ledger refused the write), null when it may go on.
+   */
+  beginFetch(entry: Entry): StepOutcome | null {
     try {
       this.countTry(entry, 'fetching');
+      return null;
     } catch (error) {
-      // Not recorded, so not fetched: the job waits for the ledger, unchanged.
-      entry.phase = 'waiting';
-      throw error;
+      // Not recorded, so not fetched: the job waits for the ledger (or its line is parked), unchanged.
+      return failedStep(error);
     }
-    this.fetches += 1;
+  }
+
+  /** The fetch itself, after beginFetch; `token` tells a job taken from the step meanwhile. */
+  async fetch(entry: Entry, token: number): Promise<StepOutcome> {
+    const { failures } = this;
+    const { queue } = this.context;
     try {
       const { pdf } = await this.context.fetcher.printFile({
         shipment_ids: [entry.shipmentId],
         document_type: entry.documentType,
         label_layout: entry.layout,
       });
-      if (this.context.queue.disowned(entry, token)) return;
-      entry.pdf = pdf;
-      entry.phase = 'ready';
-      entry.checkedAt = this.context.queue.nowMs();
+      return { kind: 'fetched', pdf, at: queue.nowMs() };
     } catch (error) {
-      if (this.context.queue.disowned(entry, token)) return;
-      // Refused because its shipment was canceled (elsewhere, not yet heard of): canceled, not failed.
-      if (await this.cancels.refused(entry, error, token)) return;
-      if (this.context.queue.disowned(entry, token)) return;
-      if (await failures.lacksDocument(entry, error)) {
-        if (!this.context.queue.disowned(entry, token)) failures.skipMissing(entry, error);
-        return;
+      try {
+        if (queue.disowned(entry, token)) return { kind: 'disowned' };
+        // Refused because its shipment was canceled (elsewhere, not yet heard of): canceled, not failed.
+        const canceled = await this.cancels.refused(entry, error);
+        if (canceled) return canceled;
+        if (queue.disowned(entry, token)) return { kind: 'disowned' };
+        if (await failures.lacksDocument(entry, error)) return failures.missing(entry, error);
+        return failures.outcomeOf(entry, error);
+      } catch (bug) {
+        return failedStep(bug);
       }
-      if (this.context.queue.disowned(entry, token)) return;
-      failures.onFailure(entry, error);
-    } finally {
-      this.fetches -= 1;
-      this.context.queue.schedulePump();
     }
   }
 
-  async spool(lane: Lane, entry: Entry, target: PipelineTarget): Promise<void> {
-    const { failures, spooled } = this;
+  async spool(entry: Entry, target: PipelineTarget): Promise<StepOutcome> {
     let result: { spoolerJobId: string | null; completed: boolean; note?: string | null };
     try {
       if (entry.spoolUncertain) {
@@ -82,20 +76,15 @@ export class JobSteps {
         // A job spooled in a batch is at the spooler under the batch id (batching.ts).
         const found = await target.findSpooled(entry.batchId ?? entry.id);
         if (found && found.state !== 'aborted' && found.state !== 'canceled') {
-          lane.remove(entry);
-          this.context.queue.handedOver(entry);
-          spooled.record(entry.id, entry.target, found.spoolerJobId, found.state === 'completed');
-          return;
+          return { kind: 'handedOver', spoolerJobId: found.spoolerJobId, completed: found.state === 'completed', note: null, found: true };
         }
         entry.spoolUncertain = false;
         entry.batchId = null;
       }
       // Canceled while it waited (here, at the service, by another station): it never prints.
-      if ((await this.cancels.sweep([entry])).length > 0) return;
-      if (this.context.queue.isStopped()) {
-        entry.phase = entry.pdf ? 'ready' : 'waiting';
-        return;
-      }
+      const gone = await this.cancels.sweep([entry]);
+      if (gone.length > 0) return gone[0]!.outcome;
+      if (this.context.queue.isStopped()) return { kind: 'stopped' };
       // Written before the hand-over: if the ledger cannot take it, the job is not sent.
       // Alone, under its own id: a batch it was in is no longer where to look for it.
       this.countTry(entry, 'spooling', { spoolAttempted: true, batchId: null });
@@ -112,34 +101,27 @@ export class JobSteps {
         layout: entry.layout,
       });
     } catch (error) {
-      if (isLedgerFailure(error)) {
-        entry.phase = entry.pdf ? 'ready' : 'waiting';
-        throw error;
+      try {
+        return await this.spoolFailed(entry, target, error);
+      } catch (bug) {
+        return failedStep(bug);
       }
-      if (target.reconcilable === false && isAmbiguous(error)) {
-        failures.failUnconfirmed(entry, error);
-        return;
-      }
-      if (await failures.lacksDocument(entry, error)) {
-        failures.skipMissing(entry, error);
-        return;
-      }
-      if (failures.waitsForPrinter(entry, error)) {
-        // Confirmed by the printer's own readiness: a queue that is fine (the error was
-        // about this job after all) makes it an ordinary failure that spends the try.
-        const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: null, message: messageOf(e) }));
-        if (!readiness.ready) {
-          failures.waitForPrinter(lane, entry, adviceOf(readiness, error));
-          return;
-        }
-      }
-      failures.onFailure(entry, error);
-      return;
     }
-    lane.remove(entry);
-    this.context.queue.handedOver(entry);
-    entry.pdf = null;
-    spooled.record(entry.id, entry.target, result.spoolerJobId, result.completed, false, result.note ?? null);
+    return { kind: 'handedOver', spoolerJobId: result.spoolerJobId, completed: result.completed, note: result.note ?? null, found: false };
+  }
+
+  private async spoolFailed(entry: Entry, target: PipelineTarget, error: unknown): Promise<StepOutcome> {
+    const { failures } = this;
+    if (isLedgerFailure(error)) return { kind: 'ledgerDown', error };
+    if (target.reconcilable === false && isAmbiguous(error)) return failures.unconfirmed(error);
+    if (await failures.lacksDocument(entry, error)) return failures.missing(entry, error);
+    if (failures.waitsForPrinter(entry, error)) {
+      // Confirmed by the printer's own readiness: a queue that is fine (the error was
+      // about this job after all) makes it an ordinary failure that spends the try.
+      const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: null, message: messageOf(e) }));
+      if (!readiness.ready) return { kind: 'printerDown', advice: adviceOf(readiness, error) };
+    }
+    return failures.outcomeOf(entry, error);
   }
 
   /**
@@ -147,20 +129,18 @@ export class JobSteps {
    * first, looked up at the spooler if it may be there already); if not, the next probe
    * waits longer and the head job shows the printer's advice.
    */
-  async probe(lane: Lane, target: PipelineTarget): Promise<void> {
+  async probe(lane: Lane, target: PipelineTarget): Promise<StepOutcome> {
     const down = lane.down;
-    if (!down) return;
-    const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: null, message: messageOf(e) }));
-    if (this.context.queue.isStopped()) return;
-    if (readiness.ready) {
-      lane.down = null;
-      return;
+    if (!down) return { kind: 'printerUp' };
+    try {
+      const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: null, message: messageOf(e) }));
+      if (this.context.queue.isStopped()) return { kind: 'stopped' };
+      if (readiness.ready) return { kind: 'printerUp' };
+      const advice = readiness.message || readiness.detail !== null ? adviceOf(readiness, null) : down.message;
+      return { kind: 'printerDown', advice };
+    } catch (bug) {
+      return failedStep(bug);
     }
-    // Probe backoff for a printer that is down: the jobs' retry backoff.
-    const { retryBaseMs, retryMaxMs } = this.context.settings;
-    const advice = readiness.message || readiness.detail !== null ? adviceOf(readiness, null) : down.message;
-    const again = lane.markDown(advice, this.context.queue.nowMs(), retryBaseMs, retryMaxMs);
-    if (lane.head) this.failures.showWait(lane.head, again);
   }
 
   /**
@@ -190,4 +170,9 @@ export class JobSteps {
     }
     return job;
   }
+}
+
+/** A step that threw: the ledger could not take a write, or a bug. */
+export function failedStep(error: unknown): StepOutcome {
+  return isLedgerFailure(error) ? { kind: 'ledgerDown', error } : { kind: 'fault', error };
 }

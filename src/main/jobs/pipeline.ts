@@ -23,8 +23,10 @@ export type { WithdrawResult } from './commands/cancel';
  * (ledgerFailed, ledgerDown), and its life (start, idle, stop).
  *
  * Inside (engine.ts): the scheduler (scheduler.ts) picks what runs next, each job at most
- * once a turn; the steps (job-steps.ts, batching.ts) fetch, spool and probe; what a failure
- * leads to is job-failures.ts; the spooler's side after the hand-over is spooled-jobs.ts;
+ * once a turn; the runner (runner.ts) starts it and settles each step's outcome
+ * (outcomes.ts), the one writer of a job's phase and a line's state; the steps (job-steps.ts,
+ * batching.ts) fetch, spool and probe; the outcome of a failure comes from job-failures.ts;
+ * the spooler's side after the hand-over is spooled-jobs.ts;
  * every ledger write goes through the guard (ledger/ledger-guard.ts). Each command lives in
  * commands/. Outside jobs/ it talks only through the ports in ports.ts.
  *

@@ -1,13 +1,9 @@
-import { englishOf } from '../../shared/agent-messages';
-import { JobError, JOB_ERROR_CODES } from '../ledger/errors';
-import { isLedgerFailure, type LedgerGuard } from '../ledger/ledger-guard';
+import type { LedgerGuard } from '../ledger/ledger-guard';
 import type { Batching } from './batching';
-import { messageOf } from './failure';
-import type { JobFailures } from './job-failures';
-import type { JobSteps } from './job-steps';
 import type { Entry, Lane } from './lane';
 import type { PipelineSettings } from './pipeline-options';
-import type { PipelineObserver, PrinterDirectory } from './ports';
+import type { PrinterDirectory } from './ports';
+import type { Runner } from './runner';
 
 /** What the scheduler reads of the engine and the parts it starts. */
 export interface SchedulerParts {
@@ -16,10 +12,8 @@ export interface SchedulerParts {
   readonly pausedTargets: ReadonlySet<string>;
   readonly guard: LedgerGuard;
   readonly printers: PrinterDirectory;
-  readonly steps: JobSteps;
+  readonly runner: Runner;
   readonly batching: Batching;
-  readonly failures: JobFailures;
-  readonly observer: PipelineObserver;
   /** Started and not stopped: turns run. */
   running(): boolean;
   /** Stopped: nothing is pending any more, idle() waiters are released. */
@@ -69,7 +63,7 @@ export class Scheduler {
   }
 
   get activeFetches(): number {
-    return this.parts.steps.activeFetches + this.parts.batching.activeFetches;
+    return this.parts.runner.activeFetches + this.parts.batching.activeFetches;
   }
 
   releaseIdle(): void {
@@ -79,29 +73,8 @@ export class Scheduler {
     for (const resolve of waiters) resolve();
   }
 
-  /**
-   * The one path every failed step takes (fetch, spool, probe, a batch's, the turn's own),
-   * whatever threw. A ledger that cannot be written parks every line at once (the guard:
-   * told once, retried with backoff, the lines run again by themselves); anything else parks
-   * the step's line as if its printer were down (its readiness probe, with backoff, decides
-   * when it moves again) instead of escaping as an unhandled rejection.
-   */
-  stepFailed(lane: Lane | null, error: unknown): void {
-    const { guard, lanes, settings, observer } = this.parts;
-    if (isLedgerFailure(error)) {
-      guard.workFailed(error);
-      return;
-    }
-    const message = messageOf(error);
-    const parked = lane ? [lane] : [...lanes.values()];
-    // Told once a streak: a line that hands a job over again starts a new one (handedOver).
-    const first = parked.some((l) => l.faults === 0);
-    for (const l of parked) l.markFault(message, this.parts.nowMs(), settings.retryBaseMs, settings.retryMaxMs);
-    if (first) {
-      const text = `Printing stopped on an unexpected error (${englishOf(message)}); it tries again by itself. Report this if it repeats.`;
-      observer.onError(new JobError(JOB_ERROR_CODES.STEP_FAILED, text, { cause: error }));
-    }
-    // No turn now: the probe's timer (armWake) moves the line again, after the backoff.
+  /** The wake timer again, after a line was parked (Runner.stepFailed). */
+  rearm(): void {
     this.armWake(this.parts.nowMs());
   }
 
@@ -121,58 +94,43 @@ export class Scheduler {
       this.fillFetches(now, picked);
       this.armWake(now);
     } catch (error) {
-      this.stepFailed(null, error);
+      this.parts.runner.stepFailed(null, error);
     }
     this.releaseIdle();
   }
 
-  /** Starts a step on a line; its failure goes to stepFailed, its end runs a turn. */
-  private run(lane: Lane, step: () => Promise<void>, slot: 'spooling' | 'probing'): void {
-    lane[slot] = step()
-      .catch((error: unknown) => this.stepFailed(lane, error))
-      .finally(() => {
-        lane[slot] = null;
-        this.schedule();
-      });
-  }
-
   private trySpool(lane: Lane, now: number, picked: Set<Entry>): void {
-    const { pausedTargets, printers, failures, steps, batching } = this.parts;
+    const { pausedTargets, printers, runner, batching } = this.parts;
     if (lane.spooling || pausedTargets.has(lane.target)) return;
     const head = lane.head;
     if (!head || head.notBefore > now || picked.has(head)) return;
     const target = printers.resolve(lane.target);
     if (target instanceof Error) {
       picked.add(head);
-      failures.failNoTarget(head, target);
+      runner.noTarget(lane, head, target);
       this.schedule();
       return;
     }
     if (lane.down) {
       // The printer is down: one probe for the whole line, nothing handed over meanwhile.
       if (lane.probing || lane.down.nextProbeAt > now) return;
-      this.run(lane, () => steps.probe(lane, target), 'probing');
+      runner.probe(lane, target);
       return;
     }
     if (head.batch) {
       if (!batching.readyToSpool(lane, head)) return;
-      const batch = head.batch;
-      for (const m of batch.members) {
-        picked.add(m);
-        m.phase = 'spooling';
-      }
-      this.run(lane, () => batching.spool(lane, batch, target), 'spooling');
+      for (const m of head.batch.members) picked.add(m);
+      runner.spoolBatch(lane, head.batch, target);
       return;
     }
     const ready = head.phase === 'ready' || (head.phase === 'waiting' && !target.needsPdf);
     if (!ready) return;
     picked.add(head);
-    head.phase = 'spooling';
-    this.run(lane, () => steps.spool(lane, head, target), 'spooling');
+    runner.spool(lane, head, target);
   }
 
   private fillFetches(now: number, picked: Set<Entry>): void {
-    const { guard, settings, steps } = this.parts;
+    const { guard, settings, runner } = this.parts;
     const lanes = [...this.parts.lanes.values()];
     // A step that fails before it is under way (its ledger write) has parked the lines by the
     // time it returns: the loop ends there. Every other failure is kept out by `picked`.
@@ -189,15 +147,12 @@ export class Scheduler {
       }
       if (!chosen || !lane) return;
       const members = this.batchMembers(lane, chosen, now);
-      // Null when the ledger refused the batch's claim: the first job goes alone, unless the ledger is down.
-      const batched = members ? this.parts.batching.fetch(members) : null;
+      // False when the ledger refused the batch's claim: the first job goes alone, unless the ledger is down.
+      const batched = members ? runner.fetchBatch(lane, members) : false;
       if (!batched && guard.down) return;
       for (const m of batched && members ? members : [chosen]) picked.add(m);
-      const fetching = batched ?? steps.fetch(chosen);
-      const failedLane = lane;
-      void fetching.catch((error: unknown) => this.stepFailed(failedLane, error));
-      // It failed before its fetch was under way: its line is being parked; no more fetching this turn.
-      if (chosen.phase === 'waiting') return;
+      // It failed before its fetch was under way: its line is parked; no more fetching this turn.
+      if (!batched && !runner.fetch(lane, chosen)) return;
     }
   }
 
