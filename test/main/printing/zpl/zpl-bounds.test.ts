@@ -134,3 +134,32 @@ describe('~HS answers without numbers', () => {
     expect(await zpl.jobState(spooled.spoolerJobId!)).toBe('lost');
   });
 });
+
+describe('label PDFs over the limits', () => {
+  async function pdfOf(pages: number, widthIn: number, heightIn: number): Promise<Uint8Array> {
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    for (let i = 0; i < pages; i++) doc.addPage([widthIn * 72, heightIn * 72]);
+    return doc.save();
+  }
+
+  it('refuses 2,000 pages and a 100-inch page before rendering: the job fails with the reason, nothing printed', async () => {
+    const { startZplPrinter } = await import('../../../support/zpl-printer');
+    const printer = await startZplPrinter();
+    try {
+      const zpl = target(printer.port);
+      const many = await failure(zpl.spool({ ...request(), copies: 1, pdf: await pdfOf(2000, 4, 6) }));
+      expect(many.code).toBe(PRINT_ERROR_CODES.UNSUPPORTED);
+      expect(many.retryable).toBe(false);
+      expect(many.message).toMatch(/2000 pages, more than the 100 a print request may have: nothing was printed/);
+      const long = await failure(zpl.spool({ ...request(), copies: 1, pdf: await pdfOf(1, 4, 100) }));
+      expect(long.message).toMatch(/page 1 of the label PDF is 4\.0 × 100\.0 in, larger than the 10 × 12 in/);
+      expect(printer.formats).toEqual([]);
+      // A 4x6 label of 100 pages is within the limits.
+      const fine = await zpl.spool({ ...request(), copies: 1, pdf: await pdfOf(100, 4, 6) });
+      expect(fine.spoolerJobId).not.toBeNull();
+    } finally {
+      await printer.close();
+    }
+  });
+});
