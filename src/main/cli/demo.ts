@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     webhookSecrets: [secret],
     pollIntervalSeconds: options.pollIntervalSeconds ?? 5,
     uiPort: options.uiPort ?? 0,
+    // A fresh demo makes a new UI address: the UI gives no advice to bookmark it.
+    uiAddressKept: keepData,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     tuning: pipelineTuning(options),
     scale: options.scale,

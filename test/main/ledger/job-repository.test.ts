@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IntakeStore } from '../../../src/main/intake/intake-store';
+import { IntakeStore } from '../../../src/main/ledger/intake-store';
 import { JobRepository } from '../../../src/main/ledger/job-repository';
 import { openLedgerFile, type LedgerFile } from '../../../src/main/ledger/ledger-file';
 
@@ -46,6 +46,18 @@ describe('ledger file and repositories', () => {
     expect(new JobRepository(file.db, now, file.dir).get(first.job.id)).toMatchObject({ state: 'fetching', attempts: 1 });
     expect(new JobRepository(file.db, now, file.dir).pausedScopes()).toEqual(['*']);
     expect(new IntakeStore(file.db, now).getCursor('poll:x')).toBe('2026-03-01T09:00:00.000Z');
+  });
+
+  it('records a booking made here (pack and ship) as booked here, also when its webhook made the job first', () => {
+    file = openLedgerFile({ path: join(dir, 'ledger.sqlite'), now });
+    const jobs = new JobRepository(file.db, now, file.dir);
+    const fromWebhook = jobs.createAutoJob(spec);
+    const packed = jobs.createAutoJob({ ...spec, trigger: 'scan' });
+    expect(packed).toEqual({ job: { ...fromWebhook.job, trigger: 'scan' }, created: false });
+    expect(jobs.get(fromWebhook.job.id)?.trigger).toBe('scan');
+    // A poll that sees the booking later leaves it as booked here.
+    expect(jobs.createAutoJob({ ...spec, trigger: 'poll' }).job.trigger).toBe('scan');
+    expect(jobs.get(fromWebhook.job.id)?.trigger).toBe('scan');
   });
 
   it('a transition sets what the patch gives, keeps what it leaves out, and returns the row as stored', () => {

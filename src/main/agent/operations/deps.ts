@@ -58,4 +58,9 @@ export interface SiteControl {
 export interface UiAddressControl {
   /** A new kept token, in force at once; returns the new full `ui:` address. */
   rotate(): string;
+  /**
+   * False when the address changes at the next start (the demo starts fresh, a UI port chosen
+   * at random, a token that could not be kept): the UI then gives no "bookmark it" advice. @default true
+   */
+  readonly lasts?: boolean;
 }

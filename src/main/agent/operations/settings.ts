@@ -45,9 +45,12 @@ export function settingsOperations(deps: SettingsDeps, checkConnection: Connecti
     }
   };
 
+  /** Tells the UI when its address will not last (SettingsView.uiAddressLasts). */
+  const withUiAddress = (view: SettingsView): SettingsView => (deps.uiAddress?.lasts === false ? { ...view, uiAddressLasts: false } : view);
+
   return {
     async getSettings(_input: AgentInput<'getSettings'>): Promise<SettingsView> {
-      return stored.getSettings();
+      return withUiAddress(stored.getSettings());
     },
 
     async saveSettings(input: AgentInput<'saveSettings'>): Promise<SettingsView> {
@@ -68,7 +71,7 @@ export function settingsOperations(deps: SettingsDeps, checkConnection: Connecti
       // In a site the station's rules are the site's routing rules for it: written there at once.
       if (JSON.stringify(before.stationRules) !== JSON.stringify(after.stationRules)) await deps.site?.rulesChanged?.();
       deps.emitStatus();
-      return view;
+      return withUiAddress(view);
     },
 
     async testConnection(input: AgentInput<'testConnection'>): Promise<{ team: string; status: string }> {

@@ -1,5 +1,5 @@
 import type { KV } from '@nats-io/kv';
-import type { BookingNotice } from '../../intake/booking-notice';
+import type { BookingNotice } from '../../ledger/booking-notice';
 import type { SiteDecision } from './decision';
 import { token } from './names';
 

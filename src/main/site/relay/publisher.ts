@@ -1,6 +1,6 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { StationRules } from '../../../shared/domain';
-import type { BookingNotice } from '../../intake/booking-notice';
+import type { BookingNotice } from '../../ledger/booking-notice';
 import { BookingDeferredError } from '../../intake/errors';
 import type { BookingSinkPort, IntakeLogger, ShipmentSourcePort } from '../../intake/ports';
 import { rulesNeedShipmentDetails } from '../../intake/station-rules';

@@ -1,6 +1,6 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { BookingNotice } from '../../intake/booking-notice';
+import type { BookingNotice } from '../../ledger/booking-notice';
 import type { JobSiteDecision } from '../../../shared/domain';
 import type { IntakeLogger } from '../../intake/ports';
 import type { DecisionRecord, DecisionsBucket } from '../bus/decisions';
