@@ -7,7 +7,6 @@
 import type {
   DocumentType,
   DocumentPrintState,
-  EndOfDayState,
   JobTrigger,
   LabelLayout,
   PackSettings,
