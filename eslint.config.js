@@ -70,7 +70,19 @@ export const MAIN_LAYERS = [
   {
     name: 'foundation',
     folders: ['retry', 'fs', 'http', 'process'],
-    files: ['errors', 'log', 'log-text', 'log-file', 'process-alive', 'windows-powershell', 'node-version', 'data-dir', 'data-dir-acl'],
+    files: [
+      'errors',
+      'log',
+      'log-text',
+      'log-file',
+      'process-alive',
+      'windows-powershell',
+      'node-version',
+      'data-dir',
+      'data-dir-acl',
+      'default-data-dir',
+      'secret-mask',
+    ],
     across: true,
   },
   { name: 'service, ledger and devices', folders: ['api', 'ledger', 'devices'] },
@@ -87,8 +99,7 @@ export const MAIN_LAYERS = [
 ];
 
 /** The import specifiers that reach a member from anywhere in src/main (every import is relative). */
-const memberPattern = (member) =>
-  member.folder ? `^(\\./|(\\.\\./)+)${member.folder}(/|$)` : `^(\\./|(\\.\\./)+)${member.file}$`;
+const memberPattern = (member) => (member.folder ? `^(\\./|(\\.\\./)+)${member.folder}(/|$)` : `^(\\./|(\\.\\./)+)${member.file}$`);
 const membersOf = (layer) => [
   ...(layer.folders ?? []).map((folder) => ({ folder, glob: `src/main/${folder}/**` })),
   ...(layer.files ?? []).map((file) => ({ file, glob: `src/main/${file}.ts` })),
@@ -166,7 +177,12 @@ export default defineConfig(
   ...MAIN_LAYERS.flatMap((layer, index) =>
     membersOf(layer).map((member) => {
       const demoEntry = member.folder === 'demo';
-      const processWalls = member.folder === 'electron' ? ['renderer', 'preload', 'sandbox'] : demoEntry ? ['electron', 'renderer', 'preload'] : ['electron', 'renderer', 'preload', 'sandbox'];
+      const processWalls =
+        member.folder === 'electron'
+          ? ['renderer', 'preload', 'sandbox']
+          : demoEntry
+            ? ['electron', 'renderer', 'preload']
+            : ['electron', 'renderer', 'preload', 'sandbox'];
       return {
         files: [member.glob],
         ...(member.folder === 'cli' ? { ignores: ['src/main/cli/demo.ts'] } : {}),

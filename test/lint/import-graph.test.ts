@@ -114,7 +114,14 @@ describe('the import graph of src/', () => {
   it('finds a circle and an upward arrow when there is one', () => {
     const a = path.join(MAIN, 'api', 'a.ts');
     const b = path.join(MAIN, 'api', 'b.ts');
-    expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([[path.relative(ROOT, a), path.relative(ROOT, b)].sort()]);
+    expect(
+      circles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([[path.relative(ROOT, a), path.relative(ROOT, b)].sort()]);
     expect(layerOf.get(memberOf(path.join(MAIN, 'agent', 'create-agent.ts'))!)).toBeGreaterThan(layerOf.get('api')!);
   });
 });

@@ -8,6 +8,7 @@ import type { AgentApi } from '../../shared/agent-api';
 import { PackFlow } from '../pack/pack-flow';
 import { connectionCheck, type ConnectionCheck } from './connection-check';
 import type { OperationDeps } from './operations/deps';
+import { catchUpOperations } from './operations/catch-up';
 import { diagnosticsOperations } from './operations/diagnostics';
 import type { OperationGroups } from './operations/groups';
 import { jobOperations } from './operations/jobs';
@@ -46,6 +47,7 @@ export function createAgentService(deps: OperationDeps): AgentService {
     report: reportOperations(deps),
     diagnostics: diagnosticsOperations(deps, printers),
     scale: deps.scale ?? NO_SCALE,
+    catchUp: catchUpOperations(deps),
   };
   const api: AgentApi = {
     ...groups.jobs,
@@ -56,6 +58,7 @@ export function createAgentService(deps: OperationDeps): AgentService {
     ...groups.report,
     ...groups.diagnostics,
     ...groups.scale,
+    ...groups.catchUp,
   };
   return { api, checkConnection };
 }

@@ -9,7 +9,7 @@
  */
 import type { AgentApi, AgentOperation } from '../../../shared/agent-api';
 
-export type OperationGroupName = 'jobs' | 'printers' | 'settings' | 'site' | 'pack' | 'report' | 'diagnostics' | 'scale';
+export type OperationGroupName = 'jobs' | 'printers' | 'settings' | 'site' | 'pack' | 'report' | 'diagnostics' | 'scale' | 'catchUp';
 
 export const OPERATION_GROUPS = {
   reprint: 'jobs',
@@ -30,6 +30,9 @@ export const OPERATION_GROUPS = {
   startDemo: 'settings',
   listCarriers: 'settings',
   rotateUiAddress: 'settings',
+
+  catchUpOffer: 'catchUp',
+  printCatchUp: 'catchUp',
 
   siteStatus: 'site',
   saveSiteRules: 'site',
