@@ -6,7 +6,7 @@
  */
 import type {
   DocumentType,
-  EndOfDayState,
+  DocumentPrintState,
   JobTrigger,
   LabelLayout,
   PackSettings,
@@ -84,12 +84,13 @@ export function readiness(printer: Pick<PrinterInfo, 'ready' | 'detail' | 'detai
 }
 
 /** A booking's print state on the End of day tab and a shipment's documents (the same words as the CSV: src/shared/report-words.ts). */
-export const END_OF_DAY_WORDS = localized<EndOfDayState>({
+export const END_OF_DAY_WORDS = localized<DocumentPrintState>({
   printed: 'eod.state.printed',
   may_have_printed: 'eod.state.may_have_printed',
   failed: 'eod.state.failed',
   not_printed: 'eod.state.not_printed',
   canceled: 'eod.state.canceled',
+  printing: 'eod.state.printing',
 });
 
 export const MEDIA_WORDS = localized<PrinterInfo['media']>({

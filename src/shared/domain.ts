@@ -356,11 +356,17 @@ export interface ConfiguredPrinter {
   readonly detailMessage?: AgentMessage | null;
 }
 
+/**
+ * Where one document of a shipment stands: the end-of-day states, and `printing` while a
+ * printer that still knows the job holds or prints it (not yet its word that it printed).
+ */
+export type DocumentPrintState = EndOfDayState | 'printing';
+
 /** One document a booked shipment needs (its `available_documents_types`), and where it stands. */
 export interface ShipmentDocumentState {
   readonly documentType: string;
-  /** As in the end-of-day report; `not_printed` with a detail when it waits in line. */
-  readonly state: EndOfDayState;
+  /** As in the end-of-day report, or `printing`; `not_printed` with a detail when it waits in line. */
+  readonly state: DocumentPrintState;
   readonly detail: string | null;
   /** `detail` as a message code, as in the end-of-day report; absent when it has none. */
   readonly detailMessage?: AgentMessage;

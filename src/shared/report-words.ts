@@ -23,6 +23,7 @@ const en = {
   // A booking's print state, here and on the End of day tab.
   'eod.state.printed': 'printed',
   'eod.state.may_have_printed': 'may have printed',
+  'eod.state.printing': 'printing',
   'eod.state.failed': 'failed',
   'eod.state.not_printed': 'not printed',
   'eod.state.canceled': 'canceled',
@@ -76,6 +77,7 @@ export type ReportWords = Readonly<Record<ReportKey, string>>;
 const sv: ReportWords = {
   'eod.state.printed': 'utskriven',
   'eod.state.may_have_printed': 'kan ha skrivits ut',
+  'eod.state.printing': 'skrivs ut',
   'eod.state.failed': 'misslyckades',
   'eod.state.not_printed': 'inte utskriven',
   'eod.state.canceled': 'avbokad',
@@ -121,6 +123,7 @@ const sv: ReportWords = {
 const da: ReportWords = {
   'eod.state.printed': 'udskrevet',
   'eod.state.may_have_printed': 'kan være udskrevet',
+  'eod.state.printing': 'udskrives',
   'eod.state.failed': 'mislykkedes',
   'eod.state.not_printed': 'ikke udskrevet',
   'eod.state.canceled': 'annulleret',
@@ -166,6 +169,7 @@ const da: ReportWords = {
 const nb: ReportWords = {
   'eod.state.printed': 'skrevet ut',
   'eod.state.may_have_printed': 'kan være skrevet ut',
+  'eod.state.printing': 'skrives ut',
   'eod.state.failed': 'mislyktes',
   'eod.state.not_printed': 'ikke skrevet ut',
   'eod.state.canceled': 'kansellert',
@@ -212,6 +216,7 @@ const nb: ReportWords = {
 const fi: ReportWords = {
   'eod.state.printed': 'tulostettu',
   'eod.state.may_have_printed': 'saattoi tulostua',
+  'eod.state.printing': 'tulostuu',
   'eod.state.failed': 'epäonnistui',
   'eod.state.not_printed': 'ei tulostettu',
   'eod.state.canceled': 'peruttu',

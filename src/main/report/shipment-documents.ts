@@ -27,7 +27,13 @@ export interface ShipmentDocumentsDeps {
 export function documentStates(jobs: readonly JobRecord[], documentTypes: readonly string[]): ShipmentDocumentState[] {
   return documentTypes.map((documentType) => {
     const own = jobs.filter((j) => j.documentType === documentType);
-    return { documentType, ...standing(own, null, plainMessage('report.notPrintedYet')) };
+    const where = standing(own, null, plainMessage('report.notPrintedYet'));
+    // A spooled job followed at its printer (it has the printer's job id) is printing: the
+    // follower makes it completed as soon as the printer says done, and "may have printed"
+    // only once the printer no longer knows it. One the printer cannot be asked about stays unsure.
+    const atPrinter = where.state === 'may_have_printed' ? own.find((j) => j.state === 'spooled' && j.spoolerJobId) : undefined;
+    if (atPrinter) return { documentType, state: 'printing', detail: null, printedAt: null, printer: atPrinter.target };
+    return { documentType, ...where };
   });
 }
 

@@ -6,7 +6,7 @@
  * missing ones with one button (the agent makes that at most once per document).
  * Self-contained: result-view mounts it with one line; it follows job events itself.
  */
-import { DOCUMENT_TYPES, type EndOfDayState, type JobView, type ShipmentDocumentState, type ShipmentView } from '../../shared/domain';
+import { DOCUMENT_TYPES, type DocumentPrintState, type JobView, type ShipmentDocumentState, type ShipmentView } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import { agentWords } from '../agent-words';
 import type { UiContext } from '../context';
@@ -15,7 +15,7 @@ import { describeTarget, localClock, printerName as printerLabel } from '../form
 import { t } from '../i18n';
 import { END_OF_DAY_WORDS, documentWords } from '../words';
 
-const MISSING: ReadonlySet<EndOfDayState> = new Set(['not_printed', 'failed']);
+const MISSING: ReadonlySet<DocumentPrintState> = new Set(['not_printed', 'failed']);
 /** Documents POST /shipments/print can print; uploads the service lists (adr_dangerousgoods) are not. */
 const PRINTABLE: ReadonlySet<string> = new Set(DOCUMENT_TYPES);
 /** The agent's words for a job still in line (end-of-day.ts): nothing to press for. */

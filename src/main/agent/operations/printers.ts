@@ -8,6 +8,7 @@ import { AGENT_ERROR_CODES } from '../../../shared/agent-error-codes';
 import { isSheetMedia, type ConfiguredPrinter, type PrinterInfo } from '../../../shared/domain';
 import { CodedError } from '../../errors';
 import { discoverPrinters } from '../../printing/discovery';
+import { readinessWithin } from '../../printing/readiness-within';
 import { findPrinter, mediaOn, printersOf } from '../../printing/routing';
 import { parsePrinterUri } from '../../printing/uri';
 import { TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE, testPageLayout } from '../test-page';
@@ -32,7 +33,8 @@ export function printerOperations(deps: PrinterDeps): OperationGroup<'printers'>
           // The printer's own readiness, as listPrinters gives it, in the same words.
           let readiness: { ready: boolean | null; detail: string | null; message?: AgentMessage | null };
           try {
-            readiness = await targetFor(uri).readiness(media ?? 'a4');
+            // Within a moment, else the last known: a printer that drips never holds the list up.
+            readiness = await readinessWithin(targetFor(uri), media ?? 'a4');
           } catch (error) {
             readiness = { ready: false, detail: (error as Error).message };
           }
@@ -96,7 +98,7 @@ export async function listPrinters(deps: Pick<OperationDeps, 'connection' | 'set
       const { kind } = parsePrinterUri(uri);
       try {
         // With the media it is configured for: a printer that says it lacks it is not ready.
-        const readiness = await targetFor(uri).readiness(held);
+        const readiness = await readinessWithin(targetFor(uri), held);
         const detailMessage = codedOnly(readiness.message);
         const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
         return detailMessage ? { ...info, detailMessage } : info;

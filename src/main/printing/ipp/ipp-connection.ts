@@ -89,32 +89,108 @@ function clientFor(server: string): Client {
 }
 
 /**
+ * The largest IPP answer read. A printer's or scheduler's attributes run to a few tens of
+ * KB (a Get-Printer-Attributes of a busy CUPS queue is under 100 KB): a device that sends
+ * more is not answering IPP, and reading on would cost the agent its memory.
+ */
+export const IPP_MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
+/** An answer over IPP_MAX_ANSWER_BYTES: the connection was dropped at the limit. */
+export class IppAnswerTooLargeError extends Error {
+  readonly code = 'IPP_ANSWER_TOO_LARGE';
+  constructor(
+    readonly server: string,
+    readonly limit: number,
+  ) {
+    super(`${server} sent an IPP answer over ${Math.round(limit / 1024)} KB: not an IPP printer's answer, the connection was dropped`);
+    this.name = 'IppAnswerTooLargeError';
+  }
+}
+
+export interface IppPostLimits {
+  /** The whole exchange (connect, send, answer) may take this long, however the device trickles. @default 10 s */
+  readonly timeoutMs?: number;
+  /** The answer may be this large. @default IPP_MAX_ANSWER_BYTES */
+  readonly maxAnswerBytes?: number;
+}
+
+/**
  * POSTs one IPP message to `resource` on `server` (`host:port`, `host` or a Unix socket path)
  * and resolves the response body. Rejects with IppHttpError for a non-200 answer, and with
  * the socket's error (which carries a string `code`) when the scheduler cannot be reached or
- * the connection broke off; `ETIMEDOUT` after timeoutMs without an answer.
+ * the connection broke off; `ETIMEDOUT` when the whole exchange took longer than timeoutMs
+ * (a total deadline: a device that drips a byte every few seconds never resets it), and
+ * IppAnswerTooLargeError when the answer passes the size limit (reading stops there).
  */
-export async function ippPost(server: string, resource: string, body: Uint8Array, timeoutMs = 10_000): Promise<Buffer> {
-  let answer;
+export async function ippPost(
+  server: string,
+  resource: string,
+  body: Uint8Array,
+  limitsOrTimeoutMs: IppPostLimits | number = {},
+): Promise<Buffer> {
+  const limits = typeof limitsOrTimeoutMs === 'number' ? { timeoutMs: limitsOrTimeoutMs } : limitsOrTimeoutMs;
+  const timeoutMs = limits.timeoutMs ?? 10_000;
+  const maxAnswerBytes = limits.maxAnswerBytes ?? IPP_MAX_ANSWER_BYTES;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const late = (cause: unknown): Error =>
+    Object.assign(new Error(`${server} did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT', cause });
   try {
-    answer = await clientFor(server).request({
-      method: 'POST',
-      path: resource,
-      headers: { 'content-type': 'application/ipp' },
-      body,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      throw Object.assign(new Error(`CUPS at ${server} did not answer in time`), { code: 'ETIMEDOUT', cause: error });
+    let answer;
+    try {
+      answer = await clientFor(server).request({
+        method: 'POST',
+        path: resource,
+        headers: { 'content-type': 'application/ipp' },
+        body,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: deadline.signal,
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (deadline.signal.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw late(error);
+      throw error;
     }
-    throw error;
+    const declared = Number(answer.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxAnswerBytes) {
+      dropConnection(server, answer.body);
+      throw new IppAnswerTooLargeError(server, maxAnswerBytes);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxAnswerBytes) {
+          dropConnection(server, answer.body);
+          throw new IppAnswerTooLargeError(server, maxAnswerBytes);
+        }
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      if (error instanceof IppAnswerTooLargeError) throw error;
+      if (deadline.signal.aborted) throw late(error);
+      throw error;
+    }
+    if (answer.statusCode !== 200) throw new IppHttpError(answer.statusCode, resource);
+    return Buffer.concat(chunks, size);
+  } finally {
+    clearTimeout(timer);
   }
-  const data = Buffer.from(await answer.body.arrayBuffer());
-  if (answer.statusCode !== 200) throw new IppHttpError(answer.statusCode, resource);
-  return data;
+}
+
+/**
+ * Stops reading an answer and closes its connection: the rest of a hostile answer is never
+ * read (a kept-alive connection would have to drain it first). The next request opens a new one.
+ */
+function dropConnection(server: string, body: { destroy(error?: Error): unknown }): void {
+  body.destroy();
+  const client = clients.get(server);
+  if (client) {
+    clients.delete(server);
+    void client.destroy().catch(() => undefined);
+  }
 }
 
 /** Closes every scheduler connection (agent shutdown, tests); later requests open new ones. */

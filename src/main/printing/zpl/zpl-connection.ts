@@ -35,6 +35,8 @@ export class ZplConnection {
   private waiter: (() => void) | null = null;
   private failure: ZplConnectionError | null = null;
   private wrote = false;
+  /** The printer closed its side in order (FIN): it had read everything that had reached it. */
+  private peerEnded = false;
 
   private constructor(
     private readonly socket: net.Socket,
@@ -59,6 +61,9 @@ export class ZplConnection {
       this.waiter?.();
     };
     socket.on('error', (error) => fail(new ZplConnectionError(error.message, this.wrote, 'error', { cause: error })));
+    socket.on('end', () => {
+      this.peerEnded = true;
+    });
     socket.on('close', () => fail(new ZplConnectionError('the printer closed the connection', this.wrote, 'closed')));
   }
 
@@ -114,12 +119,42 @@ export class ZplConnection {
     }
   }
 
-  /** Writes and waits until the bytes are handed to the operating system. */
-  write(data: string | Uint8Array, labels = false): Promise<void> {
+  /**
+   * Whether the printer broke the connection off (a reset, not an orderly close) after label
+   * bytes were written: a device that closes with bytes it has not read resets the
+   * connection, so some of the labels may never have reached it.
+   */
+  get brokeOffAfterLabels(): boolean {
+    return this.wrote && !this.peerEnded && this.failure !== null && this.failure.reason === 'error';
+  }
+
+  /**
+   * Writes and waits until the bytes are handed to the operating system, `deadlineMs` at most
+   * (@default no deadline): a printer that stops reading fills the socket's buffers and the
+   * write never finishes, so the connection is dropped at the deadline.
+   */
+  write(data: string | Uint8Array, labels = false, deadlineMs?: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     if (labels) this.wrote = true;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    const before = this.socket.bytesWritten;
     return new Promise((resolve, reject) => {
-      this.socket.write(typeof data === 'string' ? Buffer.from(data, 'latin1') : data, (error) => {
+      const timer =
+        deadlineMs === undefined
+          ? null
+          : setTimeout(() => {
+              const handed = Math.max(0, this.socket.bytesWritten - before - this.socket.writableLength);
+              const error = new ZplConnectionError(
+                `the printer stopped taking data: ${handed} of ${bytes.length} bytes handed over in ${deadlineMs} ms`,
+                this.wrote,
+                'timeout',
+              );
+              this.failure ??= error;
+              this.socket.destroy();
+              reject(error);
+            }, deadlineMs);
+      this.socket.write(bytes, (error) => {
+        if (timer) clearTimeout(timer);
         if (error) reject(new ZplConnectionError(error.message, this.wrote, 'error', { cause: error }));
         else resolve();
       });

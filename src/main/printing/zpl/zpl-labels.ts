@@ -3,6 +3,7 @@
  * `zpl-cups:`, `zpl-windows:`): each PDF page as a label, or for the test page the ZPL test
  * label with the ruler and the printer's identity.
  */
+import { labelPdfPrintError } from '../label-pdf-limits';
 import type { SpoolRequest } from '../target';
 import type { ZplDpi } from './zpl-raster';
 import { pdfToZplOffThread } from './zpl-raster-pool';
@@ -26,6 +27,9 @@ export async function labelsFor(request: SpoolRequest, context: ZplLabelContext)
     return Buffer.from(label.repeat(Math.max(1, request.copies)), 'utf8');
   }
   if (!request.pdf) throw new Error('a raw ZPL printer needs the PDF');
-  const labels = await pdfToZplOffThread(request.pdf, { dpi: context.dpi, copies: request.copies });
+  // A PDF over the label limits (label-pdf-limits.ts) fails the job with its reason, before rendering.
+  const labels = await pdfToZplOffThread(request.pdf, { dpi: context.dpi, copies: request.copies }).catch((error: unknown) => {
+    throw labelPdfPrintError(error, context.uri);
+  });
   return Buffer.from(labels.map((label) => label.zpl).join(''), 'latin1');
 }

@@ -15,6 +15,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { LabelPdfRefusedError } from '../label-pdf-limits';
 import { mupdfLoaded, pdfToZpl, type ZplLabel, type ZplRasterOptions } from './zpl-raster';
 
 export interface RasterRequest {
@@ -23,7 +24,9 @@ export interface RasterRequest {
   readonly options: ZplRasterOptions;
 }
 
-export type RasterReply = { readonly id: number; readonly labels: ZplLabel[] } | { readonly id: number; readonly error: string };
+export type RasterReply =
+  | { readonly id: number; readonly labels: ZplLabel[] }
+  | { readonly id: number; readonly error: string; readonly code?: 'LABEL_PDF_REFUSED' | undefined };
 
 /** The worker's file beside this module: built JavaScript (the agent bundle, the app), else the TypeScript source (tsx, tests). */
 const WORKER_FILES = ['zpl-raster-worker.mjs', 'zpl-raster-worker.js', 'zpl-raster-worker.ts'] as const;
@@ -95,7 +98,7 @@ class RasterWorker {
     if (!job) return;
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.worker.unref();
-    if ('error' in reply) job.reject(new ZplRasterError(reply.error));
+    if ('error' in reply) job.reject(reply.code ? new LabelPdfRefusedError(reply.error) : new ZplRasterError(reply.error));
     else job.resolve(reply.labels);
   }
 

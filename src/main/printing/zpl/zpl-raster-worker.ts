@@ -13,7 +13,11 @@ if (port) {
     pdfToZpl(request.pdf, request.options).then(
       (labels) => port.postMessage({ id: request.id, labels } satisfies RasterReply),
       (error: unknown) =>
-        port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies RasterReply),
+        port.postMessage({
+          id: request.id,
+          error: error instanceof Error ? error.message : String(error),
+          code: (error as { code?: unknown } | null)?.code === 'LABEL_PDF_REFUSED' ? 'LABEL_PDF_REFUSED' : undefined,
+        } satisfies RasterReply),
     );
   });
 }

@@ -8,6 +8,7 @@
  * MuPDF holds about 120 MB once loaded, so it is imported on the first render only: an agent
  * without a raw ZPL printer never loads it.
  */
+import { checkLabelPageCount, checkLabelPageSize } from '../label-pdf-limits';
 import { deflateSync } from 'node:zlib';
 
 /** The resolutions ZPL printers come in (dots per inch), and their dots per millimetre. */
@@ -73,7 +74,19 @@ export async function rasterizePdf(pdf: Uint8Array, dpi: ZplDpi, threshold = 128
   try {
     const pages: Bitmap[] = [];
     const scale = dpi / 72;
-    for (let index = 0; index < document.countPages(); index++) {
+    // The limits before any rendering: a hostile PDF costs a page count and its boxes.
+    const count = document.countPages();
+    checkLabelPageCount(count);
+    for (let index = 0; index < count; index++) {
+      const page = document.loadPage(index);
+      try {
+        const [x0, y0, x1, y1] = page.getBounds();
+        checkLabelPageSize(index, x1 - x0, y1 - y0);
+      } finally {
+        page.destroy();
+      }
+    }
+    for (let index = 0; index < count; index++) {
       // A batch is many pages of CPU work: between pages, webhooks are answered and the
       // next batch's PDF is read off its connection.
       if (index > 0) await new Promise<void>((resolve) => setImmediate(resolve));

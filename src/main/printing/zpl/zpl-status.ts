@@ -16,7 +16,7 @@ export interface ZplHostStatus {
   readonly paused: boolean;
   /** String 1, dddd: label length in dots. */
   readonly labelLengthDots: number;
-  /** String 1, eee: formats received and not yet printed. */
+  /** String 1, eee: formats received and not yet printed; NaN when the field is empty or not a number. */
   readonly formatsInBuffer: number;
   /** String 1, f. */
   readonly bufferFull: boolean;
@@ -31,7 +31,7 @@ export interface ZplHostStatus {
   readonly headUp: boolean;
   /** String 2, p. */
   readonly ribbonOut: boolean;
-  /** String 2, uuuuuuuu: labels still to print in the batch. */
+  /** String 2, uuuuuuuu: labels still to print in the batch; NaN when the field is empty or not a number. */
   readonly labelsRemaining: number;
 }
 
@@ -90,6 +90,9 @@ const int = (value: string | undefined): number => {
   return Number.isFinite(n) ? n : 0;
 };
 
+/** A count the printer must state: NaN (not 0) when the field is empty or not digits. */
+const count = (value: string | undefined): number => (value !== undefined && /^\d+$/.test(value) ? Number(value) : Number.NaN);
+
 /** Reads `~HS`'s first two strings (the third, password and static RAM, says nothing about printing). */
 export function parseHostStatus(strings: readonly string[]): ZplHostStatus {
   const one = fields(strings[0], 12, '~HS string 1');
@@ -98,7 +101,7 @@ export function parseHostStatus(strings: readonly string[]): ZplHostStatus {
     paperOut: flag(one[1]),
     paused: flag(one[2]),
     labelLengthDots: int(one[3]),
-    formatsInBuffer: int(one[4]),
+    formatsInBuffer: count(one[4]),
     bufferFull: flag(one[5]),
     partialFormat: flag(one[7]),
     corruptRam: flag(one[9]),
@@ -106,7 +109,7 @@ export function parseHostStatus(strings: readonly string[]): ZplHostStatus {
     overTemperature: flag(one[11]),
     headUp: flag(two[2]),
     ribbonOut: flag(two[3]),
-    labelsRemaining: int(two[8]),
+    labelsRemaining: count(two[8]),
   };
 }
 
@@ -156,7 +159,15 @@ export function parseErrorStatus(text: string): ZplCondition[] | null {
   return conditions;
 }
 
+/**
+ * Whether `~HS` stated what is still to print: both counts are numbers. An answer with empty
+ * or garbled counts says nothing about the labels, so it is never read as "drained".
+ */
+export function statesCounts(status: ZplHostStatus): boolean {
+  return Number.isInteger(status.formatsInBuffer) && Number.isInteger(status.labelsRemaining);
+}
+
 /** Everything sent has printed: nothing in the buffer, nothing left in the batch, no format half-received. */
 export function drained(status: ZplHostStatus): boolean {
-  return status.formatsInBuffer === 0 && status.labelsRemaining === 0 && !status.partialFormat;
+  return statesCounts(status) && status.formatsInBuffer === 0 && status.labelsRemaining === 0 && !status.partialFormat;
 }

@@ -5,6 +5,7 @@ import { ZplConnection, ZplConnectionError } from './zpl-connection';
 import { dpiOfDotsPerMm, type ZplDpi } from './zpl-raster';
 import {
   drained,
+  statesCounts,
   parseErrorStatus,
   parseHostStatus,
   parseIdentity,
@@ -35,6 +36,11 @@ export interface ZplTargetOptions {
    * question is a connection). Asked sooner, jobStates answers nothing new. @default 250
    */
   readonly statusEveryMs?: number;
+  /**
+   * Handing a job's labels to the printer may take this long in all; a printer that stops
+   * reading is dropped then, and the job may have printed. @default 30 s + 1 s per 64 KB of ZPL
+   */
+  readonly sendTimeoutMs?: number;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -45,6 +51,11 @@ export interface ZplTargetOptions {
  * then prints them at two thirds of their size, so readiness says to set `?dpi=`.
  */
 export const ZPL_FALLBACK_DPI: ZplDpi = 203;
+
+/** How long a job's ZPL may take to hand over: 30 s, and a second more per 64 KB. */
+function sendDeadlineMs(bytes: number): number {
+  return 30_000 + Math.ceil(bytes / 65_536) * 1000;
+}
 
 /** Status asked on an open connection and not answered at all: a device that only takes bytes. */
 const SILENT = Symbol('silent');
@@ -95,6 +106,7 @@ export class ZplTarget implements PrinterTarget {
   private readonly timeoutMs: number;
   private readonly answerTimeoutMs: number;
   private readonly statusEveryMs: number;
+  private readonly sendTimeoutMs: number | null;
   private readonly now: () => number;
   private sequence = 0;
   /** Jobs sent and not yet seen drained. */
@@ -111,6 +123,7 @@ export class ZplTarget implements PrinterTarget {
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.answerTimeoutMs = options.answerTimeoutMs ?? 2000;
     this.statusEveryMs = options.statusEveryMs ?? 250;
+    this.sendTimeoutMs = options.sendTimeoutMs ?? null;
     this.now = options.now ?? Date.now;
   }
 
@@ -275,16 +288,18 @@ export class ZplTarget implements PrinterTarget {
         const conditions = statusConditions(status);
         if (conditions.length > 0) throw notReadyError(this.uri, this.address, this.model, conditions);
       }
-      try {
-        await connection.write(zpl, true);
-      } catch (error) {
-        if (error instanceof ZplConnectionError && !error.sent) throw this.down(error);
-        throw new PrintError(
+      const brokeOff = (error: unknown): PrintError =>
+        new PrintError(
           PRINT_ERROR_CODES.MAY_HAVE_PRINTED,
           `The connection to ${this.who} broke off while sending job ${request.jobId} (${(error as Error).message}): ` +
             'it may have printed: check the printer, then retry by hand',
           { cause: error, target: this.uri },
         );
+      try {
+        await connection.write(zpl, true, this.sendTimeoutMs ?? sendDeadlineMs(zpl.length));
+      } catch (error) {
+        if (error instanceof ZplConnectionError && !error.sent) throw this.down(error);
+        throw brokeOff(error);
       }
       try {
         // The printer's word that it took the batch, on the same socket. Some printers close
@@ -293,7 +308,9 @@ export class ZplTarget implements PrinterTarget {
         // status only once job data has come: then they can be followed after all.
         await this.status(connection, this.statusWaitMs);
         this.silent = false;
-      } catch {
+      } catch (error) {
+        // A reset rather than an orderly close: the device dropped bytes it had not read.
+        if (connection.brokeOffAfterLabels) throw brokeOff(error);
         if (status === SILENT) return false;
       }
       return true;
@@ -331,10 +348,13 @@ export class ZplTarget implements PrinterTarget {
         throw this.down(error);
       }
     });
+    // An answer without its counts cannot say what printed: the jobs are no longer followed,
+    // and 'lost' makes them "may have printed" (not 'unknown', which in time reads as done).
+    const known = statesCounts(status);
     const done = drained(status);
     for (const id of mine) {
-      if (done) this.outstanding.delete(id);
-      result.set(id, done ? 'completed' : 'printing');
+      if (done || !known) this.outstanding.delete(id);
+      result.set(id, !known ? 'lost' : done ? 'completed' : 'printing');
     }
     return result;
   }
