@@ -12,6 +12,7 @@ import type {
   BoxPreset,
   ConfiguredPrinter,
   DraftView,
+  HandsFreeView,
   EndOfDayPrintResult,
   EndOfDayReport,
   JobView,
@@ -51,6 +52,8 @@ import { PackFlow } from '../pack/pack-flow';
 import type { SiteStatusView } from '../../shared/site';
 import type { ScaleDetails, ScaleStatus } from '../../shared/scale';
 import type { ScaleOperations } from './operations/scale';
+import { HandsFreeBooking, type HandsFreeScale } from '../pack/hands-free';
+import { createHandsFreeOperations, type HandsFreeOperations } from './operations/hands-free';
 import type { ServiceConnection } from '../api/service-connection';
 import type { ProvidedSession } from '../api/session-connection';
 import type { StatusTracker } from './status-tracker';
@@ -87,6 +90,8 @@ export interface AgentServiceDeps {
   readonly uiAddress?: UiAddressControl;
   /** The scale's operations (operations/scale.ts). @default none: the station reads as having no scale */
   readonly scale?: ScaleOperations;
+  /** The scale's monitor now, for booking on a stable weight (pack/hands-free.ts). @default none: hands-free reads off */
+  readonly scaleMonitor?: () => HandsFreeScale | null;
 }
 
 /** What rotateUiAddress asks of the web UI that serves this agent (src/main/headless.ts). */
@@ -98,6 +103,9 @@ export interface UiAddressControl {
 export class AgentService implements AgentApi {
   private readonly settingsOps: SettingsOperations;
   private readonly pack: PackFlow;
+  private readonly handsFree: HandsFreeOperations;
+  /** The draft armed to book on a stable weight (stopped with the agent). */
+  readonly handsFreeBooking: HandsFreeBooking;
 
   constructor(private readonly deps: AgentServiceDeps) {
     this.settingsOps = createSettingsOperations({ settings: deps.settings, apiKeys: deps.apiKeys });
@@ -108,6 +116,13 @@ export class AgentService implements AgentApi {
       autoPrintTypes: () => deps.settings.get().routing.autoPrint,
       log: deps.log,
     });
+    this.handsFreeBooking = new HandsFreeBooking({
+      flow: this.pack,
+      scale: () => deps.scaleMonitor?.() ?? null,
+      enabled: () => this.pack.settings.get().bookOnStableWeight,
+      log: deps.log,
+    });
+    this.handsFree = createHandsFreeOperations(this.handsFreeBooking);
   }
 
   /** GET /status with the current key: shows the team, or says why not. */
@@ -399,6 +414,14 @@ export class AgentService implements AgentApi {
 
   async packCancel(input: AgentInput<'packCancel'>): Promise<PackResult<DraftView>> {
     return this.pack.cancel(input);
+  }
+
+  async packHandsFree(input: AgentInput<'packHandsFree'>): Promise<HandsFreeView> {
+    return this.handsFree.packHandsFree(input);
+  }
+
+  async packHandsFreeStatus(input: AgentInput<'packHandsFreeStatus'>): Promise<HandsFreeView> {
+    return this.handsFree.packHandsFreeStatus(input);
   }
 
   async getPackSettings(_input: AgentInput<'getPackSettings'>): Promise<PackSettings> {

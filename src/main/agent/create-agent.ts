@@ -383,6 +383,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     secrets: () => options.webhook?.secrets ?? [],
     uiAddress: options.uiAddress,
     scale: createScaleOperations(scale),
+    scaleMonitor: () => scale.current,
   });
 
   const agent: Agent = {
@@ -434,6 +435,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       scale.start();
     },
     async stop() {
+      service.handsFreeBooking.disarm();
       await scale.stop();
       await site?.stop();
       await printerWatch.stop();
