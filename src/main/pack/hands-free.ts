@@ -53,8 +53,8 @@ const REMEMBERED = 500;
 interface Session {
   readonly shipmentId: string;
   readonly parcels: number;
-  readonly chosen: RateView | null;
-  readonly servicePointToken: string | undefined;
+  chosen: RateView | null;
+  servicePointToken: string | undefined;
   readonly weights: number[];
   state: HandsFreeState;
   message: string | null;
@@ -83,7 +83,12 @@ export class HandsFreeBooking {
     if (done) return done;
     const current = this.session;
     // Still watching the scale for it: join (a draft refused for want of a package is armed anew).
-    if (current?.shipmentId === input.shipmentId && current.unsubscribe) return view(current);
+    if (current?.shipmentId === input.shipmentId && current.unsubscribe) {
+      // The packer picked a rate since: the scale books with it.
+      if (input.token) current.chosen = this.options.flow.rateOf(input.shipmentId, input.token) ?? current.chosen;
+      if (input.servicePointToken) current.servicePointToken = input.servicePointToken;
+      return view(current);
+    }
     const scale = this.options.scale();
     if (!this.options.enabled() || !scale) return off(input.shipmentId);
     const draft = await this.options.flow.draft({ shipmentId: input.shipmentId });
