@@ -33,6 +33,7 @@ import {
   type BoxPreset,
   type DraftView,
   type HandsFreeView,
+  type LabelPreview,
   type PackResult,
   type PackSettings,
   type RatesView,
@@ -214,6 +215,7 @@ export const agentInputs = {
     })
     .strict(),
   packHandsFreeStatus: z.object({ shipmentId: shipmentIdInput }).strict(),
+  labelPreview: z.object({ jobId: z.string().min(1).max(128) }).strict(),
   getPackSettings: z.object({}).strict(),
   savePackSettings: packSettingsPatchSchema,
   listShippingRules: z.object({}).strict(),
@@ -310,6 +312,8 @@ export interface AgentApi {
    * second window) joins the first; another draft takes the scale over.
    */
   packHandsFree(input: AgentInput<'packHandsFree'>): Promise<HandsFreeView>;
+  /** A small PNG of the label a job sent, rendered from its PDF; null for a job the station does not know. */
+  labelPreview(input: AgentInput<'labelPreview'>): Promise<LabelPreview | null>;
   /** Where the draft's hands-free booking is; `off` when it was never armed here. */
   packHandsFreeStatus(input: AgentInput<'packHandsFreeStatus'>): Promise<HandsFreeView>;
   getPackSettings(input: AgentInput<'getPackSettings'>): Promise<PackSettings>;

@@ -574,6 +574,14 @@ export interface HandsFreeView {
   readonly booked: BookedView | null;
 }
 
+/** A small picture of the label a job sent (labelPreview): PNG, at most 240 × 360 pixels. */
+export interface LabelPreview {
+  readonly jobId: string;
+  readonly width: number;
+  readonly height: number;
+  readonly pngBase64: string;
+}
+
 export interface ShippingRuleView {
   readonly id: string;
   readonly name: string;

@@ -13,6 +13,7 @@ import type {
   ConfiguredPrinter,
   DraftView,
   HandsFreeView,
+  LabelPreview,
   EndOfDayPrintResult,
   EndOfDayReport,
   JobView,
@@ -53,6 +54,7 @@ import type { SiteStatusView } from '../../shared/site';
 import type { ScaleDetails, ScaleStatus } from '../../shared/scale';
 import type { ScaleOperations } from './operations/scale';
 import { HandsFreeBooking, type HandsFreeScale } from '../pack/hands-free';
+import { LabelPreviews } from '../scan/label-preview';
 import { createHandsFreeOperations, type HandsFreeOperations } from './operations/hands-free';
 import type { ServiceConnection } from '../api/service-connection';
 import type { ProvidedSession } from '../api/session-connection';
@@ -104,6 +106,7 @@ export class AgentService implements AgentApi {
   private readonly settingsOps: SettingsOperations;
   private readonly pack: PackFlow;
   private readonly handsFree: HandsFreeOperations;
+  private readonly previews: LabelPreviews;
   /** The draft armed to book on a stable weight (stopped with the agent). */
   readonly handsFreeBooking: HandsFreeBooking;
 
@@ -123,6 +126,10 @@ export class AgentService implements AgentApi {
       log: deps.log,
     });
     this.handsFree = createHandsFreeOperations(this.handsFreeBooking);
+    this.previews = new LabelPreviews({
+      job: (id) => deps.ledger.jobs.get(id),
+      printFile: (request) => deps.connection.current.printFile(request),
+    });
   }
 
   /** GET /status with the current key: shows the team, or says why not. */
@@ -418,6 +425,10 @@ export class AgentService implements AgentApi {
 
   async packHandsFree(input: AgentInput<'packHandsFree'>): Promise<HandsFreeView> {
     return this.handsFree.packHandsFree(input);
+  }
+
+  async labelPreview({ jobId }: AgentInput<'labelPreview'>): Promise<LabelPreview | null> {
+    return this.previews.preview(jobId);
   }
 
   async packHandsFreeStatus(input: AgentInput<'packHandsFreeStatus'>): Promise<HandsFreeView> {

@@ -12,6 +12,7 @@ import { installScanSuffixes } from '../scan-suffix';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { renderShipment, type ShipmentPanel } from './result-view';
 import { scannerTestWords } from './scanner-test-sheet';
+import { LabelPreviewView } from './label-preview-view';
 
 /** How long after the view puts the caret back in the box an empty Enter is taken as part of what went before. */
 const ENTER_AFTER_FOCUS_MS = 1000;
@@ -23,6 +24,7 @@ export class ScanView {
   private readonly result: HTMLElement;
   private readonly form: HTMLFormElement;
   private panel: ShipmentPanel | null = null;
+  private readonly preview: LabelPreviewView;
   /** Scans are answered in order: a slow lookup must not overwrite a newer result. */
   private sequence = 0;
   /** performance.now() until which an empty Enter says nothing (see ENTER_AFTER_FOCUS_MS). */
@@ -49,11 +51,13 @@ export class ScanView {
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });
+    this.preview = new LabelPreviewView(ctx);
     this.element = h(
       'section',
       { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' },
       this.form,
       this.feedback,
+      this.preview.element,
       this.result,
     );
 
@@ -140,6 +144,7 @@ export class ScanView {
 
   onJob(job: JobView): void {
     this.panel?.onJob(job);
+    this.preview.onJob(job);
   }
 
   private show(outcome: LookupResult | { kind: 'error'; message: string }): void {
