@@ -18,6 +18,7 @@ import { Ledger } from '../src/main/ledger/ledger';
 import { createTarget } from '../src/main/printing/create-target';
 import type { PrivateCups } from '../test/support/cups';
 import type { SandboxProcess } from './sandbox-process';
+import { JOB_FETCH } from '../src/main/retry/policies';
 
 export interface CancelResult {
   /** The threshold the pipeline used (PrintPipelineOptions.recheckAfterMs, its default). */
@@ -49,6 +50,8 @@ const PAUSE_SECONDS = 5;
 export async function runCancel(ctx: CancelContext): Promise<CancelResult> {
   const { sandbox, cups, queue, labels, log } = ctx;
   const client = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey });
+  // The job fetch's retries are the pipeline's (JOB_FETCH): its client retries nothing itself.
+  const printClient = new ServiceClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, retries: JOB_FETCH.clientRetries });
   const uri = `cups:${queue}`;
   const target = createTarget(uri, { env: cups.env });
   let requests = 0;
@@ -65,7 +68,7 @@ export async function runCancel(ctx: CancelContext): Promise<CancelResult> {
     const pipeline = new PrintPipeline({
       ledger,
       fetcher: {
-        printFile: (req) => client.printFile(req),
+        printFile: (req) => printClient.printFile(req),
         canceledAmong: (ids, since) => canceledAmong(counted, ids, since),
       },
       targetFor: () => target,
@@ -128,5 +131,6 @@ export async function runCancel(ctx: CancelContext): Promise<CancelResult> {
     return result;
   } finally {
     await client.close();
+    await printClient.close();
   }
 }

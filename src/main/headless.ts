@@ -40,6 +40,12 @@ export interface HeadlessAgentOptions {
   readonly pollIntervalSeconds?: number | null;
   /** Serve the web UI on 127.0.0.1:N (0 = any). null = no UI. @default null */
   readonly uiPort?: number | null;
+  /**
+   * The UI's token is kept for the next start. False for a run whose data dir starts fresh (the
+   * demo without --keep-data): the UI then says its address is for this run only. A UI port of 0
+   * (any) changes the address at each start whatever this says. @default true
+   */
+  readonly uiAddressKept?: boolean;
   /** The built renderer; built there first when it has no index.html. @default out/renderer */
   readonly uiStaticDir?: string;
   /** Passed through to createAgent (tests, benchmarks). */
@@ -103,7 +109,13 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   let removeBridgeFile = (): void => undefined;
   let bridgeRetry: NodeJS.Timeout | null = null;
   const bridgeRetryMs = options.bridgeRetryMs ?? 30_000;
-  const uiToken = options.uiPort != null ? keptUiToken(options.dataDir, log) : null;
+  let tokenKept = true;
+  const uiToken =
+    options.uiPort != null
+      ? keptUiToken(options.dataDir, log, () => {
+          tokenKept = false;
+        })
+      : null;
   if (uiToken) log.redact(uiToken);
   const publishBridge = (server: UiServer): void => {
     // `npm run agent -- report` and `ui-address` cannot open the ledger this agent holds: they ask here instead.
@@ -132,6 +144,8 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     bridgeRetry.unref();
   };
   const uiAddress = {
+    // The same address at the next start: a fixed port, a kept token, a data dir that is not wiped.
+    lasts: options.uiPort !== 0 && tokenKept && options.uiAddressKept !== false,
     rotate(): string {
       if (!ui) throw new Error('the web UI has not started yet');
       const next = rotateUiToken(options.dataDir);
@@ -200,10 +214,11 @@ async function checkServicePrinters(options: HeadlessAgentOptions, uris: readonl
  * for this run only, so the station still starts and its UI answers (the ledger's own outage
  * says what to do): its address then changes at the next start, and the log says so.
  */
-function keptUiToken(dataDir: string, log: Logger): string {
+function keptUiToken(dataDir: string, log: Logger, notKept: () => void): string {
   try {
     return loadOrCreateUiToken(dataDir);
   } catch (error) {
+    notKept();
     log.warn(
       `the UI address could not be kept in ${uiTokenFilePath(dataDir)} (${(error as Error).message}): this run's address changes at the next start; free space on the data directory's disk`,
     );

@@ -24,15 +24,29 @@ import { agentWords } from './agent-words';
 
 /**
  * The tabs, in order. A new view is one entry here, one in TabName (context.ts) and one in
- * App.views: the tab button, its panel, Alt+key and arrow keys follow from this table.
+ * App.views: the tab button, its panel, Alt+key (its place in the row) and arrow keys follow
+ * from this table. Site is there only on a station in a site (`--site`): a lone station has
+ * nothing to show in it.
  */
-const TABS: ReadonlyArray<{ name: TabName; label: MessageKey; key: string }> = [
-  { name: 'scan', label: 'tab.scan', key: '1' },
-  { name: 'queue', label: 'tab.queue', key: '2' },
-  { name: 'settings', label: 'tab.settings', key: '3' },
-  { name: 'end-of-day', label: 'tab.endOfDay', key: '4' },
-  { name: 'site', label: 'tab.site', key: '5' },
+const ALL_TABS: ReadonlyArray<{ name: TabName; label: MessageKey; siteOnly?: true }> = [
+  { name: 'scan', label: 'tab.scan' },
+  { name: 'queue', label: 'tab.queue' },
+  { name: 'settings', label: 'tab.settings' },
+  { name: 'end-of-day', label: 'tab.endOfDay' },
+  { name: 'site', label: 'tab.site', siteOnly: true },
 ];
+
+interface Tab {
+  readonly name: TabName;
+  readonly label: MessageKey;
+  /** Alt+key: the tab's place in the row, from 1. */
+  readonly key: string;
+}
+
+/** The tabs this station shows, each with its Alt+number. */
+export function tabsFor(inSite: boolean): readonly Tab[] {
+  return ALL_TABS.filter((tab) => inSite || !tab.siteOnly).map((tab, i) => ({ name: tab.name, label: tab.label, key: String(i + 1) }));
+}
 const STATUS_REFRESH_MS = 15_000;
 
 /** What a tab shows: its panel (role tabpanel, id `view-<name>`) and what to do when shown. */
@@ -51,6 +65,11 @@ export class App {
   private readonly tabButtons = new Map<TabName, HTMLButtonElement>();
   private views!: Readonly<Record<TabName, TabView>>;
   private active: TabName = 'scan';
+  /** Known once siteStatus answers: until then (and on a lone station) no Site tab. */
+  private inSite = false;
+  private tabs: readonly Tab[] = tabsFor(false);
+  private tablist!: HTMLElement;
+  private main!: HTMLElement;
   private statusTimer: ReturnType<typeof setTimeout> | null = null;
   /** The last status shown (or why the agent was unreachable), to show again after a rebuild. */
   private lastStatus: AgentStatus | null = null;
@@ -74,6 +93,7 @@ export class App {
       this.rebuild();
     });
     this.showTab('scan');
+    void this.findSite();
     void this.refreshStatus();
     setInterval(() => void this.refreshStatus(), STATUS_REFRESH_MS);
     void this.loadSettings();
@@ -111,35 +131,57 @@ export class App {
       'end-of-day': endOfDay,
       site: new SiteView(this.ctx),
     };
+    this.tabs = tabsFor(this.inSite);
+    this.settings.setInSite(this.inSite);
+    this.scan.setTabCount(this.tabs.length);
     this.tabButtons.clear();
     const tablist = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': t('app.views') });
-    for (const tab of TABS) {
-      const button = h(
-        'button',
-        { type: 'button', role: 'tab', id: `tab-${tab.name}`, 'aria-controls': `view-${tab.name}`, 'aria-keyshortcuts': `Alt+${tab.key}` },
-        t(tab.label),
-      );
-      button.addEventListener('click', () => this.showTab(tab.name));
-      this.tabButtons.set(tab.name, button);
-      tablist.append(button);
-    }
+    this.tablist = tablist;
+    for (const tab of this.tabs) tablist.append(this.tabButton(tab));
     // The ARIA tabs pattern: arrow keys, Home and End move between tabs.
     tablist.addEventListener('keydown', (event) => {
-      const index = TABS.findIndex((t) => t.name === this.active);
-      const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 }[event.key];
+      const tabs = this.tabs;
+      const index = tabs.findIndex((t) => t.name === this.active);
+      const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }[event.key];
       if (next === undefined) return;
       event.preventDefault();
-      const tab = TABS[(next + TABS.length) % TABS.length]!;
+      const tab = tabs[(next + tabs.length) % tabs.length]!;
       this.showTab(tab.name);
       this.tabButtons.get(tab.name)?.focus();
     });
     const header = h('header', { class: 'top' }, h('h1', {}, t('app.title')), tablist);
-    const main = h('main', {}, this.notices, ...TABS.map((tab) => this.views[tab.name].element));
+    const main = h('main', {}, this.notices, ...this.tabs.map((tab) => this.views[tab.name].element));
+    this.main = main;
     this.root.replaceChildren(header, main, this.statusBar.element);
     // Focus leaving the scan box to nowhere (a click on text, the window losing focus) comes back.
     this.scan.input.addEventListener('blur', (event) => {
       if (event.relatedTarget === null) setTimeout(() => this.focusScan(), 0);
     });
+  }
+
+  private tabButton(tab: Tab): HTMLButtonElement {
+    const button = h(
+      'button',
+      { type: 'button', role: 'tab', id: `tab-${tab.name}`, 'aria-controls': `view-${tab.name}`, 'aria-keyshortcuts': `Alt+${tab.key}` },
+      t(tab.label),
+    );
+    button.tabIndex = -1;
+    button.setAttribute('aria-selected', 'false');
+    button.addEventListener('click', () => this.showTab(tab.name));
+    this.tabButtons.set(tab.name, button);
+    return button;
+  }
+
+  /** The agent said this station is in a site: its tab joins the row (nothing else is built again). */
+  private addSiteTab(): void {
+    this.inSite = true;
+    this.tabs = tabsFor(true);
+    const site = this.tabs.find((tab) => tab.name === 'site')!;
+    this.tablist.append(this.tabButton(site));
+    this.views.site.element.hidden = true;
+    this.main.append(this.views.site.element);
+    this.scan.setTabCount(this.tabs.length);
+    this.settings.setInSite(true);
   }
 
   /** The language changed: the same tab, status and first-run panel, in the new words. */
@@ -156,12 +198,13 @@ export class App {
   }
 
   showTab(name: TabName): void {
+    if (!this.tabs.some((tab) => tab.name === name)) name = 'scan';
     this.active = name;
     for (const [tab, button] of this.tabButtons) {
       button.setAttribute('aria-selected', String(tab === name));
       button.tabIndex = tab === name ? 0 : -1;
     }
-    for (const tab of TABS) this.views[tab.name].element.hidden = tab.name !== name;
+    for (const tab of this.tabs) this.views[tab.name].element.hidden = tab.name !== name;
     this.views[name].show?.();
   }
 
@@ -208,7 +251,7 @@ export class App {
   private installShortcuts(): void {
     document.addEventListener('keydown', (event) => {
       if (event.altKey && !event.ctrlKey && !event.metaKey) {
-        const tab = TABS.find((t) => t.key === event.key);
+        const tab = this.tabs.find((t) => t.key === event.key);
         if (tab) {
           event.preventDefault();
           this.showTab(tab.name);
@@ -293,6 +336,16 @@ export class App {
       this.statusTimer = null;
       void this.refreshStatus();
     }, 500);
+  }
+
+  /** A station in a site (`--site`) gets the Site tab; a lone one, or one that cannot say, none. */
+  private async findSite(): Promise<void> {
+    try {
+      const site = await this.api.siteStatus({});
+      if (site.enabled && !this.inSite) this.addSiteTab();
+    } catch {
+      // No answer: the tab stays away, as on a lone station (the status bar says why the agent is out of reach).
+    }
   }
 
   private async refreshStatus(): Promise<void> {

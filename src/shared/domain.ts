@@ -249,6 +249,11 @@ export interface SettingsView {
   readonly intake: IntakeSettings;
   readonly stationRules: StationRules;
   readonly paused: boolean;
+  /**
+   * Present (false) when the web UI's address changes at the agent's next start (the demo
+   * starts fresh; a UI port chosen at random): the UI gives no advice to bookmark it.
+   */
+  readonly uiAddressLasts?: false;
   /** The station's scale URI (docs/INTERFACES.md, Scales); `none` or absent: no scale. */
   readonly scale?: string;
 }

@@ -35,7 +35,8 @@ test('a second printer and a rule, added by keyboard, are saved and there after 
   const sheets = `folder:${join(station.dir, 'sheets')}`;
   await openSettings(page, station.url);
   const form = page.locator('.printers-editor');
-  await expect(form.getByText('No printers listed')).toBeVisible();
+  // No printer named yet: the form says the label and document printers print everything (as the list beside it shows).
+  await expect(form.getByText('None yet: the label printer and the document printer print everything.')).toBeVisible();
 
   // Printer 1: the station's own folder printer, chosen from the discovered list.
   await form.getByRole('button', { name: 'Add a printer' }).focus();

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_STORAGE_KEY, refreshLanguage } from '../../src/renderer/i18n';
 import { QueueView } from '../../src/renderer/views/queue-view';
 import { ScanView } from '../../src/renderer/views/scan-view';
-import { context, fakeClient, job, startApp } from '../support/fake-agent-client';
+import { LONE_STATION, context, fakeClient, job, startApp } from '../support/fake-agent-client';
 import { sayLanguages } from '../support/languages';
 
 beforeEach(() => {
@@ -17,8 +17,13 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
+/** A station in a site: its Site tab is named in every language too, and kept when the language changes. */
 async function start(): Promise<HTMLElement> {
-  return (await startApp()).root;
+  return (
+    await startApp({
+      siteStatus: async () => ({ ...LONE_STATION, enabled: true, address: 'nats://site:4222', station: 'P1', connected: true }),
+    })
+  ).root;
 }
 
 const tabNames = (root: HTMLElement) => Array.from(root.querySelectorAll('nav.tabs [role=tab]'), (t) => t.textContent);

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { settle, startApp } from '../support/fake-agent-client';
+import { LONE_STATION, settle, startApp } from '../support/fake-agent-client';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval'] });
@@ -20,16 +20,39 @@ const visiblePanel = (root: HTMLElement) => Array.from(root.querySelectorAll<HTM
 describe('app', () => {
   it('shows its views as tabs, each controlling its panel', async () => {
     const root = await start();
-    expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day', 'Site']);
+    expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day']);
     expect(root.querySelector('nav.tabs[role=tablist]')).not.toBeNull();
     for (const tab of tabs(root)) {
       expect(root.querySelector(`#${tab.getAttribute('aria-controls')}`)?.getAttribute('role')).toBe('tabpanel');
     }
-    expect(tabs(root).map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false', 'false', 'false']);
+    expect(tabs(root).map((t) => t.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false', 'false']);
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     tabs(root)[2]!.click();
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-settings']);
-    expect(tabs(root).map((t) => t.tabIndex)).toEqual([-1, -1, 0, -1, -1]);
+    expect(tabs(root).map((t) => t.tabIndex)).toEqual([-1, -1, 0, -1]);
+  });
+
+  it('shows no Site tab on a lone station, and the keyboard hint names the four tabs there are', async () => {
+    const root = await start();
+    expect(root.querySelector('#tab-site')).toBeNull();
+    expect(root.querySelector('#view-site')).toBeNull();
+    expect(root.querySelector('#scan-hint')?.textContent).toContain('Alt+1…4 switch views');
+    expect(tabs(root).map((t) => t.getAttribute('aria-keyshortcuts'))).toEqual(['Alt+1', 'Alt+2', 'Alt+3', 'Alt+4']);
+  });
+
+  it('adds the Site tab, fifth with Alt+5, on a station in a site, and the hint says Alt+1…5', async () => {
+    const { root } = await startApp({
+      siteStatus: async () => ({ ...LONE_STATION, enabled: true, address: 'nats://site:4222', station: 'Packing 1', connected: true }),
+    });
+    expect(tabs(root).map((t) => t.textContent)).toEqual(['Scan', 'Queue & history', 'Settings', 'End of day', 'Site']);
+    expect(tabs(root)[4]!.getAttribute('aria-keyshortcuts')).toBe('Alt+5');
+    expect(root.querySelector('#scan-hint')?.textContent).toContain('Alt+1…5 switch views');
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: '5', altKey: true, bubbles: true }));
+    expect(
+      Array.from(root.querySelectorAll<HTMLElement>('.view[role=tabpanel]'))
+        .filter((p) => !p.hidden)
+        .map((p) => p.id),
+    ).toEqual(['view-site']);
   });
 
   it('moves between tabs with the arrow keys, Home and End', async () => {
@@ -42,14 +65,13 @@ describe('app', () => {
     press('ArrowRight');
     press('ArrowRight');
     press('ArrowRight');
-    press('ArrowRight');
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     press('ArrowLeft');
-    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-site']);
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-end-of-day']);
     press('Home');
     expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-scan']);
     press('End');
-    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-site']);
+    expect(visiblePanel(root).map((p) => p.id)).toEqual(['view-end-of-day']);
   });
 });
 

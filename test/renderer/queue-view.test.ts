@@ -113,9 +113,15 @@ describe('queue view', () => {
       job({ documentType: 'customsinvoice', trigger: 'reprint', layout: 'a4' }),
       job({ documentType: 'proofofdelivery' }),
       job({ documentType: 'abd', trigger: 'manual' }),
+      job({ trigger: 'scan' }),
+      job({ trigger: 'poll' }),
     ]);
     await view.load();
     const text = document.querySelector('table.jobs')?.textContent ?? '';
+    // How each came: a booking made at this station (pack and ship) says so, apart from intake's.
+    expect(text).toContain('booked here');
+    expect(text).toContain('booked (webhook)');
+    expect(text).toContain('booked (polling)');
     expect(text).toContain('Customs invoice');
     expect(text).toContain('A4, one label · reprint');
     expect(text).toContain('Proof of delivery');

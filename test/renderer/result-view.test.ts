@@ -62,9 +62,12 @@ describe('result view', () => {
     await settle();
     expect(client.calls.find((c) => c.op === 'reprint')?.input).toMatchObject({ shipmentId: 'shp_1', documentType: 'customsinvoice' });
     expect(document.body.textContent).not.toMatch(/customsinvoice|\babd\b/);
-    // The timeline, newest first, as the list CONTRACTS names.
-    const events = Array.from(document.querySelectorAll('[aria-label="Tracking events"] li .event-status')).map((e) => e.textContent);
-    expect(events).toEqual(['IN_TRANSIT', 'ORDERED']);
+    // The timeline, newest first, as the list CONTRACTS names: each event's status code is in
+    // its text (for assistive technology and the contract) and its tooltip, never shown beside the words.
+    const items = Array.from(document.querySelectorAll('[aria-label="Tracking events"] li'));
+    expect(items.map((li) => li.querySelector('.event-head')?.getAttribute('title'))).toEqual(['IN_TRANSIT', 'ORDERED']);
+    expect(items.map((li) => li.textContent)).toEqual([expect.stringContaining('IN_TRANSIT'), expect.stringContaining('ORDERED')]);
+    expect(items.every((li) => li.querySelector('.event-status')?.classList.contains('visually-hidden'))).toBe(true);
     panel.dispose();
   });
 
@@ -108,7 +111,7 @@ describe('result view in Swedish', () => {
       'Under transport',
       'Bokad, väntar på transportören',
     ]);
-    expect(Array.from(events.querySelectorAll('.event-status'), (e) => e.textContent)).toEqual(['IN_TRANSIT', 'ORDERED']);
+    expect(Array.from(events.querySelectorAll('.event-head'), (e) => e.getAttribute('title'))).toEqual(['IN_TRANSIT', 'ORDERED']);
     expect(document.querySelector('#reprint-title')?.textContent).toBe('Skriv ut igen');
     expect(document.querySelector('button.reprint')?.textContent).toBe('Skriv ut etikett igen');
     expect(document.querySelector('#reprint-document')?.getAttribute('aria-label')).toBe('Dokument att skriva ut igen');
@@ -122,5 +125,43 @@ describe('result view in Swedish', () => {
     document.body.append(renderShipment(canceled, ctx).element);
     expect(document.querySelector('.canceled-note')?.textContent).toBe('Avbokad: etiketten är ogiltig och kan inte skrivas ut igen.');
     expect(document.querySelector('.timeline p')?.textContent).toBe('Inga spårningshändelser än.');
+  });
+
+  it('offers "Print" for a document that never went to a printer, and "Reprint" for one that did', async () => {
+    const client = fakeClient({
+      listPrinters: async () => [],
+      shipmentDocuments: async () => [
+        { documentType: 'label', state: 'printed', detail: null, printedAt: '2026-11-24T09:14:00Z', printer: 'cups:Labels' },
+        { documentType: 'customsinvoice', state: 'not_printed', detail: null, printedAt: null, printer: null },
+        { documentType: 'abd', state: 'not_printed', detail: 'waiting in the queue', printedAt: null, printer: null },
+      ],
+    });
+    const ctx = context(client);
+    ctx.setSettings(settings());
+    document.body.append(renderShipment({ ...SHIPMENT, status: 'BOOKED' }, ctx).element);
+    await settle();
+    const button = document.querySelector<HTMLButtonElement>('button.reprint')!;
+    const select = document.querySelector<HTMLSelectElement>('#reprint-document')!;
+    expect(button.textContent).toBe('Reprint label');
+    select.value = 'customsinvoice';
+    select.dispatchEvent(new Event('change'));
+    expect(button.textContent).toBe('Print customs invoice');
+    // In line to print: it goes to a printer anyway, so pressing again is a reprint.
+    select.value = 'abd';
+    select.dispatchEvent(new Event('change'));
+    expect(button.textContent).toBe('Reprint export accompanying document');
+  });
+
+  it('shows one badge for a draft: "Not booked", not the service\'s PENDING beside it', () => {
+    const ctx = context(
+      fakeClient({
+        listPrinters: async () => [],
+        packDraft: async () => ({ ok: false, problem: { code: 'X', message: 'x', requestId: null, fields: [] } }),
+      }),
+    );
+    document.body.append(
+      renderShipment(shipment({ ...SHIPMENT, status: 'PENDING', trackingId: null, availableDocuments: [] }), ctx).element,
+    );
+    expect(Array.from(document.querySelectorAll('.shipment-head .badge'), (b) => b.textContent)).toEqual(['Not booked']);
   });
 });

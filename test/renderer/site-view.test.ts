@@ -68,9 +68,12 @@ describe('the Site tab', () => {
     await settle();
     const [one, three] = rows(root);
     expect(one?.slice(0, 2)).toEqual(['Packing 1', 'online']);
-    expect(one?.[2]).toBe('cups:Zebra: ready');
+    // Printers named as everywhere in the UI (docs/OPERATIONS.md), never by their URI.
+    expect(one?.[2]).toBe('CUPS Zebra: ready');
     expect(one?.slice(3).map((c) => c?.split(' ')[0])).toEqual(['2', 'S-9', '1']);
-    expect(three?.slice(0, 3)).toEqual(['Packing 3', 'offline', 'cups:Zebra: queue Zebra is disabled']);
+    expect(three?.slice(0, 3)).toEqual(['Packing 3', 'offline', 'CUPS Zebra: queue Zebra is disabled']);
+    // Names and references whole, in a cell that ends them with an ellipsis when too narrow.
+    expect(root.querySelector('#view-site tbody tr:nth-child(2) td:nth-child(5) .token')?.getAttribute('title')).toBe('ORDER-77');
     // The parcel's reference, not a shipment UUID broken over four lines at 800 px.
     expect(three?.[4]?.split(' ')[0]).toBe('ORDER-77');
     expect(root.querySelector('#view-site .site-decisions')?.textContent).toMatch(
@@ -91,13 +94,36 @@ describe('the Site tab', () => {
     expect(rows(root)[0]?.[1]).toBe('offline');
   });
 
-  it('says how to join a site when the station is in none', async () => {
+  it('is not there on a station in no site: one line in Settings says how to join one', async () => {
     const { root } = await startApp({
       siteStatus: async () => ({ enabled: false, address: null, station: null, connected: false, stations: [], decisions: [] }),
     });
+    expect(siteTab(root)).toBeUndefined();
+    expect(root.querySelector('#view-site')).toBeNull();
+    const join = root.querySelector<HTMLElement>('#view-settings .site-join');
+    expect(join?.hidden).toBe(false);
+    expect(join?.textContent).toContain('--site nats://HOST:PORT');
+  });
+
+  it('lists relays apart from the stations, and keeps the join line out of Settings', async () => {
+    const { root } = await startApp({
+      siteStatus: async () =>
+        status([
+          station('Packing 1', true),
+          station('relay@pack-host/3f9a1c', true, { role: 'relay', printers: [], lastPrint: null }),
+          // Named twice by the site's presence list (a heartbeat rewritten while it was read): one row.
+          station('Packing 1', true),
+        ]),
+    });
     siteTab(root).click();
     await settle();
-    expect(root.querySelector('#view-site .site-summary')?.textContent).toContain('--site nats://HOST:PORT');
+    expect(rows(root).map((r) => r[0])).toEqual(['Packing 1']);
+    expect(root.querySelector('#view-site .site-relays')?.textContent).toBe('relay@pack-host/3f9a1c online');
+    expect(root.querySelector<HTMLElement>('#view-settings .site-join')?.hidden).toBe(true);
+    // The site's rules are edited for stations: a relay prints nothing and has none.
+    expect(Array.from(root.querySelectorAll<HTMLOptionElement>('#site-rules-station option')).map((o) => o.value)).not.toContain(
+      'relay@pack-host/3f9a1c',
+    );
   });
 
   it('edits another station’s rules for the site and shows what the site now holds', async () => {

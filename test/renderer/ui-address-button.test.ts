@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentCallError } from '../../src/renderer/bridge/agent-call-error';
 import { createDiagnosticsPanel } from '../../src/renderer/views/diagnostics-panel';
-import { context, fakeClient, settle } from '../support/fake-agent-client';
+import { context, fakeClient, settings, settle } from '../support/fake-agent-client';
 
 const opened: string[] = [];
 vi.mock('../../src/renderer/bridge/token', () => ({ openUiAddress: (url: string) => opened.push(url) }));
@@ -28,6 +28,14 @@ describe('New UI address', () => {
     await settle();
     expect(client.calls.map((c) => c.op)).toEqual(['rotateUiAddress']);
     expect(opened).toEqual(['http://127.0.0.1:4780/?token=new']);
+  });
+
+  it('gives no advice to bookmark an address that will not last (a fresh demo, a port chosen at random)', () => {
+    const ctx = context(fakeClient({}));
+    ctx.setSettings({ ...settings(), uiAddressLasts: false });
+    document.body.append(createDiagnosticsPanel(ctx));
+    expect(document.body.textContent).not.toContain('bookmark');
+    expect(document.body.textContent).toContain('lasts until the agent stops: its next start prints a new one');
   });
 
   it('says why when the agent cannot make one', async () => {

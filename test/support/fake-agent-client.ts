@@ -4,6 +4,7 @@
  */
 import type { AgentClient, AgentEvent } from '../../src/shared/agent-api';
 import type { AgentStatus, JobView, PartyView, PrinterInfo, SettingsView, ShipmentView } from '../../src/shared/domain';
+import type { SiteStatusView } from '../../src/shared/site';
 import { App } from '../../src/renderer/app';
 import { UiContext } from '../../src/renderer/context';
 
@@ -135,6 +136,9 @@ export const IDLE_STATUS: AgentStatus = {
   failed: 0,
 };
 
+/** What siteStatus says on a station started without `--site`. */
+export const LONE_STATION: SiteStatusView = { enabled: false, address: null, station: null, connected: false, stations: [], decisions: [] };
+
 /** The whole window on a fake agent that answers what start-up asks (plus `ops`), mounted in the document. */
 export async function startApp(ops: Partial<AgentClient> = {}): Promise<{ root: HTMLElement; client: FakeClient }> {
   const root = document.createElement('div');
@@ -144,6 +148,7 @@ export async function startApp(ops: Partial<AgentClient> = {}): Promise<{ root: 
     getSettings: async () => settings(),
     listJobs: async () => [],
     listPrinters: async () => [],
+    siteStatus: async () => LONE_STATION,
     ...ops,
   });
   new App(root, client).start();

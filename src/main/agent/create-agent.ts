@@ -7,36 +7,40 @@
  */
 import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
-import type { AgentStatus, JobView, LabelLayout } from '../../shared/domain';
-import { ApiError } from '../api/errors';
-import { canceledAmong } from '../api/cancel-lookup';
-import { Poller } from '../intake/sources/polling/poller';
+import type { AgentStatus } from '../../shared/domain';
+import type { Poller } from '../intake/sources/polling/poller';
+import { composeIntake, type Intake } from '../intake/compose-intake';
+import type { IntakeParts } from '../intake/intake-parts';
+import type { IntakeSink } from '../intake/intake-source';
+import { StandInWhileLost } from '../intake/stand-in-while-lost';
+import { PollingSource, type PollingSourceOptions } from '../intake/sources/polling/polling-source';
+import { WebhookSource } from '../intake/sources/webhooks/webhook-source';
+import { servicePdfFetcher } from '../api/service-pdf-fetcher';
 import { sweepSpoolTemp } from '../printing/spool-temp';
-import { startWebhookServer, type WebhookServer } from '../intake/sources/webhooks/webhook-server';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
-import { JOB_ERROR_CODES } from '../ledger/errors';
 import type { Logger } from '../log';
-import { createTarget, loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
+import { loadPdfToPrinter, type TargetDeps } from '../printing/create-target';
 import { readinessMinIntervalOf } from '../printing/printer-kinds';
+import { printerTargets } from '../printing/printer-targets';
 import type { PdfToPrinterModule } from '../printing/windows/windows-target';
-import { autoPrintTypes, findPrinter, mediaOn, printersOf, routedPrinterUris, routeFor } from '../printing/routing';
+import { liveRouting, printersOf, routedPrinterUris } from '../printing/routing';
 import { PrinterWatch } from './printer-watch';
 import { ScaleWatch, type ScaleWatchOptions } from './scale-watch';
 import { createScaleOperations } from './operations/scale';
 import { CachedSettingsStore } from './cached-settings';
 import { CarrierCache } from './carrier-cache';
 import { FallbackWatcher } from './fallback-watcher';
-import type { PrinterTarget } from '../printing/target';
 import type { ApiKeyStore } from '../settings/api-key-store';
 import type { SettingsStore, StoredSettings } from '../settings/settings-store';
-import { AgentService, type UiAddressControl } from './agent-service';
+import { createAgentService, type UiAddressControl } from './agent-service';
 import { EventHub, type AgentEventListener } from './event-hub';
-import { describeCancel, JobLogLines } from '../jobs/job-log';
+import { describeCancel } from '../jobs/job-log';
+import { pipelineObserver } from './pipeline-observer';
 import { ServiceConnection, type ServiceConnectionOptions } from '../api/service-connection';
 import { ProvidedSession, type DemoConnectionProvider } from '../api/session-connection';
 import { StatusTracker } from './status-tracker';
-import { renderTestPage, TEST_PAGE_SHIPMENT, TEST_PAGE_TYPE } from './test-page';
+import { routeTestPagesAsLabels, withTestPages } from './test-page';
 import type { SiteStation } from '../site/station/site-station';
 import { StationActivity } from '../site/station/station-activity';
 import type { StationRules } from '../../shared/domain';
@@ -149,15 +153,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   };
   const pdfToPrinter: PdfToPrinterModule | undefined =
     process.platform === 'win32' ? await loadPdfToPrinter() : options.targets?.pdfToPrinter;
-  const targets = new Map<string, PrinterTarget>();
-  const targetFor = (uri: string): PrinterTarget => {
-    let target = targets.get(uri);
-    if (!target) {
-      target = createTarget(uri, { log: (line) => options.log.warn(line), ...options.targets, pdfToPrinter, service: servicePort });
-      targets.set(uri, target);
-    }
-    return target;
-  };
+  const targetFor = printerTargets({ log: (line) => options.log.warn(line), ...options.targets, pdfToPrinter, service: servicePort });
 
   const session = new ProvidedSession(options.demo);
   const activity = new StationActivity({
@@ -198,63 +194,26 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       scale: scaleNow,
     },
   );
-  const fetcher = {
-    async printFile(req: { shipment_ids: string[]; document_type: string; label_layout: LabelLayout }) {
-      if (req.document_type === TEST_PAGE_TYPE) {
-        return { pdf: await renderTestPage(req.label_layout, routeFor(routing(), 'label').target, new Date()), requestId: null };
-      }
-      try {
-        const result = await connection.printing.printFile(req);
-        status.serviceReached();
-        return result;
-      } catch (error) {
-        if (error instanceof ApiError) status.serviceFailed(error);
-        throw error;
-      }
-    },
-    // Tells "this shipment has no waybill" (not a failure) from a real refusal.
-    availableDocuments: async (shipmentId: string) => (await connection.current.getShipment(shipmentId)).available_documents_types ?? [],
-    // A test page has no shipment to ask about.
-    canceledAmong: async (shipmentIds: readonly string[], since: Date) => {
-      const ids = shipmentIds.filter((id) => id !== TEST_PAGE_SHIPMENT);
-      return ids.length === 0 ? { canceled: [], requestId: null } : canceledAmong(connection.current, ids, since);
-    },
-  };
+  const fetcher = servicePdfFetcher({
+    printing: () => connection.printing,
+    client: () => connection.current,
+    onReached: () => status.serviceReached(),
+    onFailed: (error) => status.serviceFailed(error),
+  });
 
   const carriers = new CarrierCache({
     source: () => connection.current,
     onError: (error) => log.warn(`carriers: GET /carriers failed (${error.message}); routing rules match carrier words as given`),
   });
-  const jobLines = new JobLogLines();
+  const routes = liveRouting(routing, carriers.key);
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
-    fetcher,
+    fetcher: withTestPages(fetcher, routing),
     targetFor,
-    route: (documentType, carrier) => routeFor(routing(), documentType === TEST_PAGE_TYPE ? 'label' : documentType, carrier, carriers.key),
-    mediaFor: (target, layout) => mediaOn(findPrinter(routing(), target), layout),
-    autoPrintTypes: () => autoPrintTypes(routing()),
-    copies: () => routing().copies,
+    ...routes,
+    route: routeTestPagesAsLabels(routes.route),
     ...options.pipeline,
-    // The ledger cannot be written (disk full, read-only): said once, with what to do, in the
-    // log, the status (window, tray) until it can; the pipeline retries and resumes by itself.
-    onError: (error) => {
-      log.error(error.message);
-      if (error.code === JOB_ERROR_CODES.LEDGER_WRITE_FAILED) status.ledgerFailed(error);
-      else status.serviceFailed(error);
-      hub.emit({ type: 'status', status: status.snapshot() });
-    },
-    onLedgerBack: () => {
-      log.info('ledger: writes go through again; printing resumes');
-      status.ledgerBack();
-      hub.emit({ type: 'status', status: status.snapshot() });
-    },
-    onJobChange: (job: JobView) => {
-      status.job(job);
-      activity.job(job);
-      const line = jobLines.line(job);
-      if (line !== null) (job.state === 'failed' ? log.warn : log.info)(line);
-      hub.emit({ type: 'job', job });
-    },
+    ...pipelineObserver({ log, status, activity, hub }),
   });
 
   const shipments = {
@@ -264,49 +223,39 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     tracking: (id: string) => connection.current.tracking(id),
   };
   const stationRules = () => settings.get().stationRules;
-  const intakeLogger = { info: log.info, warn: log.warn, error: log.error };
-
-  let webhookServer: WebhookServer | null = null;
-  let poller: Poller | null = null;
-  // In a site, the site decides what prints here; this station polls only while the site is lost,
-  // slowly and printing nothing by itself (scans keep finding shipments).
-  let siteLost = false;
-  const startPoller = (): void => {
-    if (!connection.configured) return;
-    if (options.site && !siteLost) return;
-    // A provided session (the demo) may have no webhook endpoint its service could reach.
-    const interval = options.site
-      ? (options.site.lostPollSeconds ?? 60)
-      : (session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds);
-    // One high-water mark per service address: a provided session must not move the mark of the
-    // real account past bookings it never looked at.
-    const cursorName = `poll:${connection.url}`;
-    // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
-    const initialLookbackMinutes = ledger.recovered ? 0 : undefined;
-    const created = new Poller({
-      shipments,
-      cursors: ledger.intake,
-      sink: pipeline,
-      stationRules: options.site ? SITE_DECIDES : stationRules,
-      onCanceled: (shipmentId) => shipmentCanceled(shipmentId, 'a poll'),
-      // A booking the ledger could not take (disk full): the station parks until it can, told once.
-      onLedgerFailure: (error) => pipeline.ledgerFailed(error),
-      index: ledger.intake,
-      intervalSeconds: Math.max(interval, 1),
-      cursorName,
-      logger: intakeLogger,
-      initialLookbackMinutes,
-    });
-    // Kept in both cases so stop() waits for a poll in flight before the ledger closes.
-    poller = created;
-    if (interval > 0) {
-      created.start();
-    } else {
-      // Webhooks only: still reconcile once, since deliveries made while the agent was down
-      // are not guaranteed to arrive (spec, Events 5).
-      void created.pollOnce();
-    }
+  const parts: IntakeParts = {
+    ledger: ledger.intake,
+    shipments,
+    stationRules,
+    logger: { info: log.info, warn: log.warn, error: log.error },
   };
+  // Read at each start of polling: a provided session (the demo) polls at its own interval.
+  const polling =
+    (overrides: Partial<PollingSourceOptions> = {}) =>
+    (): PollingSourceOptions | null =>
+      connection.configured
+        ? {
+            // A provided session (the demo) may have no webhook endpoint its service could reach.
+            intervalSeconds: session.active?.pollIntervalSeconds ?? settings.get().intake.pollIntervalSeconds,
+            // One high-water mark per service address: a provided session must not move the mark of the
+            // real account past bookings it never looked at.
+            cursorName: `poll:${connection.url}`,
+            // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
+            initialLookbackMinutes: ledger.recovered ? 0 : undefined,
+            ...overrides,
+          }
+        : null;
+  // Every source hands its bookings to the pipeline; the rest of what they learn goes to the agent.
+  const sink: IntakeSink = {
+    submitBooking: (notice) => pipeline.submitBooking(notice),
+    together: (fn) => pipeline.together(fn),
+    ledgerFailed: (error) => pipeline.ledgerFailed(error),
+    canceledAtService: (shipmentId, how) => shipmentCanceled(shipmentId, how),
+    tracking: (shipmentId, event) => hub.emit({ type: 'tracking', shipmentId, event }),
+    alert: (alert) =>
+      hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
+  };
+  let intake: Intake | null = null;
 
   // Canceled at the service (the web application, another station): nothing of it prints here.
   const shipmentCanceled = (shipmentId: string, how: string): void => {
@@ -341,27 +290,28 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   });
 
   // Loaded only for a station in a site: the NATS client stays out of a plain station's memory.
+  // The site is this station's one source; while it is out of reach this station polls,
+  // slowly and printing nothing by itself (scans keep finding shipments).
+  let siteSource: StandInWhileLost | null = null;
   const site = options.site
     ? new (await import('../site/station/site-station')).SiteStation({
         ...options.site,
         log,
-        sink: pipeline,
         stationRules,
         // Rules edited for this station at another station's Settings.
         onRules: (rules) => settings.update({ stationRules: rules }),
         heartbeat: () => activity.heartbeat(),
-        onLost: (lost) => {
-          siteLost = lost;
-          void (async () => {
-            await poller?.stop();
-            poller = null;
-            startPoller();
-          })();
-        },
+        onLost: (lost) => void siteSource?.lost(lost),
       })
     : null;
+  if (site) {
+    siteSource = new StandInWhileLost(
+      site,
+      new PollingSource(parts, polling({ intervalSeconds: options.site?.lostPollSeconds ?? 60, stationRules: SITE_DECIDES })),
+    );
+  }
 
-  const service = new AgentService({
+  const service = createAgentService({
     site,
     fallback,
     carriers,
@@ -375,9 +325,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     session,
     emitStatus: () => hub.emit({ type: 'status', status: status.snapshot() }),
     onIntakeChanged: async () => {
-      await poller?.stop();
-      poller = null;
-      startPoller();
+      await intake?.refresh();
     },
     log,
     secrets: () => options.webhook?.secrets ?? [],
@@ -387,15 +335,16 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   });
 
   const agent: Agent = {
-    api: service,
+    api: service.api,
     subscribe: hub.subscribe,
     pipeline,
     ledger,
     get poller() {
-      return poller;
+      const polls = siteSource ? (siteSource.standIn as PollingSource) : intake?.find(PollingSource);
+      return polls?.poller ?? null;
     },
     get webhookUrl() {
-      return webhookServer?.url ?? null;
+      return intake?.find(WebhookSource)?.url ?? null;
     },
     site,
     activity,
@@ -406,42 +355,20 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       // Before intake: the first bookings' carriers are matched against the service's list.
       if (connection.configured) await carriers.refresh();
       await pipeline.start();
-      if (options.webhook && settings.get().intake.webhooksEnabled && !site) {
-        webhookServer = await startWebhookServer({
-          host: options.webhook.host,
-          port: options.webhook.port,
-          secrets: options.webhook.secrets,
-          // The pipeline's lanes already order jobs by booked_at, so deliveries need no hold.
-          reorderWindowMs: 0,
-          ledger: ledger.intake,
-          sink: pipeline,
-          stationRules,
-          shipments,
-          logger: intakeLogger,
-          // A delivery the ledger could not take (answered 503): the station parks until it can.
-          onLedgerFailure: (error) => pipeline.ledgerFailed(error),
-          onTracking: (shipmentId, event) => {
-            hub.emit({ type: 'tracking', shipmentId, event });
-            if (event.status.toUpperCase() === 'CANCELED') shipmentCanceled(shipmentId, 'a CANCELED tracking event');
-          },
-          onAlert: (alert) =>
-            hub.emit({ type: 'alert', shipmentId: alert.shipmentId, title: alert.event.replace(/_/g, ' '), message: alert.message }),
-        });
-      }
-      site?.start();
-      startPoller();
+      intake = siteSource
+        ? composeIntake(parts, [siteSource])
+        : composeIntake({ ...parts, webhook: settings.get().intake.webhooksEnabled ? options.webhook : null, polling: polling() });
+      await intake.start(sink);
       fallback.start();
       printerWatch.start();
       scale.start();
     },
     async stop() {
-      service.handsFreeBooking.disarm();
+      service.handsFree.disarm();
       await scale.stop();
-      await site?.stop();
+      await intake?.stop();
       await printerWatch.stop();
       await fallback.stop();
-      await poller?.stop();
-      await webhookServer?.close();
       await pipeline.stop();
       await session.stop();
       await connection.close();

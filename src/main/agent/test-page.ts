@@ -6,6 +6,7 @@
  */
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { LabelLayout, Routing } from '../../shared/domain';
+import type { PdfFetcher, RouteDecision } from '../jobs/ports';
 import { findPrinter, layoutOn, routeFor } from '../printing/routing';
 
 /** Document type of test pages in the ledger; never sent to the service. */
@@ -27,6 +28,36 @@ export function testPageLayout(routing: Routing, printer: string): LabelLayout {
   const documentsOnly = routeFor(routing, 'waybill').target === uri && routeFor(routing, 'label').target !== uri;
   if (documentsOnly && !entry) return 'a4';
   return layoutOn(entry, 'label');
+}
+
+/**
+ * The jobs' fetcher with test pages made here: a test page is rendered, never fetched (it
+ * names the printer labels route to), and has no shipment to ask the service about.
+ */
+export function withTestPages(fetcher: PdfFetcher, routing: () => Routing): PdfFetcher {
+  const { availableDocuments, canceledAmong } = fetcher;
+  return {
+    async printFile(request) {
+      if (request.document_type !== TEST_PAGE_TYPE) return fetcher.printFile(request);
+      return { pdf: await renderTestPage(request.label_layout, routeFor(routing(), 'label').target, new Date()), requestId: null };
+    },
+    ...(availableDocuments ? { availableDocuments: (shipmentId: string) => availableDocuments.call(fetcher, shipmentId) } : {}),
+    ...(canceledAmong
+      ? {
+          async canceledAmong(shipmentIds: readonly string[], since: Date) {
+            const ids = shipmentIds.filter((id) => id !== TEST_PAGE_SHIPMENT);
+            return ids.length === 0 ? { canceled: [], requestId: null } : canceledAmong.call(fetcher, ids, since);
+          },
+        }
+      : {}),
+  };
+}
+
+/** The jobs' route with a test page routed as a label: it shows how labels come out. */
+export function routeTestPagesAsLabels(
+  route: (documentType: string, carrier?: string | null) => RouteDecision,
+): (documentType: string, carrier?: string | null) => RouteDecision {
+  return (documentType, carrier) => route(documentType === TEST_PAGE_TYPE ? 'label' : documentType, carrier);
 }
 
 export async function renderTestPage(layout: LabelLayout, printer: string, at: Date): Promise<Uint8Array> {

@@ -64,6 +64,7 @@ import {
 import { checkServiceAddress, invalidSegmentReason } from './service-address';
 import { Transport, type CallSpec, type RawResponse, type ResponseListener } from './transport';
 import { CLIENT_VERSION } from './version';
+import { SERVICE_CALL } from '../retry/policies';
 import { uploadFileName } from './upload-name';
 
 /**
@@ -157,9 +158,9 @@ export class ServiceClient {
     checkServiceAddress(options.baseUrl, options.allowPlainHttp);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? 15_000;
-    this.retries = options.retries ?? 3;
-    this.retryBaseMs = options.retryBaseMs ?? 250;
-    this.retryMaxMs = options.retryMaxMs ?? 10_000;
+    this.retries = options.retries ?? SERVICE_CALL.retries;
+    this.retryBaseMs = options.retryBaseMs ?? SERVICE_CALL.baseMs;
+    this.retryMaxMs = options.retryMaxMs ?? SERVICE_CALL.maxMs;
     this.userAgent = options.userAgent ?? `print-station/${CLIENT_VERSION}`;
     this.#apiKey = options.apiKey;
     this.#ownedAgent = options.dispatcher

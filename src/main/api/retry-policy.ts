@@ -1,13 +1,14 @@
 /**
- * When to try a safe call again. Exponential backoff with full jitter (a random wait in
- * [0, min(max, base * 2^n)]) spreads the stations of a warehouse apart after an outage;
- * a Retry-After from the service replaces the computed wait.
+ * When to try a safe call again: the service call policy (retry/policies.ts SERVICE_CALL,
+ * exponential backoff with full jitter, which spreads the stations of a warehouse apart
+ * after an outage); a Retry-After from the service replaces the computed wait.
  */
+import { backoffDelay as policyDelay } from '../retry/backoff';
+import { SERVICE_CALL } from '../retry/policies';
 
 /** Milliseconds to wait before retry number `retryIndex` (0 = first retry). */
 export function backoffDelay(retryIndex: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** retryIndex);
-  return Math.floor(random() * ceiling);
+  return policyDelay({ ...SERVICE_CALL, baseMs, maxMs }, retryIndex, random);
 }
 
 /** Retry-After as delay-seconds or an HTTP date → milliseconds from `now`; null when absent or unreadable. */

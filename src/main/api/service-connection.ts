@@ -8,6 +8,7 @@ import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { ServiceClient, type ServiceClientOptions } from './client';
 import { RecentRequestIds } from './request-ids';
 import { CodedError } from '../errors';
+import { JOB_FETCH } from '../retry/policies';
 
 /**
  * How long a replaced client may finish its calls: longer than a call with all its
@@ -62,13 +63,18 @@ export class ServiceConnection {
   }
 
   /**
-   * The client the print pipeline fetches PDFs with: no retries of its own, so the job
-   * itself waits and retries, showing why ("label not ready yet; retrying in 2 s") and
+   * The client the print pipeline fetches PDFs with: no retries of its own (one layer owns a
+   * job fetch's retries: retry/policies.ts JOB_FETCH), so the job itself waits and retries, showing why ("label not ready yet; retrying in 2 s") and
    * freeing its fetch slot meanwhile.
    */
   get printing(): ServiceClient {
     if (this.#apiKey === null) throw new NotConnectedError();
-    this.printClient ??= new ServiceClient({ ...this.clientOptions, baseUrl: this.apiUrl, apiKey: this.#apiKey, retries: 0 });
+    this.printClient ??= new ServiceClient({
+      ...this.clientOptions,
+      baseUrl: this.apiUrl,
+      apiKey: this.#apiKey,
+      retries: JOB_FETCH.clientRetries,
+    });
     return this.printClient;
   }
 

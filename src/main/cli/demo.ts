@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     webhookSecrets: [secret],
     pollIntervalSeconds: options.pollIntervalSeconds ?? 5,
     uiPort: options.uiPort ?? 0,
+    // A fresh demo makes a new UI address: the UI gives no advice to bookmark it.
+    uiAddressKept: keepData,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
     // --scale sim: the demo's own simulated scale, weighing parcel after parcel (demo/simulated-scale.ts).
     tuning: simulated ? { ...pipelineTuning(options), scaleMonitor: { open: simulatedScaleOpener() } } : pipelineTuning(options),

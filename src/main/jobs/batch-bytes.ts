@@ -2,7 +2,7 @@ import type { LabelLayout } from '../../shared/domain';
 import type { PdfFetcher } from './ports';
 
 /*
- * The byte cap on batches (issue 14). A batch's PDF size is not known before its print
+ * The byte cap on batches. A batch's PDF size is not known before its print
  * call, so a batch is bounded by what the agent has seen: per document type and layout, an
  * estimate of the bytes per shipment, from every PDF fetched (a batch's PDF counts as its
  * size over its members). A batch then takes at most `batchMaxBytes / estimate` shipments,

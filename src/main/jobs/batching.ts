@@ -12,7 +12,7 @@ import type { JobSteps } from './job-steps';
 import type { SpooledJobs } from './spooled-jobs';
 
 /*
- * Batching what is already waiting (issue 14). When the fetch step picks a job, the
+ * Batching what is already waiting. When the fetch step picks a job, the
  * consecutive jobs behind it in its line that are already waiting, with the same document
  * type, layout and copies, go with it: one POST /shipments/print with their shipment ids
  * in line order (one PDF), then one spool job titled with the batch id. Nothing waits for a

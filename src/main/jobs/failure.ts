@@ -1,9 +1,10 @@
 /**
- * Classifying a failure without importing the error classes of other modules: ApiError
- * (service) and PrintError (printer) both carry `retryable`, and ApiError carries
- * `retryAfterMs` and `requestId`.
+ * Classifying a failure by what it carries, not by its class: ApiError (service) and
+ * PrintError (printer) both carry `retryable`, and ApiError carries `retryAfterMs` and
+ * `requestId`. Codes are matched by their registries (API_ERROR_CODES, PRINT_ERROR_CODES).
  */
 import { englishOf, plainMessage, textMessage, type AgentMessage } from '../../shared/agent-messages';
+import { API_ERROR_CODES } from '../api/errors';
 import { messageOf } from '../errors';
 
 export interface FailureInfo {
@@ -43,15 +44,15 @@ export function adviceOf(
 
 function waitingReason(e: Record<string, unknown>, error: unknown): AgentMessage {
   switch (e.code) {
-    case 'SERVICE_UNAVAILABLE':
+    case API_ERROR_CODES.UNAVAILABLE:
       if (e.status !== 503) return plainMessage('service.unavailable');
       // A 503 is also an overloaded or restarting service: "not ready" only when it says so.
       return plainMessage(saysNotReady(e.serviceMessage) ? 'service.labelNotReady' : 'service.unavailable503');
-    case 'SERVICE_RATE_LIMITED':
+    case API_ERROR_CODES.RATE_LIMITED:
       return plainMessage('service.slowDown');
-    case 'SERVICE_TIMEOUT':
+    case API_ERROR_CODES.TIMEOUT:
       return plainMessage('service.noAnswer');
-    case 'SERVICE_UNREACHABLE':
+    case API_ERROR_CODES.NETWORK:
       return plainMessage('service.unreachable');
     default:
       return messageOf(error);
@@ -62,12 +63,6 @@ function waitingReason(e: Record<string, unknown>, error: unknown): AgentMessage
 function saysNotReady(serviceMessage: unknown): boolean {
   if (typeof serviceMessage !== 'string') return false;
   return /\b(label|document|waybill|pdf|file)s?\b/i.test(serviceMessage) && /\bnot\s+(yet\s+)?ready\b|\bnot_ready\b/i.test(serviceMessage);
-}
-
-/** Exponential backoff with full jitter (AWS architecture blog), capped. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(random() * ceiling);
 }
 
 /** "2 s", "500 ms" (src/shared/agent-messages.ts composes reasons with it). */

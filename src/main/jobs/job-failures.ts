@@ -1,5 +1,9 @@
 import { agentMessage, type AgentMessage } from '../../shared/agent-messages';
-import { backoffMs, classifyFailure, messageOf } from './failure';
+import { API_ERROR_CODES } from '../api/errors';
+import { PRINT_ERROR_CODES } from '../printing/errors';
+import { backoffDelay } from '../retry/backoff';
+import { JOB_FETCH } from '../retry/policies';
+import { classifyFailure, messageOf } from './failure';
 import type { Entry, Lane, PrinterDown } from './lane';
 import type { PipelineContext } from './pipeline-context';
 
@@ -21,7 +25,8 @@ export class JobFailures {
     entry.tryCounted = false;
     const failure = classifyFailure(error);
     if (failure.transient && entry.tries < o.maxAttempts) {
-      const delay = failure.retryAfterMs ?? backoffMs(entry.tries, o.retryBaseMs, o.retryMaxMs, o.random);
+      const policy = { ...JOB_FETCH, baseMs: o.retryBaseMs, maxMs: o.retryMaxMs };
+      const delay = failure.retryAfterMs ?? backoffDelay(policy, entry.tries - 1, o.random);
       if (entry.auto && this.context.queue.isAutoPaused()) {
         // It was being handed over when printing was paused: it waits for resume with the rest.
         this.context.queue.drop(entry);
@@ -146,9 +151,9 @@ function mayHavePrinted(cause: AgentMessage): AgentMessage {
 /** A failure after which the request may or may not have taken effect. */
 export function isAmbiguous(error: unknown): boolean {
   const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; status?: unknown; retryAfterMs?: unknown };
-  if (e.code === 'SERVICE_TIMEOUT' || e.code === 'SERVICE_UNREACHABLE' || e.code === 'SERVICE_INVALID_RESPONSE') return true;
-  if (e.code === 'PRINT_MAY_HAVE_PRINTED') return true;
+  if (e.code === API_ERROR_CODES.TIMEOUT || e.code === API_ERROR_CODES.NETWORK || e.code === API_ERROR_CODES.INVALID_RESPONSE) return true;
+  if (e.code === PRINT_ERROR_CODES.MAY_HAVE_PRINTED) return true;
   // A 5xx may come from a gateway after the service printed. A 503 with Retry-After is the
   // service refusing up front ("label not ready"), so only that one is safe to send again.
-  return e.code === 'SERVICE_UNAVAILABLE' && !(e.status === 503 && typeof e.retryAfterMs === 'number');
+  return e.code === API_ERROR_CODES.UNAVAILABLE && !(e.status === 503 && typeof e.retryAfterMs === 'number');
 }

@@ -1,5 +1,7 @@
 import { englishOf, type AgentMessage } from '../../shared/agent-messages';
 import type { LabelLayout } from '../../shared/domain';
+import { backoffDelay } from '../retry/backoff';
+import { PRINTER_PROBE } from '../retry/policies';
 import { AUTO_TRIGGERS, type JobRecord } from '../ledger/job-record';
 
 /** A job the queue is working on, in memory (the ledger row is the durable truth). */
@@ -8,6 +10,11 @@ export interface Entry {
   readonly seq: number;
   /** Epoch ms the lane is ordered by: when the shipment was booked, else when the job was made. */
   readonly orderAt: number;
+  /**
+   * Nanoseconds within `orderAt`'s millisecond (the service sends booking times to the
+   * nanosecond; Date keeps milliseconds): two bookings in one millisecond keep their order.
+   */
+  readonly orderNanos: number;
   readonly shipmentId: string;
   readonly documentType: string;
   readonly layout: LabelLayout;
@@ -54,6 +61,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     id: job.id,
     seq: job.seq,
     orderAt: orderTime(job),
+    orderNanos: subMillisecondNanos(job.bookedAt),
     shipmentId: job.shipmentId,
     documentType: job.documentType,
     layout: job.layout,
@@ -112,7 +120,7 @@ export class Lane {
   /** The printer was found down (again): the next probe after a backoff that doubles up to `maxMs`. */
   markDown(message: AgentMessage, now: number, baseMs: number, maxMs: number): PrinterDown {
     const probes = this.down ? this.down.probes + 1 : 0;
-    const delay = Math.min(maxMs, baseMs * 2 ** Math.min(probes, 20));
+    const delay = backoffDelay({ ...PRINTER_PROBE, baseMs, maxMs }, probes);
     this.down = { advice: englishOf(message), message, probes, nextProbeAt: now + delay };
     return this.down;
   }
@@ -124,7 +132,7 @@ export class Lane {
    */
   markFault(message: AgentMessage, now: number, baseMs: number, maxMs: number): PrinterDown {
     this.faults += 1;
-    const delay = Math.min(maxMs, baseMs * 2 ** Math.min(this.faults - 1, 20));
+    const delay = backoffDelay({ ...PRINTER_PROBE, baseMs, maxMs }, this.faults - 1);
     this.down = { advice: englishOf(message), message, probes: 0, nextProbeAt: now + delay, fault: true };
     return this.down;
   }
@@ -179,7 +187,15 @@ export class Lane {
 }
 
 function before(a: Entry, b: Entry): boolean {
-  return a.orderAt < b.orderAt || (a.orderAt === b.orderAt && a.seq < b.seq);
+  if (a.orderAt !== b.orderAt) return a.orderAt < b.orderAt;
+  if (a.orderNanos !== b.orderNanos) return a.orderNanos < b.orderNanos;
+  return a.seq < b.seq;
+}
+
+/** The digits of an RFC 3339 fraction past the milliseconds, as nanoseconds (0 when none). */
+function subMillisecondNanos(timestamp: string | null): number {
+  const fraction = timestamp ? /\.(\d+)(?:Z|z|[+-]\d{2}:\d{2})$/.exec(timestamp.trim())?.[1] : undefined;
+  return fraction ? Number(fraction.slice(3, 9).padEnd(6, '0')) : 0;
 }
 
 function orderTime(job: JobRecord): number {

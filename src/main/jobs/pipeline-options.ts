@@ -8,6 +8,7 @@ import {
   type PipelineTarget,
   type RouteDecision,
 } from './ports';
+import { JOB_FETCH, LEDGER } from '../retry/policies';
 
 /*
  * What a PrintPipeline is configured with, and the defaults it fills in: kept apart from the
@@ -15,7 +16,7 @@ import {
  * modules the pipeline is built from share one resolved settings type.
  */
 
-/** Shipments per batch unless told otherwise: batching is on (issue 14). */
+/** Shipments per batch unless told otherwise: batching is on. */
 export const BATCH_MAX_DEFAULT = 25;
 /** The most shipments one batch may hold, whatever is asked. */
 export const BATCH_MAX_LIMIT = 25;
@@ -140,15 +141,15 @@ export function resolveSettings(options: PrintPipelineOptions): PipelineSettings
     batchMax: Math.min(BATCH_MAX_LIMIT, Math.max(1, Math.floor(options.batchMax ?? BATCH_MAX_DEFAULT))),
     batchMaxBytes: Math.max(1, options.batchMaxBytes ?? BATCH_MAX_BYTES_DEFAULT),
     firstAlone: options.firstAlone ?? true,
-    maxAttempts: Math.max(1, options.maxAttempts ?? 8),
-    retryBaseMs: options.retryBaseMs ?? 500,
-    retryMaxMs: options.retryMaxMs ?? 30_000,
+    maxAttempts: Math.max(1, options.maxAttempts ?? JOB_FETCH.maxAttempts),
+    retryBaseMs: options.retryBaseMs ?? JOB_FETCH.baseMs,
+    retryMaxMs: options.retryMaxMs ?? JOB_FETCH.maxMs,
     followSpooler: options.followSpooler ?? true,
     followIntervalMs: options.followIntervalMs ?? 500,
     reconcileSettleMs: options.reconcileSettleMs ?? 2000,
     recheckAfterMs: Math.max(0, options.recheckAfterMs ?? 3000),
-    ledgerRetryBaseMs: Math.max(1, options.ledgerRetryBaseMs ?? 1000),
-    ledgerRetryMaxMs: Math.max(1, options.ledgerRetryMaxMs ?? 30_000),
+    ledgerRetryBaseMs: Math.max(1, options.ledgerRetryBaseMs ?? LEDGER.baseMs),
+    ledgerRetryMaxMs: Math.max(1, options.ledgerRetryMaxMs ?? LEDGER.maxMs),
     now: options.now ?? (() => new Date()),
     random: options.random ?? Math.random,
   };

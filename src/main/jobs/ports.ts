@@ -19,7 +19,11 @@ export type PrintFileRequest = {
 };
 
 export interface PdfFetcher {
-  /** POST /shipments/print with `output_format: file`. Throws ApiError. */
+  /**
+   * POST /shipments/print with `output_format: file`. Throws ApiError. Tried once: the
+   * pipeline owns a fetch's retries (retry/policies.ts JOB_FETCH), so a client under it is
+   * built without retries of its own (`retries: JOB_FETCH.clientRetries`).
+   */
   printFile(request: PrintFileRequest): Promise<{ pdf: Uint8Array; requestId: string | null }>;
   /**
    * The shipment's `available_documents_types` (GET /shipments/{id}). Optional: when

@@ -49,6 +49,7 @@ export class JobRepository {
           @trigger, 'queued', 0, @key, @bookedAt, @now, @now, @held, @siteDecision)`),
       byId: db.prepare('SELECT * FROM jobs WHERE id = ?'),
       byKey: db.prepare('SELECT * FROM jobs WHERE idempotency_key = ?'),
+      setTrigger: db.prepare('UPDATE jobs SET trigger = @trigger WHERE id = @id'),
       autoForDocument: db.prepare(
         'SELECT * FROM jobs WHERE shipment_id = ? COLLATE NOCASE AND document_type = ? AND idempotency_key IS NOT NULL ORDER BY seq LIMIT 1',
       ),
@@ -94,16 +95,27 @@ export class JobRepository {
     // printer or layout setting changes, the poll that sees a booking the webhook already
     // printed must not print it again on the new printer (a reprint by hand still can).
     const printed = this.s.autoForDocument.get(spec.shipmentId, spec.documentType) as JobRow | undefined;
-    if (printed) return { job: rowToRecord(printed), created: false };
+    if (printed) return { job: this.bookedHere(rowToRecord(printed), spec), created: false };
     const key = autoJobKey(spec);
     for (let attempt = 0; attempt < 3; attempt++) {
       const info = this.insert(spec, key);
       if (info.changes === 1) return { job: info.record, created: true };
       const existing = this.s.byKey.get(key) as JobRow | undefined;
-      if (existing) return { job: rowToRecord(existing), created: false };
+      if (existing) return { job: this.bookedHere(rowToRecord(existing), spec), created: false };
       // Ignored but no job has the key: the new id clashed with another job's (L14); take a fresh one.
     }
     throw new JobError(JOB_ERROR_CODES.INVALID_STATE, `Job insert for ${key} was ignored but no job has that key.`);
+  }
+
+  /**
+   * A booking made at this station (pack and ship: trigger `scan`) whose webhook or poll came in
+   * before the booking call answered: its job is recorded as booked here, which it was, so the
+   * queue says so rather than "booked (webhook)".
+   */
+  private bookedHere(job: JobRecord, spec: JobSpec): JobRecord {
+    if (spec.trigger !== 'scan' || !AUTO_TRIGGERS.includes(job.trigger)) return job;
+    this.s.setTrigger.run({ id: job.id, trigger: spec.trigger });
+    return { ...job, trigger: spec.trigger };
   }
 
   /** A job that is never deduplicated (reprints, scans, manual prints, tests). */

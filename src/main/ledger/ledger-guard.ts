@@ -1,6 +1,8 @@
 import { JobError, JOB_ERROR_CODES, ledgerWriteError, sqliteCode } from './errors';
 import type { AgentMessage } from '../../shared/agent-messages';
 import { formatDelay } from '../../shared/agent-messages';
+import { backoffDelay } from '../retry/backoff';
+import { LEDGER } from '../retry/policies';
 import { toJobView, type JobPatch, type JobRecord } from './job-record';
 
 /** What the pipeline writes: a reason only as a message code, so every reason it composes can be worded in the UI's languages. */
@@ -87,7 +89,7 @@ export class LedgerGuard {
   /**
    * SQLite errors become LEDGER_WRITE_FAILED, which says what to do and is retried. The
    * failure stops the pump at once, before the caller sees it: a scheduler loop that called
-   * the write cannot pick the same step again (issue 19).
+   * the write cannot pick the same step again.
    */
   write(id: string, state: JobRecord['state'], patch: PipelinePatch): JobRecord {
     const job = this.call(() => this.options.ledger.transition(id, state, patch));
@@ -180,7 +182,7 @@ export class LedgerGuard {
     this.seen.add(error);
     this.ledgerFailures += 1;
     this.ledgerDown = error;
-    const delay = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(20, this.ledgerFailures - 1));
+    const delay = backoffDelay({ ...LEDGER, baseMs: this.options.retryBaseMs, maxMs: this.options.retryMaxMs }, this.ledgerFailures - 1);
     if (!this.outage) {
       // Told once and shown until the outage ends: the longest wait, not the first (which is stale a second later).
       const message = `${error.message} Printing waits; the agent tries again at least every ${formatDelay(this.options.retryMaxMs)}.`;

@@ -126,3 +126,18 @@ export function autoPrintTypes(routing: Routing): string[] {
   const types = [...new Set(routing.autoPrint)];
   return types.sort((a, b) => (a === 'label' ? -1 : b === 'label' ? 1 : 0));
 }
+
+/**
+ * The routing as the job engine asks for it (its `route`, `mediaFor`, `autoPrintTypes` and
+ * `copies` options), read from `routing()` at every call, so a settings change applies to
+ * the next job.
+ * @param carrierKey see routeFor. @default lower case
+ */
+export function liveRouting(routing: () => Routing, carrierKey?: CarrierKey) {
+  return {
+    route: (documentType: string, carrier?: string | null): Route => routeFor(routing(), documentType, carrier, carrierKey),
+    mediaFor: (target: string, layout: LabelLayout): PrinterMedia => mediaOn(findPrinter(routing(), target), layout),
+    autoPrintTypes: (): string[] => autoPrintTypes(routing()),
+    copies: (): number => routing().copies,
+  };
+}

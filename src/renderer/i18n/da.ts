@@ -16,7 +16,8 @@ export const da: Catalog = {
 
   'scan.label': 'Scan eller skriv en reference, et forsendelses-id eller et sporingsnummer',
   'scan.lookUp': 'Søg',
-  'scan.hint': 'Enter søger · Alt+R udskriver etiketten igen · Alt+B booker en forsendelse, der ikke er booket · Alt+1…4 skifter visning',
+  'scan.hint':
+    'Enter søger · Alt+R udskriver etiketten igen · Alt+B booker en forsendelse, der ikke er booket · Alt+1…{last} skifter visning',
   'scan.lookupFailed': 'Søgningen efter “{scan}” mislykkedes: {error}',
   'scan.found': 'Fandt “{scanned}” via {matchedBy}',
   'scan.foundReference': 'Fandt “{scanned}” via {matchedBy}: {reference}',
@@ -91,6 +92,8 @@ export const da: Catalog = {
   'diagnostics.failed': 'Diagnostikken kunne ikke gemmes: {error}',
   'uiAddress.hint':
     'Sidens adresse virker også efter genstarter: gem den som bogmærke. En ny adresse lukker alle bogmærker og åbne faner med den gamle ude.',
+  'uiAddress.hintThisRun':
+    'Sidens adresse gælder, indtil agenten stoppes: næste start udskriver en ny. En ny adresse lukker alle åbne faner med den gamle ude.',
   'uiAddress.rotate': 'Ny adresse til brugerfladen',
   'uiAddress.failed': 'Kunne ikke lave en ny adresse: {error}',
 
@@ -205,7 +208,7 @@ export const da: Catalog = {
   'trigger.webhook': 'booket (webhook)',
   'trigger.poll': 'booket (hentning)',
   'trigger.site': 'booket (via anlægget)',
-  'trigger.scan': 'scanning',
+  'trigger.scan': 'booket her',
   'trigger.reprint': 'genudskrift',
   'trigger.manual': 'testudskrift',
 
@@ -275,6 +278,7 @@ export const da: Catalog = {
   'result.routingDefault': 'Standard fra routing',
   'result.routingDefaultTarget': 'Standard fra routing ({target})',
   'result.reprintDocument': 'Udskriv {document} igen',
+  'result.printDocument': 'Udskriv {document}',
   'result.printerNotReady': '{name} (ikke klar)',
   'result.sendingReprint': 'Sender genudskriften…',
   'result.reprintFailed': 'Genudskrivningen mislykkedes: {error}',
@@ -367,6 +371,8 @@ export const da: Catalog = {
   'settings.autoPrintPaused': 'Automatisk udskrivning er sat på pause.',
   'settings.autoPrintResumed': 'Automatisk udskrivning er genoptaget.',
   'pauses.title': 'Konfigurerede printere',
+  'pauses.none': 'Ingen printer endnu: vælg etiketprinteren nedenfor.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Printerne kunne ikke vises: {error}',
   'pauses.pauseName': 'Sæt på pause {name}',
   'pauses.resumeName': 'Genoptag {name}',
@@ -384,9 +390,10 @@ export const da: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Printere og regler for udskrift',
-  'pf.printers': 'Printere',
-  'pf.printersHint': 'Alle printere, stationen bruger, og papiret i dem. Reglerne og standardvalgene nedenfor nævner dem ved navn.',
-  'pf.noPrinters': 'Ingen printere på listen: etiketter går til etiketprinteren og dokumenter til dokumentprinteren ovenfor.',
+  'pf.printers': 'Navngivne printere',
+  'pf.printersHint':
+    'Giv en printer et navn for at angive dens papir, en reserve, eller regler og standarder, der sender dokumenter til den.',
+  'pf.noPrinters': 'Ingen endnu: etiketprinteren og dokumentprinteren udskriver alt.',
   'pf.printerN': 'Printer nr. {n}',
   'pf.printerNamed': 'Printer nr. {n}: {name}',
   'pf.name': 'Navn',
@@ -746,7 +753,7 @@ export const da: Catalog = {
   'site.lost': 'Anlægget {address} kan ikke nås: etiketter besluttet for denne station kommer, når det er tilbage.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relæ)',
+  'site.relays': 'Relæer',
   'site.printerReady': '{printer}: klar',
   'site.noDecisions': 'Ingen bookinger besluttet, siden stationen kom med.',
   'site.printedAt': 'udskrevet på {station}',

@@ -19,7 +19,7 @@ export const en = {
 
   'scan.label': 'Scan or type a reference, shipment id or tracking number',
   'scan.lookUp': 'Look up',
-  'scan.hint': 'Enter looks it up · Alt+R reprints the label · Alt+B books a shipment that is not booked · Alt+1…4 switch views',
+  'scan.hint': 'Enter looks it up · Alt+R reprints the label · Alt+B books a shipment that is not booked · Alt+1…{last} switch views',
   'scan.lookupFailed': 'Lookup failed for “{scan}”: {error}',
   'scan.found': 'Found “{scanned}” by {matchedBy}',
   'scan.foundReference': 'Found “{scanned}” by {matchedBy}: {reference}',
@@ -94,6 +94,8 @@ export const en = {
   'diagnostics.failed': 'Could not save diagnostics: {error}',
   'uiAddress.hint':
     "This page's address keeps working after restarts: bookmark it. A new address shuts out every bookmark and open tab of the old one.",
+  'uiAddress.hintThisRun':
+    "This page's address lasts until the agent stops: its next start prints a new one. A new address shuts out every open tab of the old one.",
   'uiAddress.rotate': 'New UI address',
   'uiAddress.failed': 'Could not make a new address: {error}',
 
@@ -192,7 +194,7 @@ export const en = {
   'trigger.webhook': 'booked (webhook)',
   'trigger.poll': 'booked (polling)',
   'trigger.site': 'booked (through the site)',
-  'trigger.scan': 'scan',
+  'trigger.scan': 'booked here',
   'trigger.reprint': 'reprint',
   'trigger.manual': 'test print',
 
@@ -261,6 +263,7 @@ export const en = {
   'result.routingDefault': 'Routing default',
   'result.routingDefaultTarget': 'Routing default ({target})',
   'result.reprintDocument': 'Reprint {document}',
+  'result.printDocument': 'Print {document}',
   'result.printerNotReady': '{name} (not ready)',
   'result.sendingReprint': 'Sending the reprint…',
   'result.reprintFailed': 'Reprint failed: {error}',
@@ -353,6 +356,8 @@ export const en = {
   'settings.autoPrintPaused': 'Auto-print paused.',
   'settings.autoPrintResumed': 'Auto-print resumed.',
   'pauses.title': 'Configured printers',
+  'pauses.none': 'No printer yet: choose the label printer below.',
+  'pauses.rules': '{count, plural, one {rule {rules}} other {rules {rules}}}',
   'pauses.listFailed': 'Printers could not be listed: {error}',
   'pauses.pauseName': 'Pause {name}',
   'pauses.resumeName': 'Resume {name}',
@@ -370,9 +375,9 @@ export const en = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Printers and routing rules',
-  'pf.printers': 'Printers',
-  'pf.printersHint': 'Every printer this station uses and the paper it holds. Rules and defaults below name them.',
-  'pf.noPrinters': 'No printers listed: labels go to the label printer and documents to the document printer chosen above.',
+  'pf.printers': 'Printers by name',
+  'pf.printersHint': 'Name a printer to give it its own paper, a fallback, or rules and defaults that send documents to it.',
+  'pf.noPrinters': 'None yet: the label printer and the document printer print everything.',
   'pf.printerN': 'Printer {n}',
   'pf.printerNamed': 'Printer {n}: {name}',
   'pf.name': 'Name',
@@ -728,7 +733,7 @@ export const en = {
   'site.lost': 'The site {address} is out of reach: labels decided for this station arrive when it is back.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relay)',
+  'site.relays': 'Relays',
   'site.printerReady': '{printer}: ready',
   'site.noDecisions': 'No bookings decided since this station joined.',
   'site.printedAt': 'printed at {station}',

@@ -17,7 +17,7 @@ export const fi: Catalog = {
 
   'scan.label': 'Skannaa tai kirjoita viite, lähetystunnus tai seurantanumero',
   'scan.lookUp': 'Hae',
-  'scan.hint': 'Enter hakee · Alt+R tulostaa tarran uudelleen · Alt+B varaa lähetyksen, jota ei ole varattu · Alt+1…4 vaihtaa näkymää',
+  'scan.hint': 'Enter hakee · Alt+R tulostaa tarran uudelleen · Alt+B varaa lähetyksen, jota ei ole varattu · Alt+1…{last} vaihtaa näkymää',
   'scan.lookupFailed': 'Haku ”{scan}” epäonnistui: {error}',
   'scan.found': '”{scanned}” löytyi ({matchedBy})',
   'scan.foundReference': '”{scanned}” löytyi ({matchedBy}): {reference}',
@@ -92,6 +92,8 @@ export const fi: Catalog = {
   'diagnostics.failed': 'Vianmääritystietoja ei voitu tallentaa: {error}',
   'uiAddress.hint':
     'Tämän sivun osoite toimii myös uudelleenkäynnistysten jälkeen: tallenna se kirjanmerkiksi. Uusi osoite sulkee pois kaikki vanhan osoitteen kirjanmerkit ja avoimet välilehdet.',
+  'uiAddress.hintThisRun':
+    'Tämän sivun osoite on voimassa, kunnes agentti pysäytetään: seuraava käynnistys tulostaa uuden. Uusi osoite sulkee pois kaikki vanhan osoitteen avoimet välilehdet.',
   'uiAddress.rotate': 'Uusi käyttöliittymän osoite',
   'uiAddress.failed': 'Uuden osoitteen luonti epäonnistui: {error}',
 
@@ -206,7 +208,7 @@ export const fi: Catalog = {
   'trigger.webhook': 'varattu (webhook)',
   'trigger.poll': 'varattu (kysely)',
   'trigger.site': 'varattu (toimipaikan kautta)',
-  'trigger.scan': 'skannaus',
+  'trigger.scan': 'varattu täällä',
   'trigger.reprint': 'uusintatulostus',
   'trigger.manual': 'testitulostus',
 
@@ -276,6 +278,7 @@ export const fi: Catalog = {
   'result.routingDefault': 'Reitityksen oletus',
   'result.routingDefaultTarget': 'Reitityksen oletus ({target})',
   'result.reprintDocument': 'Tulosta {document} uudelleen',
+  'result.printDocument': 'Tulosta {document}',
   'result.printerNotReady': '{name} (ei valmis)',
   'result.sendingReprint': 'Lähetetään uudelleentulostusta…',
   'result.reprintFailed': 'Uudelleentulostus epäonnistui: {error}',
@@ -368,6 +371,8 @@ export const fi: Catalog = {
   'settings.autoPrintPaused': 'Automaattinen tulostus keskeytetty.',
   'settings.autoPrintResumed': 'Automaattinen tulostus jatkuu.',
   'pauses.title': 'Määritetyt tulostimet',
+  'pauses.none': 'Ei vielä tulostinta: valitse tarratulostin alta.',
+  'pauses.rules': '{count, plural, one {sääntö {rules}} other {säännöt {rules}}}',
   'pauses.listFailed': 'Tulostimia ei voitu luetella: {error}',
   'pauses.pauseName': 'Keskeytä {name}',
   'pauses.resumeName': 'Jatka {name}',
@@ -385,9 +390,10 @@ export const fi: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Tulostimet ja tulostussäännöt',
-  'pf.printers': 'Tulostimet',
-  'pf.printersHint': 'Kaikki aseman tulostimet ja niissä oleva paperi. Alla olevat säännöt ja oletukset viittaavat niihin nimellä.',
-  'pf.noPrinters': 'Luettelossa ei ole tulostimia: tarrat menevät yllä valitulle tarratulostimelle ja asiakirjat asiakirjatulostimelle.',
+  'pf.printers': 'Nimetyt tulostimet',
+  'pf.printersHint':
+    'Nimeä tulostin, jos haluat antaa sille oman paperin, varatulostimen tai säännöt ja oletukset, jotka lähettävät asiakirjoja sille.',
+  'pf.noPrinters': 'Ei vielä yhtään: tarratulostin ja asiakirjatulostin tulostavat kaiken.',
   'pf.printerN': 'Tulostin {n}',
   'pf.printerNamed': 'Tulostin {n}: {name}',
   'pf.name': 'Nimi',
@@ -747,7 +753,7 @@ export const fi: Catalog = {
   'site.lost': 'Toimipaikkaan {address} ei saada yhteyttä: tälle asemalle päätetyt tarrat tulevat, kun yhteys palaa.',
   'site.online': 'verkossa',
   'site.offline': 'ei verkossa',
-  'site.relayName': '{name} (välittäjä)',
+  'site.relays': 'Välittäjät',
   'site.printerReady': '{printer}: valmis',
   'site.noDecisions': 'Ei päätettyjä varauksia sen jälkeen, kun asema liittyi.',
   'site.printedAt': 'tulostettu asemalla {station}',

@@ -16,7 +16,8 @@ export const nb: Catalog = {
 
   'scan.label': 'Skann eller skriv en referanse, en sendings-ID eller et sporingsnummer',
   'scan.lookUp': 'Søk',
-  'scan.hint': 'Enter søker · Alt+R skriver ut etiketten på nytt · Alt+B booker en sending som ikke er booket · Alt+1…4 bytter visning',
+  'scan.hint':
+    'Enter søker · Alt+R skriver ut etiketten på nytt · Alt+B booker en sending som ikke er booket · Alt+1…{last} bytter visning',
   'scan.lookupFailed': 'Søket etter «{scan}» mislyktes: {error}',
   'scan.found': 'Fant «{scanned}» via {matchedBy}',
   'scan.foundReference': 'Fant «{scanned}» via {matchedBy}: {reference}',
@@ -91,6 +92,8 @@ export const nb: Catalog = {
   'diagnostics.failed': 'Diagnostikken kunne ikke lagres: {error}',
   'uiAddress.hint':
     'Sidens adresse virker også etter omstart: lagre den som bokmerke. En ny adresse stenger ute alle bokmerker og åpne faner med den gamle.',
+  'uiAddress.hintThisRun':
+    'Sidens adresse gjelder til agenten stoppes: neste start skriver ut en ny. En ny adresse stenger ute alle åpne faner med den gamle.',
   'uiAddress.rotate': 'Ny adresse til brukergrensesnittet',
   'uiAddress.failed': 'Kunne ikke lage en ny adresse: {error}',
 
@@ -205,7 +208,7 @@ export const nb: Catalog = {
   'trigger.webhook': 'booket (webhook)',
   'trigger.poll': 'booket (henting)',
   'trigger.site': 'booket (via anlegget)',
-  'trigger.scan': 'skanning',
+  'trigger.scan': 'booket her',
   'trigger.reprint': 'ny utskrift',
   'trigger.manual': 'testutskrift',
 
@@ -274,6 +277,7 @@ export const nb: Catalog = {
   'result.routingDefault': 'Standard fra ruting',
   'result.routingDefaultTarget': 'Standard fra ruting ({target})',
   'result.reprintDocument': 'Skriv ut {document} på nytt',
+  'result.printDocument': 'Skriv ut {document}',
   'result.printerNotReady': '{name} (ikke klar)',
   'result.sendingReprint': 'Sender utskriften på nytt…',
   'result.reprintFailed': 'Ny utskrift mislyktes: {error}',
@@ -366,6 +370,8 @@ export const nb: Catalog = {
   'settings.autoPrintPaused': 'Automatisk utskrift er satt på pause.',
   'settings.autoPrintResumed': 'Automatisk utskrift fortsetter.',
   'pauses.title': 'Konfigurerte skrivere',
+  'pauses.none': 'Ingen skriver ennå: velg etikettskriveren nedenfor.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Skriverne kunne ikke listes opp: {error}',
   'pauses.pauseName': 'Sett på pause {name}',
   'pauses.resumeName': 'Fortsett {name}',
@@ -383,9 +389,9 @@ export const nb: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Skrivere og regler for utskrift',
-  'pf.printers': 'Skrivere',
-  'pf.printersHint': 'Alle skrivere stasjonen bruker, og papiret de har. Reglene og standardvalgene nedenfor viser til dem med navn.',
-  'pf.noPrinters': 'Ingen skrivere i listen: etiketter går til etikettskriveren og dokumenter til dokumentskriveren ovenfor.',
+  'pf.printers': 'Navngitte skrivere',
+  'pf.printersHint': 'Gi en skriver et navn for å angi papiret, en reserve, eller regler og standarder som sender dokumenter til den.',
+  'pf.noPrinters': 'Ingen ennå: etikettskriveren og dokumentskriveren skriver ut alt.',
   'pf.printerN': 'Skriver {n}',
   'pf.printerNamed': 'Skriver {n}: {name}',
   'pf.name': 'Navn',
@@ -743,7 +749,7 @@ export const nb: Catalog = {
   'site.lost': 'Anlegget {address} kan ikke nås: etiketter bestemt for denne stasjonen kommer når det er tilbake.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relé)',
+  'site.relays': 'Reléer',
   'site.printerReady': '{printer}: klar',
   'site.noDecisions': 'Ingen bestillinger bestemt siden stasjonen ble med.',
   'site.printedAt': 'skrevet ut på {station}',

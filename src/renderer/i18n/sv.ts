@@ -16,7 +16,7 @@ export const sv: Catalog = {
 
   'scan.label': 'Skanna eller skriv en referens, ett sändnings-id eller ett spårningsnummer',
   'scan.lookUp': 'Sök',
-  'scan.hint': 'Enter söker · Alt+R skriver ut etiketten igen · Alt+B bokar en sändning som inte är bokad · Alt+1…4 byter vy',
+  'scan.hint': 'Enter söker · Alt+R skriver ut etiketten igen · Alt+B bokar en sändning som inte är bokad · Alt+1…{last} byter vy',
   'scan.lookupFailed': 'Sökningen efter ”{scan}” misslyckades: {error}',
   'scan.found': 'Hittade ”{scanned}” via {matchedBy}',
   'scan.foundReference': 'Hittade ”{scanned}” via {matchedBy}: {reference}',
@@ -91,6 +91,8 @@ export const sv: Catalog = {
   'diagnostics.failed': 'Diagnostiken kunde inte sparas: {error}',
   'uiAddress.hint':
     'Sidans adress fungerar även efter omstarter: bokmärk den. En ny adress stänger ute alla bokmärken och öppna flikar med den gamla.',
+  'uiAddress.hintThisRun':
+    'Sidans adress gäller tills agenten stoppas: nästa start skriver ut en ny. En ny adress stänger ute alla öppna flikar med den gamla.',
   'uiAddress.rotate': 'Ny adress till gränssnittet',
   'uiAddress.failed': 'Kunde inte skapa en ny adress: {error}',
 
@@ -205,7 +207,7 @@ export const sv: Catalog = {
   'trigger.webhook': 'bokad (webhook)',
   'trigger.poll': 'bokad (hämtning)',
   'trigger.site': 'bokad (via anläggningen)',
-  'trigger.scan': 'skanning',
+  'trigger.scan': 'bokad här',
   'trigger.reprint': 'omutskrift',
   'trigger.manual': 'testutskrift',
 
@@ -274,6 +276,7 @@ export const sv: Catalog = {
   'result.routingDefault': 'Enligt routing',
   'result.routingDefaultTarget': 'Enligt routing ({target})',
   'result.reprintDocument': 'Skriv ut {document} igen',
+  'result.printDocument': 'Skriv ut {document}',
   'result.printerNotReady': '{name} (inte redo)',
   'result.sendingReprint': 'Skickar omutskriften…',
   'result.reprintFailed': 'Omutskriften misslyckades: {error}',
@@ -366,6 +369,8 @@ export const sv: Catalog = {
   'settings.autoPrintPaused': 'Automatisk utskrift pausad.',
   'settings.autoPrintResumed': 'Automatisk utskrift återupptagen.',
   'pauses.title': 'Konfigurerade skrivare',
+  'pauses.none': 'Ingen skrivare än: välj etikettskrivaren nedan.',
+  'pauses.rules': '{count, plural, one {regel {rules}} other {regler {rules}}}',
   'pauses.listFailed': 'Skrivarna kunde inte listas: {error}',
   'pauses.pauseName': 'Pausa {name}',
   'pauses.resumeName': 'Återuppta {name}',
@@ -383,9 +388,10 @@ export const sv: Catalog = {
 
   // Printers form (views/printers-editor.ts and views/printers-form-*.ts): printers, rules and defaults as rows.
   'pf.title': 'Skrivare och regler för utskrift',
-  'pf.printers': 'Skrivare',
-  'pf.printersHint': 'Alla skrivare som stationen använder och papperet de har. Reglerna och standardvalen nedan anger dem med namn.',
-  'pf.noPrinters': 'Inga skrivare i listan: etiketter går till etikettskrivaren och dokument till dokumentskrivaren ovan.',
+  'pf.printers': 'Namngivna skrivare',
+  'pf.printersHint':
+    'Ge en skrivare ett namn för att ange dess papper, en reserv, eller regler och standardval som skickar dokument till den.',
+  'pf.noPrinters': 'Inga än: etikettskrivaren och dokumentskrivaren skriver ut allt.',
   'pf.printerN': 'Skrivare {n}',
   'pf.printerNamed': 'Skrivare {n}: {name}',
   'pf.name': 'Namn',
@@ -747,7 +753,7 @@ export const sv: Catalog = {
   'site.lost': 'Anläggningen {address} går inte att nå: etiketter som beslutats för den här stationen kommer när den är tillbaka.',
   'site.online': 'online',
   'site.offline': 'offline',
-  'site.relayName': '{name} (relä)',
+  'site.relays': 'Reläer',
   'site.printerReady': '{printer}: redo',
   'site.noDecisions': 'Inga bokningar beslutade sedan stationen anslöt.',
   'site.printedAt': 'utskriven på {station}',

@@ -63,5 +63,10 @@ function createUiAddressRow(ctx: UiContext): HTMLElement[] {
         rotate.disabled = false;
       });
   });
-  return [h('p', { class: 'hint' }, t('uiAddress.hint')), h('div', { class: 'row' }, rotate, result)];
+  // "Bookmark it" only where the address lasts: a fresh demo, or a port chosen at random, makes a new one at each start.
+  const hint = h('p', { class: 'hint' }, t('uiAddress.hint'));
+  ctx.onSettings((settings) => {
+    hint.textContent = settings.uiAddressLasts === false ? t('uiAddress.hintThisRun') : t('uiAddress.hint');
+  });
+  return [hint, h('div', { class: 'row' }, rotate, result)];
 }

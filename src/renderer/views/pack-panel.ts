@@ -44,9 +44,10 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     'section',
     { class: 'pack-panel', 'aria-labelledby': 'pack-title', 'data-keep-focus': '' },
     h('h3', { id: 'pack-title' }, t('packPanel.title')),
-    info,
-    handsFreeStatus,
+    // The button first, under the heading: in sight at 1280x800 whatever the draft's summary holds.
     openButton,
+    handsFreeStatus,
+    info,
     flow,
     // Under the flow, beside its buttons: a banner appearing never pushes the fields being typed in.
     problem,

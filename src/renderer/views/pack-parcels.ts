@@ -223,4 +223,5 @@ export function weightWords(kg: number): string {
 
 const numberWords = (n: number): string => new Intl.NumberFormat(locale(), { maximumFractionDigits: 3, useGrouping: false }).format(n);
 
-const text = (n: number | null | undefined): string => (typeof n === 'number' ? String(n) : '');
+/** A number in a box, in the UI's digits (`1,5` in Swedish, as the summary says `1,5 kg`); the agent reads both `1,5` and `1.5`. */
+const text = (n: number | null | undefined): string => (typeof n === 'number' ? numberWords(n) : '');

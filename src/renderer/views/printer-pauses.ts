@@ -1,13 +1,15 @@
 /**
- * The configured printers, each with its own Pause/Resume and a test page: a paused printer's jobs wait
- * in the ledger, in order, while the other printers go on (the pipeline holds that
- * printer's line; nothing is lost or printed twice). Shown in Settings, under printers.
+ * The configured printers as one list: each one row with what it prints (labels, documents,
+ * the routing rules that send to it), its readiness, a test page and its own Pause/Resume. A
+ * paused printer's jobs wait in the ledger, in order, while the other printers go on (the
+ * pipeline holds that printer's line; nothing is lost or printed twice). Shown at the head of
+ * Settings → Printers.
  */
 import type { ConfiguredPrinter, JobView, PrinterInfo } from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { describeTarget, listWords } from '../format';
+import { describeTarget, listWords, localNumber } from '../format';
 import { t, type MessageKey } from '../i18n';
 import { readiness, type Readiness } from '../words';
 
@@ -61,7 +63,24 @@ export class PrinterPauseList {
   }
 
   private render(printers: readonly ConfiguredPrinter[]): void {
-    replaceChildren(this.list, ...printers.map((p) => this.item(p)));
+    if (printers.length === 0) replaceChildren(this.list, h('li', { class: 'muted' }, t('pauses.none')));
+    else replaceChildren(this.list, ...printers.map((p) => this.item(p)));
+  }
+
+  /** Named in Settings → Printers by name (not only the label or document printer chosen). */
+  private named(printer: ConfiguredPrinter): boolean {
+    return (this.ctx.settings?.routing.printers ?? []).some((p) => p.name === printer.name && p.uri === printer.uri);
+  }
+
+  /** "labels · rules 1, 3": its roles, and the routing rules (numbered as in the form) that name it. */
+  private roleWords(printer: ConfiguredPrinter): string {
+    const rules = (this.ctx.settings?.routing.rules ?? [])
+      .map((rule, i) => ({ rule, n: i + 1 }))
+      .filter(({ rule }) => rule.printer === printer.uri || (printer.name !== undefined && rule.printer === printer.name))
+      .map(({ n }) => localNumber(n));
+    const roles = listWords(printer.roles.map((r) => t(ROLE_WORDS[r])));
+    const ruled = rules.length > 0 ? t('pauses.rules', { count: rules.length, rules: rules.join(', ') }) : '';
+    return [roles, ruled].filter(Boolean).join(' · ');
   }
 
   private item(printer: ConfiguredPrinter): HTMLElement {
@@ -80,8 +99,8 @@ export class PrinterPauseList {
     return h(
       'li',
       { class: `printer-pause-item${printer.paused ? ' paused' : ''}` },
-      h('span', { class: 'printer-name' }, name),
-      h('span', { class: 'printer-detail' }, listWords(printer.roles.map((r) => t(ROLE_WORDS[r])))),
+      h('span', { class: 'printer-name' }, this.named(printer) ? `${printer.name} (${name})` : name),
+      h('span', { class: 'printer-detail' }, this.roleWords(printer)),
       pill(
         printerPill(
           printer.paused,

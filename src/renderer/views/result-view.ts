@@ -3,6 +3,7 @@
  * (newest first, local time).
  */
 import {
+  DOCUMENT_TYPES,
   LABEL_LAYOUTS,
   shipmentStage,
   withCarrier,
@@ -19,7 +20,7 @@ import { describeTarget, localDateTime, printerName } from '../format';
 import { t } from '../i18n';
 import { describeJob } from '../job-words';
 import { beepFailure, beepSuccess } from '../sound';
-import { shipmentDocumentsPanel } from './shipment-documents';
+import { IN_LINE, shipmentDocumentsPanel } from './shipment-documents';
 import { LAYOUT_WORDS, STAGE_WORDS, documentWords, shipmentStatusWords, trackingStatusWords } from '../words';
 import { packPanel } from './pack-panel';
 import { voidPanel } from './pack-void';
@@ -66,8 +67,9 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
       { class: 'shipment-head' },
       h('h2', { 'data-verbatim': '' }, title),
       h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
-      // The service's own status only when it says more than the stage (PENDING, not BOOKED).
-      shipment.status && !SAME_AS_STAGE[stage].includes(shipment.status.toUpperCase())
+      // The service's own status only when it says more than the stage (IN TRANSIT, not BOOKED).
+      // A draft has one badge: "Not booked" says all a packer needs (PENDING would say it twice).
+      shipment.status && stage !== 'draft' && !SAME_AS_STAGE[stage].includes(shipment.status.toUpperCase())
         ? h('span', { class: 'badge muted', 'data-status': shipment.status }, shipmentStatusWords(shipment.status))
         : null,
     ),
@@ -159,13 +161,15 @@ function timeline(events: readonly TrackingEventView[]): HTMLElement {
             h(
               'li',
               { class: index === 0 ? 'event latest' : 'event' },
-              // The status in words, and the service's own code beside it (docs/INTERFACES.md).
+              // The status in words; the service's own code (docs/INTERFACES.md) in its tooltip and
+              // for assistive technology, not beside the words where it reads as a second status.
               h(
                 'span',
-                { class: 'event-head' },
+                { class: 'event-head', title: event.status },
                 h('span', { class: 'event-words' }, trackingStatusWords(event.status)),
-                ' ',
-                h('code', { class: 'event-status' }, event.status),
+                trackingStatusWords(event.status) === event.status
+                  ? null
+                  : h('span', { class: 'event-status visually-hidden' }, ` (${event.status})`),
               ),
               h('time', { datetime: event.occurredAt }, localDateTime(event.occurredAt)),
               // The carrier's own words, in its language: shown as received, marked as such.
@@ -223,6 +227,13 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
   );
   const status = h('p', { class: 'reprint-status', role: 'status' });
   const jobs = new Map<string, JobView>();
+  /** Documents known never to have gone to a printer: "Print waybill", not "Reprint waybill". */
+  const neverPrinted = new Set<string>();
+  const buttonWords = (): string => {
+    const chosen = documentSelect.value || 'label';
+    const document = documentWords(chosen).toLowerCase();
+    return neverPrinted.has(chosen) ? t('result.printDocument', { document }) : t('result.reprintDocument', { document });
+  };
 
   const routingDefault = (): void => {
     const settings = ctx.settings;
@@ -231,11 +242,27 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
     const first = printerSelect.options[0];
     if (first)
       first.textContent = target ? t('result.routingDefaultTarget', { target: describeTarget(target) }) : t('result.routingDefault');
-    button.textContent = t('result.reprintDocument', { document: documentWords(documentSelect.value || 'label').toLowerCase() });
+    button.textContent = buttonWords();
     layoutSelect.disabled = !isLabel;
   };
   documentSelect.addEventListener('change', routingDefault);
   routingDefault();
+
+  // Which documents ever went to a printer (printed, may have, failed): the others are printed, not reprinted.
+  // Unknown (the agent did not answer) stays "Reprint", as before the answer.
+  const printable = docs.filter((d) => PRINTABLE_DOCUMENTS.has(d));
+  const loadStates = (): void => {
+    if (printable.length === 0) return;
+    ctx.api.shipmentDocuments({ shipmentId: shipment.id, documentTypes: printable }).then(
+      (states) => {
+        neverPrinted.clear();
+        for (const s of states) if (s.state === 'not_printed' && !IN_LINE.test(s.detail ?? '')) neverPrinted.add(s.documentType);
+        button.textContent = buttonWords();
+      },
+      () => undefined,
+    );
+  };
+  loadStates();
 
   void ctx.printers().then((printers) => {
     for (const p of printers)
@@ -310,12 +337,17 @@ function reprintPanel(shipment: ShipmentView, ctx: UiContext) {
       if (known) {
         jobs.set(job.id, latest(known, job));
         showJobs();
+        // Printed now: the next press is a reprint.
+        if (job.state !== known.state && PROGRESS[job.state] >= PROGRESS.spooled) loadStates();
       } else if (awaitingAnswer) {
         early.set(job.id, latest(job, early.get(job.id)));
       }
     },
   };
 }
+
+/** Documents the agent prints (and so knows the print state of); uploads it does not. */
+const PRINTABLE_DOCUMENTS: ReadonlySet<string> = new Set(DOCUMENT_TYPES);
 
 /** Service statuses the stage badge already says. */
 const SAME_AS_STAGE: Readonly<Record<ShipmentStage, readonly string[]>> = {

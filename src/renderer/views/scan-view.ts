@@ -23,6 +23,7 @@ export class ScanView {
   private readonly feedback: HTMLElement;
   private readonly result: HTMLElement;
   private readonly form: HTMLFormElement;
+  private readonly hint = h('p', { id: 'scan-hint', class: 'hint' });
   private panel: ShipmentPanel | null = null;
   private readonly preview: LabelPreviewView;
   /** Scans are answered in order: a slow lookup must not overwrite a newer result. */
@@ -47,7 +48,7 @@ export class ScanView {
       { class: 'scan-form', role: 'search' },
       h('label', { for: 'scan', class: 'scan-label' }, t('scan.label')),
       h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, t('scan.lookUp'))),
-      h('p', { id: 'scan-hint', class: 'hint' }, t('scan.hint')),
+      this.hint,
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });
@@ -110,6 +111,11 @@ export class ScanView {
     this.show(outcome);
     this.quietUntil = performance.now() + ENTER_AFTER_FOCUS_MS;
     this.ctx.focusScan();
+  }
+
+  /** The keyboard hint names the Alt+number keys of the tabs there are (four, or five with a site). */
+  setTabCount(count: number): void {
+    this.hint.textContent = t('scan.hint', { last: count });
   }
 
   reprint(): void {
@@ -180,7 +186,9 @@ export class ScanView {
 
 function foundWords(scanned: string, by: 'reference' | 'shipment_id' | 'tracking_id', reference: string | null): string {
   const matchedBy = t(`scan.by.${by}`);
-  return reference ? t('scan.foundReference', { scanned, matchedBy, reference }) : t('scan.found', { scanned, matchedBy });
+  // Found by its reference, the reference is what was scanned: saying it again is an echo.
+  const echo = by === 'reference' || reference?.trim().toUpperCase() === scanned.trim().toUpperCase();
+  return reference && !echo ? t('scan.foundReference', { scanned, matchedBy, reference }) : t('scan.found', { scanned, matchedBy });
 }
 
 /**

@@ -93,6 +93,8 @@ export class SettingsPanel {
   private readonly printersEditor: PrintersEditor;
   private readonly sections: SettingsSections;
   private packing: PackSettingsPanel | null = null;
+  /** The one line on joining a site, on a station that is in none (the app shows no Site tab there). */
+  private readonly siteHint = h('p', { class: 'hint site-join' }, t('site.notInSite'));
   private readonly scale: ScaleSettingsPanel;
   private readonly pauseButton = h('button', { type: 'button', class: 'pause', 'aria-pressed': 'false' }, t('settings.pauseAutoPrint'));
   /** Edited since the last fill: settings arriving late must not overwrite what was typed. */
@@ -128,44 +130,54 @@ export class SettingsPanel {
         field(t('settings.sources'), f.sources, t('settings.commaSeparated')),
         field(t('settings.carriers'), f.carriers, t('settings.carriersHint')),
         field(t('settings.matches'), f.matches, t('settings.matchesHint')),
+        this.siteHint,
       ),
     ];
-    // One printers area: the configured printers as they stand (pill, Pause/Resume, Test page),
-    // which printer gets labels and which documents, the printers, rules and defaults to edit,
-    // then paper, copies and what prints by itself.
+    // One printers area, in two columns on a wide window, each heading with its content: the
+    // configured printers as one list (role, rules, readiness, Test page, Pause), which printer
+    // gets labels and which documents, paper and copies; beside them the printers by name, the
+    // routing rules and the defaults (the printers form).
     const printers = [
-      h('div', { class: 'printers-now' }, this.printerPauses.element),
       h(
-        'fieldset',
-        { class: 'printers-choice' },
-        h('legend', {}, t('settings.whichPrinter')),
-        this.labelPrinter.element,
-        this.documentPrinter.element,
-        h('p', { class: 'hint' }, t('settings.documentPrinterHint')),
-        h('div', { class: 'row' }, this.findPrinters, testLabel, testDocument, this.testPrintResult),
-        h(
-          'details',
-          { class: 'advanced' },
-          h('summary', {}, t('settings.advancedUri')),
-          this.labelPrinter.uriField,
-          this.documentPrinter.uriField,
-          this.datalist,
-        ),
-      ),
-      this.printersEditor.element,
-      h(
-        'fieldset',
-        { class: 'printers-paper' },
-        h('legend', {}, t('settings.paperAndCopies')),
-        field(t('settings.labelPrinterHolds'), f.labelPrinterMedia),
-        field(t('settings.labelsOnA4'), f.sheetLayout),
+        'div',
+        { class: 'printers-col' },
+        h('div', { class: 'printers-now' }, this.printerPauses.element),
         h(
           'fieldset',
-          { class: 'checks' },
-          h('legend', {}, t('settings.autoPrint')),
-          ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, documentWords(type))),
+          { class: 'printers-choice' },
+          h('legend', {}, t('settings.whichPrinter')),
+          this.labelPrinter.element,
+          this.documentPrinter.element,
+          h('p', { class: 'hint' }, t('settings.documentPrinterHint')),
+          h('div', { class: 'row' }, this.findPrinters, testLabel, testDocument, this.testPrintResult),
+          h(
+            'details',
+            { class: 'advanced' },
+            h('summary', {}, t('settings.advancedUri')),
+            this.labelPrinter.uriField,
+            this.documentPrinter.uriField,
+            this.datalist,
+          ),
         ),
-        field(t('settings.copies'), f.copies),
+      ),
+      h(
+        'div',
+        { class: 'printers-col' },
+        this.printersEditor.element,
+        h(
+          'fieldset',
+          { class: 'printers-paper' },
+          h('legend', {}, t('settings.paperAndCopies')),
+          field(t('settings.labelPrinterHolds'), f.labelPrinterMedia),
+          field(t('settings.labelsOnA4'), f.sheetLayout),
+          h(
+            'fieldset',
+            { class: 'checks' },
+            h('legend', {}, t('settings.autoPrint')),
+            ...[...this.autoPrint.entries()].map(([type, box]) => h('label', { for: box.id }, box, documentWords(type))),
+          ),
+          field(t('settings.copies'), f.copies),
+        ),
       ),
     ];
     this.scale = new ScaleSettingsPanel(ctx.api);
@@ -261,6 +273,11 @@ export class SettingsPanel {
   focusKey(): void {
     this.sections.show('connection');
     this.fields.apiKey.focus();
+  }
+
+  /** A station in a site has the Site tab: the line on how to join one goes. */
+  setInSite(inSite: boolean): void {
+    this.siteHint.hidden = inSite;
   }
 
   setPaused(paused: boolean): void {

@@ -19,7 +19,7 @@ const MISSING: ReadonlySet<EndOfDayState> = new Set(['not_printed', 'failed']);
 /** Documents POST /shipments/print can print; uploads the service lists (adr_dangerousgoods) are not. */
 const PRINTABLE: ReadonlySet<string> = new Set(DOCUMENT_TYPES);
 /** The agent's words for a job still in line (end-of-day.ts): nothing to press for. */
-const IN_LINE = /^(waiting in the queue|held:)/;
+export const IN_LINE = /^(waiting in the queue|held:)/;
 
 export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): HTMLElement {
   const types = shipment.availableDocuments.filter((type) => PRINTABLE.has(type));

@@ -1,14 +1,17 @@
 /**
  * The Site tab: every station of the site (`--site`) by name, online or offline, its
  * printers and their readiness, its queue, its last print and its failures in the last 30
- * minutes; and the site's latest decisions (who prints which booking, and why). Kept
- * current while shown (every few seconds); a station that stops shows offline within 20 s.
+ * minutes; the relays apart (they print nothing); and the site's latest decisions (who
+ * prints which booking, and why). Kept current while shown (every few seconds); a station
+ * that stops shows offline within 20 s. The app shows this tab only on a station in a site.
+ * Names, references and printers are never broken inside: a cell too narrow for one ends it
+ * with an ellipsis and keeps it whole in its title.
  */
 import type { SiteDecisionView, SiteStationView, SiteStatusView } from '../../shared/site';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { h, replaceChildren } from '../dom';
-import { localClock } from '../format';
+import { describeTarget, localClock } from '../format';
 import { t, type MessageKey } from '../i18n';
 import { siteReasonWords } from '../job-words';
 import { SiteRulesForm } from './site-rules-form';
@@ -31,6 +34,8 @@ export class SiteView {
   private readonly summary: HTMLElement;
   private readonly body: HTMLTableSectionElement;
   private readonly decisions: HTMLElement;
+  private readonly relays: HTMLElement;
+  private readonly relaysPart: HTMLElement;
   private readonly rules: SiteRulesForm;
   private timer: ReturnType<typeof setInterval> | null = null;
 
@@ -39,6 +44,8 @@ export class SiteView {
     this.summary = h('p', { class: 'site-summary', role: 'status' });
     this.body = h('tbody');
     this.decisions = h('ul', { class: 'site-decisions', 'aria-label': t('site.decisions') });
+    this.relays = h('ul', { class: 'site-relays', 'aria-label': t('site.relays') });
+    this.relaysPart = h('div', { class: 'site-relays-part', hidden: true }, h('h3', {}, t('site.relays')), this.relays);
     this.element = h(
       'section',
       { class: 'view site-view', id: 'view-site', role: 'tabpanel', 'aria-labelledby': 'tab-site', hidden: true },
@@ -54,6 +61,7 @@ export class SiteView {
           this.body,
         ),
       ),
+      this.relaysPart,
       h('h3', {}, t('site.decisions')),
       this.decisions,
       this.rules.element,
@@ -91,44 +99,82 @@ export class SiteView {
       this.summary.textContent = t('site.notInSite');
       replaceChildren(this.body);
       replaceChildren(this.decisions);
+      replaceChildren(this.relays);
+      this.relaysPart.hidden = true;
       this.rules.setStations([]);
       return;
     }
     this.summary.textContent = status.connected
       ? t('site.connected', { address: status.address ?? '', station: status.station ?? '' })
       : t('site.lost', { address: status.address ?? '' });
-    replaceChildren(this.body, ...status.stations.map((station) => this.row(station, station.name === status.station)));
-    this.rules.setStations(status.stations);
+    // A relay takes the intake in and prints nothing: listed apart, not as a station.
+    // One row per name: the site's presence list can name a station twice while its heartbeat is rewritten.
+    const once = [...new Map(status.stations.map((s) => [s.name, s])).values()];
+    const stations = once.filter((s) => s.role !== 'relay');
+    const relays = once.filter((s) => s.role === 'relay');
+    replaceChildren(this.body, ...stations.map((station) => this.row(station, station.name === status.station)));
+    replaceChildren(
+      this.relays,
+      ...relays.map((relay) =>
+        h(
+          'li',
+          { class: relay.online ? 'site-online' : 'site-offline' },
+          token(relay.name),
+          ' ',
+          h('span', { class: 'site-state' }, relay.online ? t('site.online') : t('site.offline')),
+        ),
+      ),
+    );
+    this.relaysPart.hidden = relays.length === 0;
+    this.rules.setStations(stations);
     replaceChildren(
       this.decisions,
-      ...(status.decisions.length === 0 ? [h('li', {}, t('site.noDecisions'))] : status.decisions.map((d) => h('li', {}, decisionText(d)))),
+      ...(status.decisions.length === 0 ? [h('li', {}, t('site.noDecisions'))] : status.decisions.map((d) => decisionItem(d))),
     );
   }
 
   private row(station: SiteStationView, self: boolean): HTMLTableRowElement {
-    const name = station.role === 'relay' ? t('site.relayName', { name: station.name }) : station.name;
     const state = station.online ? t('site.online') : t('site.offline');
+    // Printers named as everywhere else (`Folder ./demo-prints`, not `folder:./demo-prints`), one a line.
     const printers =
       station.printers.length === 0
-        ? '—'
-        : station.printers.map((p) => (p.ready ? t('site.printerReady', { printer: p.uri }) : `${p.uri}: ${p.words}`)).join('; ');
-    // The station's scale beside its printers, as the state bar shows it.
-    const scale = station.scale && station.scale.uri !== 'none' ? `${t('status.scale')}: ${scaleWords(station.scale)}` : null;
+        ? ['—']
+        : station.printers.map((p) =>
+            token(p.ready ? t('site.printerReady', { printer: describeTarget(p.uri) }) : `${describeTarget(p.uri)}: ${p.words}`),
+          );
+    // The station's scale beside its printers, as the state bar shows it (a line of its own).
+    const scale = station.scale && station.scale.uri !== 'none' ? token(`${t('status.scale')}: ${scaleWords(station.scale)}`) : null;
     // The reference a packer reads on the parcel; a shipment id (a UUID) only when there is none.
     const lastPrint = station.lastPrint
-      ? `${station.lastPrint.reference ?? station.lastPrint.shipmentId} ${localClock(station.lastPrint.at)}`
-      : '—';
+      ? [
+          token(station.lastPrint.reference ?? station.lastPrint.shipmentId),
+          ' ',
+          h('span', { class: 'site-time' }, localClock(station.lastPrint.at)),
+        ]
+      : ['—'];
     return h(
       'tr',
       { class: station.online ? 'site-online' : 'site-offline', 'aria-current': self ? 'true' : null },
-      h('th', { scope: 'row' }, name),
+      h('th', { scope: 'row' }, token(station.name)),
       h('td', {}, h('span', { class: 'site-state' }, state)),
-      h('td', {}, scale ? `${printers}; ${scale}` : printers),
+      h('td', {}, ...printers, scale),
       h('td', {}, String(station.queued)),
-      h('td', {}, lastPrint),
+      h('td', {}, ...lastPrint),
       h('td', {}, String(station.failures30m)),
     );
   }
+}
+
+/** A name or reference kept whole: an ellipsis where the cell is too narrow, the whole of it in the title. */
+function token(text: string): HTMLElement {
+  return h('span', { class: 'token', title: text }, text);
+}
+
+/** A decision with its booking's reference kept whole. */
+function decisionItem(decision: SiteDecisionView): HTMLElement {
+  const booking = decision.referenceId ?? decision.shipmentId;
+  const text = decisionText(decision);
+  return h('li', {}, h('span', { class: 'token-inline' }, booking), text.slice(booking.length));
 }
 
 /** "ORDER-1: printed at Packing 3: claimed by a scan at 10:42". */

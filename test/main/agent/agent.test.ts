@@ -153,6 +153,33 @@ describe('agent', () => {
     expect(listed.find((p) => p.uri === `folder:${station.printDir}`)).toMatchObject({ media: 'label', roles: ['label'] });
   });
 
+  it('gives a document printer loaded with label stock one role, the same in both printer lists', async () => {
+    // listPrinters and listConfiguredPrinters once judged this printer by two rules: the first by
+    // its media as well (label stock: "label" too), the second by the setting alone. The setting is
+    // right: documents go to the document printer and labels do not (routeFor sends labels to the
+    // label printer), so it is a document printer whatever it holds. The same holds the other way
+    // round for a label printer on sheets.
+    const { agent } = await station.start();
+    const documents = `folder:${join(station.dir, 'documents-on-labels')}`;
+    const labels = `folder:${join(station.dir, 'labels-on-sheets')}`;
+    await agent.api.saveSettings({
+      routing: {
+        labelPrinter: labels,
+        documentPrinter: documents,
+        printers: [
+          { name: 'Documents', uri: documents, media: 'label' },
+          { name: 'Labels', uri: labels, media: 'a4' },
+        ],
+      },
+    });
+    const listed = await agent.api.listPrinters({});
+    const configured = await agent.api.listConfiguredPrinters({});
+    expect(listed.find((p) => p.uri === documents)).toMatchObject({ media: 'label', roles: ['document'] });
+    expect(configured.find((p) => p.uri === documents)).toMatchObject({ roles: ['document'] });
+    expect(listed.find((p) => p.uri === labels)).toMatchObject({ media: 'a4', roles: ['label'] });
+    expect(configured.find((p) => p.uri === labels)).toMatchObject({ roles: ['label'] });
+  });
+
   it('reprints only to printers the station uses or can see', async () => {
     const { agent } = await station.start();
     const booked = await station.sandbox.bookShipment({ reference_id: 'WHERE' });

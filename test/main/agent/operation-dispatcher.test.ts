@@ -1,13 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperationDispatcher } from '../../../src/main/agent/operation-dispatcher';
 import { registerAgentIpc, type IpcSenderEvent } from '../../../src/main/electron/ipc';
 import { CodedError } from '../../../src/main/errors';
 import type { Logger } from '../../../src/main/log';
 import { startUiServer, type UiServer } from '../../../src/main/web/ui-server';
+import { useTempDir } from '../../support/testbed';
 import {
   BRIDGE_TOKEN_HEADER,
   bridgePath,
@@ -102,17 +100,15 @@ describe('IPC and the web bridge answer alike', () => {
   const handlers = new Map<string, (event: IpcSenderEvent, payload: unknown) => Promise<AgentResult<unknown>>>();
   const trusted = { sender: { id: 1 }, senderFrame: { url: 'app://index.html', parent: null } } as unknown as IpcSenderEvent;
   let server: UiServer;
-  let dir: string;
+  const dir = useTempDir('ps-dispatch-');
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ps-dispatch-'));
     const ipcMain = { handle: (channel: string, listener: never) => handlers.set(channel, listener), removeHandler: () => {} };
     registerAgentIpc({ ipcMain: ipcMain as never, api: recordingApi([]), isTrustedSender: () => true, logger: recordingLogger() });
-    server = await startUiServer({ api: recordingApi([]), subscribe: () => () => {}, staticDir: dir });
+    server = await startUiServer({ api: recordingApi([]), subscribe: () => () => {}, staticDir: dir.path });
   });
   afterAll(async () => {
     await server.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const overBridge = (op: AgentOperation, input: unknown): Promise<AgentResult<unknown>> =>

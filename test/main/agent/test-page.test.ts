@@ -1,22 +1,26 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderTestPage, testPageLayout } from '../../../src/main/agent/test-page';
+import { describe, expect, it } from 'vitest';
+import {
+  renderTestPage,
+  routeTestPagesAsLabels,
+  TEST_PAGE_SHIPMENT,
+  TEST_PAGE_TYPE,
+  testPageLayout,
+  withTestPages,
+} from '../../../src/main/agent/test-page';
+import { servicePdfFetcher } from '../../../src/main/api/service-pdf-fetcher';
+import { liveRouting } from '../../../src/main/printing/routing';
 import type { Routing } from '../../../src/shared/domain';
+import { useHarness } from '../../support/contract-harness';
+import { useTempDir } from '../../support/testbed';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ps-test-page-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('ps-test-page-');
 
 /** The page's text as poppler reads it (what a person sees printed). */
 async function textOf(pdf: Uint8Array): Promise<string> {
-  const file = join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
+  const file = join(dir.path, `${Math.random().toString(36).slice(2)}.pdf`);
   await writeFile(file, pdf);
   return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 }
@@ -70,5 +74,34 @@ describe('test page layout on a printer', () => {
   it('stays a label on one printer that prints labels and documents alike', () => {
     const routing = { labelPrinter: label, documentPrinter: label } as Routing;
     expect(testPageLayout(routing, label)).toBe('printer');
+  });
+});
+
+describe('test pages in the jobs', () => {
+  const harness = useHarness();
+  const routing = { labelPrinter: 'cups:Zebra', documentPrinter: 'cups:Office', autoPrint: ['label'], copies: 1 } as Routing;
+  const fetcher = () => withTestPages(servicePdfFetcher({ printing: () => harness.client, client: () => harness.client }), () => routing);
+
+  it('renders a test page here, naming the label printer, and fetches everything else from the service', async () => {
+    const page = await fetcher().printFile({ shipment_ids: [TEST_PAGE_SHIPMENT], document_type: TEST_PAGE_TYPE, label_layout: 'printer' });
+    expect(page.requestId).toBeNull();
+    expect(await textOf(page.pdf)).toContain('Printer: cups:Zebra');
+    const booked = await harness.sandbox.bookShipment({ reference_id: 'TEST-PAGE-NEIGHBOUR' });
+    const label = await fetcher().printFile({ shipment_ids: [booked.shipmentId], document_type: 'label', label_layout: 'printer' });
+    expect(await textOf(label.pdf)).not.toContain('Test page');
+  });
+
+  it('asks the service about the shipments beside a test page, never about the test page itself', async () => {
+    // The sandbox answers 404 for the test page's shipment id: asking would fail the check.
+    expect(await fetcher().canceledAmong!([TEST_PAGE_SHIPMENT], new Date())).toEqual({ canceled: [], requestId: null });
+    const booked = await harness.sandbox.bookShipment({ reference_id: 'TEST-PAGE-CANCELED' });
+    harness.sandbox.cancelShipment(booked.shipmentId);
+    expect((await fetcher().canceledAmong!([TEST_PAGE_SHIPMENT, booked.shipmentId], new Date())).canceled).toEqual([booked.shipmentId]);
+  });
+
+  it('routes a test page as a label', () => {
+    const route = routeTestPagesAsLabels(liveRouting(() => routing).route);
+    expect(route(TEST_PAGE_TYPE)).toEqual(route('label'));
+    expect(route(TEST_PAGE_TYPE).target).toBe('cups:Zebra');
   });
 });

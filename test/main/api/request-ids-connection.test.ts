@@ -2,22 +2,16 @@
  * The ring is filled where answers arrive (the transport), for every client the agent's
  * connection makes, successes and refusals alike: a refused call's id is the one support needs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/api/errors';
 import { ServiceConnection } from '../../../src/main/api/service-connection';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
+import { useTestbed } from '../../support/testbed';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: 'ring-test-key-123456' });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const bed = useTestbed({ sandbox: { port: 0, apiKey: 'ring-test-key-123456' } });
 
 describe('ServiceConnection.recentRequests', () => {
   it('records the X-Service-Request-ID of each answer, 2xx and errors, newest first', async () => {
-    const connection = new ServiceConnection({ apiUrl: sandbox.baseUrl, apiKey: 'ring-test-key-123456', client: { retries: 0 } });
+    const connection = new ServiceConnection({ apiUrl: bed.sandbox.baseUrl, apiKey: 'ring-test-key-123456', client: { retries: 0 } });
     try {
       await connection.current.status();
       await connection.current.getShipment('does-not-exist').catch((error: unknown) => error);

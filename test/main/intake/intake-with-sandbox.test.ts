@@ -93,7 +93,7 @@ describe('intake with the sandbox', () => {
         return pipeline.submitBooking(notice);
       },
     };
-    receiver = await startWebhookServer({ secrets: [SECRET], ledger, sink, stationRules: ALL, reorderWindowMs: 0 });
+    receiver = await startWebhookServer({ secrets: [SECRET], ledger, sink, stationRules: ALL });
     const { sandbox, client } = await connect([{ url: receiver.url, secret: SECRET }]);
     const p = poller({ shipments: client, sink, initialLookbackMinutes: 10 });
 

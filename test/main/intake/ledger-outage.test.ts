@@ -36,7 +36,6 @@ describe('a webhook booking recorded while the ledger cannot take its job', () =
           },
         },
         stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
-        reorderWindowMs: 0,
         decisionRetry: { baseMs: 10, maxMs: 20 },
         onLedgerFailure: (error) => handedOff.push(error),
       },

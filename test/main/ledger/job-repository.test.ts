@@ -48,6 +48,18 @@ describe('ledger file and repositories', () => {
     expect(new IntakeStore(file.db, now).getCursor('poll:x')).toBe('2026-03-01T09:00:00.000Z');
   });
 
+  it('records a booking made here (pack and ship) as booked here, also when its webhook made the job first', () => {
+    file = openLedgerFile({ path: join(dir, 'ledger.sqlite'), now });
+    const jobs = new JobRepository(file.db, now, file.dir);
+    const fromWebhook = jobs.createAutoJob(spec);
+    const packed = jobs.createAutoJob({ ...spec, trigger: 'scan' });
+    expect(packed).toEqual({ job: { ...fromWebhook.job, trigger: 'scan' }, created: false });
+    expect(jobs.get(fromWebhook.job.id)?.trigger).toBe('scan');
+    // A poll that sees the booking later leaves it as booked here.
+    expect(jobs.createAutoJob({ ...spec, trigger: 'poll' }).job.trigger).toBe('scan');
+    expect(jobs.get(fromWebhook.job.id)?.trigger).toBe('scan');
+  });
+
   it('a transition sets what the patch gives, keeps what it leaves out, and returns the row as stored', () => {
     file = openLedgerFile({ path: join(dir, 'ledger.sqlite'), now });
     const jobs = new JobRepository(file.db, now, file.dir);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import type { JobRecord } from '../../../src/main/ledger/job-record';
+import { jobRecord } from '../../support/jobs/records';
 import { dayWindow } from '../../../src/main/report/day-window';
 import { buildEndOfDay, type ListedBooking } from '../../../src/main/report/end-of-day';
 
@@ -9,30 +10,15 @@ const at = (h: number): string => new Date(window.start.getTime() + h * 3_600_00
 const ALL: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] };
 
 function printed(shipmentId: string): JobRecord {
-  return {
+  return jobRecord({
     id: `job-${shipmentId}`,
     shipmentId,
     reference: `REF-${shipmentId}`,
-    trackingId: null,
-    documentType: 'label',
-    layout: 'printer',
-    target: 'folder:/prints',
-    copies: 1,
-    trigger: 'webhook',
-    state: 'completed',
-    reason: null,
-    requestId: null,
-    attempts: 1,
-    spoolerJobId: null,
     createdAt: at(9),
     updatedAt: at(9.25),
-    seq: 1,
     idempotencyKey: `k-${shipmentId}`,
     bookedAt: at(9),
-    nextAttemptAt: null,
-    held: false,
-    spoolAttempted: true,
-  };
+  });
 }
 
 const listed = (id: string, status: string): ListedBooking => ({

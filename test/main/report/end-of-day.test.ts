@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
 import type { SeenShipment } from '../../../src/main/intake/intake-store';
 import type { JobRecord } from '../../../src/main/ledger/job-record';
+import { jobRecord } from '../../support/jobs/records';
 import { dayWindow, localDay, ReportDayError } from '../../../src/main/report/day-window';
 import { buildEndOfDay, standing, type ListedBooking } from '../../../src/main/report/end-of-day';
 import { agentMessage, englishOf, plainMessage } from '../../../src/shared/agent-messages';
@@ -15,31 +16,14 @@ const ALL: StationRules = { mode: 'all', sources: [], carriers: [], matches: [] 
 let seq = 0;
 function job(overrides: Partial<JobRecord>): JobRecord {
   seq++;
-  return {
+  return jobRecord({
     id: `job-${seq}`,
-    shipmentId: 'S',
-    reference: null,
-    trackingId: null,
-    documentType: 'label',
-    layout: 'printer',
-    target: 'folder:/prints',
-    copies: 1,
-    trigger: 'webhook',
-    state: 'completed',
-    reason: null,
-    requestId: null,
-    attempts: 1,
-    spoolerJobId: null,
     createdAt: at(9),
     updatedAt: at(9.25),
     seq,
-    idempotencyKey: 'k',
     bookedAt: at(9),
-    nextAttemptAt: null,
-    held: false,
-    spoolAttempted: true,
     ...overrides,
-  };
+  });
 }
 
 function listed(id: string, h: number, extra: Partial<ListedBooking['shipment']> = {}): ListedBooking {

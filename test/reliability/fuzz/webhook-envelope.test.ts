@@ -184,7 +184,6 @@ describe('fuzz: the webhook receiver over HTTP', () => {
       ledger,
       sink: { submitBooking: (notice) => submitted.push(notice) },
       stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
-      reorderWindowMs: 0,
     });
   });
   afterAll(async () => {
@@ -246,7 +245,7 @@ describe('fuzz: the webhook receiver over HTTP', () => {
     );
     expect(server.counters.rejected.internal).toBe(0);
     expect(server.counters.accepted).toBe(accepted);
-    // Accepted bookings reach the pipeline port (with no reorder window, on the next turns).
+    // Accepted bookings reach the pipeline port (on the next turns).
     await new Promise((r) => setTimeout(r, 50));
     for (const notice of submitted) expect(typeof notice.shipmentId).toBe('string');
   });

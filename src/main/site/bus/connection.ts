@@ -4,6 +4,7 @@ import { jetstream, jetstreamManager, DiscardPolicy, RetentionPolicy, StorageTyp
 import { Kvm, type KV } from '@nats-io/kv';
 import { CodedError } from '../../errors';
 import { BOOKINGS_STREAM, BOOKING_SUBJECT_PREFIX, CLAIMS_BUCKET, DECISIONS_BUCKET, RULES_BUCKET, STATIONS_BUCKET } from './names';
+import { SITE } from '../../retry/policies';
 
 /**
  * One connection to the site's NATS server (or cluster), kept for the life of the process:
@@ -59,8 +60,8 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
     servers: [...options.servers],
     name: options.name,
     // A site server that restarts, or one node of a cluster that is lost: keep trying, for ever.
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 500,
+    maxReconnectAttempts: SITE.reconnectAttempts,
+    reconnectTimeWait: SITE.reconnectWaitMs,
     waitOnFirstConnect: true,
     pingInterval: 5_000,
     maxPingOut: 2,

@@ -3,8 +3,10 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StationRules } from '../../../shared/domain';
 import { ServiceConnection, type ServiceConnectionOptions } from '../../api/service-connection';
-import { Poller } from '../../intake/sources/polling/poller';
-import { startWebhookServer, type WebhookServer } from '../../intake/sources/webhooks/webhook-server';
+import { composeIntake } from '../../intake/compose-intake';
+import type { Poller } from '../../intake/sources/polling/poller';
+import { PollingSource } from '../../intake/sources/polling/polling-source';
+import { WebhookSource } from '../../intake/sources/webhooks/webhook-source';
 import { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
@@ -14,6 +16,7 @@ import { FallbackMover } from './fallback-mover';
 import { HEARTBEAT_MS, OnlineStations, Presence } from '../bus/presence';
 import { SitePublisher } from './publisher';
 import { SiteRules } from '../bus/site-rules';
+import { SITE } from '../../retry/policies';
 
 /**
  * The relay: the site's intake. The agent's own intake parts (the webhook server with its
@@ -145,36 +148,23 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   });
   await fallback.start();
 
-  let webhookServer: WebhookServer | null = null;
-  if (options.webhook) {
-    webhookServer = await startWebhookServer({
-      host: options.webhook.host,
-      port: options.webhook.port,
-      secrets: options.webhook.secrets,
-      reorderWindowMs: 0,
-      ledger: ledger.intake,
-      sink: publisher,
-      stationRules: EVERY_BOOKING,
-      shipments,
-      logger,
-    });
-  }
   const interval = options.pollIntervalSeconds ?? 2;
-  const poller = new Poller({
+  // The agent's own intake, composed the same way (intake/compose-intake.ts), feeding the publisher.
+  const intake = composeIntake({
+    ledger: ledger.intake,
     shipments,
-    cursors: ledger.intake,
-    sink: publisher,
     stationRules: EVERY_BOOKING,
-    index: ledger.intake,
-    intervalSeconds: Math.max(interval, 1),
-    busyIntervalSeconds: Math.max(Math.min(interval, 3), 1),
-    cursorName: `site-relay:${options.apiUrl}`,
-    // A failed poll here is mostly the site out of reach: try again soon once it is back.
-    maxBackoffSeconds: 15,
     logger,
+    webhook: options.webhook ?? null,
+    polling: () => ({
+      intervalSeconds: interval,
+      busyIntervalSeconds: Math.max(Math.min(interval, 3), 1),
+      cursorName: `site-relay:${options.apiUrl}`,
+      // A failed poll here is mostly the site out of reach: try again soon once it is back.
+      maxBackoffSeconds: SITE.relayPollMaxMs / 1000,
+    }),
   });
-  if (interval > 0) poller.start();
-  else void poller.pollOnce();
+  await intake.start(publisher);
 
   const beat = (): void =>
     void presence
@@ -186,8 +176,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
 
   return {
     site,
-    webhookUrl: webhookServer?.url ?? null,
-    poller,
+    webhookUrl: intake.find(WebhookSource)?.url ?? null,
+    poller: intake.find(PollingSource)?.poller ?? null,
     fallback,
     serviceRequests: () => requests,
     waitingBookings: () => publisher.waitingBookings(),
@@ -196,8 +186,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       fallback.stop();
       online.stop();
       rules.stop();
-      await poller.stop();
-      await webhookServer?.close();
+      await intake.stop();
       await site.close();
       await connection.close();
       ledger.close();

@@ -3,7 +3,7 @@ import type { StationRules } from '../../../shared/domain';
 import type { SiteDecisionView, SiteStationView, SiteStatusView } from '../../../shared/site';
 import { AGENT_ERROR_CODES } from '../../../shared/agent-error-codes';
 import { CodedError } from '../../errors';
-import type { BookingNotice } from '../../intake/booking-notice';
+import type { IntakeSink, IntakeSource } from '../../intake/intake-source';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
 import { connectSite, type SiteConnection } from '../bus/connection';
@@ -32,8 +32,6 @@ export interface SiteStationOptions {
   readonly fallbackStation?: string | null;
   readonly credsFile?: string | null;
   readonly log: Logger;
-  /** The print pipeline. */
-  readonly sink: { submitBooking(notice: BookingNotice): unknown };
   /** This station's rules as its settings hold them. */
   readonly stationRules: () => StationRules;
   /** The site holds other rules for this station (edited at another station): keep them. @default none */
@@ -51,7 +49,9 @@ export interface SiteStationOptions {
 
 const RECENT_DECISIONS = 50;
 
-export class SiteStation {
+export class SiteStation implements IntakeSource {
+  /** The print pipeline, once started. */
+  private sink: IntakeSink | null = null;
   private connection: SiteConnection | null = null;
   private consumer: StationConsumer | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
@@ -81,7 +81,9 @@ export class SiteStation {
     return this.connection?.connected ?? false;
   }
 
-  start(): void {
+  /** Joins the site in the background: resolves at once, whether or not the site answers. */
+  async start(sink: IntakeSink): Promise<void> {
+    this.sink = sink;
     this.armLost();
     void this.connect().catch((error: unknown) => {
       if (!this.stopped) this.options.log.error(`site: cannot join ${this.address}: ${String(error)}`);
@@ -111,7 +113,7 @@ export class SiteStation {
       js: connection.js,
       decisions: new DecisionsBucket(buckets.decisions),
       station,
-      sink: this.options.sink,
+      sink: this.sink!,
       logger: { info: log.info, warn: log.warn, error: log.error },
       onTaken: this.options.onTaken,
       onDelivered: this.options.onDelivered,

@@ -5,6 +5,8 @@ import { changeTime, isBooked, noticeFromShipment } from '../../booked-shipment'
 import { errorText } from '../../error-text';
 import { handOffLedgerFailure } from '../../ledger-outage';
 import { BookingDeferredError, INTAKE_ERROR_CODES, IntakeConfigError } from '../../errors';
+import { backoffDelay } from '../../../retry/backoff';
+import { POLL } from '../../../retry/policies';
 import { PollCursor, type ParkedShipment } from './poll-cursor';
 import {
   silentLogger,
@@ -46,8 +48,6 @@ import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '.
  * booking-time-resolver.ts, and the persisted mark is poll-cursor.ts.
  */
 
-/** How much each wait varies, either way: enough that stations of one team drift out of step. */
-const JITTER = 0.01;
 /** Parked shipments kept at most; beyond, the oldest is given up on (logged: a scan prints it). */
 const MAX_PARKED = 100;
 /** How far ahead of the station's clock a service timestamp may be and still move the mark. */
@@ -238,18 +238,19 @@ export class Poller {
   }
 
   private nextDelay(result: PollResult): number {
-    // Small: every spare second of a wait is latency for the booking that lands in it.
-    const jitter = 1 + (this.random() * 2 - 1) * JITTER;
+    // The poll policy's jitter is small: every spare second of a wait is latency for the booking that lands in it.
+    const draw = this.random();
     if (result.ok) {
       if (result.bookingsFound > 0) this.busyLeft = Math.max(0, Math.floor(this.options.busyPolls ?? 4));
       else if (this.busyLeft > 0) this.busyLeft -= 1;
-      return (this.busyLeft > 0 ? this.busyIntervalMs : this.intervalMs) * jitter;
+      const intervalMs = this.busyLeft > 0 ? this.busyIntervalMs : this.intervalMs;
+      return backoffDelay({ ...POLL, baseMs: intervalMs, maxMs: intervalMs }, 0, () => draw);
     }
     this.busyLeft = 0;
-    const maxMs = (this.options.maxBackoffSeconds ?? 300) * 1000;
-    const backoff = Math.min(maxMs, this.intervalMs * 2 ** Math.min(this.failures, 16));
+    const maxMs = this.options.maxBackoffSeconds !== undefined ? this.options.maxBackoffSeconds * 1000 : POLL.maxMs;
+    const backoff = backoffDelay({ ...POLL, baseMs: this.intervalMs, maxMs }, this.failures, () => draw);
     const retryAfter = readRetryAfter(result.error);
-    return Math.max(backoff * jitter, retryAfter ?? 0);
+    return Math.max(backoff, retryAfter ?? 0);
   }
 
   private async run(): Promise<PollResult> {

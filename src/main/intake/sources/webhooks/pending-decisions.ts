@@ -6,6 +6,8 @@ import type { PendingBooking } from '../../intake-store';
 import { errorText } from '../../error-text';
 import { BookingWaitingError } from '../../errors';
 import type { IntakeLogger } from '../../ports';
+import { backoffDelay } from '../../../retry/backoff';
+import { PENDING_DECISION } from '../../../retry/policies';
 
 /**
  * Webhook bookings acknowledged but not yet decided (issue 10, M9 and the dropped booking).
@@ -86,10 +88,12 @@ export class PendingDecisions {
     if (this.closed) return;
     const attempts = (this.attempts.get(notice.shipmentId) ?? 0) + 1;
     this.attempts.set(notice.shipmentId, attempts);
-    const base = this.options.baseMs ?? 2000;
-    const max = this.options.maxMs ?? 300_000;
-    const jitter = 1 + ((this.options.random ?? Math.random)() * 2 - 1) * 0.1;
-    const delayMs = Math.round(Math.min(max, base * 2 ** Math.min(attempts - 1, 20)) * jitter);
+    const policy = {
+      ...PENDING_DECISION,
+      baseMs: this.options.baseMs ?? PENDING_DECISION.baseMs,
+      maxMs: this.options.maxMs ?? PENDING_DECISION.maxMs,
+    };
+    const delayMs = backoffDelay(policy, attempts - 1, this.options.random);
     const nextAt = new Date(this.options.now() + delayMs).toISOString();
     const reason = errorText(error);
     try {

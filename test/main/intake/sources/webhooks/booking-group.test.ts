@@ -62,7 +62,7 @@ describe('SHIPMENT_BOOKED: bookings released together are decided together (issu
   function handler(booked: ReturnType<typeof sink>) {
     const counters = newHandlerCounters();
     const table = createWebhookHandlers(
-      { ledger: ledger.intake, sink: booked, stationRules: ALL, reorderWindowMs: 0 },
+      { ledger: ledger.intake, sink: booked, stationRules: ALL },
       { counters, logger: silentLogger, now: Date.now },
     );
     return { handler: table.SHIPMENT_BOOKED, counters };

@@ -84,7 +84,6 @@ describe('webhook bookings waiting for a decision', () => {
       sink,
       stationRules: SENDER_RULE,
       shipments,
-      reorderWindowMs: 0,
       decisionRetry: { baseMs: 150, maxMs: 1000 },
     });
     servers.push(server);
@@ -128,13 +127,15 @@ describe('webhook bookings waiting for a decision', () => {
 
   it('stores the booking before the 2xx, so a new agent on the same ledger decides it after a crash', async () => {
     const firstSink = new RecordingSink();
-    // The first server holds bookings a minute (reorder window): the "crash" comes before it dispatches.
+    // The first server cannot fetch the shipment its rule needs (the service keeps failing), so
+    // the booking waits undecided: the "crash" comes before it is dispatched.
     const first = await startWebhookServer({
       secrets: [SECRET],
       ledger,
       sink: firstSink,
       stationRules: SENDER_RULE,
-      reorderWindowMs: 60_000,
+      shipments: flakyShipments(1_000),
+      decisionRetry: { baseMs: 60_000, maxMs: 60_000 },
     });
     servers.push(first);
     const id = randomUUID();
@@ -155,7 +156,6 @@ describe('webhook bookings waiting for a decision', () => {
         sink,
         stationRules: SENDER_RULE,
         shipments: flakyShipments(0),
-        reorderWindowMs: 0,
       });
       servers.push(second);
       await until(() => sink.notices.length === 1);
@@ -175,7 +175,6 @@ describe('webhook bookings waiting for a decision', () => {
       sink: new RecordingSink(),
       stationRules: SENDER_RULE,
       shipments: flakyShipments(100),
-      reorderWindowMs: 0,
       decisionRetry: { baseMs: 60_000 },
     });
     const id = randomUUID();
@@ -193,7 +192,6 @@ describe('webhook bookings waiting for a decision', () => {
       sink,
       stationRules: SENDER_RULE,
       shipments: flakyShipments(0),
-      reorderWindowMs: 0,
     });
     servers.push(later);
     await new Promise((r) => setTimeout(r, 200));

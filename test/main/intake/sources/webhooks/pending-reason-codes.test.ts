@@ -40,7 +40,6 @@ describe('a webhook booking waiting for its decision: the reason as a message co
           throw failing;
         },
       },
-      reorderWindowMs: 0,
       decisionRetry: { baseMs: 60_000, maxMs: 60_000 },
     });
     servers.push(server);

@@ -9,6 +9,8 @@ import {
   type WebhookServerOptions,
 } from '../../../../../src/main/intake/sources/webhooks/webhook-server';
 import type { Ledger } from '../../../../../src/main/ledger/ledger';
+import { PrintPipeline } from '../../../../../src/main/jobs/pipeline';
+import { MemoryTarget, ScriptedFetcher } from '../../../../support/jobs/fakes';
 import { bookedEnvelope, deliver, trackingEnvelope } from '../../../../support/intake/loopback-sender';
 import { RecordingSink, tempLedger, until } from '../../../../support/intake/fixtures';
 
@@ -21,6 +23,7 @@ describe('webhook server', () => {
   let server: WebhookServer;
   let tracking: Array<{ shipmentId: string; event: TrackingEventView }>;
   let alerts: TrackingAlert[];
+  let engines: PrintPipeline[];
 
   async function start(overrides: Partial<WebhookServerOptions> = {}): Promise<WebhookServer> {
     server = await startWebhookServer({
@@ -28,7 +31,6 @@ describe('webhook server', () => {
       ledger,
       sink,
       stationRules: { mode: 'all', sources: [], carriers: [], matches: [] },
-      reorderWindowMs: 0,
       onTracking: (shipmentId, event) => tracking.push({ shipmentId, event }),
       onAlert: (alert) => alerts.push(alert),
       ...overrides,
@@ -36,7 +38,34 @@ describe('webhook server', () => {
     return server;
   }
 
+  /**
+   * The print engine on this test's ledger, its automatic printing paused while bookings
+   * arrive; `printed(n)` resumes it and gives the shipments in the order they reached the printer.
+   */
+  async function engineOnLedger(): Promise<{ pipeline: PrintPipeline; printed: (n: number) => Promise<string[]> }> {
+    const labels = new MemoryTarget('mem:labels');
+    const pipeline = new PrintPipeline({
+      ledger,
+      fetcher: new ScriptedFetcher(),
+      targetFor: () => labels,
+      route: () => ({ target: 'mem:labels', layout: 'printer', media: 'label' }),
+      followIntervalMs: 10,
+    });
+    engines.push(pipeline);
+    await pipeline.start();
+    pipeline.pause();
+    return {
+      pipeline,
+      async printed(n) {
+        pipeline.resume();
+        await until(() => labels.shipments().length === n);
+        return labels.shipments();
+      },
+    };
+  }
+
   beforeEach(async () => {
+    engines = [];
     ({ ledger, dispose } = await tempLedger());
     sink = new RecordingSink();
     tracking = [];
@@ -44,6 +73,7 @@ describe('webhook server', () => {
   });
   afterEach(async () => {
     await server?.close();
+    for (const engine of engines) await engine.stop();
     await dispose();
   });
 
@@ -144,7 +174,9 @@ describe('webhook server', () => {
   });
 
   it('releases out-of-order bookings in booked_at order', async () => {
-    await start({ reorderWindowMs: 300 });
+    // Deliveries are not held back: the engine's line orders them by booked_at.
+    const engine = await engineOnLedger();
+    await start({ sink: engine.pipeline });
     const base = Date.parse('2026-01-01T10:00:00Z');
     const at = (s: number): string => new Date(base + s * 1000).toISOString();
     // Delivered 3, 1, 4, 2 (by booking time); nanosecond fractions order 4 before 5.
@@ -153,8 +185,8 @@ describe('webhook server', () => {
     await deliver(server.url, bookedEnvelope('fifth', { booked_at: '2026-01-01T10:00:04.000000002Z' }));
     await deliver(server.url, bookedEnvelope('fourth', { booked_at: '2026-01-01T10:00:04.000000001Z' }));
     await deliver(server.url, bookedEnvelope('second', { booked_at: '2026-01-01T12:00:02+02:00' }));
-    await until(() => sink.notices.length === 5);
-    expect(sink.ids()).toEqual(['first', 'second', 'third', 'fourth', 'fifth']);
+    await until(() => server.counters.bookingsSubmitted === 5);
+    expect(await engine.printed(5)).toEqual(['first', 'second', 'third', 'fourth', 'fifth']);
   });
 
   it('answers an oversized body 413 without reading it all', async () => {
@@ -316,16 +348,17 @@ describe('webhook server', () => {
         return { id, system: 'shop' };
       },
     };
+    const engine = await engineOnLedger();
     await start({
       shipments,
-      reorderWindowMs: 100,
+      sink: engine.pipeline,
       stationRules: { mode: 'filtered', sources: [], carriers: [], matches: [{ field: 'system', pattern: 'shop' }] },
     });
     await deliver(server.url, bookedEnvelope('b3', { booked_at: '2026-01-01T10:00:03Z' }));
     await deliver(server.url, bookedEnvelope('b1', { booked_at: '2026-01-01T10:00:01Z' }));
     await deliver(server.url, bookedEnvelope('b2', { booked_at: '2026-01-01T10:00:02Z' }));
-    await until(() => sink.notices.length === 3);
-    expect(sink.ids()).toEqual(['b1', 'b2', 'b3']);
+    await until(() => server.counters.bookingsSubmitted === 3);
+    expect(await engine.printed(3)).toEqual(['b1', 'b2', 'b3']);
   });
 
   it('refuses to start without a secret', async () => {

@@ -1,6 +1,5 @@
 import type { BookingNotice } from '../../../booking-notice';
 import { createDispatchers, type DispatchResult } from '../../../booking-dispatch';
-import { ReorderBuffer } from '../../../booking-reorder';
 import type { WebhookOf } from '../envelope';
 import { errorText } from '../../../error-text';
 import { handOffLedgerFailure } from '../../../ledger-outage';
@@ -11,8 +10,9 @@ import type { HandlerContext, WebhookHandler } from './types';
 
 /**
  * SHIPMENT_BOOKED: stored with its message_id before the 2xx (a crash after the answer loses
- * nothing: pending-decisions.ts decides it at the next start), held briefly to be released in
- * booked_at order, then decided by the station rules and submitted one after another.
+ * nothing: pending-decisions.ts decides it at the next start), then decided by the station
+ * rules and submitted one after another. Deliveries are not held to be put in booked_at
+ * order: the engine keeps each printer's line in booked_at order, the one place that orders.
  */
 
 export type ShipmentBookedWebhook = WebhookOf<'SHIPMENT_BOOKED'>;
@@ -27,8 +27,6 @@ export interface ShipmentBookedOptions {
   readonly stationRules: StationRulesSource;
   /** Fetches sender_reference/system when station rules need them. @default none */
   readonly shipments?: Pick<ShipmentSourcePort, 'getShipment'>;
-  /** How long bookings are held to be released in booked_at order. @default 250 */
-  readonly reorderWindowMs?: number;
   /** Backoff of a booking whose decision is put off (its shipment could not be fetched). @default { baseMs: 2000, maxMs: 300000 } */
   readonly decisionRetry?: DecisionRetryOptions;
   /** A booking went through the station rules. @default none */
@@ -55,7 +53,7 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
   });
   // Bookings are dispatched one after another: a dispatch may first fetch the shipment
   // (station rules on sender_reference/system), and concurrent fetches would undo the
-  // booked_at order the reorder buffer just established.
+  // order in which they were delivered and decided.
   let chain: Promise<void> = Promise.resolve();
   const decided = (result: DispatchResult): void => {
     const { notice } = result;
@@ -125,10 +123,6 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
     chain = chain.then(() => decideGroup(items));
   };
   const pending = new PendingDecisions({ ...options.decisionRetry, store: ledger, redispatch: dispatchInOrder, logger, now });
-  const bookings = new ReorderBuffer<{ notice: BookingNotice; data: unknown }>({
-    windowMs: options.reorderWindowMs ?? 250,
-    release: ({ notice, data }) => dispatchInOrder(notice, data),
-  });
 
   return {
     remember: (webhook) =>
@@ -137,11 +131,10 @@ export function shipmentBookedHandler(options: ShipmentBookedOptions, context: H
         : ledger.rememberMessage(webhook.envelope.message_id),
     process: (webhook) => {
       const notice = bookingNotice(webhook);
-      bookings.push({ notice, data: webhook.data }, notice.bookedAt);
+      dispatchInOrder(notice, webhook.data);
     },
     start: () => pending.resume(),
     close: async () => {
-      bookings.flush();
       decideReleased();
       pending.close();
       await chain;

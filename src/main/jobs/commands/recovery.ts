@@ -1,8 +1,8 @@
-import { plainMessage } from '../../shared/agent-messages';
-import type { JobRecord } from '../ledger/job-record';
-import type { PipelineContext } from './pipeline-context';
-import type { PipelineTarget } from './ports';
-import type { SpooledJobs } from './spooled-jobs';
+import { plainMessage } from '../../../shared/agent-messages';
+import type { JobRecord } from '../../ledger/job-record';
+import type { PipelineContext } from '../pipeline-context';
+import type { PipelineTarget } from '../ports';
+import type { SpooledJobs } from '../spooled-jobs';
 
 /*
  * Start-up reconciliation: what to do with each job a crash (or a stop) left unfinished.
