@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site,weighing]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -21,6 +21,7 @@ import { machineInfo } from './machine';
 import { SandboxProcess } from './sandbox-process';
 import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
+import { runWeighing, type WeighingResult } from './weighing';
 import { runSheets, type SheetPages } from './sheets';
 import { runSite, type SiteResult } from './site';
 import { renderTable } from './table';
@@ -31,7 +32,7 @@ import { runIppFollow, type IppFollowResult } from './ipp-follow';
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site,weighing';
 
 interface Plan {
   readonly burst: number;
@@ -120,6 +121,8 @@ export interface BenchReport {
   /** Following jobs at CUPS: job requests a minute, idle and during a burst. */
   ipp?: IppFollowResult;
   site?: SiteResult;
+  /** A weight change to the UI, a stable weight to the label (bench/weighing.ts). */
+  weighing?: WeighingResult;
   duration_s: number;
 }
 
@@ -212,6 +215,8 @@ async function main(): Promise<void> {
       });
     if (only.has('ipp'))
       report.ipp = await runIppFollow({ cups, queue: QUEUE, labels: plan.ippLabels, idleSeconds: plan.ippIdleSeconds, log });
+    if (only.has('weighing'))
+      report.weighing = (await runWeighing({ readings: values.quick ? 50 : 200, labels: values.quick ? 5 : 20, log })) ?? undefined;
     if (only.has('site')) report.site = await runSite({ sandbox, stations: plan.siteStations, samples: plan.siteSamples, workDir, log });
     if (only.has('windows')) report.windows = await runWindows({ labels: plan.windowsLabels, batchMax: BATCH_MAX, workDir, log });
     if (only.has('cancel'))
