@@ -12,6 +12,8 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
 
 /** A specifier that climbs out of its own folder into src/<dir>. */
@@ -43,8 +45,8 @@ const FORBIDDEN = {
 };
 
 /** Both rules for one area: static imports and `import('…')`. */
-function boundary(...names) {
-  const restrictions = names.map((name) => FORBIDDEN[name]);
+function boundary(names, extra = []) {
+  const restrictions = [...names.map((name) => FORBIDDEN[name]), ...extra];
   return {
     'no-restricted-imports': ['error', { patterns: restrictions.map(({ regex, message }) => ({ regex, message })) }],
     'no-restricted-syntax': [
@@ -58,7 +60,70 @@ function boundary(...names) {
   };
 }
 
-const DEMO_ENTRIES = ['src/main/cli/demo.ts', 'src/main/demo/**'];
+/**
+ * The layers of src/main, low to high (docs/ARCHITECTURE.md, "Layers", draws them). A layer's
+ * code imports its own layer and the layers below it, never one above ("up"); members of one
+ * layer do not import each other ("across") unless the layer says `across: true`. A member is a
+ * folder of src/main or a file at its top (named without `.ts`).
+ */
+export const MAIN_LAYERS = [
+  {
+    name: 'foundation',
+    folders: ['retry', 'fs', 'http', 'process'],
+    files: [
+      'errors',
+      'log',
+      'log-text',
+      'log-file',
+      'process-alive',
+      'windows-powershell',
+      'node-version',
+      'data-dir',
+      'data-dir-acl',
+      'default-data-dir',
+      'secret-mask',
+    ],
+    across: true,
+  },
+  { name: 'service, ledger and devices', folders: ['api', 'ledger', 'devices'] },
+  { name: 'printing', folders: ['printing'] },
+  { name: 'job engine', folders: ['jobs'] },
+  { name: 'intake and settings', folders: ['intake', 'settings'] },
+  { name: 'site, scan, report and diagnostics', folders: ['site', 'scan', 'report', 'diagnostics'] },
+  { name: 'pack and ship', folders: ['pack'] },
+  { name: 'agent', folders: ['agent'] },
+  { name: 'web bridge', folders: ['web'] },
+  { name: 'headless agent', files: ['headless', 'headless-words'], across: true },
+  { name: 'demo', folders: ['demo'] },
+  { name: 'entry points', folders: ['cli', 'electron'] },
+];
+
+/** The import specifiers that reach a member from anywhere in src/main (every import is relative). */
+const memberPattern = (member) => (member.folder ? `^(\\./|(\\.\\./)+)${member.folder}(/|$)` : `^(\\./|(\\.\\./)+)${member.file}$`);
+const membersOf = (layer) => [
+  ...(layer.folders ?? []).map((folder) => ({ folder, glob: `src/main/${folder}/**` })),
+  ...(layer.files ?? []).map((file) => ({ file, glob: `src/main/${file}.ts` })),
+];
+
+/** For one member of a layer: what it may not import (higher layers, and its layer's other members). */
+function layerRestrictions(index, member) {
+  const layer = MAIN_LAYERS[index];
+  const above = MAIN_LAYERS.slice(index + 1).flatMap((higher) =>
+    membersOf(higher).map((m) => ({
+      regex: memberPattern(m),
+      message: `Layers: ${m.folder ?? m.file} (${higher.name}) is above ${member.folder ?? member.file} (${layer.name}): a lower layer never imports a higher one (docs/ARCHITECTURE.md, Layers).`,
+    })),
+  );
+  const across = layer.across
+    ? []
+    : membersOf(layer)
+        .filter((m) => m !== member && (m.folder ?? m.file) !== (member.folder ?? member.file))
+        .map((m) => ({
+          regex: memberPattern(m),
+          message: `Layers: ${m.folder ?? m.file} and ${member.folder ?? member.file} are both in the ${layer.name} layer and do not import each other (docs/ARCHITECTURE.md, Layers).`,
+        }));
+  return [...above, ...across];
+}
 
 export default defineConfig(
   {
@@ -94,15 +159,43 @@ export default defineConfig(
   },
 
   // ── Boundaries ────────────────────────────────────────────────────────────────────
+  // No import circle in src/ (value imports; test/lint/import-graph.test.ts also counts type imports).
   {
-    files: ['src/main/**'],
-    ignores: ['src/main/electron/**', ...DEMO_ENTRIES],
-    rules: boundary('electron', 'renderer', 'preload', 'sandbox'),
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['tsconfig.node.json', 'tsconfig.web.json'], noWarnOnMultipleProjects: true }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
-  { files: ['src/main/electron/**'], rules: boundary('renderer', 'preload', 'sandbox') },
-  { files: DEMO_ENTRIES, rules: boundary('electron', 'renderer', 'preload') },
-  { files: ['src/preload/**'], rules: boundary('main', 'renderer', 'sandbox') },
-  { files: ['src/renderer/**'], rules: boundary('electron', 'main', 'preload', 'sandbox', 'nodeBuiltins') },
-  { files: ['src/shared/**'], rules: boundary('electron', 'main', 'renderer', 'preload', 'sandbox', 'nodeBuiltins') },
-  { files: ['src/sandbox/**'], rules: boundary('electron', 'main', 'shared', 'renderer', 'preload') },
+  // src/main: one block per member of each layer (a folder or a top-level file), each with the
+  // process walls above and the layer walls of MAIN_LAYERS.
+  { files: ['src/main/**'], rules: boundary(['electron', 'renderer', 'preload', 'sandbox']) },
+  ...MAIN_LAYERS.flatMap((layer, index) =>
+    membersOf(layer).map((member) => {
+      const demoEntry = member.folder === 'demo';
+      const processWalls =
+        member.folder === 'electron'
+          ? ['renderer', 'preload', 'sandbox']
+          : demoEntry
+            ? ['electron', 'renderer', 'preload']
+            : ['electron', 'renderer', 'preload', 'sandbox'];
+      return {
+        files: [member.glob],
+        ...(member.folder === 'cli' ? { ignores: ['src/main/cli/demo.ts'] } : {}),
+        rules: boundary(processWalls, layerRestrictions(index, member)),
+      };
+    }),
+  ),
+  {
+    files: ['src/main/cli/demo.ts'],
+    rules: boundary(['electron', 'renderer', 'preload'], layerRestrictions(MAIN_LAYERS.length - 1, { folder: 'cli' })),
+  },
+  { files: ['src/preload/**'], rules: boundary(['main', 'renderer', 'sandbox']) },
+  { files: ['src/renderer/**'], rules: boundary(['electron', 'main', 'preload', 'sandbox', 'nodeBuiltins']) },
+  { files: ['src/shared/**'], rules: boundary(['electron', 'main', 'renderer', 'preload', 'sandbox', 'nodeBuiltins']) },
+  { files: ['src/sandbox/**'], rules: boundary(['electron', 'main', 'shared', 'renderer', 'preload']) },
 );

@@ -6,7 +6,7 @@
  * through Windows PowerShell by its full path) and warns in one line, with the icacls command
  * that fixes it, when anyone else may read it. POSIX systems get 0700 from data-dir.ts.
  */
-import { runExecFile, type ExecFileRunner } from './printing/exec';
+import { runExecFile, type ExecFileRunner } from './process/exec';
 import { defaultPowershellPath, POWERSHELL_ARGS } from './windows-powershell';
 
 /** Well-known SIDs, so the ACL works on every language of Windows ("Administratörer"). */

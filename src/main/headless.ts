@@ -58,6 +58,8 @@ export interface HeadlessAgentOptions {
   readonly demo?: AgentOptions['demo'];
   /** Take bookings from a site of stations (`--site`). @default null */
   readonly site?: AgentOptions['site'];
+  /** `--catch-up MINUTES`: what was booked this long before the station's first start prints, once. @default none */
+  readonly catchUpMinutes?: number | null;
   /** The station's scale URI; overrides (and updates) the stored one. @default the stored one (none) */
   readonly scale?: string | null;
   /** The scale answered for the first time (the CLI prints `scale: URI`). @default none */
@@ -69,6 +71,8 @@ export interface HeadlessAgent {
   readonly uiUrl: string | null;
   readonly webhookUrl: string | null;
   readonly printer: string;
+  /** Where A4 documents go (the routing's document printer). */
+  readonly documentPrinter: string;
   stop(): Promise<void>;
 }
 
@@ -165,6 +169,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     requireValidKey: options.requireValidKey ?? true,
     demo: options.demo,
     site: options.site ?? null,
+    catchUpMinutes: options.catchUpMinutes,
     uiAddress: options.uiPort != null ? uiAddress : undefined,
     onScaleAnswered: options.onScaleAnswered,
     ...options.tuning,
@@ -189,6 +194,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
     },
     webhookUrl: agent.webhookUrl,
     printer: settings.get().routing.labelPrinter,
+    documentPrinter: settings.get().routing.documentPrinter,
     async stop() {
       if (bridgeRetry) clearInterval(bridgeRetry);
       removeBridgeFile();

@@ -1,4 +1,5 @@
 import { escapeControls, MAX_LOG_LINE } from './log-text';
+import { maskSecret } from './secret-mask';
 
 /**
  * One-line log output for the agent. Secrets registered with `redact` are replaced
@@ -12,7 +13,7 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
-  /** Never print this value; replace it with `***`. */
+  /** Never print this value; replace it with `***`, as a whole value (secret-mask.ts). */
   redact(secret: string): void;
 }
 
@@ -43,7 +44,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     // Only a bounded head of a huge message is ever processed; the final cut is well inside it.
     const worded = options.reword ? options.reword(message) : message;
     let line = worded.length > MAX_LOG_LINE * 4 ? worded.slice(0, MAX_LOG_LINE * 4) : worded;
-    for (const secret of secrets) line = line.split(secret).join('***');
+    for (const secret of secrets) line = maskSecret(line, secret);
     line = escapeControls(line);
     if (line.length > MAX_LOG_LINE || worded.length > MAX_LOG_LINE * 4) {
       line = `${line.slice(0, MAX_LOG_LINE)}…(+${Math.max(1, worded.length - MAX_LOG_LINE)} chars)`;
@@ -57,7 +58,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     info: (m) => emit('info', m),
     warn: (m) => emit('warn', m),
     error: (m) => emit('error', m),
-    // Even a short key is redacted: a few ordinary words shown as *** cost less than a key in a log.
+    // Even a short key is redacted, where it stands as a value of its own (secret-mask.ts).
     redact: (secret) => {
       if (secret.length > 0) secrets.add(secret);
     },

@@ -10,7 +10,7 @@ import type { AgentErrorPayload } from '../shared/domain';
 import { reportDetailKey } from '../shared/report-words';
 import { localDateTime } from './format';
 import { t, type MessageKey } from './i18n';
-import { documentWords } from './words';
+import { documentWords } from './document-words';
 
 type Wording = { readonly [C in AgentMessageCode]: (params: AgentMessageParams[C]) => string };
 

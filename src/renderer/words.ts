@@ -17,7 +17,10 @@ import type {
 import { PRINTER_KINDS, type PrinterKind } from '../shared/printer-kinds';
 import { t, tMaybe, type MessageKey } from './i18n';
 import { agentWords } from './agent-words';
+import { documentWords, readable } from './document-words';
 import { localCutoff, localPrice, rateTitle } from './format';
+
+export { documentWords } from './document-words';
 
 /** A read-only map whose values are looked up in the current language on every read. */
 export function localized<K extends string>(keys: Readonly<Record<K, MessageKey>>): Readonly<Record<K, string>> {
@@ -39,16 +42,6 @@ export const DOCUMENT_WORDS = localized<DocumentType>({
   abd: 'document.abd',
   salesinvoice: 'document.salesinvoice',
 });
-
-/**
- * The service may add document types: an unknown one is shown readably, never as a blank.
- * Types named for uploads only (`adr_dangerousgoods`) have words too: they can appear in a list.
- */
-export function documentWords(type: string): string {
-  const known = tMaybe(`document.${type}`);
-  if (known) return known;
-  return readable(type);
-}
 
 export const LAYOUT_WORDS = localized<LabelLayout>({
   printer: 'layout.printer',
@@ -117,12 +110,6 @@ export function trackingStatusWords(status: string): string {
 export function shipmentStatusWords(status: string): string {
   // A delivered shipment says it as its tracking does: one term per idea.
   return tMaybe(`shipmentStatus.${status.toUpperCase()}`) ?? tMaybe(`tracking.${status.toUpperCase()}`) ?? readable(status);
-}
-
-/** `SOME_NEW_VALUE` → `Some new value`. */
-function readable(value: string): string {
-  const spaced = value.replaceAll(/[_-]+/g, ' ').trim().toLowerCase();
-  return spaced ? spaced[0]!.toUpperCase() + spaced.slice(1) : value;
 }
 
 /** Where a scanned shipment is, as its badge says it. */

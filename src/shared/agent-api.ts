@@ -165,6 +165,8 @@ export const agentInputs = {
   startDemo: z.object({}).strict(),
   saveDiagnostics: z.object({}).strict(),
   rotateUiAddress: z.object({}).strict(),
+  catchUpOffer: z.object({}).strict(),
+  printCatchUp: z.object({}).strict(),
   endOfDay: z.object({ day: dayText }).strict(),
   printMissing: z.object({ day: dayText }).strict(),
   printManifests: z.object({ day: dayText }).strict(),
@@ -228,6 +230,15 @@ export const agentInputs = {
 export type AgentOperation = keyof typeof agentInputs;
 export type AgentInput<Op extends AgentOperation> = z.input<(typeof agentInputs)[Op]>;
 
+/** Bookings made shortly before a fresh station's first start: offered, not printed by themselves. */
+export interface CatchUpOffer {
+  readonly count: number;
+  /** How far before the first start the offer reaches (60). */
+  readonly windowMinutes: number;
+  /** RFC 3339; null on a station from before the first start was kept. */
+  readonly firstStartAt: string | null;
+}
+
 export interface AgentApi {
   getStatus(input: AgentInput<'getStatus'>): Promise<AgentStatus>;
   /** The site of stations this station belongs to (`--site`): every station's heartbeat, the latest decisions. */
@@ -264,6 +275,13 @@ export interface AgentApi {
    * address. Refused (UI_ADDRESS_UNAVAILABLE) where there is no web UI (the desktop app).
    */
   rotateUiAddress(input: AgentInput<'rotateUiAddress'>): Promise<{ url: string }>;
+  /**
+   * What a fresh station did not print by itself: the bookings of the `windowMinutes` before
+   * its first start (docs/INTERFACES.md, "A fresh station"). `count` 0: nothing to offer.
+   */
+  catchUpOffer(input: AgentInput<'catchUpOffer'>): Promise<CatchUpOffer>;
+  /** Prints the offered bookings (each once: the ledger's idempotency holds); returns how many were submitted. */
+  printCatchUp(input: AgentInput<'printCatchUp'>): Promise<{ submitted: number }>;
   /** End of day: the day's bookings (the service's list and the ledger) and where each stands. */
   endOfDay(input: AgentInput<'endOfDay'>): Promise<EndOfDayReport>;
   /** Prints the day's missing labels: automatic jobs (at most one per shipment), failed ones retried. */

@@ -64,6 +64,8 @@ export interface SiteStatusView {
   /** This station's name in the site. */
   readonly station: string | null;
   readonly connected: boolean;
+  /** What protects the link to the site that this station lacks (`credentials`, `tls`); empty when both are there. */
+  readonly missingProtection?: ReadonlyArray<'credentials' | 'tls'>;
   readonly stations: readonly SiteStationView[];
   /** The newest decisions the site made, newest first. */
   readonly decisions: readonly SiteDecisionView[];

@@ -173,7 +173,7 @@ for (const language of ['sv', 'fi', 'da', 'nb'] as const) {
       await expect(page.locator('.view[role=tabpanel]:not([hidden])')).toBeVisible();
       if (tab === 'tab.settings') {
         // Every section of Settings, the printers one with a printer and a rule row added.
-        for (const section of ['connection', 'packing', 'support', 'printers'] as const) {
+        for (const section of ['connection', 'packing', 'scale', 'support', 'printers'] as const) {
           await page.getByRole('tab', { name: words[`settings.tab.${section}`] }).click();
           if (section === 'printers') {
             await page.getByRole('button', { name: words['pf.addPrinter'] }).click();

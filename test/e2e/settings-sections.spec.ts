@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { CATALOGS, LANGUAGE_STORAGE_KEY } from '../../src/renderer/i18n';
 import { expect, stationTest as test } from './fixtures';
 
-const SECTIONS = ['connection', 'printers', 'packing', 'support'] as const;
+const SECTIONS = ['connection', 'printers', 'packing', 'scale', 'support'] as const;
 
 /** The height of Settings (pause bar, tabs, the open section, Save) in CSS pixels. */
 const settingsHeight = (page: Page): Promise<number> =>

@@ -52,6 +52,14 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/main/electron/x.ts', "import { x } from '../../sandbox/server';", 'demo entry points'],
     ['src/preload/x.ts', "import { x } from '../sandbox/server';", 'sandbox'],
     ['src/preload/x.ts', "import { x } from '../main/errors';", 'src/main'],
+    // The layers of src/main: nothing imports a layer above it, or a neighbour in its own layer.
+    ['src/main/api/x.ts', "import { x } from '../agent/create-agent';", 'a lower layer never imports a higher one'],
+    ['src/main/api/schema/x.ts', "import type { x } from '../../agent/create-agent';", 'a lower layer never imports a higher one'],
+    ['src/main/printing/ipp/x.ts', "import { x } from '../../jobs/pipeline';", 'a lower layer never imports a higher one'],
+    ['src/main/jobs/x.ts', "const { x } = await import('../intake/poller');", 'a lower layer never imports a higher one'],
+    ['src/main/errors.ts', "import { x } from './printing/errors';", 'a lower layer never imports a higher one'],
+    ['src/main/ledger/x.ts', "import { x } from '../api/client';", 'do not import each other'],
+    ['src/main/agent/x.ts', "import { x } from '../headless';", 'a lower layer never imports a higher one'],
     // Main never imports the renderer or the preload.
     ['src/main/web/x.ts', "import { x } from '../../renderer/app';", 'renderer'],
     ['src/main/electron/x.ts', "import { x } from '../../preload/agent-client';", 'preload'],
@@ -76,6 +84,11 @@ describe('import boundaries (eslint.config.js)', () => {
     ['src/main/agent/x.ts', "import { x } from 'node:fs';"],
     ['src/main/cli/demo.ts', "import { x } from '../../sandbox/server';"],
     ['src/main/demo/x.ts', "const { x } = await import('../../sandbox/server');"],
+    ['src/main/agent/x.ts', "import { x } from '../api/client';"],
+    ['src/main/jobs/x.ts', "import { x } from '../printing/target';"],
+    ['src/main/cli/x.ts', "import { x } from '../headless';"],
+    ['src/main/headless.ts', "import { x } from './agent/create-agent';"],
+    ['src/main/fs/x.ts', "import { x } from '../errors';"],
     ['test/main/x.test.ts', "import { x } from '../../src/sandbox/server';"],
     ['bench/x.ts', "import { x } from '../src/sandbox/server';"],
   ])('%s: %s passes', async (filePath, code) => {

@@ -30,7 +30,7 @@ import { checkPdfs, countByShipment, countPrinted, describeCount } from '../supp
 import { PrintedShipments } from '../support/reliability/pdf-shipments';
 import { sleep, until } from '../support/reliability/wait';
 
-const SECRET = 'whsec-chaos';
+const SECRET = 'whsec-chaos-0123456789';
 /** The batched run's bookings come in clumps (a wave of orders), this many at a time, this far apart. */
 const CLUMP = 10;
 const CLUMP_GAP_MS = 1_000;

@@ -22,7 +22,7 @@ import { round, summarize } from '../support/reliability/stats';
 import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'faults_sink';
-const SECRET = 'whsec-faults';
+const SECRET = 'whsec-faults-0123456789';
 /** Far above the ~100 MB a healthy agent uses; a leak per retried request would pass it. */
 const RSS_BOUND_MB = 400;
 

@@ -20,7 +20,7 @@ import { sleep, until } from '../support/reliability/wait';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
 
 const QUEUE = 'ledger_disk_sink';
-const SECRET = 'whsec-ledger-disk';
+const SECRET = 'whsec-ledger-disk-0123456789';
 const unavailable = smallDiskUnavailable();
 
 describe.skipIf(unavailable !== null)(

@@ -17,7 +17,7 @@ import { checkPdfs, countPrinted, describeCount } from '../support/reliability/s
 import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'outage_sink';
-const SECRET = 'whsec-outage';
+const SECRET = 'whsec-outage-0123456789';
 
 describe('outage: bookings while the agent is down', () => {
   let agent: AgentProcess | null = null;

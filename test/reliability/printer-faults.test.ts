@@ -18,7 +18,7 @@ import { checkPdfs, countPrinted, describeCount } from '../support/reliability/s
 import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'printer_faults_sink';
-const SECRET = 'whsec-printer';
+const SECRET = 'whsec-printer-0123456789';
 
 describe('printer faults: a queue disabled mid-burst', () => {
   let agent: HeadlessAgent | null = null;

@@ -15,7 +15,7 @@ import { countByShipment, describeCount } from '../support/reliability/spool-cou
 import { sleep, until } from '../support/reliability/wait';
 
 const QUEUE = 'fetch_fault_sink';
-const SECRET = 'whsec-fetch-fault';
+const SECRET = 'whsec-fetch-fault-0123456789';
 
 describe('webhook booking while GET /shipments/{id} fails', () => {
   let agent: AgentProcess | null = null;

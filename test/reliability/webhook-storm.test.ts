@@ -32,7 +32,7 @@ import {
   type Signing,
 } from '../support/reliability/webhook-sender';
 
-const SECRET = 'whsec-storm';
+const SECRET = 'whsec-storm-0123456789';
 const TRACKING = ['IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELAYED', 'DELIVERED', 'ON_HOLD'];
 
 interface Delivery {

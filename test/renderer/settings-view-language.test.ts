@@ -50,7 +50,7 @@ describe('settings in Swedish', () => {
         'Dokumentskrivare',
       ]),
     );
-    expect(texts('.settings-tabs [role=tab]')).toEqual(['Anslutning och inflöde', 'Skrivare', 'Packning', 'Språk och support']);
+    expect(texts('.settings-tabs [role=tab]')).toEqual(['Anslutning och inflöde', 'Skrivare', 'Packning', 'Våg', 'Språk och support']);
     expect(document.querySelector('label[for=set-environment]')?.textContent).toBe('Miljö');
     expect(texts('#set-environment option')).toEqual(['Testmiljö', 'Produktion', 'Egen']);
     expect(texts('#set-media option')).toEqual(['4x6-etiketter', 'A4-ark']);

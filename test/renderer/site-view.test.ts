@@ -53,6 +53,15 @@ const rows = (root: HTMLElement) =>
   Array.from(root.querySelectorAll('#view-site tbody tr')).map((tr) => Array.from(tr.children).map((c) => c.textContent));
 
 describe('the Site tab', () => {
+  it('says which protection the site connection lacks', async () => {
+    const { root } = await startApp({ siteStatus: async () => ({ ...status([station('Packing 1', true)]), missingProtection: ['tls'] }) });
+    siteTab(root).click();
+    await settle();
+    expect(root.querySelector('#view-site .site-summary')?.textContent).toBe(
+      "Connected to nats://site:4222 as Packing 1. This site's link has no TLS: bookings cross the network readable (site-setup, docs/OPERATIONS.md).",
+    );
+  });
+
   it('names every station beside online or offline, with its printers, queue, last print and failures; and the latest decisions', async () => {
     const { root } = await startApp({
       siteStatus: async () =>

@@ -13,6 +13,8 @@ import { freePort } from './net';
 export interface NatsServer {
   readonly url: string;
   readonly port: number;
+  /** JetStream's store directory (wipe it between kill() and start() for a server that lost its store). */
+  readonly store: string;
   start(): Promise<void>;
   /** SIGKILL, then wait for the process to end. */
   kill(): Promise<void>;
@@ -22,12 +24,19 @@ export interface NatsServer {
 export const NATS_SERVER = process.env.NATS_SERVER ?? '/usr/sbin/nats-server';
 
 export async function startNatsServer(
-  options: { readonly clusterPort?: number; readonly routes?: readonly number[]; readonly name?: string } = {},
+  options: {
+    readonly clusterPort?: number;
+    readonly routes?: readonly number[];
+    readonly name?: string;
+    /** Start from this config (site-setup's), listening on `port`; its store is the config's. */
+    readonly config?: { readonly file: string; readonly port: number; readonly store: string };
+  } = {},
 ): Promise<NatsServer> {
-  const port = await freePort();
-  const store = mkdtempSync(join(tmpdir(), 'ps-nats-'));
+  const port = options.config?.port ?? (await freePort());
+  const store = options.config?.store ?? mkdtempSync(join(tmpdir(), 'ps-nats-'));
   let child: ChildProcess | null = null;
   const args = (): string[] => {
+    if (options.config) return ['-c', options.config.file, '-a', '127.0.0.1'];
     const list = ['-js', '-sd', store, '-a', '127.0.0.1', '-p', String(port)];
     if (options.clusterPort !== undefined) {
       list.push('--cluster_name', 'site', '--cluster', `nats://127.0.0.1:${options.clusterPort}`, '-n', options.name ?? `n${port}`);
@@ -39,6 +48,7 @@ export async function startNatsServer(
   const server: NatsServer = {
     url: `nats://127.0.0.1:${port}`,
     port,
+    store,
     async start() {
       const proc = spawn(NATS_SERVER, args(), { stdio: ['ignore', 'ignore', 'pipe'] });
       child = proc;

@@ -11,6 +11,8 @@ import { createLogger, type Logger } from '../../src/main/log';
 import { startRelay, type Relay, type RelayOptions } from '../../src/main/site/relay/relay';
 import type { StationRules } from '../../src/shared/domain';
 import { startNatsServer, type NatsServer } from './nats';
+import { freePort } from './net';
+import { writeSiteSetup } from '../../src/main/site/setup/site-setup';
 import { WEBHOOK_SECRET } from './agent-harness';
 
 export interface SiteStationHandle {
@@ -37,8 +39,14 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-/** `natsServer`: one the caller owns (not stopped here); `servers`: every address given to relay and stations (a cluster). */
-export async function startTestSite(options: { natsServer?: NatsServer; servers?: readonly string[] } = {}): Promise<TestSite> {
+/**
+ * `natsServer`: one the caller owns (not stopped here); `servers`: every address given to
+ * relay and stations (a cluster); `creds`: each one's credential file by name (`relay-1`, a
+ * station's name), for a protected site (startProtectedSite).
+ */
+export async function startTestSite(
+  options: { natsServer?: NatsServer; servers?: readonly string[]; creds?: (name: string) => string } = {},
+): Promise<TestSite> {
   const nats = options.natsServer ?? (await startNatsServer());
   const servers = options.servers ?? [nats.url];
   const sandbox = await startSandbox({ port: 0 });
@@ -61,6 +69,7 @@ export async function startTestSite(options: { natsServer?: NatsServer; servers?
         log,
         pollIntervalSeconds: 1,
         defaultStations: ['Packing 1'],
+        credsFile: options.creds?.('relay-1') ?? null,
         ...overrides,
       });
       if (relay.webhookUrl) sandbox.setWebhooks([{ url: relay.webhookUrl, secret: WEBHOOK_SECRET }]);
@@ -89,6 +98,7 @@ export async function startTestSite(options: { natsServer?: NatsServer; servers?
               claimMinutes: stationOptions.claimMinutes,
               fallbackStation: stationOptions.fallbackStation ?? null,
               lostAfterMs: 1_000,
+              credsFile: options.creds?.(name) ?? null,
             },
           });
           if (stationOptions.rules) await agent.agent.api.saveSettings({ stationRules: stationOptions.rules });
@@ -117,4 +127,28 @@ export async function startTestSite(options: { natsServer?: NatsServer; servers?
     },
   };
   return site;
+}
+
+/** A site as `site-setup` writes it (operator mode, one credential each), its server started from that config. */
+export async function startProtectedSite(stations: readonly string[]): Promise<TestSite & { readonly setupDir: string }> {
+  const setupDir = await mkdtemp(join(tmpdir(), 'print-station-protected-'));
+  const port = await freePort();
+  const store = join(setupDir, 'store');
+  const setup = await writeSiteSetup({ out: setupDir, stations, relays: 2, port, store });
+  const nats = await startNatsServer({ config: { file: setup.config, port, store } });
+  const creds = (name: string): string => {
+    const found = setup.creds.find((c) => c.name === name);
+    if (!found) throw new Error(`no credential for ${name}`);
+    return found.file;
+  };
+  const site = await startTestSite({ natsServer: nats, creds });
+  const close = site.close.bind(site);
+  return Object.assign(site, {
+    setupDir,
+    async close() {
+      await close();
+      await nats.stop();
+      await rm(setupDir, { recursive: true, force: true });
+    },
+  });
 }

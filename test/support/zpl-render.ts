@@ -4,11 +4,14 @@
  * barcodes zbarimg reads on it, and pdftoppm's render of the PDF it came from, to compare
  * dot by dot.
  */
+import { createRequire } from 'node:module';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+
+const requireCjs = createRequire(import.meta.url);
 
 const run = promisify(execFile);
 
@@ -29,7 +32,10 @@ export class ZplReader {
 
   /** Each `^XA…^XZ` of `zpl` as a PNG file, rendered by Zebrash at `dpmm` on a label of that size. */
   async renderPngs(zpl: string, widthMm: number, heightMm: number, dpmm: number): Promise<string[]> {
-    const { ready } = await import('zpl-renderer-js');
+    // Its CommonJS build, loaded by Node itself: the ESM build is ESM in a `.js` file of a
+    // package that is not `"type": "module"`, so vitest had Vite transform it, and Vite asked
+    // for the source map the package does not ship (an ENOENT warning in every run).
+    const { ready } = requireCjs('zpl-renderer-js') as typeof import('zpl-renderer-js');
     const { api } = await ready;
     const pngs = await api.zplToBase64MultipleAsync(zpl, widthMm, heightMm, dpmm);
     const files: string[] = [];

@@ -9,6 +9,7 @@ import { HandsFreeBooking } from '../pack/hands-free';
 import { PackFlow } from '../pack/pack-flow';
 import { connectionCheck, type ConnectionCheck } from './connection-check';
 import type { OperationDeps } from './operations/deps';
+import { catchUpOperations } from './operations/catch-up';
 import { diagnosticsOperations } from './operations/diagnostics';
 import type { OperationGroups } from './operations/groups';
 import { handsFreeOperations } from './operations/hands-free';
@@ -59,6 +60,7 @@ export function createAgentService(deps: OperationDeps): AgentService {
     report: reportOperations(deps),
     diagnostics: diagnosticsOperations(deps, printers),
     scale: deps.scale ?? NO_SCALE,
+    catchUp: catchUpOperations(deps),
   };
   const api: AgentApi = {
     ...groups.jobs,
@@ -71,6 +73,7 @@ export function createAgentService(deps: OperationDeps): AgentService {
     ...groups.report,
     ...groups.diagnostics,
     ...groups.scale,
+    ...groups.catchUp,
   };
   return { api, checkConnection, handsFree };
 }

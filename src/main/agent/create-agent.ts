@@ -10,6 +10,7 @@ import type { AgentApi } from '../../shared/agent-api';
 import type { AgentStatus } from '../../shared/domain';
 import type { Poller } from '../intake/sources/polling/poller';
 import { composeIntake, type Intake } from '../intake/compose-intake';
+import { FirstStartGate } from '../intake/first-start';
 import type { IntakeParts } from '../intake/intake-parts';
 import type { IntakeSink } from '../intake/intake-source';
 import { StandInWhileLost } from '../intake/stand-in-while-lost';
@@ -91,6 +92,11 @@ export interface AgentOptions {
   readonly uiAddress?: UiAddressControl;
   /** How often the configured printers' readiness is asked for the tray and state bar (PrinterWatch). @default 4000 */
   readonly printerWatchIntervalMs?: number;
+  /**
+   * Print what was booked this many minutes before the station's first start, once for its
+   * life (`--catch-up`; src/main/intake/first-start.ts). @default none: only what is booked after the first start prints by itself
+   */
+  readonly catchUpMinutes?: number | null;
   /** The scale answered for the first time (the headless agent prints `scale: URI`). @default none */
   readonly onScaleAnswered?: (uri: string) => void;
   /** Scale monitor tuning (tests). @default the monitor's */
@@ -114,6 +120,8 @@ export interface AgentSiteOptions {
   readonly lostPollSeconds?: number;
   /** A booking arrived from the site, `lagMs` after its decision (metrics). @default none */
   readonly onDelivered?: (lagMs: number) => void;
+  /** Something from the site did not fit its format and was set aside (metrics). @default none */
+  readonly onRejected?: (kind: string) => void;
 }
 
 export interface Agent {
@@ -223,6 +231,14 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     tracking: (id: string) => connection.current.tracking(id),
   };
   const stationRules = () => settings.get().stationRules;
+  // Only what is booked after this station's first start prints by itself (first-start.ts).
+  const firstStart = new FirstStartGate({
+    store: ledger.intake,
+    sink: { submitBooking: (notice) => pipeline.submitBooking(notice), together: (fn) => pipeline.together(fn) },
+    isNew: () => ledger.jobs.totalJobs() === 0,
+    catchUpMinutes: options.catchUpMinutes,
+    logger: { info: log.info, warn: log.warn, error: log.error },
+  });
   const parts: IntakeParts = {
     ledger: ledger.intake,
     shipments,
@@ -240,14 +256,15 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
             // One high-water mark per service address: a provided session must not move the mark of the
             // real account past bookings it never looked at.
             cursorName: `poll:${connection.url}`,
-            // A ledger that replaced a damaged one lost its poll marks, not its history on paper: start at "now".
-            initialLookbackMinutes: ledger.recovered ? 0 : undefined,
+            // A fresh station's first poll looks back over the hour it offers (first-start.ts); a ledger
+            // that replaced a damaged one is fresh too, and otherwise starts at "now".
+            initialLookbackMinutes: firstStart.lookbackMinutes() ?? (ledger.recovered ? 0 : undefined),
             ...overrides,
           }
         : null;
   // Every source hands its bookings to the pipeline; the rest of what they learn goes to the agent.
   const sink: IntakeSink = {
-    submitBooking: (notice) => pipeline.submitBooking(notice),
+    submitBooking: (notice) => firstStart.submitBooking(notice),
     together: (fn) => pipeline.together(fn),
     ledgerFailed: (error) => pipeline.ledgerFailed(error),
     canceledAtService: (shipmentId, how) => shipmentCanceled(shipmentId, how),
@@ -332,6 +349,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     uiAddress: options.uiAddress,
     scale: createScaleOperations(scale),
     scaleMonitor: () => scale.current,
+    firstStart,
   });
 
   const agent: Agent = {
@@ -355,6 +373,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       // Before intake: the first bookings' carriers are matched against the service's list.
       if (connection.configured) await carriers.refresh();
       await pipeline.start();
+      firstStart.start();
       intake = siteSource
         ? composeIntake(parts, [siteSource])
         : composeIntake({ ...parts, webhook: settings.get().intake.webhooksEnabled ? options.webhook : null, polling: polling() });

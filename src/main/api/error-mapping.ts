@@ -3,6 +3,7 @@
  * service's own words (wherever in the body it put them), the field-error map, and a
  * message that tells the packer or team lead what to do.
  */
+import { maskSecret } from '../secret-mask';
 import { API_ERROR_CODES, ApiError, type ApiErrorCode } from './errors';
 
 export interface FailureContext {
@@ -66,7 +67,7 @@ export function summariseFieldErrors(fieldErrors: Readonly<Record<string, readon
 
 /** Never let the API key reach a message, even if the service echoes it back. */
 export function redact(text: string, secret: string): string {
-  return secret.length >= 4 ? text.split(secret).join('[redacted]') : text;
+  return maskSecret(text, secret, '[redacted]');
 }
 
 /**

@@ -13,7 +13,8 @@ import { runAgentSubcommand } from './install-service';
 import { fail, printReadyLines, stopOnSignals } from './lifecycle';
 import { AGENT_USAGE, DEFAULT_PRINTER, OptionsError, parseAgentOptions, pipelineTuning } from './options';
 import { runReportSubcommand } from './report';
-import { SITE_USAGE, splitSiteOptions } from './site-options';
+import { SITE_OPTION_NAMES, SITE_USAGE, splitSiteOptions } from './site-options';
+import { portError } from './port-in-use';
 import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
 import type { SiteMetrics } from '../site/bus/metrics';
 import type { Agent } from '../agent/create-agent';
@@ -29,13 +30,15 @@ async function main(): Promise<void> {
   if (await runReportSubcommand(process.argv.slice(2))) return;
   if (await runUiAddressSubcommand(process.argv.slice(2))) return;
   // The relay (and the NATS client) is loaded only for the relay command.
+  if (process.argv[2] === 'site-setup') return void (await (await import('./site-setup')).runSiteSetup(process.argv.slice(3)));
   if (process.argv[2] === 'relay') return void (await (await import('./relay')).runRelaySubcommand(process.argv.slice(2)));
   const { site, rest } = splitSiteOptions(process.argv.slice(2));
-  const options = parseAgentOptions(rest);
+  const options = parseAgentOptions(rest, process.env, undefined, { alsoKnown: SITE_OPTION_NAMES });
   if (options.help) {
     process.stdout.write(`Usage: npm run agent -- OPTIONS  |  npm run agent -- COMMAND ...\n${AGENT_USAGE}\n${SITE_USAGE}\n`);
     return;
   }
+  const ports = { '--ui-port': options.uiPort, '--webhook-port': options.webhookPort, '--metrics-port': site.metricsPort };
   if (!options.apiUrl) throw new OptionsError('--api-url is required (the service address including /external/v1)');
   if (!options.apiKey) {
     throw new OptionsError(
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
           scale: () => (station ? scaleOf(station) : null),
         });
   const agent = await startHeadlessAgent({
+    catchUpMinutes: options.catchUpMinutes,
     apiUrl: options.apiUrl,
     apiKey: options.apiKey,
     dataDir: options.dataDir,
@@ -91,13 +95,21 @@ async function main(): Promise<void> {
           fallbackStation: site.fallbackStation,
           credsFile: site.siteCreds,
           onDelivered: (ms) => metrics?.intakeLag(ms),
+          onRejected: (kind) => metrics?.rejected(kind),
         }
       : null,
+  }).catch((error: unknown) => {
+    throw portError(error, ports);
   });
   station = agent.agent;
   if (metrics) station.subscribe((event) => event.type === 'job' && metrics.job(event.job));
   const metricsServer =
-    metrics && metricsModule && site.metricsPort !== null ? await metricsModule.startMetricsServer(metrics, site.metricsPort) : null;
+    metrics && metricsModule && site.metricsPort !== null
+      ? await metricsModule.startMetricsServer(metrics, site.metricsPort).catch(async (error: unknown) => {
+          await agent.stop();
+          throw portError(error, ports);
+        })
+      : null;
   // Handlers first: whoever reads the ready lines may send SIGTERM at once.
   stopOnSignals(async () => {
     await metricsServer?.close();
@@ -107,9 +119,15 @@ async function main(): Promise<void> {
   if (metricsServer) process.stdout.write(`metrics: ${metricsServer.url}\n`);
   if (agent.agent.site) {
     const joined = agent.agent.site;
-    void joined.ready.then(() => process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`));
+    void joined.ready.then(() => {
+      const warning = joined.protectionWarning();
+      if (warning) process.stderr.write(`${warning}\n`);
+      process.stdout.write(`site: ${site.siteText} as ${joined.name}\n`);
+    });
     noteWhileWaiting(joined.ready, () => {
-      const text = waitingForSiteText('site', site.siteText!);
+      const text = joined.joinProblem
+        ? `site: cannot join ${site.siteText!} yet: ${joined.joinProblem}; trying again`
+        : waitingForSiteText('site', site.siteText!);
       log.warn(text);
       process.stdout.write(`${text}\n`);
     });

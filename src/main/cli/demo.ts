@@ -20,13 +20,14 @@ import { AGENT_USAGE, OptionsError, parseAgentOptions, pipelineTuning } from './
 import { startSiteDemo } from '../demo/site-demo';
 import { TrafficGenerator, type DemoDraft } from '../demo/traffic-generator';
 import { DEMO_DATA_DIR, prepareDemoDataDir } from '../demo/demo-data-dir';
+import { portError } from './port-in-use';
 
 const DEMO_PRINTER = 'folder:./demo-prints';
 const KEEP_DATA = '--keep-data';
 
 const DEMO_USAGE = `Usage: npm run demo -- [--keep-data] OPTIONS
-Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's ./.data).
-  --keep-data              keep the demo's ledger and settings from the last run (default: every demo starts fresh)
+Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's).
+  --keep-data              keep the demo's ledger, settings and ./demo-prints from the last run (default: every demo starts fresh)
   --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)
   --scale sim              a simulated scale weighing parcel after parcel (no hardware), shown as ${SIMULATED_SCALE_URI}`;
 
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
     return;
   }
   const start = prepareDemoDataDir(options.dataDir, keepData);
+  // The demo's own labels folder starts fresh with its ledger: last run's PDFs are of shipments
+  // the new sandbox never had. A --printer folder the demo did not make is never emptied.
+  if (!options.printer) prepareDemoDataDir(DEMO_PRINTER.slice('folder:'.length), keepData);
   if (start === 'not-a-demo-dir') {
     process.stderr.write(`note: ${options.dataDir} was not made by the demo: it is used as it is, nothing in it is removed\n`);
   }
@@ -108,6 +112,9 @@ async function main(): Promise<void> {
     scale: simulated ? SIMULATED_SCALE_URI : options.scale,
     // Once, when the scale first answers (docs/INTERFACES.md): a script waits for this line.
     onScaleAnswered: (uri) => process.stdout.write(`scale: ${uri}\n`),
+  }).catch(async (error: unknown) => {
+    await sandbox?.close();
+    throw portError(error, { '--ui-port': options.uiPort, '--webhook-port': options.webhookPort });
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
 

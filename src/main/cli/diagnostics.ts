@@ -7,16 +7,20 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { writeBundle } from '../diagnostics/bundle';
 import { collectOfflineDiagnostics } from '../diagnostics/offline-diagnostics';
-import { OptionsError, parseAgentOptions } from './options';
+import { commandHelp } from './command-help';
+import { OptionsError, optionsErrorOf, parseAgentOptions } from './options';
 
-export const DIAGNOSTICS_USAGE = `Usage: npm run agent -- diagnostics OUT [OPTIONS]
-Writes one readable JSON file for support: versions, OS, printers and their state, settings
+export const DIAGNOSTICS_USAGE = commandHelp({
+  usage: 'diagnostics OUT [OPTIONS]',
+  about: `Writes one readable JSON file for support: versions, OS, printers and their state, settings
 without secrets, job counts, the last log lines. OUT is a file, or a directory to put it in.
 While an agent runs on the data directory the job counts are omitted (it holds the ledger):
-use Settings → Save diagnostics in that agent instead. Never contains the API key.
-  --data-dir DIR   the agent's data directory (default ./.data, or the --config file's dataDir)
-  --config FILE    the agent's JSON config file (its dataDir; its secrets are kept out)
-  --lines N        log lines to include (default 500)`;
+use Settings → Save diagnostics in that agent instead. Never contains the API key.`,
+  options: `  --data-dir DIR           the agent's data directory (default: the agent's, or the --config file's dataDir)
+  --config FILE            the agent's JSON config file (its dataDir; its secrets are kept out)
+  --lines N                log lines to include (default 500)`,
+});
+const DIAGNOSTICS_OPTIONS = ['--data-dir', '--config', '--lines', '--help'];
 
 /** Writes the bundle; returns its path (null for --help). Throws OptionsError on bad options. */
 export async function runDiagnostics(
@@ -33,13 +37,13 @@ export async function runDiagnostics(
       options: { 'data-dir': { type: 'string' }, config: { type: 'string' }, lines: { type: 'string' }, help: { type: 'boolean' } },
     }));
   } catch (error) {
-    throw new OptionsError(`${(error as Error).message}\n${DIAGNOSTICS_USAGE}`);
+    throw optionsErrorOf(error, DIAGNOSTICS_OPTIONS, 'npm run agent -- diagnostics --help lists its options');
   }
   if (values.help) {
     write(`${DIAGNOSTICS_USAGE}\n`);
     return null;
   }
-  if (positionals.length !== 1) throw new OptionsError(`diagnostics needs one OUT (a file or directory)\n${DIAGNOSTICS_USAGE}`);
+  if (positionals.length !== 1) throw new OptionsError('diagnostics needs one OUT (a file or directory): npm run agent -- diagnostics OUT');
   const lines = values.lines === undefined ? undefined : Number(values.lines);
   if (lines !== undefined && (!Number.isInteger(lines) || lines < 0 || lines > 100_000)) {
     throw new OptionsError(`--lines must be a whole number from 0 to 100000, got "${values.lines}"`);

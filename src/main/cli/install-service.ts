@@ -5,23 +5,26 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { OptionsError } from './options';
+import { commandHelp } from './command-help';
+import { OptionsError, optionsErrorOf } from './options';
 import { serviceDefinition, type ServiceDefinitionOptions, type ServiceOs } from './service-definitions';
 import { checkedPath, checkedUser, type PathOption } from './service-inputs';
 import { serviceWarnings, tmpWarnings } from './service-warnings';
 
-export const INSTALL_SERVICE_USAGE = `Usage: npm run agent -- install-service --print [OPTIONS]
-Prints the service definition that runs this agent (node out/agent/agent.mjs --config FILE):
+export const INSTALL_SERVICE_USAGE = commandHelp({
+  usage: 'install-service --print [OPTIONS]',
+  about: `Prints the service definition that runs this agent (node out/agent/agent.mjs --config FILE):
 a systemd unit (linux), a launchd plist (macos) or a WinSW service XML (windows).
-The API key never goes in it: it stays in a protected file (see docs/OPERATIONS.md).
-  --print          print the definition (required: installing it is your step)
-  --os OS          linux | macos | windows (default: this machine's)
-  --config FILE    the agent's JSON config file (default per OS, e.g. /etc/print-station/agent.json)
-  --data-dir DIR   the ledger, settings and logs (default per OS, e.g. /var/lib/print-station)
-  --env-file FILE  linux: the root-only file with PRINT_STATION_API_KEY (default /etc/print-station/agent.env)
-  --user NAME      the account it runs as (default print-station / _printstation / LocalSystem)
-  --node PATH      the node executable (default: this one on this OS, the usual place on another)
-  --app-dir DIR    the project directory with out/agent/agent.mjs (default: this one on this OS)`;
+The API key never goes in it: it stays in a protected file (see docs/OPERATIONS.md).`,
+  options: `  --print                  print the definition (required: installing it is your step)
+  --os OS                  linux | macos | windows (default: this machine's)
+  --config FILE            the agent's JSON config file (default per OS, e.g. /etc/print-station/agent.json)
+  --data-dir DIR           the ledger, settings and logs (default per OS, e.g. /var/lib/print-station)
+  --env-file FILE          linux: the root-only file with PRINT_STATION_API_KEY (default /etc/print-station/agent.env)
+  --user NAME              the account it runs as (default print-station / _printstation / LocalSystem)
+  --node PATH              the node executable (default: this one on this OS, the usual place on another)
+  --app-dir DIR            the project directory with out/agent/agent.mjs (default: this one on this OS)`,
+});
 
 /** What the running process knows about itself; injectable for tests. */
 export interface InstallServiceContext {
@@ -106,7 +109,8 @@ export function installService(argv: readonly string[], context: InstallServiceC
         'install-service never writes the API key into a service definition: put it in the protected file docs/OPERATIONS.md names',
       );
     }
-    throw new OptionsError(`${message}\n${INSTALL_SERVICE_USAGE}`);
+    const known = ['--print', '--os', '--config', '--data-dir', '--env-file', '--user', '--node', '--app-dir', '--help'];
+    throw optionsErrorOf(error, known, 'npm run agent -- install-service --help lists its options');
   }
   if (values.help) return { text: `${INSTALL_SERVICE_USAGE}\n`, warnings: [] };
   if (!values.print) {

@@ -8,10 +8,18 @@ import { API_ERROR_CODES } from '../api/errors';
 import type { HeadlessAgent } from '../headless';
 import { headlessWords } from '../headless-words';
 
-export function printReadyLines(agent: HeadlessAgent, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): void {
-  if (agent.uiUrl) write(`ui: ${agent.uiUrl}`);
-  if (agent.webhookUrl) write(`webhooks: ${agent.webhookUrl}`);
-  write(`printer: ${agent.printer}`);
+export function printReadyLines(
+  agent: Pick<HeadlessAgent, 'uiUrl' | 'webhookUrl' | 'printer'> & { documentPrinter?: string },
+  write?: (line: string) => void,
+): void {
+  const lines: string[] = [];
+  if (agent.uiUrl) lines.push(`ui: ${agent.uiUrl}`);
+  if (agent.webhookUrl) lines.push(`webhooks: ${agent.webhookUrl}`);
+  lines.push(`printer: ${agent.printer}`);
+  if (agent.documentPrinter) lines.push(`document printer: ${agent.documentPrinter}`);
+  // One write: a reader that acts on `printer:` (sends SIGTERM) gets the lines together, once.
+  if (write) for (const line of lines) write(line);
+  else process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /**

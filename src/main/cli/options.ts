@@ -8,6 +8,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { CodedError } from '../errors';
+import { DEFAULT_DATA_DIR_HELP, defaultDataDir } from '../default-data-dir';
+import { didYouMean } from './did-you-mean';
 
 export class OptionsError extends CodedError {
   constructor(message: string) {
@@ -30,8 +32,16 @@ export interface AgentCliOptions {
   /** The station's scale URI (`--scale`, `scale` in --config); null = the one saved in --data-dir (none by default). */
   readonly scale: string | null;
   readonly dataDir: string;
+  /** `--catch-up MINUTES`: print, once, what was booked this long before the station's first start; null = none. */
+  readonly catchUpMinutes: number | null;
   readonly help: boolean;
 }
+
+/**
+ * The shortest webhook secret the agent takes. The service's endpoint secrets are far
+ * longer; a short one is guessable, and in a log it cannot be told from ordinary text.
+ */
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
 const configFileSchema = z
   .object({
@@ -63,6 +73,7 @@ export const AGENT_COMMANDS: ReadonlyArray<readonly [usage: string, summary: str
   ['install-service --print', 'print the systemd unit / launchd plist / Windows service XML that runs this agent'],
   ['ui-address [--rotate]', "print the web UI's full address for --data-dir (the same after restarts); --rotate makes a new one"],
   ['relay --site nats://…', "a site's intake: takes the service's webhooks and/or polls, publishes each booking once; prints nothing"],
+  ['site-setup --out DIR', 'write a protected site\'s nats-server.conf and one .creds file per relay and station (--stations "A,B")'],
 ];
 
 const commandLines = (): string => AGENT_COMMANDS.map(([usage, summary]) => `  ${usage.padEnd(24)} ${summary}`).join('\n');
@@ -80,7 +91,7 @@ Options:
   --document-printer URI   where A4 documents go (default: same as --printer)
   --webhook-port N         receive webhooks on 127.0.0.1:N at /webhooks
   --webhook-host ADDR      bind address for webhooks (default 127.0.0.1; set for a reverse proxy)
-  --webhook-secret S       secret to verify Service-Signature (repeatable: several endpoints), or env
+  --webhook-secret S       secret to verify Service-Signature, at least ${MIN_WEBHOOK_SECRET_LENGTH} characters (repeatable: several endpoints), or env
                            PRINT_STATION_WEBHOOK_SECRET (comma-separated for several) or webhookSecrets in --config
                            (on the command line it shows in \`ps\`: prefer the env or --config)
   --poll-interval SECONDS  poll GET /shipments every SECONDS (0 = no polling; default 5: 12 requests a minute)
@@ -88,7 +99,10 @@ Options:
   --batch-max N            fetch and spool up to N waiting labels of one printer as one job (1-25; default 25; 1 = each label alone)
   --scale URI              the station's scale: serial:PATH[?protocol=sics|toledo&baud=N&parity=none|even|odd&bits=7|8]
                            | hid:VVVV:PPPP | none (default: the scale saved in --data-dir, else none)
-  --data-dir DIR           where the ledger, settings and logs/ live (default ./.data)
+  --catch-up MINUTES       on a fresh station, also print what was booked in the MINUTES before its first start,
+                           once (default: only what is booked after the first start prints by itself; the UI
+                           offers the hour before)
+  --data-dir DIR           where the ledger, settings and logs/ live (default: ${DEFAULT_DATA_DIR_HELP})
   --config FILE            JSON file with the same options in camelCase (apiUrl, apiKey, ...); one holding
                            apiKey or webhookSecrets must be readable by its owner only (chmod 600 FILE)
   --help                   this text`;
@@ -197,8 +211,70 @@ function envSecrets(raw: string | undefined): string[] | null {
 
 /** Defaults that differ per entry point (the demo keeps its own data dir). */
 export interface OptionDefaults {
-  /** @default '.data' */
+  /** @default the per-user application-data folder (default-data-dir.ts) */
   readonly dataDir?: string;
+  /** Options another parser takes from the same command line (the site's), offered in "did you mean". @default none */
+  readonly alsoKnown?: readonly string[];
+}
+
+/** Every option this parser takes, as typed. */
+const AGENT_OPTION_NAMES = [
+  '--api-url',
+  '--api-key',
+  '--printer',
+  '--document-printer',
+  '--webhook-port',
+  '--webhook-host',
+  '--webhook-secret',
+  '--poll-interval',
+  '--ui-port',
+  '--batch-max',
+  '--scale',
+  '--catch-up',
+  '--data-dir',
+  '--config',
+  '--help',
+];
+
+/** The command names of AGENT_COMMANDS (`report`, `relay`, …). */
+export const AGENT_COMMAND_NAMES: readonly string[] = AGENT_COMMANDS.map(([usage]) => usage.split(' ')[0]!);
+
+/**
+ * parseArgs' own messages (`Unknown option '--printer-uri'. To specify a positional …`)
+ * turned into one line that says what to do: the option or command meant, and where the list is.
+ */
+export function optionsErrorOf(
+  error: unknown,
+  knownOptions: readonly string[] = AGENT_OPTION_NAMES,
+  help = 'npm run agent -- --help lists every option',
+): OptionsError {
+  const code = (error as { code?: string }).code;
+  const message = (error as Error).message;
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    return new OptionsError(`unknown option ${quoted}${didYouMean(quoted, knownOptions)} (${help})`);
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const known = AGENT_COMMAND_NAMES.join(', ');
+    return new OptionsError(`unknown command ${quoted}${didYouMean(quoted, AGENT_COMMAND_NAMES)} (the commands: ${known}; ${help})`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const option = /'(--[a-z-]+)/.exec(message)?.[1] ?? quoted;
+    return new OptionsError(`${option} needs a value (${help})`);
+  }
+  return new OptionsError(`${message} (${help})`);
+}
+
+/** Refuses a webhook secret too short to be one, saying why and where the real one is; never prints the secret. */
+function checkWebhookSecrets(secrets: readonly string[]): void {
+  for (const [index, secret] of secrets.entries()) {
+    if (secret.length >= MIN_WEBHOOK_SECRET_LENGTH) continue;
+    const which = secrets.length > 1 ? `webhook secret ${index + 1} of ${secrets.length}` : 'the webhook secret';
+    throw new OptionsError(
+      `${which} has ${secret.length} character${secret.length === 1 ? '' : 's'}; at least ${MIN_WEBHOOK_SECRET_LENGTH} are needed ` +
+        `(a short secret is easy to guess): use the endpoint secret from the service's API settings`,
+    );
+  }
 }
 
 export function parseAgentOptions(
@@ -225,13 +301,14 @@ export function parseAgentOptions(
         'ui-port': { type: 'string' },
         'batch-max': { type: 'string' },
         scale: { type: 'string' },
+        'catch-up': { type: 'string' },
         'data-dir': { type: 'string' },
         config: { type: 'string' },
         help: { type: 'boolean' },
       },
     }));
   } catch (error) {
-    throw new OptionsError(`${(error as Error).message}\n${AGENT_USAGE}`);
+    throw optionsErrorOf(error, [...AGENT_OPTION_NAMES, ...(defaults.alsoKnown ?? [])]);
   }
   if (values['api-key'] !== undefined) warn(API_KEY_FLAG_WARNING);
   if (values['webhook-secret'] !== undefined) warn(WEBHOOK_SECRET_FLAG_WARNING);
@@ -242,6 +319,8 @@ export function parseAgentOptions(
     throw new OptionsError(`--api-url must start with http:// or https://, got "${apiUrl}"`);
   }
   if (apiUrl !== null) checkApiPrefix(apiUrl);
+  const webhookSecrets = values['webhook-secret'] ?? envSecrets(env.PRINT_STATION_WEBHOOK_SECRET) ?? file.webhookSecrets ?? [];
+  checkWebhookSecrets(webhookSecrets);
   return {
     apiUrl,
     apiKey: values['api-key'] ?? env.PRINT_STATION_API_KEY ?? file.apiKey ?? null,
@@ -249,12 +328,13 @@ export function parseAgentOptions(
     documentPrinter: values['document-printer'] ?? file.documentPrinter ?? null,
     webhookPort: integer('--webhook-port', values['webhook-port'], 0, 65535) ?? file.webhookPort ?? null,
     webhookHost: values['webhook-host'] ?? file.webhookHost ?? '127.0.0.1',
-    webhookSecrets: values['webhook-secret'] ?? envSecrets(env.PRINT_STATION_WEBHOOK_SECRET) ?? file.webhookSecrets ?? [],
+    webhookSecrets,
     pollIntervalSeconds: integer('--poll-interval', values['poll-interval'], 0, 3600) ?? file.pollIntervalSeconds ?? null,
     uiPort: integer('--ui-port', values['ui-port'], 0, 65535) ?? file.uiPort ?? null,
     batchMax: integer('--batch-max', values['batch-max'], 1, 25) ?? file.batchMax ?? null,
     scale: values.scale ?? file.scale ?? null,
-    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? defaults.dataDir ?? '.data'),
+    dataDir: resolve(values['data-dir'] ?? file.dataDir ?? defaults.dataDir ?? defaultDataDir()),
+    catchUpMinutes: integer('--catch-up', values['catch-up'], 0, 7 * 24 * 60),
     help: values.help ?? false,
   };
 }

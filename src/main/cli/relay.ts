@@ -8,16 +8,19 @@ import { createLogger } from '../log';
 import { createLogFile } from '../log-file';
 import { SiteMetrics, startMetricsServer, type MetricsServer } from '../site/bus/metrics';
 import { startRelay } from '../site/relay/relay';
+import { missingProtections, protectionWarning } from '../site/bus/site-address';
 import { noteWhileWaiting, waitingForSiteText } from '../site/bus/waiting-note';
 import { stopOnSignals } from './lifecycle';
 import { OptionsError, parseAgentOptions } from './options';
-import { RELAY_USAGE, splitSiteOptions } from './site-options';
+import { RELAY_USAGE, SITE_OPTION_NAMES, splitSiteOptions } from './site-options';
+import { portError } from './port-in-use';
+import { defaultRelayDataDir } from '../default-data-dir';
 
 /** True when argv is the relay command (then it runs until stopped). */
 export async function runRelaySubcommand(argv: readonly string[]): Promise<boolean> {
   if (argv[0] !== 'relay') return false;
   const { site, rest } = splitSiteOptions(argv.slice(1));
-  const options = parseAgentOptions(rest);
+  const options = parseAgentOptions(rest, process.env, undefined, { dataDir: defaultRelayDataDir(), alsoKnown: SITE_OPTION_NAMES });
   if (options.help) {
     process.stdout.write(`${RELAY_USAGE}\n`);
     return true;
@@ -55,6 +58,7 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
       if (Number.isFinite(bookedAt)) metrics.intakeLag(Math.max(0, Date.now() - bookedAt));
     },
     onLink: (up) => (connected = up),
+    onRejected: (kind) => metrics.rejected(kind),
     onWaiting: (ids) => (waiting = ids.length),
   });
   noteWhileWaiting(starting, () => {
@@ -62,14 +66,23 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
     log.warn(text);
     process.stdout.write(`${text}\n`);
   });
-  const relay = await starting;
+  const ports = { '--webhook-port': options.webhookPort, '--metrics-port': site.metricsPort };
+  const relay = await starting.catch((error: unknown) => {
+    throw portError(error, ports);
+  });
   connected = true;
   let metricsServer: MetricsServer | null = null;
-  if (site.metricsPort !== null) metricsServer = await startMetricsServer(metrics, site.metricsPort);
+  if (site.metricsPort !== null)
+    metricsServer = await startMetricsServer(metrics, site.metricsPort).catch(async (error: unknown) => {
+      await relay.stop();
+      throw portError(error, ports);
+    });
   stopOnSignals(async () => {
     await metricsServer?.close();
     await relay.stop();
   }, log.info);
+  const warning = protectionWarning('relay', missingProtections(site.site, site.siteCreds, relay.site.tls));
+  if (warning) process.stderr.write(`${warning}\n`);
   process.stdout.write(`relay: ${site.siteText}\n`);
   if (site.defaultStations.length === 0)
     process.stdout.write(

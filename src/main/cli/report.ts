@@ -26,17 +26,20 @@ import { endOfDayReport } from '../report/end-of-day-service';
 import { createConfSettingsStore } from '../settings/conf-settings-store';
 import { AGENT_UNREACHABLE, callAgentBridge } from '../web/bridge-call';
 import { readBridgeFile } from '../web/bridge-file';
-import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
+import { commandHelp } from './command-help';
+import { OptionsError, parseAgentOptions } from './options';
 
-export const REPORT_USAGE = `Usage: npm run agent -- report --day YYYY-MM-DD [--csv FILE] [--lang L] [OPTIONS]
-The end-of-day report: the day's bookings (the service's list, filtered by this station's
+export const REPORT_USAGE = commandHelp({
+  usage: 'report --day YYYY-MM-DD [--csv FILE] [--lang L] [OPTIONS]',
+  about: `The end-of-day report: the day's bookings (the service's list, filtered by this station's
 rules, and the ledger) and whether each printed. Reads the ledger; while an agent runs on
---data-dir it asks that agent instead (through its UI, so the agent needs --ui-port).
-  --day YYYY-MM-DD         the day, in this computer's time zone
+--data-dir it asks that agent instead (through its UI, so the agent needs --ui-port).`,
+  options: `  --day YYYY-MM-DD         the day, in this computer's time zone
   --csv FILE               also write the report as CSV to FILE
   --lang ${REPORT_LANGUAGES.join('|')}    the report's words (default en); other than en, the CSV is
-                           laid out for a spreadsheet of that language (; between cells, local times)
-${AGENT_USAGE}`;
+                           laid out for a spreadsheet of that language (; between cells, local times)`,
+  agentOptions: '--api-url, --data-dir and --config (the key in PRINT_STATION_API_KEY)',
+});
 
 export interface ReportRun {
   readonly text: string;
@@ -51,7 +54,7 @@ export async function runReport(
 ): Promise<ReportRun> {
   const { day, csv, lang, help, rest } = splitReportArgs(argv);
   if (help) return { text: `${REPORT_USAGE}\n`, report: null };
-  if (!day) throw new OptionsError(`report needs --day YYYY-MM-DD\n${REPORT_USAGE}`);
+  if (!day) throw new OptionsError('report needs --day YYYY-MM-DD (npm run agent -- report --help lists its options)');
   const options = parseAgentOptions(rest, env);
   const ledgerPath = join(options.dataDir, 'ledger.sqlite');
   if (!existsSync(ledgerPath)) {
@@ -135,7 +138,7 @@ function splitReportArgs(argv: readonly string[]): ReportArgs {
       tokens: true,
     });
   } catch (error) {
-    throw new OptionsError(`${(error as Error).message}\n${REPORT_USAGE}`);
+    throw new OptionsError(`${(error as Error).message} (npm run agent -- report --help lists its options)`);
   }
   // Everything but --day, --csv, --lang and --help goes on to the agent's own option parser (strict there).
   const rest: string[] = [];
@@ -147,11 +150,19 @@ function splitReportArgs(argv: readonly string[]): ReportArgs {
   }
   const value = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   if (parsed.values.day === true || parsed.values.csv === true || parsed.values.lang === true) {
-    throw new OptionsError(`--day, --csv and --lang each need a value\n${REPORT_USAGE}`);
+    throw new OptionsError('--day, --csv and --lang each need a value (npm run agent -- report --help lists its options)');
   }
   const lang = value(parsed.values.lang) ?? 'en';
   if (!isReportLanguage(lang)) throw new OptionsError(`--lang ${lang}: use one of ${REPORT_LANGUAGES.join(', ')}`);
   return { day: value(parsed.values.day), csv: value(parsed.values.csv), lang, help: parsed.values.help === true, rest };
+}
+
+/**
+ * A printer as docs/OPERATIONS.md names it to people: a folder by its folder (`./prints`,
+ * without `folder:` and the `?shared` flag), every other printer by its URI (`cups:Zebra`).
+ */
+export function printerShown(uri: string): string {
+  return uri.startsWith('folder:') ? uri.slice('folder:'.length).replace(/\?shared$/, '') : uri;
 }
 
 /** The report as people read it in a terminal, in `lang` (English: the lines scripts read). */
@@ -169,7 +180,7 @@ export function reportText(report: EndOfDayReport, csv: string | null = null, la
     const state = stateWord(lang, r.state);
     const printedAt = r.state === 'printed' ? r.printedAt : null;
     const where = printedAt
-      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: inert(r.printer ?? '') })}`
+      ? ` ${word('eod.printedOn', { time: clock(printedAt), printer: inert(printerShown(r.printer ?? '')) })}`
       : r.detail
         ? `: ${inert(r.detail)}`
         : '';

@@ -5,12 +5,15 @@
  */
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { parseSiteAddress } from '../site/bus/site-address';
+import { maskPassword, parseSiteAddress } from '../site/bus/site-address';
+import { stationNameProblem } from '../site/bus/schemas';
+import { commandHelp } from './command-help';
 import { OptionsError } from './options';
 
 export interface SiteCliOptions {
   /** `--site`: the servers; null when not in a site. */
   readonly site: readonly string[] | null;
+  /** `--site` as shown and logged: a password in it is masked. */
   readonly siteText: string | null;
   /** `--station-name` (agent). @default the host name */
   readonly stationName: string;
@@ -33,13 +36,14 @@ export const SITE_USAGE = `Site of stations (NATS JetStream; docs/OPERATIONS.md 
   --station-name NAME      this station's name in the site (default: the host name)
   --fallback-station NAME  the station that prints this station's bookings when it is down
   --claim-minutes N        how long a scan claims the scanned code for this station (default 30)
-  --site-creds FILE        NATS credentials file, for a server with accounts
+  --site-creds FILE        NATS credentials file (.creds from site-setup) for a protected site
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics`;
 
-export const RELAY_USAGE = `Usage: npm run agent -- relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...
-The site's intake: takes the service's webhooks and/or polls, decides which station prints each
-booking and publishes it once to the site. Prints nothing; needs no printer.
-  --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
+export const RELAY_USAGE = commandHelp({
+  usage: 'relay --site nats://HOST:PORT --api-url URL [--webhook-port N] [--poll-interval S] [--default-station NAME]...',
+  about: `The site's intake: takes the service's webhooks and/or polls, decides which station prints each
+booking and publishes it once to the site. Prints nothing; needs no printer.`,
+  options: `  --site nats://HOST:PORT  the site's NATS server (comma-separated for a cluster)
   --default-station NAME   where a booking goes that no scan claim and no station rule decides (repeatable; first online wins;
                            none: such a booking waits at the relay until a scan claims it)
   --api-url URL            the service's base address including /external/v1; the key in PRINT_STATION_API_KEY or --config
@@ -48,10 +52,11 @@ booking and publishes it once to the site. Prints nothing; needs no printer.
   --poll-interval SECONDS  poll GET /shipments for the whole site every SECONDS (default 2; 0 = webhooks only)
   --claim-minutes N        longest a scan claim lasts (default 30)
   --fallback-after S       a booking waits this long for its offline station before its fallback prints it (default 120)
-  --site-creds FILE        NATS credentials file
+  --site-creds FILE        NATS credentials file (.creds from site-setup) for a protected site
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics
-  --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default ./.data)
-  --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`;
+  --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default: relay/ in the agent's default data dir)
+  --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`,
+});
 
 const OPTIONS = {
   site: { type: 'string' },
@@ -74,6 +79,9 @@ function number(name: string, raw: string | undefined, min: number, max: number,
   return value;
 }
 
+/** Every site option as typed, for "did you mean" in the agent's parser. */
+export const SITE_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS).map((name) => `--${name}`);
+
 /** Takes the site options out of argv; `rest` goes to the agent's own parser. */
 export function splitSiteOptions(argv: readonly string[]): { site: SiteCliOptions; rest: string[] } {
   const { tokens } = parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
@@ -94,11 +102,18 @@ export function splitSiteOptions(argv: readonly string[]): { site: SiteCliOption
   }
   const { values } = parseArgs({ args: taken, options: OPTIONS, strict: true, allowPositionals: false });
   const siteText = values.site ?? null;
+  const stationName = (values['station-name'] ?? hostname()).trim() || hostname();
+  const problem = siteText === null ? null : stationNameProblem(stationName);
+  if (problem !== null) throw new OptionsError(`--station-name cannot be used in a site: ${problem}`);
+  for (const name of [...(values['default-station'] ?? []), ...(values['fallback-station'] ? [values['fallback-station']] : [])]) {
+    const wrong = stationNameProblem(name);
+    if (wrong !== null) throw new OptionsError(`station name "${name.slice(0, 40)}…" cannot be used in a site: ${wrong}`);
+  }
   return {
     site: {
       site: siteText === null ? null : parseSiteAddress(siteText),
-      siteText,
-      stationName: (values['station-name'] ?? hostname()).trim() || hostname(),
+      siteText: siteText === null ? null : maskPassword(siteText),
+      stationName,
       defaultStations: values['default-station'] ?? [],
       claimMinutes: number('--claim-minutes', values['claim-minutes'], 1, 24 * 60, 30),
       metricsPort: number('--metrics-port', values['metrics-port'], 0, 65535, null),

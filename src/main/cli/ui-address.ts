@@ -12,14 +12,17 @@
 import { callAgentBridge } from '../web/bridge-call';
 import { readBridgeFile } from '../web/bridge-file';
 import { loadOrCreateUiToken, rotateUiToken, uiAddress } from '../web/ui-token-file';
-import { AGENT_USAGE, OptionsError, parseAgentOptions } from './options';
+import { commandHelp } from './command-help';
+import { OptionsError, parseAgentOptions } from './options';
 
-export const UI_ADDRESS_USAGE = `Usage: npm run agent -- ui-address [--rotate] [OPTIONS]
-Prints the web UI's full address (ui: http://127.0.0.1:PORT/?token=...) for --data-dir: the
+export const UI_ADDRESS_USAGE = commandHelp({
+  usage: 'ui-address [--rotate] [OPTIONS]',
+  about: `Prints the web UI's full address (ui: http://127.0.0.1:PORT/?token=...) for --data-dir: the
 same address after every restart, so a bookmark keeps working. Without a running agent the
-port comes from --ui-port (or uiPort in --config).
-  --rotate                 make a new address: every bookmark and open tab of the old one stops working
-${AGENT_USAGE}`;
+port comes from --ui-port (or uiPort in --config).`,
+  options: `  --rotate                 make a new address: every bookmark and open tab of the old one stops working`,
+  agentOptions: '--data-dir, --ui-port and --config',
+});
 
 export interface UiAddressRun {
   /** Lines for stdout (the `ui:` line). */

@@ -33,8 +33,3 @@ export interface ScaleDevice {
 
 /** Opens the device an address names. @throws ScaleError SCALE_OPEN_FAILED, SCALE_DRIVER_UNAVAILABLE */
 export type ScaleOpener = (address: Exclude<ScaleAddress, { kind: 'none' }>) => Promise<ScaleDevice>;
-
-export const openScaleDevice: ScaleOpener = async (address) => {
-  if (address.kind === 'serial') return (await import('./serial-scale-device')).openSerialScale(address);
-  return (await import('./hid-scale-device')).openHidScale(address);
-};

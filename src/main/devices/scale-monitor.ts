@@ -11,7 +11,8 @@
  */
 import { SCALE_ERROR_CODES, type ScaleError } from './errors';
 import { ReopenBackoff } from './reopen-backoff';
-import { openScaleDevice, type ScaleDevice, type ScaleOpener } from './scale-device';
+import { openScaleDevice } from './open-scale-device';
+import type { ScaleDevice, ScaleOpener } from './scale-device';
 import { sampleReading, type ScaleReading } from './scale-reading';
 import { formatScaleUri, type ScaleAddress } from './scale-uri';
 
@@ -36,6 +37,7 @@ export interface ScaleMonitorOptions {
 export type ScaleReadingListener = (reading: ScaleReading) => void;
 
 const OFFLINE_AT_START = 'the scale has not answered yet';
+const STOP_WAIT_MS = 4000;
 
 export class ScaleMonitor {
   /** The canonical URI of the scale followed. */
@@ -130,7 +132,8 @@ export class ScaleMonitor {
     this.running = false;
     this.wake?.();
     await this.device?.close().catch(() => undefined);
-    await this.loop;
+    // Every step of the loop has a deadline; the wait is bounded as well, so a stuck port never holds the agent's stop.
+    await Promise.race([this.loop, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
     this.loop = null;
   }
 

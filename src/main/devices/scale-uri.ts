@@ -4,9 +4,10 @@
  * says which part is wrong and what the valid forms are.
  */
 import { SCALE_ERROR_CODES, ScaleError } from './errors';
+import type { SerialParity } from './protocols/protocol';
 import { SERIAL_PROTOCOLS, isSerialProtocolName, type SerialProtocolName } from './protocols/registry';
 
-export type SerialParity = 'none' | 'even' | 'odd';
+export type { SerialParity } from './protocols/protocol';
 
 export interface SerialScaleAddress {
   readonly kind: 'serial';

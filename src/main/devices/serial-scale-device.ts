@@ -25,6 +25,29 @@ async function loadSerialPort(): Promise<typeof SerialPortClass> {
   }
 }
 
+/** Longest an open may take: a port that neither opens nor fails must not hold the monitor. */
+const OPEN_DEADLINE_MS = 3000;
+
+function openWithin(port: SerialPortClass, path: string, deadlineMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new ScaleError(SCALE_ERROR_CODES.SCALE_OPEN_FAILED, `the scale's port ${path} did not open within ${deadlineMs} ms`));
+    }, deadlineMs);
+    port.open((error) => {
+      clearTimeout(timer);
+      // Opened after the deadline: nobody holds it any more.
+      if (late) return void (error ? undefined : port.close(() => undefined));
+      if (error) {
+        reject(
+          new ScaleError(SCALE_ERROR_CODES.SCALE_OPEN_FAILED, `cannot open the scale's port ${path}: ${error.message}`, { cause: error }),
+        );
+      } else resolve();
+    });
+  });
+}
+
 export async function openSerialScale(address: SerialScaleAddress): Promise<ScaleDevice> {
   const SerialPort = await loadSerialPort();
   const port = new SerialPort({
@@ -35,17 +58,7 @@ export async function openSerialScale(address: SerialScaleAddress): Promise<Scal
     stopBits: 1,
     autoOpen: false,
   });
-  await new Promise<void>((resolve, reject) =>
-    port.open((error) =>
-      error
-        ? reject(
-            new ScaleError(SCALE_ERROR_CODES.SCALE_OPEN_FAILED, `cannot open the scale's port ${address.path}: ${error.message}`, {
-              cause: error,
-            }),
-          )
-        : resolve(),
-    ),
-  );
+  await openWithin(port, address.path, OPEN_DEADLINE_MS);
   return new SerialScaleDevice(port, SERIAL_PROTOCOLS[address.protocol], address.path);
 }
 
@@ -87,11 +100,8 @@ class SerialScaleDevice implements ScaleDevice {
   async read(deadlineMs: number): Promise<ScaleAnswer> {
     const { weightRequest } = this.protocol;
     // A demand protocol's answer belongs to the request just sent: older lines are stale.
-    if (weightRequest !== null) {
-      this.queue.length = 0;
-      await this.write(weightRequest);
-    }
-    const answer = await this.next((a) => a.kind === 'sample' || a.kind === 'reply', deadlineMs, 'a weight');
+    if (weightRequest !== null) this.queue.length = 0;
+    const answer = await this.ask(weightRequest, (a) => a.kind === 'sample' || a.kind === 'reply', deadlineMs, 'a weight');
     return answer as ScaleAnswer;
   }
 
@@ -99,9 +109,9 @@ class SerialScaleDevice implements ScaleDevice {
     const { identityRequest } = this.protocol;
     if (identityRequest === null) return null;
     this.queue.length = 0;
-    await this.write(identityRequest);
     // A scale that does not know the question says so (ES): then it has no identity to give.
-    const answer = await this.next(
+    const answer = await this.ask(
+      identityRequest,
       (a) => a.kind === 'identity' || (a.kind === 'reply' && /^E[STL]$/.test(a.text)),
       deadlineMs,
       'its identity',
@@ -112,7 +122,11 @@ class SerialScaleDevice implements ScaleDevice {
   async close(): Promise<void> {
     if (this.closing || this.gone) return;
     this.closing = true;
-    await new Promise<void>((resolve) => this.port.close(() => resolve()));
+    // A port that broke under us may never call back: its close is not waited for long.
+    await Promise.race([
+      new Promise<void>((resolve) => this.port.close(() => resolve())),
+      new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
+    ]);
   }
 
   private answer(answer: ProtocolAnswer): void {
@@ -129,6 +143,24 @@ class SerialScaleDevice implements ScaleDevice {
     // A continuous scale outruns a slow reader: only the newest few frames matter.
     this.queue.push(answer);
     if (this.queue.length > 8) this.queue.shift();
+  }
+
+  /** One conversation: the deadline runs from before the request is written, so a write that never completes is bounded too. */
+  private ask(
+    request: string | null,
+    accept: (answer: ProtocolAnswer) => boolean,
+    deadlineMs: number,
+    what: string,
+  ): Promise<ProtocolAnswer> {
+    const answer = this.next(accept, deadlineMs, what);
+    if (request !== null) {
+      this.write(request).catch((error: Error) => {
+        const waiter = this.waiter;
+        this.waiter = null;
+        waiter?.reject(error);
+      });
+    }
+    return answer;
   }
 
   private write(text: string): Promise<void> {

@@ -4,6 +4,7 @@
  * the logger, and the finished text is scrubbed once more of every known secret in every
  * form it could take (plain, base64, hex, URL- and JSON-escaped).
  */
+import { maskSecret } from '../secret-mask';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,7 +92,7 @@ export function scrubSecrets(text: string, secrets: readonly (string | null | un
   let out = text;
   for (const secret of secrets) {
     if (!secret) continue;
-    for (const form of secretForms(secret)) out = out.split(form).join('***');
+    for (const form of secretForms(secret)) out = maskSecret(out, form);
   }
   return out;
 }

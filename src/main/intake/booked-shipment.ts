@@ -1,4 +1,4 @@
-import type { BookingNotice } from './booking-notice';
+import type { BookingNotice } from '../ledger/booking-notice';
 import type { ShipmentRecord, TrackingEventRecord } from './ports';
 import { toEpochNanos } from './timestamps';
 

@@ -1,7 +1,7 @@
 import { agentMessage } from '../../shared/agent-messages';
 import { messageOf } from '../errors';
 import type { StationRules } from '../../shared/domain';
-import type { BookingNotice } from './booking-notice';
+import type { BookingNotice } from '../ledger/booking-notice';
 import type { BookingSinkPort, IntakeLogger, ShipmentIndexPort, ShipmentSourcePort, StationRulesSource } from './ports';
 import { silentLogger } from './ports';
 import { BookingDeferredError } from './errors';

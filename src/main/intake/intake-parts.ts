@@ -1,8 +1,8 @@
-import type { IntakeStore } from './intake-store';
+import type { IntakeStore } from '../ledger/intake-store';
 import type { IntakeSource } from './intake-source';
 import type { IntakeLogger, ShipmentSourcePort, StationRulesSource } from './ports';
-import type { PollingSourceOptions } from './sources/polling/polling-source';
-import type { WebhookSourceOptions } from './sources/webhooks/webhook-source';
+import type { PollingSourceOptions } from './sources/polling/polling-options';
+import type { WebhookSourceOptions } from './sources/webhooks/webhook-options';
 
 /** What the sources of one agent or relay share, and each source's own options (null: off). */
 export interface IntakeParts {

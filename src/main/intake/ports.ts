@@ -1,6 +1,6 @@
 import type { StationRules, TrackingEventView } from '../../shared/domain';
-import type { BookingNotice } from './booking-notice';
-import type { SeenShipment } from './intake-store';
+import type { BookingNotice } from '../ledger/booking-notice';
+import type { SeenShipment } from '../ledger/intake-store';
 
 /**
  * What intake needs from the rest of the agent, as structural ports: the ledger, the

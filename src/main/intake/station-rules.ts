@@ -1,5 +1,5 @@
 import { stationRulesSchema, type StationRules } from '../../shared/domain';
-import type { BookingNotice } from './booking-notice';
+import type { BookingNotice } from '../ledger/booking-notice';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 import { compilePattern } from './rule-pattern';
 

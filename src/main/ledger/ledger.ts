@@ -1,7 +1,7 @@
 import type { AgentMessage } from '../../shared/agent-messages';
 import type { JobState, TrackingEventView } from '../../shared/domain';
-import type { BookingNotice } from '../intake/booking-notice';
-import { IntakeStore, type PendingBooking, type ScanMatch, type SeenShipment } from '../intake/intake-store';
+import type { BookingNotice } from './booking-notice';
+import { IntakeStore, type PendingBooking, type ScanMatch, type SeenShipment } from './intake-store';
 import type { JobPatch, JobRecord, JobSpec } from './job-record';
 import { JobRepository } from './job-repository';
 import { BatchRepository, type BatchSpec, type BatchState } from './batch-repository';

@@ -3,7 +3,7 @@
  * first call), fetch a booking token anew when it is about to expire or the service calls
  * it expired, and print the booking through the normal pipeline exactly once.
  */
-import type { BookingNotice } from '../intake/booking-notice';
+import type { BookingNotice } from '../ledger/booking-notice';
 import { shipmentStage, type BookedView, type JobView, type PackResult, type RateView } from '../../shared/domain';
 import type { AgentInput } from '../../shared/agent-api';
 import type { ServiceClient } from '../api/client';

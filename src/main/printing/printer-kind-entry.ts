@@ -5,8 +5,8 @@
  */
 import type { PrinterInfo, PrinterMedia } from '../../shared/domain';
 import type { PrinterKindFields } from '../../shared/printer-kinds';
-import type { TargetDeps } from './create-target';
-import type { ExecFileRunner } from './exec';
+import type { TargetDeps } from './target-deps';
+import type { ExecFileRunner } from '../process/exec';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 import type { PrinterCheck } from './printer-check';
 import type { PrinterTarget } from './target';

@@ -7,9 +7,9 @@
  */
 import type { EndOfDayPrintResult, EndOfDayReport, JobView, StationRules } from '../../shared/domain';
 import { toErrorPayload } from '../errors';
-import type { BookingNotice } from '../intake/booking-notice';
+import type { BookingNotice } from '../ledger/booking-notice';
 import type { IntakeLogger, ShipmentSourcePort } from '../intake/ports';
-import type { SeenShipment } from '../intake/intake-store';
+import type { SeenShipment } from '../ledger/intake-store';
 import type { JobRecord } from '../ledger/job-record';
 import { dayWindow } from './day-window';
 import { buildEndOfDay, type ListedBooking } from './end-of-day';

@@ -20,7 +20,7 @@ import { noticeFromShipment } from '../intake/booked-shipment';
 import type { ShipmentRecord } from '../intake/ports';
 import { toEpochNanos } from '../intake/timestamps';
 import { matchesStationRules } from '../intake/station-rules';
-import type { SeenShipment } from '../intake/intake-store';
+import type { SeenShipment } from '../ledger/intake-store';
 import { AUTO_TRIGGERS, type JobRecord } from '../ledger/job-record';
 import {
   englishOf,

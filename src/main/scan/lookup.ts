@@ -11,7 +11,7 @@
 import type { LookupResult } from '../../shared/agent-api';
 import type { TrackingEventView } from '../../shared/domain';
 import { API_ERROR_CODES, ApiError } from '../api/errors';
-import { parcelTrackingIds } from '../intake/parcel-tracking-ids';
+import { parcelTrackingIds } from '../ledger/parcel-tracking-ids';
 import { layoutVariants, normalizeScan, type LayoutMismatch } from './normalize-scan';
 import { mergeTracking, toShipmentView, toTrackingEventView, type ServiceShipment, type ServiceTrackingEvent } from './shipment-view';
 

@@ -30,6 +30,10 @@ export const da: Catalog = {
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'forsendelses-id',
   'scan.by.tracking_id': 'sporingsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# forsendelse blev booket} other {# forsendelser blev booket}} i den sidste time, før denne station startede: den udskriver selv kun det, der bookes efter dens første start.',
+  'catchUp.print': 'Udskriv dem',
+  'catchUp.printed': '{count, plural, one {# forsendelse sendt til udskrivning} other {# forsendelser sendt til udskrivning}}.',
   'scannerTest.heading': 'Scanner',
   'scannerTest.hint':
     'Indstil scanneren til at afslutte hver kode med Enter eller Tab og til computerens tastaturlayout. Testarket viser, om den gør det: scan dets koder i scanningsfeltet.',
@@ -751,6 +755,11 @@ export const da: Catalog = {
     'Denne station er ikke med i et anlæg. Start den med --site nats://HOST:PORT for at dele modtagelse med andre stationer.',
   'site.connected': 'Forbundet til {address} som {station}.',
   'site.lost': 'Anlægget {address} kan ikke nås: etiketter besluttet for denne station kommer, når det er tilbage.',
+  'site.unprotected':
+    'Hverken loginoplysninger eller TLS beskytter anlægget: alle på netværket kan læse eller lave bestillinger (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Forbindelsen til anlægget har ikke TLS: bestillinger går læsbart over netværket (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stationen forbinder til anlægget uden loginoplysninger: alle på netværket kan få den til at udskrive (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Relæer',

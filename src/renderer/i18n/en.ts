@@ -32,6 +32,10 @@ export const en = {
   'scan.by.reference': 'reference',
   'scan.by.shipment_id': 'shipment id',
   'scan.by.tracking_id': 'tracking number',
+  'catchUp.offer':
+    '{count, plural, one {# shipment was booked in the last hour before this station started} other {# shipments were booked in the last hour before this station started}}: it prints by itself only what is booked after its first start.',
+  'catchUp.print': 'Print them',
+  'catchUp.printed': '{count, plural, one {# shipment sent to print} other {# shipments sent to print}}.',
   'scannerTest.heading': 'Scanner',
   'scannerTest.hint':
     "Set the scanner to end each code with Enter or Tab, and to the computer's keyboard layout. The test sheet shows whether it does: scan its codes into the Scan box.",
@@ -731,6 +735,11 @@ export const en = {
   'site.notInSite': 'This station is not in a site. Start it with --site nats://HOST:PORT to share one intake with other stations.',
   'site.connected': 'Connected to {address} as {station}.',
   'site.lost': 'The site {address} is out of reach: labels decided for this station arrive when it is back.',
+  'site.unprotected':
+    'No credentials and no TLS protect this site: anyone on the network can read or make its bookings (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': "This site's link has no TLS: bookings cross the network readable (site-setup, docs/OPERATIONS.md).",
+  'site.noCredentials':
+    'This station joins the site without credentials: anyone on the network can make it print (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Relays',

@@ -30,6 +30,10 @@ export const fi: Catalog = {
   'scan.by.reference': 'viite',
   'scan.by.shipment_id': 'lähetystunnus',
   'scan.by.tracking_id': 'seurantanumero',
+  'catchUp.offer':
+    '{count, plural, one {# lähetys varattiin} other {# lähetystä varattiin}} viimeisen tunnin aikana ennen tämän aseman käynnistystä: asema tulostaa itse vain ensimmäisen käynnistyksensä jälkeen varatut.',
+  'catchUp.print': 'Tulosta ne',
+  'catchUp.printed': '{count, plural, one {# lähetys lähetetty tulostukseen} other {# lähetystä lähetetty tulostukseen}}.',
   'scannerTest.heading': 'Viivakoodinlukija',
   'scannerTest.hint':
     'Aseta lukija päättämään jokainen koodi Enteriin tai Tabiin ja käyttämään tietokoneen näppäimistöasettelua. Testiarkki näyttää, tekeekö se niin: lue sen koodit lukukenttään.',
@@ -751,6 +755,11 @@ export const fi: Catalog = {
     'Tämä asema ei kuulu toimipaikkaan. Käynnistä se valitsimella --site nats://HOST:PORT, niin se jakaa vastaanoton muiden asemien kanssa.',
   'site.connected': 'Yhdistetty: {address}, asemana {station}.',
   'site.lost': 'Toimipaikkaan {address} ei saada yhteyttä: tälle asemalle päätetyt tarrat tulevat, kun yhteys palaa.',
+  'site.unprotected':
+    'Toimipaikkaa eivät suojaa tunnukset eivätkä TLS: kuka tahansa verkossa voi lukea tai tehdä varauksia (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Yhteydessä toimipaikkaan ei ole TLS:ää: varaukset kulkevat verkossa luettavina (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Asema liittyy toimipaikkaan ilman tunnuksia: kuka tahansa verkossa voi saada sen tulostamaan (site-setup, docs/OPERATIONS.md).',
   'site.online': 'verkossa',
   'site.offline': 'ei verkossa',
   'site.relays': 'Välittäjät',

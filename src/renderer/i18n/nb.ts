@@ -30,6 +30,10 @@ export const nb: Catalog = {
   'scan.by.reference': 'referanse',
   'scan.by.shipment_id': 'sendings-ID',
   'scan.by.tracking_id': 'sporingsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# sending ble booket} other {# sendinger ble booket}} den siste timen før denne stasjonen startet: den skriver selv bare ut det som bookes etter sin første start.',
+  'catchUp.print': 'Skriv ut dem',
+  'catchUp.printed': '{count, plural, one {# sending sendt til utskrift} other {# sendinger sendt til utskrift}}.',
   'scannerTest.heading': 'Skanner',
   'scannerTest.hint':
     'Still skanneren til å avslutte hver kode med Enter eller Tab og til datamaskinens tastaturoppsett. Testarket viser om den gjør det: skann kodene i skannefeltet.',
@@ -747,6 +751,11 @@ export const nb: Catalog = {
   'site.notInSite': 'Denne stasjonen er ikke med i et anlegg. Start den med --site nats://HOST:PORT for å dele mottak med andre stasjoner.',
   'site.connected': 'Koblet til {address} som {station}.',
   'site.lost': 'Anlegget {address} kan ikke nås: etiketter bestemt for denne stasjonen kommer når det er tilbake.',
+  'site.unprotected':
+    'Verken påloggingsdata eller TLS beskytter anlegget: alle på nettet kan lese eller lage bestillinger (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Forbindelsen til anlegget har ikke TLS: bestillinger går lesbart over nettet (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stasjonen kobler til anlegget uten påloggingsdata: alle på nettet kan få den til å skrive ut (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Reléer',

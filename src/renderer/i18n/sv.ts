@@ -29,6 +29,10 @@ export const sv: Catalog = {
   'scan.by.reference': 'referens',
   'scan.by.shipment_id': 'sändnings-id',
   'scan.by.tracking_id': 'spårningsnummer',
+  'catchUp.offer':
+    '{count, plural, one {# sändning bokades} other {# sändningar bokades}} den sista timmen innan den här stationen startade: den skriver själv bara ut det som bokas efter sin första start.',
+  'catchUp.print': 'Skriv ut dem',
+  'catchUp.printed': '{count, plural, one {# sändning skickad till utskrift} other {# sändningar skickade till utskrift}}.',
   'scannerTest.heading': 'Skanner',
   'scannerTest.hint':
     'Ställ in skannern att avsluta varje kod med Enter eller Tab och på datorns tangentbordslayout. Testarket visar om den gör det: skanna dess koder i skanningsrutan.',
@@ -751,6 +755,11 @@ export const sv: Catalog = {
     'Den här stationen ingår inte i en anläggning. Starta den med --site nats://HOST:PORT för att dela mottagning med andra stationer.',
   'site.connected': 'Ansluten till {address} som {station}.',
   'site.lost': 'Anläggningen {address} går inte att nå: etiketter som beslutats för den här stationen kommer när den är tillbaka.',
+  'site.unprotected':
+    'Varken inloggningsuppgifter eller TLS skyddar anläggningen: alla i nätverket kan läsa eller skapa bokningar (site-setup, docs/OPERATIONS.md).',
+  'site.noTls': 'Anslutningen till anläggningen saknar TLS: bokningar går läsbart över nätverket (site-setup, docs/OPERATIONS.md).',
+  'site.noCredentials':
+    'Stationen ansluter till anläggningen utan inloggningsuppgifter: alla i nätverket kan få den att skriva ut (site-setup, docs/OPERATIONS.md).',
   'site.online': 'online',
   'site.offline': 'offline',
   'site.relays': 'Reläer',

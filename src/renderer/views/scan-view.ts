@@ -10,6 +10,7 @@ import { h, replaceChildren } from '../dom';
 import { language, t } from '../i18n';
 import { installScanSuffixes } from '../scan-suffix';
 import { beepFailure, beepSuccess, primeAudio } from '../sound';
+import { CatchUpBanner } from './catch-up-banner';
 import { renderShipment, type ShipmentPanel } from './result-view';
 import { scannerTestWords } from './scanner-test-sheet';
 import { LabelPreviewView } from './label-preview-view';
@@ -57,6 +58,7 @@ export class ScanView {
       'section',
       { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' },
       this.form,
+      new CatchUpBanner(ctx).element,
       this.feedback,
       this.preview.element,
       this.result,

@@ -107,6 +107,10 @@ export class SiteView {
     this.summary.textContent = status.connected
       ? t('site.connected', { address: status.address ?? '', station: status.station ?? '' })
       : t('site.lost', { address: status.address ?? '' });
+    const missing = status.missingProtection ?? [];
+    if (missing.length > 0) {
+      this.summary.textContent += ` ${t(missing.length === 2 ? 'site.unprotected' : missing[0] === 'tls' ? 'site.noTls' : 'site.noCredentials')}`;
+    }
     // A relay takes the intake in and prints nothing: listed apart, not as a station.
     // One row per name: the site's presence list can name a station twice while its heartbeat is rewritten.
     const once = [...new Map(status.stations.map((s) => [s.name, s])).values()];

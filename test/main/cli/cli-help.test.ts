@@ -68,8 +68,8 @@ describe('a config file holding a secret', () => {
 
   it('is warned about when its group can read it, and accepted private', async () => {
     const lines: string[] = [];
-    const grouped = await config(0o640, { webhookSecrets: ['whsec_group'] });
-    expect(parseAgentOptions(['--config', grouped], {}, (l) => lines.push(l)).webhookSecrets).toEqual(['whsec_group']);
+    const grouped = await config(0o640, { webhookSecrets: ['whsec_group_0123456789'] });
+    expect(parseAgentOptions(['--config', grouped], {}, (l) => lines.push(l)).webhookSecrets).toEqual(['whsec_group_0123456789']);
     expect(lines).toEqual([
       `warning: --config ${grouped} holds webhookSecrets and its group can read it: chmod 600 ${grouped} unless that group is the agent's user alone`,
     ]);

@@ -36,7 +36,7 @@ describe('npm run agent on a damaged ledger', () => {
         '--webhook-port',
         '0',
         '--webhook-secret',
-        'whsec_cli',
+        'whsec_cli_0123456789',
         '--poll-interval',
         '0',
         '--data-dir',

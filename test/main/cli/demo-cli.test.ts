@@ -53,4 +53,33 @@ describe('npm run demo', () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it("starts ./demo-prints fresh: the last run's labels are gone unless --keep-data", async () => {
+    // The first test's run left its labels (and the demo's marker) in ./demo-prints.
+    const before = (await readdir(join(dir, 'demo-prints'))).filter((f) => f.endsWith('.pdf'));
+    expect(before.length).toBeGreaterThan(0);
+    const run = async (args: string[]): Promise<string[]> => {
+      const child = spawn(TSX, [DEMO, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`demo not ready: ${stdout}`)), 45_000);
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          if (!stdout.includes('printer: ')) return;
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      const files = (await readdir(join(dir, 'demo-prints'))).filter((f) => f.endsWith('.pdf'));
+      // Stopped as the first test stops it; its exit is that test's concern, not this one's.
+      child.kill('SIGINT');
+      await exited;
+      return files;
+    };
+    const kept = await run(['--keep-data']);
+    expect(kept).toEqual(expect.arrayContaining(before));
+    const fresh = await run([]);
+    expect(fresh.filter((f) => before.includes(f))).toEqual([]);
+  }, 120_000);
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EndOfDayReport, EndOfDayRow } from '../../../src/shared/domain';
 import { endOfDayCountsLine } from '../../../src/shared/end-of-day-csv';
-import { reportText } from '../../../src/main/cli/report';
+import { printerShown, reportText } from '../../../src/main/cli/report';
 import { endOfDayRow } from '../../support/end-of-day';
 
 const PRINTED = new Date(2026, 10, 24, 9, 14, 3);
@@ -67,5 +67,13 @@ describe('report text', () => {
     expect(lines).toContain('\\u001b[2J\\u001b[HORDER-1\\u0007\tPost\\rNord\t00\\u009b37\tprinted 09:14 on cups:Zebra');
     expect(lines).toContain('X\\nORDER-2\\t\\tprinted 09:14 on cups:Zebra\tPostNord\t0037\tfailed: gone\\u001b]0;t\\u0007');
     expect(hostile).toContain('HTTP\\n503 (request id req\\r1)');
+  });
+});
+
+describe('printers in the report', () => {
+  it('are named as docs/OPERATIONS.md names them: a folder by its folder, others by their URI', () => {
+    expect(printerShown('folder:./prints')).toBe('./prints');
+    expect(printerShown('folder:/srv/hot?shared')).toBe('/srv/hot');
+    expect(printerShown('cups:Zebra')).toBe('cups:Zebra');
   });
 });

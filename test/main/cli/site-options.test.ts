@@ -44,4 +44,21 @@ describe('site options', () => {
     expect(() => parseSiteAddress('nats://a')).toThrow(/has no port/);
     expect(() => splitSiteOptions(['--claim-minutes', '0'])).toThrow(/--claim-minutes must be a whole number from 1/);
   });
+
+  it('refuses at start a station name the site cannot take, saying why', () => {
+    expect(() => splitSiteOptions(['--site', 'nats://a:4222', '--station-name', 'x'.repeat(400)])).toThrow(
+      /--station-name cannot be used in a site: it has 400 characters; a site takes at most 100/,
+    );
+    expect(() => splitSiteOptions(['--site', 'nats://a:4222', '--station-name', 'a\tb'])).toThrow(/control characters/);
+    // Outside a site any name does.
+    expect(splitSiteOptions(['--station-name', 'x'.repeat(400)]).site.stationName).toHaveLength(400);
+  });
+
+  it('accepts nats://user:pass@host and never shows the password', () => {
+    const { site } = splitSiteOptions(['--site', 'nats://admin:s3cret@a:4222']);
+    expect(site.site).toEqual(['nats://admin:s3cret@a:4222']);
+    expect(site.siteText).toBe('nats://admin:***@a:4222');
+    expect(() => parseSiteAddress('http://admin:s3cret@a:4222')).toThrow(/http:\/\/admin:\*\*\*@a:4222/);
+    expect(() => parseSiteAddress('http://admin:s3cret@a:4222')).not.toThrow(/s3cret/);
+  });
 });

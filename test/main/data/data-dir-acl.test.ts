@@ -8,7 +8,7 @@ import { promises as fs, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataDirAclArgs, dataDirAclWarning, GET_DATA_DIR_ACL_SCRIPT } from '../../../src/main/data-dir-acl';
-import type { ExecFileRunner } from '../../../src/main/printing/exec';
+import type { ExecFileRunner } from '../../../src/main/process/exec';
 import { FAKE_POWERSHELL, fakePowershell, type FakePowershell } from '../../support/fake-powershell';
 
 const DIR = 'C:\\ProgramData\\Print Station\\data';

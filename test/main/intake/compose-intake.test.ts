@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 import { composeIntake, type Intake } from '../../../src/main/intake/compose-intake';
 import type { IntakeSink, IntakeSource } from '../../../src/main/intake/intake-source';
 import { silentLogger } from '../../../src/main/intake/ports';

@@ -3,7 +3,7 @@ import type { StationRules } from '../../../src/shared/domain';
 import { ServiceClient } from '../../../src/main/api/client';
 import { Poller, type PollerOptions } from '../../../src/main/intake/sources/polling/poller';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/sources/webhooks/webhook-server';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 import type { Ledger } from '../../../src/main/ledger/ledger';
 import { PrintPipeline } from '../../../src/main/jobs/pipeline';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 import { createBookingDispatcher } from '../../../src/main/intake/booking-dispatch';
 import {
   matchesStationRules,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IntakeStore } from '../../../src/main/intake/intake-store';
+import { IntakeStore } from '../../../src/main/ledger/intake-store';
 import { JobRepository } from '../../../src/main/ledger/job-repository';
 import { openLedgerFile, type LedgerFile } from '../../../src/main/ledger/ledger-file';
 

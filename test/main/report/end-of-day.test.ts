@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
-import type { SeenShipment } from '../../../src/main/intake/intake-store';
+import type { SeenShipment } from '../../../src/main/ledger/intake-store';
 import type { JobRecord } from '../../../src/main/ledger/job-record';
 import { jobRecord } from '../../support/jobs/records';
 import { dayWindow, localDay, ReportDayError } from '../../../src/main/report/day-window';

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../src/shared/domain';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 import { matchesStationRules, parseStationRules } from '../../../src/main/intake/station-rules';
 import { SIZES } from '../../support/reliability/sizes';
 

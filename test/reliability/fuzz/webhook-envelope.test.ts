@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWebhook } from '../../../src/main/intake/sources/webhooks/envelope';
 import { startWebhookServer, type WebhookServer } from '../../../src/main/intake/sources/webhooks/webhook-server';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 import { Ledger } from '../../../src/main/ledger/ledger';
 import { signPayload } from '../../../src/sandbox/webhooks/signature';
 import { SIZES } from '../../support/reliability/sizes';

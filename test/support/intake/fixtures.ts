@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 import { Ledger } from '../../../src/main/ledger/ledger';
 
 /** A real ledger in a fresh temp dir; `dispose` closes it and removes the dir. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { LabelLayout } from '../../../src/shared/domain';
 import type { PrinterTarget, SpoolRequest, SpoolResult, SpoolerJobState } from '../../../src/main/printing/target';
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
-import type { BookingNotice } from '../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../src/main/ledger/booking-notice';
 
 export function tempDir(prefix = 'ps-jobs-', parent = os.tmpdir()): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(parent, prefix));

@@ -3,6 +3,7 @@
  * in this folder takes only the part it uses, as a Pick of OperationDeps, so its signature
  * says what it touches.
  */
+import type { FirstStartGate } from '../../intake/first-start';
 import type { StationRules } from '../../../shared/domain';
 import type { SiteStatusView } from '../../../shared/site';
 import type { Ledger } from '../../ledger/ledger';
@@ -47,6 +48,8 @@ export interface OperationDeps {
   readonly site?: SiteControl | null;
   /** The headless web UI's address (rotateUiAddress). @default none: the operation refuses (the desktop app has no such address) */
   readonly uiAddress?: UiAddressControl;
+  /** What a fresh station holds back from before its first start (operations/catch-up.ts). @default none: nothing offered */
+  readonly firstStart?: Pick<FirstStartGate, 'offer' | 'printOffered'>;
 }
 
 /** What the operations ask of the site this station belongs to (src/main/site/site-station.ts). */

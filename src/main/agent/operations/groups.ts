@@ -10,7 +10,7 @@
 import type { AgentApi, AgentOperation } from '../../../shared/agent-api';
 
 export type OperationGroupName =
-  'jobs' | 'printers' | 'settings' | 'site' | 'pack' | 'handsFree' | 'labels' | 'report' | 'diagnostics' | 'scale';
+  'jobs' | 'printers' | 'settings' | 'site' | 'pack' | 'handsFree' | 'labels' | 'report' | 'diagnostics' | 'scale' | 'catchUp';
 
 export const OPERATION_GROUPS = {
   reprint: 'jobs',
@@ -31,6 +31,9 @@ export const OPERATION_GROUPS = {
   startDemo: 'settings',
   listCarriers: 'settings',
   rotateUiAddress: 'settings',
+
+  catchUpOffer: 'catchUp',
+  printCatchUp: 'catchUp',
 
   siteStatus: 'site',
   saveSiteRules: 'site',

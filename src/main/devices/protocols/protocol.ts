@@ -1,5 +1,7 @@
 import type { ScaleSample } from '../scale-reading';
-import type { SerialParity } from '../scale-uri';
+
+/** A serial line's parity (the scale URI's `parity`). */
+export type SerialParity = 'none' | 'even' | 'odd';
 
 /**
  * A serial scale protocol as pure functions: what to send, and what a received line means.

@@ -1,7 +1,7 @@
 /** The CUPS queues this machine's scheduler has, for the printer picker (`lpstat` under LANG=C). */
 import { agentMessage, englishOf } from '../../../shared/agent-messages';
 import type { PrinterInfo } from '../../../shared/domain';
-import { cLocaleEnv, runExecFile } from '../exec';
+import { cLocaleEnv, runExecFile } from '../../process/exec';
 import { guessMedia } from '../media-guess';
 import type { DiscoveryDeps } from '../printer-kind-entry';
 import { parseLpstatAccepting, parseLpstatPrinters } from './lpstat';

@@ -1,5 +1,5 @@
 import type { PrintError } from '../errors';
-import type { ExecResult } from '../exec';
+import type { ExecResult } from '../../process/exec';
 
 /**
  * What a CUPS target lends the drivers that hand its jobs to the scheduler (cups-ipp-driver.ts,

@@ -5,7 +5,7 @@
  */
 import type { PrinterMedia } from '../../../shared/domain';
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from '../errors';
-import type { ExecResult } from '../exec';
+import type { ExecResult } from '../../process/exec';
 import { MEDIA_NAMES } from '../media';
 import { withSpoolFile } from '../spool-temp';
 import type { SpoolRequest, SpoolResult } from '../target';

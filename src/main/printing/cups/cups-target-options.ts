@@ -1,4 +1,4 @@
-import type { ExecFileRunner } from '../exec';
+import type { ExecFileRunner } from '../../process/exec';
 
 /** A `cups:` target's options (CupsTarget): the queue, its scheduler, and how jobs reach it. */
 export interface CupsTargetOptions {

@@ -1,7 +1,7 @@
 import { agentMessage, type AgentMessage } from '../../../shared/agent-messages';
 import { PRINT_ERROR_CODES, PrintError } from '../errors';
 export type { CupsTargetOptions } from './cups-target-options';
-import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from '../exec';
+import { cLocaleEnv, runExecFile, type ExecFileRunner, type ExecResult } from '../../process/exec';
 import {
   cupsQueueRef,
   ippGetJob,

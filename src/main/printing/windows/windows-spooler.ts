@@ -1,6 +1,6 @@
 import { defaultPowershellPath, POWERSHELL_ARGS } from '../../windows-powershell';
 import { PRINT_ERROR_CODES, PrintError } from '../errors';
-import { runExecFile, type ExecFileRunner } from '../exec';
+import { runExecFile, type ExecFileRunner } from '../../process/exec';
 
 /*
  * What the Windows print spooler says about a printer and its jobs, asked through

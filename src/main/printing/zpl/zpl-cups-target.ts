@@ -4,7 +4,7 @@
  * The queue's readiness and the jobs' states are CUPS's, asked as for a `cups:` printer.
  */
 import { PRINT_ERROR_CODES, PrintError, fsPrintError } from '../errors';
-import { cLocaleEnv, runExecFile, type ExecFileRunner } from '../exec';
+import { cLocaleEnv, runExecFile, type ExecFileRunner } from '../../process/exec';
 import { CupsTarget } from '../cups/cups-target';
 import { parseLpRequestId } from '../cups/lpstat';
 import { withSpoolFile } from '../spool-temp';

@@ -6,7 +6,7 @@
  * and the ZPL through stdin, so nothing a name contains can change what runs.
  */
 import { PRINT_ERROR_CODES, PrintError } from '../errors';
-import { runExecFile, type ExecFileRunner } from '../exec';
+import { runExecFile, type ExecFileRunner } from '../../process/exec';
 import { notReady, type PrinterTarget, type Readiness, type SpoolerJobState, type SpoolRequest, type SpoolResult } from '../target';
 import { defaultPowershellPath, POWERSHELL_ARGS, PRINTER_NAME_ENV, type WindowsSpooler } from '../windows/windows-spooler';
 import { assertPrinterReady, jobStateOf } from '../windows/windows-status';

@@ -1,10 +1,13 @@
 import { KvWatchInclude, type KV, type KvEntry } from '@nats-io/kv';
+import type { RejectedInput, RejectedKind } from './rejected-input';
 
 /**
  * A bucket's current entries kept in memory (each change arrives through a KV watch as it
- * is written), so the relay decides a booking without reading every station's rules and
- * heartbeat from the server each time. The watch starts before the first full read; each
- * key keeps whichever of the two is the newer revision.
+ * is written), so the relay decides a booking without reading every station's rules,
+ * heartbeat and claims from the server each time. The watch starts before the first full
+ * read; each key keeps whichever of the two is the newer revision. An entry that does not
+ * fit its schema is left out (and reported). `restart()` starts over after the bucket was
+ * recreated (a server that lost its store).
  */
 export class BucketMirror<T> {
   private readonly entries = new Map<string, { value: T; created: Date; revision: number }>();
@@ -12,7 +15,8 @@ export class BucketMirror<T> {
 
   constructor(
     private readonly kv: KV,
-    private readonly parse: (raw: unknown) => T | null,
+    private readonly parse: (text: string, key: string) => T | null,
+    private readonly rejects?: { readonly input: RejectedInput; readonly kind: RejectedKind },
   ) {}
 
   async start(): Promise<void> {
@@ -29,16 +33,19 @@ export class BucketMirror<T> {
     }
   }
 
+  async restart(): Promise<void> {
+    this.stop();
+    this.entries.clear();
+    await this.start();
+  }
+
   private take(entry: KvEntry): void {
     const known = this.entries.get(entry.key);
     if (known && known.revision >= entry.revision) return;
     let value: T | null = null;
     if (entry.operation === 'PUT' && entry.length > 0) {
-      try {
-        value = this.parse(entry.json<unknown>());
-      } catch {
-        value = null;
-      }
+      value = this.parse(entry.string(), entry.key);
+      if (value === null) this.rejects?.input.reject(this.rejects.kind, entry.key);
     }
     if (value === null) this.entries.delete(entry.key);
     else this.entries.set(entry.key, { value, created: entry.created, revision: entry.revision });
@@ -51,5 +58,6 @@ export class BucketMirror<T> {
 
   stop(): void {
     this.stopWatch?.();
+    this.stopWatch = null;
   }
 }

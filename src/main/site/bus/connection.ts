@@ -3,14 +3,25 @@ import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/trans
 import { jetstream, jetstreamManager, DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { CodedError } from '../../errors';
-import { BOOKINGS_STREAM, BOOKING_SUBJECT_PREFIX, CLAIMS_BUCKET, DECISIONS_BUCKET, RULES_BUCKET, STATIONS_BUCKET } from './names';
+import {
+  BOOKINGS_STREAM,
+  BOOKING_SUBJECT_PREFIX,
+  CLAIMS_BUCKET,
+  DECISIONS_BUCKET,
+  RULES_BUCKET,
+  STATIONS_BUCKET,
+  TAKEN_BUCKET,
+} from './names';
+import { splitCredentials } from './site-address';
 import { SITE } from '../../retry/policies';
 
 /**
  * One connection to the site's NATS server (or cluster), kept for the life of the process:
  * the client reconnects by itself, to any server of the list, for ever. What the site
- * needs on the server (the bookings stream, four KV buckets) is set up by whoever connects
- * first, relay or station, with the same settings, so the start order does not matter.
+ * needs on the server (the bookings stream, five KV buckets) is set up by whoever connects
+ * first with the right to: on an open site relay or station, on a protected one
+ * (site-setup) the relays only; a station there binds to what exists. `ensureSite` sets up
+ * again what is missing (a server that lost its store): relays call it every few seconds.
  */
 
 export interface SiteConnectionOptions {
@@ -38,6 +49,7 @@ export interface SiteBuckets {
   readonly claims: KV;
   readonly stations: KV;
   readonly rules: KV;
+  readonly taken: KV;
 }
 
 export interface SiteConnection {
@@ -46,6 +58,8 @@ export interface SiteConnection {
   readonly buckets: SiteBuckets;
   /** True while the client holds a link to a server. */
   readonly connected: boolean;
+  /** The server this client is linked to requires TLS (its link is encrypted). */
+  readonly tls: boolean;
   readonly servers: readonly string[];
   close(): Promise<void>;
 }
@@ -56,8 +70,10 @@ const DAY_MS = 24 * 3_600_000;
 
 export async function connectSite(options: SiteConnectionOptions): Promise<SiteConnection> {
   const authenticator = options.credsFile ? credsAuthenticator(await readFile(options.credsFile)) : undefined;
+  const { servers, user, pass } = splitCredentials(options.servers);
   const nc = await connect({
-    servers: [...options.servers],
+    servers,
+    ...(user !== null ? { user, pass: pass ?? '' } : {}),
     name: options.name,
     // A site server that restarts, or one node of a cluster that is lost: keep trying, for ever.
     maxReconnectAttempts: SITE.reconnectAttempts,
@@ -66,6 +82,14 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
     pingInterval: 5_000,
     maxPingOut: 2,
     ...(authenticator ? { authenticator } : {}),
+  }).catch((error: unknown) => {
+    if (/authoriz|authentic/i.test(String(error))) {
+      throw new SiteUnavailableError(
+        `the site's server refused this credential (${String(error)}): use the .creds file site-setup wrote for this name (--site-creds)`,
+        { cause: error },
+      );
+    }
+    throw error;
   });
   let connected = true;
   void (async () => {
@@ -90,6 +114,9 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
       get connected() {
         return connected && !nc.isClosed();
       },
+      get tls() {
+        return nc.info?.tls_required === true;
+      },
       async close() {
         if (nc.isClosed()) return;
         await nc.drain().catch(() => nc.close());
@@ -112,19 +139,62 @@ async function setUpWithRetries(nc: NatsConnection, options: SiteConnectionOptio
     try {
       return await setUp(nc, options);
     } catch (error) {
-      if (Date.now() > deadline || nc.isClosed()) {
-        throw new SiteUnavailableError(
-          `the site's NATS server at ${options.servers.join(',')} does not answer JetStream requests (${String(error)}): ` +
-            'start it with -js (JetStream on), and for a cluster check that its nodes see each other',
-          { cause: error },
-        );
-      }
+      if (Date.now() > deadline || nc.isClosed()) throw new SiteUnavailableError(setupProblem(error), { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
   }
 }
 
+/** What went wrong setting the site up, in words an operator can act on. */
+export function setupProblem(error: unknown): string {
+  const text = String(error);
+  if (/permission|authorization/i.test(text)) {
+    return `this credential may not set the site up and a relay has not done it yet (${text}): start a relay with its relay credential`;
+  }
+  if (/jetstream not enabled|not enabled for account|503|no responders/i.test(text)) {
+    return `the site's NATS server does not answer JetStream requests (${text}): start it with -js (JetStream on), or from site-setup's config`;
+  }
+  return `the site could not be set up on its NATS server (${text}); for a cluster check that its nodes see each other`;
+}
+
+function isPermissionError(error: unknown): boolean {
+  return /permission|authorization/i.test(String(error));
+}
+
 async function setUp(nc: NatsConnection, options: SiteConnectionOptions): Promise<SiteBuckets> {
+  try {
+    return await ensureSite(nc, options);
+  } catch (error) {
+    // A station of a protected site may not create: it binds to what the relays set up,
+    // once the bookings stream is there.
+    if (!isPermissionError(error)) throw error;
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.info(BOOKINGS_STREAM);
+    return bindBuckets(nc);
+  }
+}
+
+/** The buckets by name, without asking the server (a station of a protected site). */
+export async function bindBuckets(nc: NatsConnection): Promise<SiteBuckets> {
+  const kvm = new Kvm(jetstream(nc));
+  return {
+    decisions: await kvm.open(DECISIONS_BUCKET),
+    claims: await kvm.open(CLAIMS_BUCKET),
+    stations: await kvm.open(STATIONS_BUCKET),
+    rules: await kvm.open(RULES_BUCKET),
+    taken: await kvm.open(TAKEN_BUCKET),
+  };
+}
+
+/**
+ * Creates what is missing of the site (the stream, the buckets) and binds the rest; returns
+ * which were created, so a relay can restart its watches of a bucket that was recreated.
+ */
+export async function ensureSite(
+  nc: NatsConnection,
+  options: Pick<SiteConnectionOptions, 'servers' | 'keepDays' | 'claimMinutes'>,
+  created: string[] = [],
+): Promise<SiteBuckets> {
   // One replica a server, up to three: a three-node cluster keeps every booking on all three.
   const replicas = Math.min(3, options.servers.length);
   const keepMs = (options.keepDays ?? 7) * DAY_MS;
@@ -139,23 +209,35 @@ async function setUp(nc: NatsConnection, options: SiteConnectionOptions): Promis
     duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
     num_replicas: replicas,
   };
-  try {
-    await jsm.streams.info(BOOKINGS_STREAM);
-  } catch {
+  const exists = async (stream: string): Promise<boolean> => {
+    try {
+      await jsm.streams.info(stream);
+      return true;
+    } catch (error) {
+      if (/not found|10059/i.test(String(error))) return false;
+      throw error;
+    }
+  };
+  if (!(await exists(BOOKINGS_STREAM))) {
     await jsm.streams.add(config).catch(async (error: unknown) => {
       // Another process added it between our look and our add.
-      if (!(await jsm.streams.info(BOOKINGS_STREAM).catch(() => null))) throw error;
+      if (!(await exists(BOOKINGS_STREAM))) throw error;
     });
+    created.push(BOOKINGS_STREAM);
   }
   const js = jetstream(nc);
   const kvm = new Kvm(js);
-  const bucket = (name: string, opts: { ttl?: number; history?: number }): Promise<KV> =>
-    kvm.create(name, { replicas, history: opts.history ?? 1, ttl: opts.ttl ?? 0, storage: StorageType.File });
+  const bucket = async (name: string, opts: { ttl?: number; history?: number }): Promise<KV> => {
+    if (await exists(`KV_${name}`)) return kvm.open(name);
+    created.push(name);
+    return kvm.create(name, { replicas, history: opts.history ?? 1, ttl: opts.ttl ?? 0, storage: StorageType.File });
+  };
   return {
     decisions: await bucket(DECISIONS_BUCKET, { ttl: keepMs }),
     claims: await bucket(CLAIMS_BUCKET, { ttl: (options.claimMinutes ?? 30) * 60_000 }),
     stations: await bucket(STATIONS_BUCKET, {}),
     rules: await bucket(RULES_BUCKET, {}),
+    taken: await bucket(TAKEN_BUCKET, { ttl: keepMs }),
   };
 }
 

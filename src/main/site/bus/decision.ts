@@ -1,5 +1,5 @@
 import type { StationRules } from '../../../shared/domain';
-import type { BookingNotice } from '../../intake/booking-notice';
+import type { BookingNotice } from '../../ledger/booking-notice';
 import { matchesStationRules } from '../../intake/station-rules';
 
 /**

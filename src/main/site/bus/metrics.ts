@@ -25,6 +25,7 @@ export class SiteMetrics {
   private readonly failed: Counter;
   private readonly lag: Histogram;
   private readonly published: Counter;
+  private readonly rejectedInput: Counter;
   private readonly counted = new Set<string>();
 
   constructor(role: 'station' | 'relay', source: Partial<StationMetricsSource> = {}) {
@@ -36,6 +37,12 @@ export class SiteMetrics {
       name: 'print_station_site_bookings_published_total',
       help: 'Bookings the relay decided and published to the site',
       labelNames: ['reason'],
+      registers,
+    });
+    this.rejectedInput = new Counter({
+      name: 'print_station_site_rejected_total',
+      help: 'Messages and bucket entries from the site that did not fit its format and were set aside',
+      labelNames: ['kind'],
       registers,
     });
     this.lag = new Histogram({
@@ -117,6 +124,10 @@ export class SiteMetrics {
     this.lag.observe(ms / 1000);
   }
 
+  rejected(kind: string): void {
+    this.rejectedInput.inc({ kind });
+  }
+
   publishedBooking(reason: string): void {
     this.published.inc({ reason });
   }
@@ -130,6 +141,11 @@ export interface MetricsServer {
 /** Serves the registry at /metrics on 127.0.0.1 (a scraper on another host goes through a proxy). */
 export async function startMetricsServer(metrics: SiteMetrics, port: number, host = '127.0.0.1'): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
+    // A page on another site that resolves its own name to 127.0.0.1 (DNS rebinding) sends its name as Host.
+    if (!isLoopbackHost(req.headers.host)) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('metrics answer only to a loopback Host (127.0.0.1, localhost, [::1])\n');
+      return;
+    }
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('metrics are at /metrics\n');
       return;
@@ -144,4 +160,11 @@ export async function startMetricsServer(metrics: SiteMetrics, port: number, hos
     url: `http://${host}:${bound}/metrics`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** `127.0.0.1:9464`, `localhost:9464`, `[::1]:9464`: the names a scraper on this machine uses. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
 }

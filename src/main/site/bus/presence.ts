@@ -2,6 +2,8 @@ import type { KV } from '@nats-io/kv';
 import type { SitePrinterView, SiteScaleView, SiteStationView } from '../../../shared/site';
 import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
+import type { RejectedInput } from './rejected-input';
+import { heartbeatSchema, parseJson, stationNameSchema } from './schemas';
 
 /**
  * Heartbeats in the stations bucket: each station (and relay) writes its state every
@@ -12,6 +14,8 @@ import { fromToken, token } from './names';
 
 export const HEARTBEAT_MS = 5_000;
 export const OFFLINE_AFTER_MS = 15_000;
+/** The most stations a status lists (a site of hundreds fits; a flood of invented names does not grow the answer). */
+export const MAX_LISTED_STATIONS = 1_000;
 
 export interface Heartbeat {
   readonly role: 'station' | 'relay';
@@ -28,6 +32,7 @@ export class Presence {
   constructor(
     private readonly kv: KV,
     private readonly now: () => number = Date.now,
+    private readonly rejected?: RejectedInput,
   ) {}
 
   async beat(name: string, heartbeat: Heartbeat): Promise<void> {
@@ -36,12 +41,16 @@ export class Presence {
 
   async list(): Promise<SiteStationView[]> {
     const names: string[] = [];
-    for await (const key of await this.kv.keys()) names.push(key);
+    for await (const key of await this.kv.keys()) if (names.length < MAX_LISTED_STATIONS) names.push(key);
     const views: SiteStationView[] = [];
     for (const key of names) {
       const entry = await this.kv.get(key);
       if (!entry || entry.operation !== 'PUT' || entry.length === 0) continue;
-      const beat = entry.json<Heartbeat & { at: string }>();
+      const beat = parseHeartbeat(entry.string(), key);
+      if (!beat) {
+        this.rejected?.reject('heartbeat', key);
+        continue;
+      }
       // The server's time of the write, not the writer's clock: stations' clocks may differ.
       const seen = entry.created.getTime();
       views.push({
@@ -73,12 +82,18 @@ export class OnlineStations {
   constructor(
     kv: KV,
     private readonly now: () => number = Date.now,
+    rejected?: RejectedInput,
   ) {
-    this.mirror = new BucketMirror<Heartbeat>(kv, (raw) => raw as Heartbeat);
+    this.mirror = new BucketMirror<Heartbeat>(kv, parseHeartbeat, rejected ? { input: rejected, kind: 'heartbeat' } : undefined);
   }
 
   start(): Promise<void> {
     return this.mirror.start();
+  }
+
+  /** After the bucket was recreated. */
+  restart(): Promise<void> {
+    return this.mirror.restart();
   }
 
   async online(): Promise<Set<string>> {
@@ -92,4 +107,10 @@ export class OnlineStations {
   stop(): void {
     this.mirror.stop();
   }
+}
+
+/** A heartbeat as stored, checked, with its key a valid station name; null when not. */
+function parseHeartbeat(text: string, key: string): Heartbeat | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(key) || !stationNameSchema.safeParse(fromToken(key)).success) return null;
+  return parseJson(heartbeatSchema, text);
 }

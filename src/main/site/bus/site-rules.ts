@@ -1,12 +1,15 @@
 import type { KV } from '@nats-io/kv';
-import { stationRulesSchema, type StationRules } from '../../../shared/domain';
+import type { StationRules } from '../../../shared/domain';
 import { BucketMirror } from './bucket-mirror';
 import { fromToken, token } from './names';
+import type { RejectedInput } from './rejected-input';
+import { parseJson, siteStationRulesSchema } from './schemas';
 
 /**
  * Each station's routing rules, kept in the site's rules bucket under the station's name,
  * with the station its bookings go to when it is down (its fallback). A station writes its
- * own rules when they change; any station may write another's (Settings).
+ * own rules when they change; on an open site any station may write another's (Settings), on
+ * a protected one only its own.
  */
 
 export interface SiteStationRules {
@@ -18,14 +21,22 @@ export interface SiteStationRules {
 export class SiteRules {
   private mirror: BucketMirror<SiteStationRules> | null = null;
 
-  constructor(private readonly kv: KV) {}
+  constructor(
+    private readonly kv: KV,
+    private readonly rejected?: RejectedInput,
+  ) {}
 
   /** Keeps every station's rules in memory from now on (the relay, deciding each booking): all() reads them there. */
   async mirrored(): Promise<this> {
-    const mirror = new BucketMirror<SiteStationRules>(this.kv, parse);
+    const mirror = new BucketMirror<SiteStationRules>(this.kv, parse, this.rejected ? { input: this.rejected, kind: 'rules' } : undefined);
     await mirror.start();
     this.mirror = mirror;
     return this;
+  }
+
+  /** After the bucket was recreated. */
+  async restart(): Promise<void> {
+    await this.mirror?.restart();
   }
 
   stop(): void {
@@ -39,7 +50,7 @@ export class SiteRules {
   async get(station: string): Promise<SiteStationRules | null> {
     const entry = await this.kv.get(token(station));
     if (!entry || entry.operation !== 'PUT' || entry.length === 0) return null;
-    return parse(entry.json<unknown>());
+    return parse(entry.string());
   }
 
   async all(): Promise<Map<string, SiteStationRules>> {
@@ -50,16 +61,14 @@ export class SiteRules {
     for (const key of keys) {
       const entry = await this.kv.get(key);
       if (!entry || entry.operation !== 'PUT' || entry.length === 0) continue;
-      const value = parse(entry.json<unknown>());
+      const value = parse(entry.string());
       if (value) result.set(fromToken(key), value);
+      else this.rejected?.reject('rules', key);
     }
     return result;
   }
 }
 
-function parse(raw: unknown): SiteStationRules | null {
-  const value = raw as { rules?: unknown; fallback?: unknown } | null;
-  const rules = stationRulesSchema.safeParse(value?.rules);
-  if (!rules.success) return null;
-  return { rules: rules.data, fallback: typeof value?.fallback === 'string' ? value.fallback : null };
+function parse(text: string): SiteStationRules | null {
+  return parseJson(siteStationRulesSchema, text);
 }

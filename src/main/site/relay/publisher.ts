@@ -1,6 +1,6 @@
-import type { JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
 import type { StationRules } from '../../../shared/domain';
-import type { BookingNotice } from '../../intake/booking-notice';
+import type { BookingNotice } from '../../ledger/booking-notice';
 import { BookingDeferredError } from '../../intake/errors';
 import type { BookingSinkPort, IntakeLogger, ShipmentSourcePort } from '../../intake/ports';
 import { rulesNeedShipmentDetails } from '../../intake/station-rules';
@@ -37,10 +37,15 @@ export interface SitePublisherOptions {
   readonly logger: IntakeLogger;
   /** The bookings waiting for a station (no claim, no rule, no default) changed. @default none */
   readonly onWaiting?: (shipmentIds: readonly string[]) => void;
-  /** A booking was published (after its decision). @default none */
-  readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
+  /** A booking was published (after its decision); `ack`: where the stream stored it. @default none */
+  readonly onPublished?: (record: DecisionRecord, fresh: boolean, ack: PubAck) => void;
   /** @default Date.now */
   readonly now?: () => number;
+  /**
+   * Until when deciding waits (a site set up again after its server lost its store: the
+   * stations write their heartbeats and rules back first). @default never
+   */
+  readonly holdUntil?: () => number;
 }
 
 export class SitePublisher implements BookingSinkPort {
@@ -55,6 +60,11 @@ export class SitePublisher implements BookingSinkPort {
   }
 
   async submitBooking(incoming: BookingNotice): Promise<void> {
+    if ((this.options.holdUntil?.() ?? 0) > (this.options.now ?? Date.now)()) {
+      throw new BookingDeferredError(
+        `the site was set up again moments ago: booking ${incoming.shipmentId} is decided once the stations have written their rules back`,
+      );
+    }
     // Decided, then created once: a booking decided before (another relay, a retry) keeps that
     // decision, and a fresh one costs no read first.
     const record = await this.decide(incoming);
@@ -69,9 +79,9 @@ export class SitePublisher implements BookingSinkPort {
     if (this.waiting.delete(incoming.shipmentId)) this.options.onWaiting?.(this.waitingBookings());
     const stored = await this.options.decisions.decideOnce(record);
     const fresh = stored.record === record;
-    await publishDecision(this.options.js, stored.record);
+    const ack = await publishDecision(this.options.js, stored.record);
     if (fresh) this.options.logger.info(`site: booking ${incoming.shipmentId} goes to ${stored.record.station}: ${stored.record.why}`);
-    this.options.onPublished?.(stored.record, fresh);
+    this.options.onPublished?.(stored.record, fresh, ack);
   }
 
   private wait(notice: BookingNotice): void {
@@ -120,9 +130,12 @@ export class SitePublisher implements BookingSinkPort {
   }
 }
 
-/** Publishes the booking to its station's subject; the id makes a repeat (a second relay, a retry) a no-op. */
-export async function publishDecision(js: JetStreamClient, record: DecisionRecord): Promise<void> {
-  await js.publish(stationSubject(record.station), JSON.stringify({ shipmentId: record.shipmentId }), {
-    msgID: `${record.shipmentId}@${record.station}`,
+/**
+ * Publishes the booking to its station's subject; the id makes a repeat (a second relay, a
+ * retry) a no-op. `again`: a new id, for a message the stream no longer holds.
+ */
+export async function publishDecision(js: JetStreamClient, record: DecisionRecord, again?: string): Promise<PubAck> {
+  return js.publish(stationSubject(record.station), JSON.stringify({ shipmentId: record.shipmentId }), {
+    msgID: `${record.shipmentId}@${record.station}${again ? `#${again}` : ''}`,
   });
 }

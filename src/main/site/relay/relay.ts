@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { StationRules } from '../../../shared/domain';
@@ -10,7 +11,10 @@ import { WebhookSource } from '../../intake/sources/webhooks/webhook-source';
 import { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
-import { connectSite, type SiteConnection } from '../bus/connection';
+import { connectSite, ensureSite, type SiteConnection } from '../bus/connection';
+import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
+import { TakenMarks } from '../bus/taken-marks';
+import { Confirmations } from './confirmations';
 import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
 import { FallbackMover } from './fallback-mover';
 import { HEARTBEAT_MS, OnlineStations, Presence } from '../bus/presence';
@@ -65,6 +69,10 @@ export interface RelayOptions {
   readonly onLink?: (connected: boolean) => void;
   /** The bookings waiting for a station changed (metrics). @default none */
   readonly onWaiting?: (shipmentIds: readonly string[]) => void;
+  /** Something from the site did not fit its format and was set aside (metrics). @default none */
+  readonly onRejected?: (kind: RejectedKind) => void;
+  /** How often the relay checks that the site's stream and buckets exist (recreating what is missing). @default 10000 */
+  readonly healEveryMs?: number;
 }
 
 export interface Relay {
@@ -72,6 +80,9 @@ export interface Relay {
   readonly webhookUrl: string | null;
   readonly poller: Poller | null;
   readonly fallback: FallbackMover;
+  readonly confirmations: Confirmations;
+  /** Checks the site's stream and buckets now, recreating what is missing; exposed for tests. */
+  readonly heal: () => Promise<string[]>;
   /** The service requests made so far (for the bench's requests a minute). */
   readonly serviceRequests: () => number;
   /** Shipment ids of bookings that nothing decides yet (a relay without a default station). */
@@ -104,12 +115,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     throw error;
   }
   const { buckets } = site;
+  const rejected = new RejectedInput({ warn: log.warn, onRejected: options.onRejected });
   const presence = new Presence(buckets.stations);
-  // Every station's heartbeat and rules kept in memory: a booking is decided without reading them each time.
-  const online = new OnlineStations(buckets.stations);
+  // Every station's heartbeat, rules and claims kept in memory: a booking is decided without reading them each time.
+  const online = new OnlineStations(buckets.stations, Date.now, rejected);
   await online.start();
-  const decisions = new DecisionsBucket(buckets.decisions);
-  const rules = await new SiteRules(buckets.rules).mirrored();
+  const decisions = new DecisionsBucket(buckets.decisions, rejected);
+  const taken = new TakenMarks(buckets.taken, rejected);
+  const rules = await new SiteRules(buckets.rules, rejected).mirrored();
+  const claims = await new ClaimsBucket(buckets.claims).mirrored(rejected);
   // Every call the relay makes to the service goes through here, counted for the site's requests a minute.
   const shipments = {
     listShipments: (query: Parameters<ServiceConnection['current']['listShipments']>[0]) => {
@@ -125,21 +139,36 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       return connection.current.tracking(id);
     },
   };
+  // After the site was set up again, deciding waits two heartbeats: stations write their rules back.
+  let holdUntil = 0;
   const publisher = new SitePublisher({
+    holdUntil: () => holdUntil,
     js: site.js,
     decisions,
-    claims: new ClaimsBucket(buckets.claims),
+    claims,
     rules,
     online,
     defaults: options.defaultStations,
     shipments,
     logger,
-    onPublished: options.onPublished,
+    onPublished: (record, fresh, ack) => {
+      confirmations.published(record, ack);
+      options.onPublished?.(record, fresh);
+    },
     onWaiting: options.onWaiting,
   });
+  const confirmations = new Confirmations({
+    js: site.js,
+    jsm: () => jetstreamManager(site.nc),
+    decisions: () => decisions,
+    taken: () => taken,
+    logger,
+  });
+  await confirmations.start();
   const fallback = new FallbackMover({
     js: site.js,
     decisions,
+    taken,
     rules,
     online,
     defaults: options.defaultStations,
@@ -174,15 +203,45 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
 
+  // A server that lost its store (restarted empty, a stream or bucket deleted by hand): set
+  // up again what is missing, and follow the new buckets.
+  let healing = false;
+  const heal = async (): Promise<string[]> => {
+    if (healing || !site.connected) return [];
+    healing = true;
+    const created: string[] = [];
+    try {
+      await ensureSite(site.nc, { servers: options.servers, claimMinutes: options.claimMinutes }, created);
+      if (created.length > 0) {
+        holdUntil = Date.now() + 2 * HEARTBEAT_MS;
+        log.warn(`relay: the site's server had lost ${created.join(', ')}: set up again`);
+        await Promise.all([online.restart(), rules.restart(), claims.restart(), fallback.watch(), confirmations.watch()]);
+        await confirmations.sweep();
+      }
+    } catch (error) {
+      log.warn(`relay: checking the site's stream and buckets failed (${String(error)}); trying again`);
+    } finally {
+      healing = false;
+    }
+    return created;
+  };
+  const healer = setInterval(() => void heal(), options.healEveryMs ?? 10_000);
+  healer.unref();
+
   return {
     site,
     webhookUrl: intake.find(WebhookSource)?.url ?? null,
     poller: intake.find(PollingSource)?.poller ?? null,
     fallback,
+    confirmations,
+    heal,
     serviceRequests: () => requests,
     waitingBookings: () => publisher.waitingBookings(),
     async stop() {
       clearInterval(heartbeat);
+      clearInterval(healer);
+      confirmations.stop();
+      claims.stop();
       fallback.stop();
       online.stop();
       rules.stop();

@@ -7,6 +7,10 @@ import type { IntakeSink, IntakeSource } from '../../intake/intake-source';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
 import { connectSite, type SiteConnection } from '../bus/connection';
+import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
+import { maskPassword, missingProtections, protectionWarning, type MissingProtection } from '../bus/site-address';
+import { TakenMarks } from '../bus/taken-marks';
+import { parseDecision } from '../bus/decisions';
 import { DecisionsBucket, type DecisionRecord } from '../bus/decisions';
 import { HEARTBEAT_MS, Presence, type Heartbeat } from '../bus/presence';
 import { SiteRules } from '../bus/site-rules';
@@ -45,6 +49,8 @@ export interface SiteStationOptions {
   readonly onDelivered?: (lagMs: number) => void;
   /** The link went down (false) or came up (true). @default none */
   readonly onLink?: (connected: boolean) => void;
+  /** Something from the site did not fit its format and was set aside (metrics). @default none */
+  readonly onRejected?: (kind: RejectedKind) => void;
 }
 
 const RECENT_DECISIONS = 50;
@@ -61,16 +67,31 @@ export class SiteStation implements IntakeSource {
   private lastRules: string | null = null;
   private readonly recent: SiteDecisionView[] = [];
   private stopWatch: (() => void) | null = null;
+  private readonly rejected: RejectedInput;
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** Why the last try to join failed, while it has not joined yet (the start's waiting line says it). */
+  joinProblem: string | null = null;
   /** Resolves once connected and reading bookings. */
   readonly ready: Promise<void>;
   private resolveReady!: () => void;
 
   constructor(private readonly options: SiteStationOptions) {
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+    this.rejected = new RejectedInput({ warn: options.log.warn, onRejected: options.onRejected });
   }
 
+  /** The protections this station's link to the site lacks, in words (the Site tab and the start's `warning:` line). */
+  protectionWarning(): string | null {
+    return protectionWarning('site', this.missingProtections());
+  }
+
+  private missingProtections(): MissingProtection[] {
+    return missingProtections(this.options.servers, this.options.credsFile, this.connection?.tls ?? false);
+  }
+
+  /** The site's address as shown and logged (a password in it masked). */
   get address(): string {
-    return this.options.servers.join(',');
+    return maskPassword(this.options.servers.join(','));
   }
 
   get name(): string {
@@ -85,8 +106,18 @@ export class SiteStation implements IntakeSource {
   async start(sink: IntakeSink): Promise<void> {
     this.sink = sink;
     this.armLost();
+    this.join(0);
+  }
+
+  /** A join that fails (the site not set up yet, a credential refused) is tried again, 2 s doubling to 60 s. */
+  private join(failures: number): void {
     void this.connect().catch((error: unknown) => {
-      if (!this.stopped) this.options.log.error(`site: cannot join ${this.address}: ${String(error)}`);
+      if (this.stopped) return;
+      const waitMs = Math.min(2_000 * 2 ** failures, 60_000);
+      this.joinProblem = error instanceof Error ? error.message : String(error);
+      this.options.log.error(`site: cannot join ${this.address}: ${String(error)}; trying again in ${Math.round(waitMs / 1000)} s`);
+      this.retryTimer = setTimeout(() => this.join(failures + 1), waitMs);
+      this.retryTimer.unref();
     });
   }
 
@@ -105,13 +136,21 @@ export class SiteStation implements IntakeSource {
       },
     });
     if (this.stopped) return void (await connection.close());
-    this.connection = connection;
     const { buckets } = connection;
-    await this.syncRules();
+    try {
+      this.connection = connection;
+      await this.syncRules();
+    } catch (error) {
+      this.connection = null;
+      await connection.close();
+      throw error;
+    }
     this.consumer = new StationConsumer({
       nc: connection.nc,
       js: connection.js,
-      decisions: new DecisionsBucket(buckets.decisions),
+      decisions: new DecisionsBucket(buckets.decisions, this.rejected),
+      taken: new TakenMarks(buckets.taken, this.rejected),
+      rejected: this.rejected,
       station,
       sink: this.sink!,
       logger: { info: log.info, warn: log.warn, error: log.error },
@@ -129,13 +168,15 @@ export class SiteStation implements IntakeSource {
     void (async () => {
       for await (const entry of watch) {
         if (entry.operation !== 'PUT' || entry.length === 0) continue;
-        this.remember(entry.json<DecisionRecord>());
+        const record = parseDecision(entry.string());
+        if (record) this.remember(record);
       }
     })().catch(() => undefined);
     await this.beat();
     this.heartbeatTimer = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.heartbeatTimer.unref();
     this.found();
+    this.joinProblem = null;
     this.options.onLink?.(true);
     this.resolveReady();
   }
@@ -269,8 +310,8 @@ export class SiteStation implements IntakeSource {
     if (connection && this.connected) {
       try {
         const [listed, rules] = await Promise.all([
-          new Presence(connection.buckets.stations).list(),
-          new SiteRules(connection.buckets.rules).all(),
+          new Presence(connection.buckets.stations, Date.now, this.rejected).list(),
+          new SiteRules(connection.buckets.rules, this.rejected).all(),
         ]);
         stations = listed.map((s) => ({ ...s, rules: rules.get(s.name)?.rules ?? null, fallback: rules.get(s.name)?.fallback ?? null }));
       } catch {
@@ -282,6 +323,7 @@ export class SiteStation implements IntakeSource {
       address: this.address,
       station: this.options.station,
       connected: this.connected,
+      missingProtection: this.missingProtections(),
       stations,
       decisions: [...this.recent],
     };
@@ -290,6 +332,7 @@ export class SiteStation implements IntakeSource {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.lostTimer) clearTimeout(this.lostTimer);
     this.stopWatch?.();
     await this.consumer?.stop();

@@ -1,7 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CupsTarget, type CupsTargetOptions } from '../../../../src/main/printing/cups/cups-target';
-import { runExecFile, type ExecFileRunner } from '../../../../src/main/printing/exec';
+import { runExecFile, type ExecFileRunner } from '../../../../src/main/process/exec';
 import { ippGetJob } from '../../../../src/main/printing/ipp/ipp';
 import { PrintError } from '../../../../src/main/printing/errors';
 import type { SpoolRequest } from '../../../../src/main/printing/target';

@@ -4,7 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CupsTarget } from '../../../../src/main/printing/cups/cups-target';
 import { PrintError } from '../../../../src/main/printing/errors';
-import { runExecFile, type ExecFileRunner } from '../../../../src/main/printing/exec';
+import { runExecFile, type ExecFileRunner } from '../../../../src/main/process/exec';
 import { ippGetPrinter } from '../../../../src/main/printing/ipp/ipp';
 import type { SpoolRequest } from '../../../../src/main/printing/target';
 import { labelSpoolRequest, startPrivateCups, type PrivateCups } from '../../../support/cups';

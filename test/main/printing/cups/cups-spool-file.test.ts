@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CupsTarget } from '../../../../src/main/printing/cups/cups-target';
-import type { ExecFileRunner } from '../../../../src/main/printing/exec';
+import type { ExecFileRunner } from '../../../../src/main/process/exec';
 
 describe('CupsTarget spool through lp', () => {
   it('hands lp a path to the whole PDF (never a pipe it could cut short) and removes the file after', async () => {

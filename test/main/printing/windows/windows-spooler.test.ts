@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PrintError } from '../../../../src/main/printing/errors';
 import { withSpoolerPrinterList } from '../../../../src/main/printing/create-target';
-import type { ExecFileRunner } from '../../../../src/main/printing/exec';
+import type { ExecFileRunner } from '../../../../src/main/process/exec';
 import {
   defaultPowershellPath,
   LIST_PRINTERS_SCRIPT,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpoolerFollower, type FollowOutcome } from '../../../../src/main/jobs/spooler-follower';
 import { createTarget } from '../../../../src/main/printing/create-target';
-import type { ExecFileRunner } from '../../../../src/main/printing/exec';
+import type { ExecFileRunner } from '../../../../src/main/process/exec';
 import { PrintError } from '../../../../src/main/printing/errors';
 import type { SpoolRequest } from '../../../../src/main/printing/target';
 import { WindowsSpooler } from '../../../../src/main/printing/windows/windows-spooler';

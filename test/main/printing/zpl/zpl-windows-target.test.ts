@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderTestPage } from '../../../../src/main/agent/test-page';
 import { createTarget } from '../../../../src/main/printing/create-target';
-import { runExecFile, type ExecFileRunner } from '../../../../src/main/printing/exec';
+import { runExecFile, type ExecFileRunner } from '../../../../src/main/process/exec';
 import { PRINT_ERROR_CODES, PrintError } from '../../../../src/main/printing/errors';
 import type { SpoolRequest } from '../../../../src/main/printing/target';
 import { WindowsSpooler } from '../../../../src/main/printing/windows/windows-spooler';

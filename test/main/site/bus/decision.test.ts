@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookingCodes, decideStation } from '../../../../src/main/site/bus/decision';
-import type { BookingNotice } from '../../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../../src/main/ledger/booking-notice';
 import type { StationRules } from '../../../../src/shared/domain';
 
 const notice: BookingNotice = {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { SiteMetrics, startMetricsServer } from '../../../../src/main/site/bus/metrics';
 import type { JobView } from '../../../../src/shared/domain';
@@ -36,6 +37,31 @@ describe('Prometheus metrics', () => {
       connected = false;
       expect(await (await fetch(server.url)).text()).toContain('print_station_site_connected{role="station"} 0');
       expect((await fetch(server.url.replace('/metrics', '/'))).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers only a loopback Host header (a page that rebinds its own name to 127.0.0.1 reads nothing)', async () => {
+    const metrics = new SiteMetrics('relay', {});
+    metrics.rejected('booking-message');
+    const server = await startMetricsServer(metrics, 0);
+    const status = (host: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const url = new URL(server.url);
+        request({ host: url.hostname, port: url.port, path: '/metrics', headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      expect(await status('evil.example:80')).toBe(421);
+      expect(await status('127.0.0.1.evil.example')).toBe(421);
+      expect(await status(`127.0.0.1:${new URL(server.url).port}`)).toBe(200);
+      expect(await status('localhost')).toBe(200);
+      expect(await (await fetch(server.url)).text()).toContain('print_station_site_rejected_total{kind="booking-message",role="relay"} 1');
     } finally {
       await server.close();
     }

@@ -1,4 +1,4 @@
-import type { BookingNotice } from '../../booking-notice';
+import type { BookingNotice } from '../../../ledger/booking-notice';
 import { createBookingDispatcher, type BookingDispatcher, type DispatchResult } from '../../booking-dispatch';
 import { BookingTimeResolver } from './booking-time-resolver';
 import { changeTime, isBooked, noticeFromShipment } from '../../booked-shipment';

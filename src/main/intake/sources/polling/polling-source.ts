@@ -1,22 +1,9 @@
 import type { IntakeParts } from '../../intake-parts';
 import type { IntakeSink, IntakeSource } from '../../intake-source';
-import type { StationRulesSource } from '../../ports';
 import { Poller } from './poller';
+import type { PollingSourceOptions } from './polling-options';
 
-export interface PollingSourceOptions {
-  /** Seconds between polls; 0 = no polling, one reconciling poll at start (webhooks only). */
-  readonly intervalSeconds: number;
-  /** See PollerOptions.busyIntervalSeconds. @default the poller's */
-  readonly busyIntervalSeconds?: number;
-  /** The persisted high-water mark's name: one per service address. */
-  readonly cursorName: string;
-  /** See PollerOptions.maxBackoffSeconds. @default the poller's */
-  readonly maxBackoffSeconds?: number;
-  /** See PollerOptions.initialLookbackMinutes. @default the poller's */
-  readonly initialLookbackMinutes?: number;
-  /** Rules for this source's bookings instead of the parts' (a station in a site prints nothing by itself). @default the parts' */
-  readonly stationRules?: StationRulesSource;
-}
+export type { PollingSourceOptions } from './polling-options';
 
 /**
  * GET /shipments polling (poller.ts) as an intake source. Its options are read at each

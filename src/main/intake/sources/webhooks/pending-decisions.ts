@@ -1,8 +1,8 @@
 import { agentMessage, englishOf, plainMessage, type AgentMessage } from '../../../../shared/agent-messages';
 import { messageOf } from '../../../errors';
 import type { JobView } from '../../../../shared/domain';
-import type { BookingNotice } from '../../booking-notice';
-import type { PendingBooking } from '../../intake-store';
+import type { BookingNotice } from '../../../ledger/booking-notice';
+import type { PendingBooking } from '../../../ledger/intake-store';
 import { errorText } from '../../error-text';
 import { BookingWaitingError } from '../../errors';
 import type { IntakeLogger } from '../../ports';

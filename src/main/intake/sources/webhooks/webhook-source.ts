@@ -1,14 +1,9 @@
 import type { IntakeParts } from '../../intake-parts';
 import type { IntakeSink, IntakeSource } from '../../intake-source';
 import { startWebhookServer, type WebhookServer } from './webhook-server';
+import type { WebhookSourceOptions } from './webhook-options';
 
-export interface WebhookSourceOptions {
-  readonly port: number;
-  /** @default '127.0.0.1' */
-  readonly host?: string;
-  /** Accepted signing secrets; at least one. */
-  readonly secrets: readonly string[];
-}
+export type { WebhookSourceOptions } from './webhook-options';
 
 /** The service's signed webhooks (webhook-server.ts) as an intake source. */
 export class WebhookSource implements IntakeSource {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationRules } from '../../../../../src/shared/domain';
 import { Ledger } from '../../../../../src/main/ledger/ledger';
-import type { BookingNotice } from '../../../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../../../src/main/ledger/booking-notice';
 import { parseWebhook, type ParsedWebhook } from '../../../../../src/main/intake/sources/webhooks/envelope';
 import { silentLogger } from '../../../../../src/main/intake/ports';
 import { createWebhookHandlers, newHandlerCounters } from '../../../../../src/main/intake/sources/webhooks/handlers';

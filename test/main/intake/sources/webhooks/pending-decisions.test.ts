@@ -6,7 +6,7 @@ import { createBookingDispatcher } from '../../../../../src/main/intake/booking-
 import { pendingHistory, refuseOnPendingBooking } from '../../../../../src/main/intake/sources/webhooks/pending-decisions';
 import type { ShipmentRecord } from '../../../../../src/main/intake/ports';
 import { startWebhookServer, type WebhookServer } from '../../../../../src/main/intake/sources/webhooks/webhook-server';
-import type { BookingNotice } from '../../../../../src/main/intake/booking-notice';
+import type { BookingNotice } from '../../../../../src/main/ledger/booking-notice';
 import { Ledger } from '../../../../../src/main/ledger/ledger';
 import { RecordingSink, tempLedger, until } from '../../../../support/intake/fixtures';
 import { bookedEnvelope, deliver } from '../../../../support/intake/loopback-sender';

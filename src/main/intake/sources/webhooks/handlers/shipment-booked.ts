@@ -1,4 +1,4 @@
-import type { BookingNotice } from '../../../booking-notice';
+import type { BookingNotice } from '../../../../ledger/booking-notice';
 import { createDispatchers, type DispatchResult } from '../../../booking-dispatch';
 import type { WebhookOf } from '../envelope';
 import { errorText } from '../../../error-text';
