@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site,site_200]`
+ * `npm run bench -- [--quick] [--json FILE] [--only burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site,site_200,weighing]`
  *
  * Everything runs on loopback: the embedded sandbox in its own process, a private CUPS
  * scheduler with two sink queues, 4x6 stock and A4 sheets (test/support/cups.ts, needs root), the agent as a station
@@ -21,6 +21,7 @@ import { machineInfo } from './machine';
 import { SandboxProcess } from './sandbox-process';
 import { runPoll, type PollResult } from './poll';
 import { runScale, type ScaleResult } from './scale';
+import { runWeighing, type WeighingResult } from './weighing';
 import { runSheets, type SheetPages } from './sheets';
 import { runSite, type SiteResult } from './site';
 import { runSiteMany, type SiteManyResult } from './site-many';
@@ -32,7 +33,7 @@ import { runIppFollow, type IppFollowResult } from './ipp-follow';
 const QUEUE = 'bench_sink';
 /** A sink queue standing for a label printer loaded with A4 sheets (the sheets section). */
 const A4_QUEUE = 'bench_a4_sink';
-const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site,site_200';
+const SECTIONS = 'burst,sheets,latency,idle,scale,poll,windows,cancel,zpl,ipp,site,site_200,weighing';
 
 interface Plan {
   readonly burst: number;
@@ -121,6 +122,8 @@ export interface BenchReport {
   /** Following jobs at CUPS: job requests a minute, idle and during a burst. */
   ipp?: IppFollowResult;
   site?: SiteResult;
+  /** A weight change to the UI, a stable weight to the label (bench/weighing.ts). */
+  weighing?: WeighingResult;
   site_200?: SiteManyResult;
   duration_s: number;
 }
@@ -214,6 +217,8 @@ async function main(): Promise<void> {
       });
     if (only.has('ipp'))
       report.ipp = await runIppFollow({ cups, queue: QUEUE, labels: plan.ippLabels, idleSeconds: plan.ippIdleSeconds, log });
+    if (only.has('weighing'))
+      report.weighing = (await runWeighing({ readings: values.quick ? 50 : 200, labels: values.quick ? 5 : 20, log })) ?? undefined;
     if (only.has('site')) report.site = await runSite({ sandbox, stations: plan.siteStations, samples: plan.siteSamples, workDir, log });
     if (only.has('site_200'))
       report.site_200 = await runSiteMany({ sandbox, stations: 200, samples: plan.siteSamples, decisions: 100_000, workDir, log });

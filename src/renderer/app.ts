@@ -293,6 +293,7 @@ export class App {
       case 'scale':
         this.statusBar.scale(event.scale);
         this.settings.scaleReading();
+        this.ctx.scaleReading(event.scale);
         break;
       case 'tracking':
         break;

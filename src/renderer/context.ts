@@ -1,6 +1,7 @@
 /** What every view shares: the client, cached settings and printers, and focus control. */
 import type { AgentClient } from '../shared/agent-api';
 import type { PrinterInfo, SettingsView } from '../shared/domain';
+import type { ScaleStatus } from '../shared/scale';
 
 export type TabName = 'scan' | 'queue' | 'settings' | 'end-of-day' | 'site';
 
@@ -8,6 +9,7 @@ export class UiContext {
   private settingsValue: SettingsView | null = null;
   private printersValue: Promise<readonly PrinterInfo[]> | null = null;
   private readonly settingsListeners = new Set<(settings: SettingsView) => void>();
+  private readonly scaleListeners = new Set<(reading: ScaleStatus) => void>();
 
   constructor(
     readonly api: AgentClient,
@@ -31,6 +33,19 @@ export class UiContext {
     if (this.settingsValue) listener(this.settingsValue);
     return () => {
       this.settingsListeners.delete(listener);
+    };
+  }
+
+  /** A new reading of the scale (the `scale` event), for whoever shows a weight. */
+  scaleReading(reading: ScaleStatus): void {
+    for (const listener of [...this.scaleListeners]) listener(reading);
+  }
+
+  /** Returns the unsubscribe function. */
+  onScale(listener: (reading: ScaleStatus) => void): () => void {
+    this.scaleListeners.add(listener);
+    return () => {
+      this.scaleListeners.delete(listener);
     };
   }
 

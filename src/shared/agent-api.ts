@@ -32,6 +32,8 @@ import {
   type BookedView,
   type BoxPreset,
   type DraftView,
+  type HandsFreeView,
+  type LabelPreview,
   type PackResult,
   type PackSettings,
   type RatesView,
@@ -206,6 +208,16 @@ export const agentInputs = {
     })
     .strict(),
   packCancel: z.object({ shipmentId: shipmentIdInput }).strict(),
+  packHandsFree: z
+    .object({
+      shipmentId: shipmentIdInput,
+      /** The rate the packer chose; the preferred one when omitted or no longer offered. */
+      token: z.string().min(1).max(512).optional(),
+      servicePointToken: z.string().min(1).max(512).optional(),
+    })
+    .strict(),
+  packHandsFreeStatus: z.object({ shipmentId: shipmentIdInput }).strict(),
+  labelPreview: z.object({ jobId: z.string().min(1).max(128) }).strict(),
   getPackSettings: z.object({}).strict(),
   savePackSettings: packSettingsPatchSchema,
   listShippingRules: z.object({}).strict(),
@@ -312,6 +324,16 @@ export interface AgentApi {
   packBook(input: AgentInput<'packBook'>): Promise<PackResult<BookedView>>;
   /** Void a booked shipment (POST /shipments/cancel); its label can no longer be reprinted. */
   packCancel(input: AgentInput<'packCancel'>): Promise<PackResult<DraftView>>;
+  /**
+   * Hands the scanned draft to the scale (packing.bookOnStableWeight): booked and printed once
+   * when a stable weight above zero has held for one second. Arming the same draft again (a
+   * second window) joins the first; another draft takes the scale over.
+   */
+  packHandsFree(input: AgentInput<'packHandsFree'>): Promise<HandsFreeView>;
+  /** A small PNG of the label a job sent, rendered from its PDF; null for a job the station does not know. */
+  labelPreview(input: AgentInput<'labelPreview'>): Promise<LabelPreview | null>;
+  /** Where the draft's hands-free booking is; `off` when it was never armed here. */
+  packHandsFreeStatus(input: AgentInput<'packHandsFreeStatus'>): Promise<HandsFreeView>;
   getPackSettings(input: AgentInput<'getPackSettings'>): Promise<PackSettings>;
   savePackSettings(input: AgentInput<'savePackSettings'>): Promise<PackSettings>;
   /** GET /shipping-rules, for choosing the station's rules. */

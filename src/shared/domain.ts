@@ -548,15 +548,50 @@ const packSettingsFields = {
   pickupTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM'),
   /** Shipping rules applied to rate searches (GET /shipping-rules ids); empty = the team's enabled rules. */
   shippingRuleIds: z.array(z.string().min(1).max(128)).max(50),
+  /** Book a scanned draft and print its label, without a key, once a stable weight has held for one second. */
+  bookOnStableWeight: z.boolean(),
 };
 export const packSettingsSchema = z.object({
   pickup: packSettingsFields.pickup.default('next'),
   pickupTime: packSettingsFields.pickupTime.default('16:00'),
   shippingRuleIds: packSettingsFields.shippingRuleIds.default([]),
+  bookOnStableWeight: packSettingsFields.bookOnStableWeight.default(false),
 });
 /** A change to some packing settings: what is omitted stays as stored (no defaults filled in). */
 export const packSettingsPatchSchema = z.object(packSettingsFields).partial().strict();
 export type PackSettings = z.infer<typeof packSettingsSchema>;
+
+/**
+ * Hands-free booking of one scanned draft (Settings → Packing, Book when the weight is stable):
+ * `off` the setting is off or the station has no scale; `waiting` for parcel `parcel` (0-based)
+ * of `parcels` to hold a stable weight; `booking`; `booked` (once: never again for this draft);
+ * `refused` a weight or draft it will not book on, said in `message`, until the weight changes;
+ * `failed` the booking failed (`message`), booked by key from here.
+ */
+export const HANDS_FREE_STATES = ['off', 'waiting', 'booking', 'booked', 'refused', 'failed'] as const;
+export type HandsFreeState = (typeof HANDS_FREE_STATES)[number];
+export interface HandsFreeView {
+  readonly shipmentId: string;
+  readonly state: HandsFreeState;
+  /** The parcel being weighed (0-based) and how many the draft has. */
+  readonly parcel: number;
+  readonly parcels: number;
+  /** The stable weights taken so far, parcel by parcel, in kg. */
+  readonly weightsKg: readonly number[];
+  /** Why it is refused or failed, in English words; else null. */
+  readonly message: string | null;
+  /** A code for the UI's words: HANDS_FREE_… */
+  readonly code: string | null;
+  readonly booked: BookedView | null;
+}
+
+/** A small picture of the label a job sent (labelPreview): PNG, at most 240 × 360 pixels. */
+export interface LabelPreview {
+  readonly jobId: string;
+  readonly width: number;
+  readonly height: number;
+  readonly pngBase64: string;
+}
 
 export interface ShippingRuleView {
   readonly id: string;

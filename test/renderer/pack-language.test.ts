@@ -76,6 +76,7 @@ describe('packing settings in Swedish', () => {
       ' Nästa upphämtning vid angiven tid',
       ' Ingen upphämtning (lämnas hos transportören)',
       ' Billigast (price, inaktiv)',
+      ' Boka när vikten är stabil',
     ]);
     // Settings' one Save saves the packing settings when they were changed.
     expect(panel.changed).toBe(false);

@@ -8,7 +8,7 @@ import { appendFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startHeadlessAgent, type HeadlessAgent } from '../../src/main/headless';
+import { startHeadlessAgent, type HeadlessAgent, type HeadlessAgentOptions } from '../../src/main/headless';
 import { createLogger } from '../../src/main/log';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server';
 
@@ -45,9 +45,14 @@ export async function pdfsIn(dir: string): Promise<string[]> {
 
 /**
  * `sandboxOptions`: e.g. a `now` clock, to let booking tokens expire. `pollIntervalSeconds`:
- * poll the service too (default 0: webhooks only).
+ * poll the service too (default 0: webhooks only). `agentOptions`: more of the agent's options
+ * (e.g. its `scale`).
  */
-export async function startStation(sandboxOptions: SandboxOptions = {}, pollIntervalSeconds = 0): Promise<Station> {
+export async function startStation(
+  sandboxOptions: SandboxOptions = {},
+  pollIntervalSeconds = 0,
+  agentOptions: Partial<HeadlessAgentOptions> = {},
+): Promise<Station> {
   const dir = await mkdtemp(join(tmpdir(), 'print-station-e2e-'));
   const printsDir = join(dir, 'prints');
   const logFile = join(dir, 'agent.log');
@@ -67,6 +72,7 @@ export async function startStation(sandboxOptions: SandboxOptions = {}, pollInte
       pollIntervalSeconds,
       uiPort: 0,
       uiStaticDir: resolve('out/renderer'),
+      ...agentOptions,
     });
   } catch (error) {
     await sandbox.close();

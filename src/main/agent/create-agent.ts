@@ -348,6 +348,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     secrets: () => options.webhook?.secrets ?? [],
     uiAddress: options.uiAddress,
     scale: createScaleOperations(scale),
+    scaleMonitor: () => scale.current,
     firstStart,
   });
 
@@ -382,6 +383,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
       scale.start();
     },
     async stop() {
+      service.handsFree.disarm();
       await scale.stop();
       await intake?.stop();
       await printerWatch.stop();

@@ -13,6 +13,7 @@ import {
   type DraftView,
   type FieldProblem,
   type PackResult,
+  type RateView,
   type RatesView,
   type ServicePointView,
   type ShippingRuleView,
@@ -198,6 +199,11 @@ export class PackFlow {
       this.deps.log.info(`pack: ${input.shipmentId} ${input.documentType} uploaded (${pdf.length} bytes)`);
       return { documentType: input.documentType, bytes: pdf.length };
     });
+  }
+
+  /** The rate the packer saw under this token in the last search; null when it is not there. */
+  rateOf(shipmentId: string, token: string): RateView | null {
+    return this.searches.last(shipmentId)?.rates.find((r) => r.token === token) ?? null;
   }
 
   /** Books once and prints once (pack-booking.ts). */

@@ -4,7 +4,16 @@
  * and print), by keyboard alone. Every failure keeps what was typed and shows the
  * service's message with its request id; field errors sit next to their fields.
  */
-import type { CustomsItemView, DraftView, FieldProblem, PackProblem, PackResult, RateView, ShipmentView } from '../../shared/domain';
+import type {
+  BookedView,
+  CustomsItemView,
+  DraftView,
+  FieldProblem,
+  PackProblem,
+  PackResult,
+  RateView,
+  ShipmentView,
+} from '../../shared/domain';
 import { describeError } from '../bridge/agent-call-error';
 import type { UiContext } from '../context';
 import { fieldProblemWords, problemLine } from '../field-problem-words';
@@ -15,6 +24,7 @@ import { beepFailure, beepSuccess } from '../sound';
 import { documentWords } from '../words';
 import { ParcelsForm, dimensionsWords, weightWords } from './pack-parcels';
 import { RateList, documentPicker, servicePointSelect, size } from './pack-rates';
+import { followScale } from './pack-hands-free';
 
 export interface PackPanel {
   readonly element: HTMLElement;
@@ -26,6 +36,8 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   const api = ctx.api;
   const info = h('div', { class: 'pack-info' }, h('p', { class: 'muted' }, t('packPanel.checking')));
   const problem = h('div', { class: 'pack-problem', role: 'alert' });
+  // What the scale is doing with this draft (Book when the weight is stable): said aloud as it changes.
+  const handsFreeStatus = h('p', { class: 'pack-status hands-free', role: 'status' });
   const openButton = h('button', { type: 'button', class: 'primary', 'aria-keyshortcuts': 'Alt+B' }, t('packPanel.open'));
   const flow = h('div', { class: 'pack-flow', hidden: true });
   const element = h(
@@ -34,6 +46,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
     h('h3', { id: 'pack-title' }, t('packPanel.title')),
     // The button first, under the heading: in sight at 1280x800 whatever the draft's summary holds.
     openButton,
+    handsFreeStatus,
     info,
     flow,
     // Under the flow, beside its buttons: a banner appearing never pushes the fields being typed in.
@@ -64,6 +77,13 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
   const bookStatus = h('p', { class: 'pack-status', role: 'status' });
   let pointSelect: HTMLSelectElement | null = null;
   let booking = false;
+  const scale = followScale(
+    ctx,
+    shipment.id,
+    () => parcels,
+    handsFreeStatus,
+    (view) => view.booked && finished(view.booked),
+  );
 
   const showProblem = (p: PackProblem | null, elsewhere: readonly FieldProblem[] = p?.fields ?? []): void => {
     if (!p) return replaceChildren(problem);
@@ -119,8 +139,12 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
 
   const load = async (): Promise<void> => {
     const result = await run(() => api.packDraft({ shipmentId: shipment.id }));
-    if (result.ok) renderInfo(result.value);
-    else {
+    if (result.ok) {
+      renderInfo(result.value);
+      // Handed to the scale (when the station books on a stable weight): the weight boxes show what it weighs.
+      const armed = await scale.arm();
+      if (armed && armed.state !== 'off' && armed.state !== 'booked' && flow.hidden) await open();
+    } else {
       replaceChildren(info);
       showProblem(result.problem);
     }
@@ -164,6 +188,7 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
       return;
     }
     renderInfo(result.value);
+    void scale.arm(rates.selected?.token);
     if (result.value.missing.length === 0) await fetchRates(true);
     else
       showProblem({
@@ -191,6 +216,8 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
 
   const showNeeds = (rate: RateView): void => {
     pointSelect = null;
+    // The chosen rate is the one the scale books with.
+    void scale.arm(rate.token);
     const parts: HTMLElement[] = [];
     if (rate.needsServicePoint) {
       const holder = h('div', { class: 'need' }, h('p', { class: 'muted' }, t('packPanel.findingPoints')));
@@ -278,8 +305,11 @@ export function packPanel(shipment: ShipmentView, ctx: UiContext, done: (note: s
       showProblem(result.problem);
       return;
     }
+    finished(result.value);
+  };
+
+  const finished = (b: BookedView): void => {
     beepSuccess();
-    const b = result.value;
     done(
       t('packPanel.booked', {
         name: shipment.referenceId ?? shipment.id,

@@ -73,6 +73,19 @@ export class ParcelsForm {
     (empty ?? first.inputs.weightKg).focus();
   }
 
+  /** How many parcel lines the form has. */
+  get count(): number {
+    return this.lines.length;
+  }
+
+  /** The scale's stable weight into a parcel's weight box, in the UI's digits (Swedish `1,5`). */
+  setWeight(index: number, kg: number): void {
+    const line = this.lines[index];
+    if (!line) return;
+    line.inputs.weightKg.value = numberWords(kg);
+    line.inputs.weightKg.removeAttribute('aria-invalid');
+  }
+
   values(): PackageEntry[] {
     return this.lines.map((l) => ({
       ...(l.box.value ? { presetId: l.box.value } : {}),

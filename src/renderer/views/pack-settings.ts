@@ -24,6 +24,7 @@ export function packSettingsPanel(ctx: UiContext): PackSettingsPanel {
     h('input', { type: 'radio', name: 'pack-pickup', value }),
   );
   const time = h('input', { type: 'time', 'aria-label': t('packSettings.pickupTime'), step: 60 });
+  const onStable = h('input', { type: 'checkbox', name: 'pack-book-on-stable-weight' });
   const rules = h('div', { class: 'pack-rules', role: 'group', 'aria-label': t('packSettings.rulesGroup') });
   const result = h('div', { class: 'save-result' });
   let changed = false;
@@ -39,6 +40,12 @@ export function packSettingsPanel(ctx: UiContext): PackSettingsPanel {
       h('label', { class: 'field' }, h('span', {}, t('packSettings.pickupTime')), time),
     ),
     h('fieldset', {}, h('legend', {}, t('packSettings.rules')), rules),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { class: 'choice' }, onStable, ` ${t('packSettings.bookOnStableWeight')}`),
+      h('p', { class: 'muted small' }, t('packSettings.bookOnStableWeightHint')),
+    ),
     result,
   );
 
@@ -67,6 +74,7 @@ export function packSettingsPanel(ctx: UiContext): PackSettingsPanel {
       changed = false;
       for (const radio of pickupRadios) radio.checked = radio.value === settings.pickup;
       time.value = settings.pickupTime;
+      onStable.checked = settings.bookOnStableWeight;
       try {
         showRules(await ctx.api.listShippingRules({}), settings.shippingRuleIds);
       } catch (error) {
@@ -87,7 +95,12 @@ export function packSettingsPanel(ctx: UiContext): PackSettingsPanel {
     const pickup = (pickupRadios.find((r) => r.checked)?.value ?? 'next') as PackSettings['pickup'];
     const shippingRuleIds = Array.from(rules.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (c) => c.value);
     try {
-      const saved = await ctx.api.savePackSettings({ pickup, pickupTime: time.value || undefined, shippingRuleIds });
+      const saved = await ctx.api.savePackSettings({
+        pickup,
+        pickupTime: time.value || undefined,
+        shippingRuleIds,
+        bookOnStableWeight: onStable.checked,
+      });
       changed = false;
       replaceChildren(
         result,

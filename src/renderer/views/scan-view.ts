@@ -13,6 +13,7 @@ import { beepFailure, beepSuccess, primeAudio } from '../sound';
 import { CatchUpBanner } from './catch-up-banner';
 import { renderShipment, type ShipmentPanel } from './result-view';
 import { scannerTestWords } from './scanner-test-sheet';
+import { LabelPreviewView } from './label-preview-view';
 
 /** How long after the view puts the caret back in the box an empty Enter is taken as part of what went before. */
 const ENTER_AFTER_FOCUS_MS = 1000;
@@ -25,6 +26,7 @@ export class ScanView {
   private readonly form: HTMLFormElement;
   private readonly hint = h('p', { id: 'scan-hint', class: 'hint' });
   private panel: ShipmentPanel | null = null;
+  private readonly preview: LabelPreviewView;
   /** Scans are answered in order: a slow lookup must not overwrite a newer result. */
   private sequence = 0;
   /** performance.now() until which an empty Enter says nothing (see ENTER_AFTER_FOCUS_MS). */
@@ -51,12 +53,14 @@ export class ScanView {
     );
     this.feedback = h('div', { class: 'feedback', id: 'scan-feedback' });
     this.result = h('div', { class: 'result' });
+    this.preview = new LabelPreviewView(ctx);
     this.element = h(
       'section',
       { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' },
       this.form,
       new CatchUpBanner(ctx).element,
       this.feedback,
+      this.preview.element,
       this.result,
     );
 
@@ -148,6 +152,7 @@ export class ScanView {
 
   onJob(job: JobView): void {
     this.panel?.onJob(job);
+    this.preview.onJob(job);
   }
 
   private show(outcome: LookupResult | { kind: 'error'; message: string }): void {

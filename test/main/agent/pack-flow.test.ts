@@ -195,7 +195,12 @@ describe('pack and ship', () => {
     expect(await api.getPackSettings({})).toMatchObject({ shippingRuleIds: [only!.id], pickup: 'without' });
     // A change to one setting leaves the others as they were.
     await api.savePackSettings({ pickupTime: '15:30' });
-    expect(await api.getPackSettings({})).toEqual({ shippingRuleIds: [only!.id], pickup: 'without', pickupTime: '15:30' });
+    expect(await api.getPackSettings({})).toEqual({
+      shippingRuleIds: [only!.id],
+      pickup: 'without',
+      pickupTime: '15:30',
+      bookOnStableWeight: false,
+    });
     const id = await draft({ to: SE_RECEIVER, packages: [{ quantity: 1, weight_kg: 3, width_cm: 20, height_cm: 20, depth_cm: 30 }] });
     const rates = value(await api.packRates({ shipmentId: id }));
     expect(new Set(rates.rates.map((r) => r.carrier))).toEqual(new Set(['db_schenker']));

@@ -62,7 +62,7 @@ function recordingLogger(): Logger & { lines: string[] } {
 }
 
 const PACK_FAILURE = { ok: false, problem: { code: 'PACK_NOT_DRAFT', message: 'not a draft', requestId: null, fields: [] } } as const;
-const PACK_SETTINGS = { pickup: 'next', pickupTime: '16:00', shippingRuleIds: [] as string[] } as const;
+const PACK_SETTINGS = { pickup: 'next', pickupTime: '16:00', shippingRuleIds: [] as string[], bookOnStableWeight: false } as const;
 
 describe('registerAgentIpc', () => {
   let dir: string;

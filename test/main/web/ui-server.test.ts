@@ -54,7 +54,7 @@ const settings: SettingsView = {
 };
 
 const packFailure = { ok: false, problem: { code: 'PACK_NOT_DRAFT', message: 'not a draft', requestId: null, fields: [] } } as const;
-const packSettings = { pickup: 'next' as const, pickupTime: '16:00', shippingRuleIds: [] as string[] };
+const packSettings = { pickup: 'next' as const, pickupTime: '16:00', shippingRuleIds: [] as string[], bookOnStableWeight: false };
 
 /**
  * A fake agent: records the inputs it receives; lookup fails like the service would. An

@@ -18,6 +18,7 @@ import type { ServiceConnection } from '../../api/service-connection';
 import type { ProvidedSession } from '../../api/session-connection';
 import type { StatusTracker } from '../status-tracker';
 import type { OperationGroup } from './groups';
+import type { HandsFreeScale } from '../../pack/hands-free';
 
 export interface OperationDeps {
   readonly connection: ServiceConnection;
@@ -41,6 +42,8 @@ export interface OperationDeps {
   readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
   /** The scale's operations (operations/scale.ts). @default none: the station reads as having no scale */
   readonly scale?: OperationGroup<'scale'>;
+  /** The scale's monitor now, for booking on a stable weight (pack/hands-free.ts). @default none: hands-free reads off */
+  readonly scaleMonitor?: () => HandsFreeScale | null;
   /** The site this station belongs to (`--site`): scans claim, siteStatus reads it. @default none */
   readonly site?: SiteControl | null;
   /** The headless web UI's address (rotateUiAddress). @default none: the operation refuses (the desktop app has no such address) */

@@ -9,7 +9,8 @@
  */
 import type { AgentApi, AgentOperation } from '../../../shared/agent-api';
 
-export type OperationGroupName = 'jobs' | 'printers' | 'settings' | 'site' | 'pack' | 'report' | 'diagnostics' | 'scale' | 'catchUp';
+export type OperationGroupName =
+  'jobs' | 'printers' | 'settings' | 'site' | 'pack' | 'handsFree' | 'labels' | 'report' | 'diagnostics' | 'scale' | 'catchUp';
 
 export const OPERATION_GROUPS = {
   reprint: 'jobs',
@@ -49,6 +50,11 @@ export const OPERATION_GROUPS = {
   getPackSettings: 'pack',
   savePackSettings: 'pack',
   listShippingRules: 'pack',
+
+  packHandsFree: 'handsFree',
+  packHandsFreeStatus: 'handsFree',
+
+  labelPreview: 'labels',
 
   endOfDay: 'report',
   printMissing: 'report',
