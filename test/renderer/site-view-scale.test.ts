@@ -45,7 +45,10 @@ describe('the Site tab and each station’s scale', () => {
       .find((t) => t.textContent?.includes('Site'))!
       .click();
     await settle();
-    const cells = Array.from(root.querySelectorAll('#view-site tbody tr')).map((tr) => tr.children[2]?.textContent);
-    expect(cells).toEqual(['cups:Zebra: ready; Scale: 2.5 kg', 'cups:Zebra: ready; Scale: Offline', 'cups:Zebra: ready']);
+    // Each printer and the scale are a line of their own in the cell; printers are named as everywhere else.
+    const cells = Array.from(root.querySelectorAll('#view-site tbody tr')).map((tr) =>
+      Array.from(tr.children[2]?.children ?? [], (line) => line.textContent).join('; '),
+    );
+    expect(cells).toEqual(['CUPS Zebra: ready; Scale: 2.5 kg', 'CUPS Zebra: ready; Scale: Offline', 'CUPS Zebra: ready']);
   });
 });
