@@ -101,7 +101,7 @@ export async function startHeadlessAgent(options: HeadlessAgentOptions): Promise
   if (aclWarning) log.warn(aclWarning);
   // Before anything starts: a queue that does not exist or a folder that cannot be written
   // stops the start with one line; a scheduler that is down only warns (it may come up).
-  // Every printer the routing can send to (issue 13: a list and rules), not only the two defaults.
+  // Every printer the routing can send to (a list and rules), not only the two defaults.
   const routed = settings.get().routing;
   await checkPrintersAtStart(routedPrinterUris(routed), options.tuning?.targets ?? {}, log.warn, (uri) => printerMediaOf(routed, uri));
   // A service printer the service does not list fails every job (GET /printers).

@@ -81,7 +81,7 @@ export function createLogFile(options: LogFileOptions): LogFile {
   }
 
   // The file stays open between lines: one write a line instead of open, write and close
-  // (a third of the log's cost in a burst; docs/BENCHMARKS.md, issue 14). Each line still
+  // (a third of the log's cost in a burst; docs/BENCHMARKS.md). Each line still
   // reaches the operating system at once, as before: a crash of the agent loses none.
   let fd: number | null = null;
   let opened: fs.Stats | null = null;

@@ -75,7 +75,7 @@ const STDERR_FLUSH_BYTES = 64 * 1024;
  * The default writer: a line goes to stderr with the others of the same event-loop turn,
  * in one write at its end (at once past 64 KiB, and on exit). A burst logs five or six
  * lines a label; one pipe write each, to a reader as busy as the agent, cost more than the
- * label's ledger work (docs/BENCHMARKS.md, issue 14). A line is out a turn later, a few
+ * label's ledger work (docs/BENCHMARKS.md). A line is out a turn later, a few
  * milliseconds at most; only a SIGKILL can lose that turn's lines (the rotating log file,
  * src/main/log-file.ts, still writes each line at once).
  */

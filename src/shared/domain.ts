@@ -286,7 +286,7 @@ export interface PrinterProblem {
 }
 
 /**
- * End of day (issue 13, part 5): where each of a day's bookings stands. `may_have_printed`
+ * End of day: where each of a day's bookings stands. `may_have_printed`
  * = handed to the spooler with the outcome unknown (spooled, or failed "may have printed");
  * `not_printed` includes a booking the station never heard of and one still waiting in line;
  * `canceled` = the shipment was canceled at the service, or its label job by hand.

@@ -4,7 +4,7 @@ import type { SettingsPatch, SettingsStore, StoredSettings } from '../settings/s
  * The settings store with its reads cached. A store's `get()` reads the settings file and
  * validates it with zod every time (30–50 µs), and the hot path asks on every booking and
  * job (station rules, routing, auto-print types, copies, media): five reads a label, a
- * tenth of the agent's work in a burst (docs/BENCHMARKS.md, issue 14). The cache is
+ * tenth of the agent's work in a burst (docs/BENCHMARKS.md). The cache is
  * replaced on every update (through this store or the one it wraps: its change listeners
  * tell), and re-read once it is older than `maxAgeMs`, so a hand edit of the file still
  * takes effect as before, within that time.

@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 
 /**
- * Compiles one station-rule pattern (issue 10, L11). References come from outside (the shop,
+ * Compiles one station-rule pattern. References come from outside (the shop,
  * the web application), so a pattern must never backtrack: `/(a+)+$/` against 27 `a`s and a
  * `!` froze the whole agent for 12 s with JavaScript's RegExp. Regular expressions therefore
  * run on RE2 (re2js, linear in the input), and a pattern RE2 cannot run (lookaround,

@@ -4,8 +4,8 @@ import { ConnectionAdmission } from './connection-admission';
 import { INTAKE_ERROR_CODES, IntakeConfigError } from './errors';
 
 /**
- * Connection limits of the agent's two HTTP servers (the webhook receiver and the local UI),
- * issue 10: a slow or half-open client must not hold a connection for long, and a flood of
+ * Connection limits of the agent's two HTTP servers (the webhook receiver and the local UI):
+ * a slow or half-open client must not hold a connection for long, and a flood of
  * them must not hold them all. Node checks header and request timeouts only every
  * `connectionsCheckingInterval` (30 s by default, so a 10 s timeout fired after about 34 s):
  * the interval is set from the timeouts here, so each fires within half a second of its value.

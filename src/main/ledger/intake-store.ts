@@ -65,7 +65,7 @@ export class IntakeStore {
   private readonly s;
   /**
    * One transaction wrapper, made once: better-sqlite3's db.transaction(fn) builds four
-   * wrapper functions at each call, a cost that showed in a burst's profile (issue 14).
+   * wrapper functions at each call, a cost that showed in a burst's profile.
    */
   private readonly inTransaction: <T>(fn: () => T) => T;
 

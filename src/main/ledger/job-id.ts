@@ -3,7 +3,7 @@ import { randomFillSync } from 'node:crypto';
 let lastMs = 0;
 let counter = 0;
 // Random bytes drawn 512 at a time: one call into the crypto library per 256 ids instead of
-// one per id (a burst creates hundreds in a second; docs/BENCHMARKS.md, issue 14).
+// one per id (a burst creates hundreds in a second; docs/BENCHMARKS.md).
 const pool = Buffer.alloc(512);
 let poolAt = pool.length;
 

@@ -116,7 +116,7 @@ export class LedgerGuard {
   /**
    * Runs `fn`'s writes in one ledger transaction: one commit for a batch's members instead
    * of one each (every commit appends each page it touched to the WAL, about 15 KiB a job
-   * transition; docs/BENCHMARKS.md, issue 14). All or nothing: if `fn` throws, nothing it
+   * transition; docs/BENCHMARKS.md). All or nothing: if `fn` throws, nothing it
    * wrote is kept and the error (LEDGER_WRITE_FAILED for SQLite's) reaches the caller, as
    * for a single write. The observer hears of the rows once they are committed. Nested
    * calls join the outer transaction.

@@ -54,7 +54,7 @@ export class Ledger {
   private readonly now: () => Date;
   private readonly retention: Required<RetentionOptions>;
   private pruneTimer: NodeJS.Timeout | null = null;
-  /** Made once: db.transaction(fn) builds four wrapper functions at each call (issue 14). */
+  /** Made once: db.transaction(fn) builds four wrapper functions at each call. */
   private readonly inTransaction: <T>(fn: () => T) => T;
 
   static open(options: LedgerOptions): Ledger {

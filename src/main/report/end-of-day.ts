@@ -1,5 +1,5 @@
 /**
- * The end-of-day report (issue 13, part 5), as a pure function of what the service lists
+ * The end-of-day report, as a pure function of what the service lists
  * and what the ledger holds, so every rule below is tested without a clock or a network.
  *
  * Which bookings are the day's: those the service lists as booked (or canceled) within the

@@ -1,5 +1,5 @@
 /**
- * Documents per parcel (issue 13, part 3): every document a booked shipment needs, as the
+ * Documents per parcel: every document a booked shipment needs, as the
  * service lists it (`available_documents_types`), with its print state from the ledger;
  * and "print the missing ones" as automatic jobs, one per shipment and document type at
  * most (the ledger's idempotency), so a second press or a booking webhook arriving

@@ -1,6 +1,6 @@
 /**
- * On a scanned, booked shipment: "already printed?" and documents per parcel (issue 13,
- * parts 4 and 3). Says at once whether the label printed, when and where ("Label printed
+ * On a scanned, booked shipment: "already printed?" and documents per parcel.
+ * Says at once whether the label printed, when and where ("Label printed
  * 09:14 on Zebra bench 2"), before anyone reprints it (Reprint, Alt+R, still prints
  * another); lists every document the shipment needs with its print state; and prints the
  * missing ones with one button (the agent makes that at most once per document).

@@ -161,7 +161,7 @@ export class FolderTarget implements PrinterTarget {
    * Why no file can be saved in the folder now (created when missing), or null. Write access
    * is not enough: a full disk, a read-only remount or a share that stopped answering lets
    * access() pass and fails the save, so the free space is read (statfs) and a small file is
-   * really written, synced and removed (issue 19).
+   * really written, synced and removed.
    */
   async check(): Promise<PrintError | null> {
     try {

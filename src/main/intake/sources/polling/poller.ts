@@ -14,7 +14,7 @@ import { ShipmentPages } from './shipment-pages';
 import { compareTimestamps, fromEpochNanos, NANOS_PER_MS, toEpochNanos } from '../../timestamps';
 
 /**
- * Polls GET /shipments for bookings (issue 4, part 2) and keeps a persisted high-water
+ * Polls GET /shipments for bookings and keeps a persisted high-water
  * mark: the newest change time it has read. What the spec leaves open, and how this copes
  * (docs/OPERATIONS.md "Poller"):
  *

@@ -1,4 +1,4 @@
-/** Tracking events a packer or team lead must act on (issue 4). */
+/** Tracking events a packer or team lead must act on. */
 export const ALERT_EVENTS: ReadonlySet<string> = new Set(['DELIVERY_FAILURE', 'PICKUP_FAILURE', 'RETURNED', 'AWAITING_ACTION', 'ON_HOLD']);
 
 export interface TrackingAlert {

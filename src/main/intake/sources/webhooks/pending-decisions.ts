@@ -10,7 +10,7 @@ import { backoffDelay } from '../../../retry/backoff';
 import { PENDING_DECISION } from '../../../retry/policies';
 
 /**
- * Webhook bookings acknowledged but not yet decided (issue 10, M9 and the dropped booking).
+ * Webhook bookings acknowledged but not yet decided.
  * The webhook server stores each booking with its message id before the 2xx; this keeps the
  * ones whose decision was put off (a station rule needs the shipment and it could not be
  * fetched) and tries them again with backoff, across restarts, until they are decided.

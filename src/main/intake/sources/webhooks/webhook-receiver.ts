@@ -11,7 +11,7 @@ import { handOffLedgerFailure, ledgerUnwritable } from '../../ledger-outage';
 import { parseSignatureHeader, verifySignature, type SignatureFailure } from './signature';
 
 /**
- * The signed webhook receiver (issue 4, part 1): HTTP, body limit, signature, dedup and a
+ * The signed webhook receiver: HTTP, body limit, signature, dedup and a
  * durable acknowledgement, for any event type (what a type means is its handler's business,
  * handlers/). Order of work per request, and why: route and size first (cheap,
  * before reading much), then the signature over the raw bytes (nothing of an unsigned body is
@@ -23,7 +23,7 @@ import { parseSignatureHeader, verifySignature, type SignatureFailure } from './
  * ledger transaction at its end (each in a savepoint of its own, so one that cannot be
  * recorded fails alone), and each is acknowledged once that transaction has committed.
  * A commit appends every page it touched to the WAL; in a burst, one commit per delivery
- * was most of what the agent wrote (docs/BENCHMARKS.md, issue 14).
+ * was most of what the agent wrote (docs/BENCHMARKS.md).
  */
 
 export interface WebhookReceiverOptions {
