@@ -82,10 +82,6 @@ export class FirstStartGate implements BookingSinkPort {
       stored ?? (this.firstRun ? { at: now, passFrom: now, catchUpMinutes: null } : { at: null, passFrom: null, catchUpMinutes: null });
     if (stored === null) this.save();
     this.catchUpMinutes = options.catchUpMinutes ?? null;
-    if (this.firstRun)
-      this.logger.info(
-        `first start of this station: only what is booked from now on prints by itself${this.record.catchUpMinutes ? ` (and, once, the ${this.record.catchUpMinutes} minutes before it)` : ''}; earlier bookings are offered in the UI`,
-      );
   }
 
   /**
@@ -93,6 +89,12 @@ export class FirstStartGate implements BookingSinkPort {
    * before intake starts, so the first reconcile already lets those minutes through.
    */
   start(): void {
+    // Said here, not when the gate is built: a start that fails its checks (a refused key, a
+    // wrong address) prints its one error line and nothing else.
+    if (this.firstRun)
+      this.logger.info(
+        `first start of this station: only what is booked from now on prints by itself${this.catchUpMinutes ? ` (and, once, the ${this.catchUpMinutes} minutes before it)` : ''}; earlier bookings are offered in the UI`,
+      );
     if (this.catchUpMinutes !== null) this.catchUp(this.catchUpMinutes);
   }
 
