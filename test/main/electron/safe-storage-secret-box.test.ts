@@ -66,7 +66,16 @@ describe('SafeStorageSecretBox', () => {
       const json = JSON.stringify(view);
       expect(json).not.toContain(KEY);
       expect(json).not.toContain('encryptedApiKey');
-      expect(Object.keys(view).sort()).toEqual(['apiKeySet', 'apiUrl', 'environment', 'intake', 'paused', 'routing', 'stationRules']);
+      expect(Object.keys(view).sort()).toEqual([
+        'apiKeySet',
+        'apiUrl',
+        'environment',
+        'intake',
+        'paused',
+        'routing',
+        'stationRules',
+        'uiAddressLasts',
+      ]);
       expect(view.apiKeySet).toBe(true);
     }
   });
