@@ -73,8 +73,8 @@ describe('SafeStorageSecretBox', () => {
         'intake',
         'paused',
         'routing',
+        'scale',
         'stationRules',
-        'uiAddressLasts',
       ]);
       expect(view.apiKeySet).toBe(true);
     }
