@@ -166,7 +166,10 @@ export class FirstStartGate implements BookingSinkPort {
   }
 
   private passes(notice: BookingNotice): boolean {
-    if (notice.trigger === 'scan' || this.record.passFrom === null) return true;
+    // A booking the site sent here was decided for this station by a relay (a claim, a rule, the
+    // default station): the site, not a fresh station's first start, says what prints where, and
+    // holding it back would leave it printed nowhere.
+    if (notice.trigger === 'scan' || notice.siteDecision || this.record.passFrom === null) return true;
     const booked = bookedMs(notice);
     return booked === null || booked >= this.record.passFrom;
   }
