@@ -25,6 +25,8 @@ import { logField } from '../log-text';
 
 /** How far back the UI's offer reaches, and the fresh station's first poll looks. */
 export const OFFER_WINDOW_MINUTES = 60;
+/** How long before the recorded first start a booking still counts as booked after it. */
+const START_GRACE_MS = 10_000;
 /** Bookings kept for the offer at most (the newest). */
 const MAX_HELD = 1000;
 const FIRST_START_CURSOR = 'station.first-start';
@@ -171,7 +173,9 @@ export class FirstStartGate implements BookingSinkPort {
     // holding it back would leave it printed nowhere.
     if (notice.trigger === 'scan' || notice.siteDecision || this.record.passFrom === null) return true;
     const booked = bookedMs(notice);
-    return booked === null || booked >= this.record.passFrom;
+    // A few seconds of grace: a booking made while the station was starting (its first start is
+    // taken when the agent is built, a moment before it listens) is not "before" it.
+    return booked === null || booked >= this.record.passFrom - START_GRACE_MS;
   }
 
   private hold(notice: BookingNotice): void {
