@@ -9,7 +9,7 @@ import type { BatchOutcome } from './outcomes';
 import { isLedgerFailure } from '../ledger/ledger-guard';
 import type { PipelineContext } from './pipeline-context';
 import { type BatchStore, type PipelineTarget } from './ports';
-import type { JobSteps } from './job-steps';
+import { failedStep, type JobSteps } from './job-steps';
 import type { SpooledJobs } from './spooled-jobs';
 
 /*
@@ -220,7 +220,7 @@ export class Batching {
     try {
       return await this.send(batch, target);
     } catch (bug) {
-      return isLedgerFailure(bug) ? { kind: 'ledgerDown', error: bug } : { kind: 'fault', error: bug };
+      return failedStep(bug);
     }
   }
 

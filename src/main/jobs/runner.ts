@@ -5,7 +5,7 @@ import { isLedgerFailure, type LedgerGuard } from '../ledger/ledger-guard';
 import type { Batching } from './batching';
 import { messageOf } from './failure';
 import type { JobFailures } from './job-failures';
-import type { JobSteps } from './job-steps';
+import { failedStep, type JobSteps } from './job-steps';
 import { Lane, type Batch, type Entry, type PrinterDown } from './lane';
 import type { BatchOutcome, StepOutcome } from './outcomes';
 import type { JobQueue } from './pipeline-context';
@@ -100,8 +100,7 @@ export class Runner {
       return false;
     }
     this.fetches += 1;
-    void steps
-      .fetch(entry, token)
+    void guarded(() => steps.fetch(entry, token), failedStep)
       .then((outcome) => {
         // Canceled, held, moved or stopped meanwhile: what the fetch says no longer applies.
         const owned = !queue.disowned(entry, token) || outcome.kind === 'fault' || outcome.kind === 'ledgerDown';
@@ -130,8 +129,7 @@ export class Runner {
       m.phase = 'fetching';
     }
     this.batchFetches += 1;
-    void batching
-      .fetch(batch, tokens)
+    void guarded(() => batching.fetch(batch, tokens), failedStep)
       .then((outcome) => this.settleBatch(outcome, lane, batch))
       .catch((error: unknown) => this.stepFailed(lane, error))
       .finally(() => {
@@ -144,18 +142,22 @@ export class Runner {
   /** Hands the head of a line to its spooler. */
   spool(lane: Lane, entry: Entry, target: PipelineTarget): void {
     entry.phase = 'spooling';
-    this.run(lane, 'spooling', async () => this.settle(await this.parts.steps.spool(entry, target), lane, entry));
+    this.run(lane, 'spooling', async () =>
+      this.settle(await guarded(() => this.parts.steps.spool(entry, target), failedStep), lane, entry),
+    );
   }
 
   /** Hands a whole batch, first in its line, to its spooler. */
   spoolBatch(lane: Lane, batch: Batch, target: PipelineTarget): void {
     for (const m of batch.members) m.phase = 'spooling';
-    this.run(lane, 'spooling', async () => this.settleBatch(await this.parts.batching.spool(batch, target), lane, batch));
+    this.run(lane, 'spooling', async () =>
+      this.settleBatch(await guarded(() => this.parts.batching.spool(batch, target), failedStep), lane, batch),
+    );
   }
 
   /** Asks a printer that is down whether it is back. */
   probe(lane: Lane, target: PipelineTarget): void {
-    this.run(lane, 'probing', async () => this.settle(await this.parts.steps.probe(lane, target), lane));
+    this.run(lane, 'probing', async () => this.settle(await guarded(() => this.parts.steps.probe(lane, target), failedStep), lane));
   }
 
   /** The head's printer cannot be set up at all: the job fails for a person. */
@@ -217,7 +219,13 @@ export class Runner {
         return;
       case 'ledgerDown':
       case 'fault':
-        for (const m of members) m.phase = 'ready';
+        // Back in line as they were: ready with the batch's PDF, else out of the batch to be fetched again.
+        if (batch.pdf) for (const m of members) m.phase = 'ready';
+        else
+          this.release(
+            batch,
+            members.filter((m) => m.batch === batch && this.parts.entries.get(m.id) === m),
+          );
         this.stepFailed(lane, outcome.error);
         return;
       case 'disowned':
@@ -270,10 +278,13 @@ export class Runner {
   private run(lane: Lane, slot: 'spooling' | 'probing', step: () => Promise<void>): void {
     lane[slot] = step()
       .catch((error: unknown) => this.stepFailed(lane, error))
-      .finally(() => {
-        lane[slot] = null;
-        this.parts.queue.schedulePump();
-      });
+      .finally(() => this.stepEnded(lane, slot));
+  }
+
+  /** A line's step ended: its slot is free, and a turn runs. */
+  private stepEnded(lane: Lane, slot: 'spooling' | 'probing'): void {
+    lane[slot] = null;
+    this.parts.queue.schedulePump();
   }
 
   private apply(outcome: StepOutcome, lane: Lane, entry: Entry | undefined): void {
@@ -387,6 +398,19 @@ export class Runner {
       requestId: null,
       nextAttemptAt: new Date(down.nextProbeAt).toISOString(),
     });
+  }
+}
+
+/**
+ * A step's outcome, whatever it does: a step that throws after all (a bug; synchronously or
+ * not) says `fault` (or `ledgerDown`), so its job goes back in line and its line is parked
+ * instead of the job being left mid-step.
+ */
+async function guarded<T>(step: () => Promise<T>, failed: (error: unknown) => T): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    return failed(error);
   }
 }
 
