@@ -7,9 +7,8 @@ import { submitBooking } from '../../../src/main/jobs/commands/submit';
 import { Engine } from '../../../src/main/jobs/engine';
 import type { Entry } from '../../../src/main/jobs/lane';
 import type { StepOutcome } from '../../../src/main/jobs/outcomes';
-import type { RouteDecision } from '../../../src/main/jobs/ports';
 import { Harness, until } from '../../support/jobs/harness';
-import { MemoryTarget, ScriptedFetcher, notice } from '../../support/jobs/fakes';
+import { MemoryTarget, notice } from '../../support/jobs/fakes';
 
 const LABELS = 'memory:labels';
 
@@ -91,16 +90,7 @@ describe('scheduler: a step that always fails', () => {
   it.each(cases)('a %s step that %s is started at most once, its job back in line, and the loop goes idle', async (step, how) => {
     h = new Harness(new Map([[LABELS, new MemoryTarget(LABELS)]]), LABELS);
     const errors: string[] = [];
-    engine = new Engine({
-      ledger: h.ledger,
-      fetcher: new ScriptedFetcher(),
-      targetFor: (uri) => h.targets.get(uri)!,
-      route: (): RouteDecision => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      retryBaseMs: 60_000,
-      retryMaxMs: 60_000,
-      reconcileSettleMs: 0,
-      onError: (e) => errors.push(e.code),
-    });
+    engine = h.engine({ retryBaseMs: 60_000, retryMaxMs: 60_000, onError: (e) => errors.push(e.code) });
     const starts: { job: string; turn: number }[] = [];
     engine.steps[step] = (entry: Entry) => {
       starts.push({ job: entry.id, turn: engine.scheduler.turns });

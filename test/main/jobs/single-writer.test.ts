@@ -6,7 +6,7 @@ import { start, stop } from '../../../src/main/jobs/commands/start';
 import { submitBooking } from '../../../src/main/jobs/commands/submit';
 import { Engine } from '../../../src/main/jobs/engine';
 import type { Entry, Lane } from '../../../src/main/jobs/lane';
-import type { PdfFetcher, PrintFileRequest, RouteDecision } from '../../../src/main/jobs/ports';
+import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import { PrintError } from '../../../src/main/printing/errors';
 import { Harness, until } from '../../support/jobs/harness';
 import { MemoryTarget, notice } from '../../support/jobs/fakes';
@@ -134,16 +134,7 @@ describe('the runner is the only writer of a job phase and a line state', () => 
   function makeEngine(fetcher: PdfFetcher): MemoryTarget {
     const target = cupsTarget();
     h = new Harness(new Map([[LABELS, target]]), LABELS);
-    engine = new Engine({
-      ledger: h.ledger,
-      fetcher,
-      targetFor: () => target,
-      route: (): RouteDecision => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-    });
+    engine = h.engine({ fetcher });
     return target;
   }
 
