@@ -43,7 +43,9 @@ describe('PDF limits before spooling, for every printer kind', () => {
 
   it('refuses a 100-inch page on a label layout and on a sheet layout, with its size and the limit', async () => {
     const long = await longPagePdf(100);
-    expect((await refusal(long, 'printer')).message).toContain('page 1 of the PDF is 4.0 × 100.0 in, larger than the 10 × 12 in a label page may be');
+    expect((await refusal(long, 'printer')).message).toContain(
+      'page 1 of the PDF is 4.0 × 100.0 in, larger than the 10 × 12 in a label page may be',
+    );
     expect((await refusal(long, '2x2')).message).toContain('larger than the 10 × 14 in a sheet page may be');
     // Legal paper is a sheet, not a label.
     const legal = await longPagePdf(14);
