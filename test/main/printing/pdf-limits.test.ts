@@ -65,7 +65,7 @@ describe('PDF limits before spooling, for every printer kind', () => {
   it('checks what the fetcher fetched in the layout it was asked for, keeping its other methods', async () => {
     const long = await longPagePdf(13);
     const fetcher = withPdfLimits({
-      printFile: async () => ({ pdf: long, requestId: 'req-2' }),
+      printFile: async (_request: { label_layout: LabelLayout }) => ({ pdf: long, requestId: 'req-2' }),
       availableDocuments: async () => ['label'],
     });
     await expect(fetcher.printFile({ label_layout: 'a4' })).resolves.toMatchObject({ requestId: 'req-2' });
