@@ -286,7 +286,8 @@ const ENGLISH: EnglishTable = {
     `Print Station cannot reach ${p.path} (${p.code}): the folder, or the disk or network share holding it, is gone or not answering. Reconnect it or choose another folder.`,
   'printer.pdfTooLarge': (p) => `Refused: the PDF is ${p.mb} MB, more than the ${p.limitMb} MB a print may be${PDF_REFUSED}`,
   'printer.pdfUnreadable': (p) => `Refused: the PDF could not be read (${p.detail})${PDF_REFUSED}`,
-  'printer.pdfTooManyPages': (p) => `Refused: the PDF has more than ${p.limit.toLocaleString('en-GB')} pages, the most a print may have${PDF_REFUSED}`,
+  'printer.pdfTooManyPages': (p) =>
+    `Refused: the PDF has more than ${p.limit.toLocaleString('en-GB')} pages, the most a print may have${PDF_REFUSED}`,
   'printer.pdfPageTooLarge': (p) =>
     `Refused: page ${p.page} of the PDF is ${p.width} × ${p.height} in, larger than the ${p.maxWidth} × ${p.maxHeight} in a page of this layout may be${PDF_REFUSED}`,
   'intake.waiting': (p) => `${englishOf(p.cause)} Next try at ${p.nextAttemptAt}.`,
