@@ -28,6 +28,11 @@ export const scaleDetailsSchema = z
     unit: z.string().nullable(),
     /** The scale's own identity (serial number, maker and model) where it reports one. */
     identity: z.string().nullable(),
+    /**
+     * The command the station asks the scale for weights with (MT-SICS `SIR`, `SI` or `S`); null
+     * for a scale that sends by itself (continuous output, HID), and until one is chosen.
+     */
+    command: z.string().nullable(),
     /** Why it cannot be used, in English words, when offline or faulty; else null. */
     problem: z.string().nullable(),
     /** Lines from the scale that were not its protocol's, since the agent started. */

@@ -52,6 +52,8 @@ export function simulatedScaleOpener(now: () => number = Date.now, random: () =>
         return 'Print Station demo scale (simulated)';
       },
       garbage: 0,
+      command: null,
+      sendsByItself: false,
       lost: new Promise<Error>(() => undefined),
       async close() {},
     };
