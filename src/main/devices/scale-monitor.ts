@@ -185,7 +185,7 @@ export class ScaleMonitor {
     if (this.scaleIdentity === null) this.scaleIdentity = await device.identify(Math.min(deadlineMs * 2, 1000)).catch(() => null);
     while (this.running && lost === null) {
       const left = silentAfterMs - (this.now() - lastAnswer);
-      let unasked = false;
+      let unasked: boolean;
       try {
         const answer = await device.read(Math.max(50, Math.min(deadlineMs, left)));
         // The next weight comes by itself: no pause before waiting for it (a refusal or fault is not one).
