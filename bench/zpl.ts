@@ -1,5 +1,5 @@
 /**
- * Raw ZPL printers (issue 21): the agent printing to a ZPL printer on the network
+ * Raw ZPL printers: the agent printing to a ZPL printer on the network
  * (`zpl://`), against the printer emulator of the tests (test/support/zpl-printer.ts) on
  * loopback, with the agent in-process (startHeadlessAgent):
  * - rendering: one sandbox label PDF to ZPL (MuPDF render, threshold, Z64) at 203 and 300
@@ -24,7 +24,7 @@ import { presetPollMark, waitForStartupPoll } from './agent-child';
 import { fetchCalls, fetchLimitBatched, printCalls } from './limit';
 import type { SandboxProcess } from './sandbox-process';
 
-const SECRET = 'whsec-bench-zpl';
+const SECRET = 'whsec-bench-zpl-0123';
 
 export interface ZplResult {
   readonly render_p50_ms_203: number;

@@ -1,5 +1,5 @@
 /**
- * Webhook storm (issue 6): thousands of deliveries straight at the agent's webhook
+ * Webhook storm: thousands of deliveries straight at the agent's webhook
  * receiver (the CLI as a child process): 10 % duplicates (half a retry with the same
  * message_id, half the same booking under another message_id, as a second endpoint
  * sends it), 10 % reordered, 5 % forged signatures and 5 % stale timestamps, the rest
