@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const SCALE_STATES = ['stable', 'motion', 'zero', 'under', 'over', 'offline'] as const;
 export type ScaleState = (typeof SCALE_STATES)[number];
 
-/** `kg` is a number when `stable` or `motion`, else null. */
+/** `kg` is a number when `stable` or `motion` (null in `motion` on a scale that does not say a moving weight), else null. */
 export const scaleStatusSchema = z
   .object({
     state: z.enum(SCALE_STATES),
