@@ -123,6 +123,7 @@ class SerialScaleDevice implements ScaleDevice {
     else if (!this.commandChosen && this.protocol.isRefusal(answer.text)) return this.refused(command, answer.text);
     return answer;
   }
+
   async identify(deadlineMs: number): Promise<string | null> {
     const { identityRequest } = this.protocol;
     if (identityRequest === null) return null;
