@@ -348,6 +348,7 @@ export const da: Catalog = {
     'serial:STI?protocol=sics (Mettler Toledo MT-SICS) eller ?protocol=toledo (kontinuerligt output), hid:VVVV:PPPP for en USB-vægt, none for ingen vægt. Én vægt pr. station.',
   'settings.scaleReading': 'Aflæsning',
   'settings.scaleIdentity': 'Vægten siger, den er',
+  'settings.scaleCommand': 'Stationen spørger efter vægten med',
   'settings.scaleNone': 'Stationen har ingen vægt.',
   'settings.scaleNoIdentity': 'Vægten siger ikke, hvilken den er.',
   'settings.saveHint':

@@ -333,6 +333,7 @@ export const en = {
     'serial:PATH?protocol=sics (Mettler Toledo MT-SICS) or ?protocol=toledo (continuous output), hid:VVVV:PPPP for a USB scale, none for no scale. One scale per station.',
   'settings.scaleReading': 'Reading',
   'settings.scaleIdentity': 'The scale says it is',
+  'settings.scaleCommand': 'The station asks for the weight with',
   'settings.scaleNone': 'This station has no scale.',
   'settings.scaleNoIdentity': 'The scale does not say which it is.',
   'settings.saveHint':

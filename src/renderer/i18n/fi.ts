@@ -348,6 +348,7 @@ export const fi: Catalog = {
     'serial:POLKU?protocol=sics (Mettler Toledo MT-SICS) tai ?protocol=toledo (jatkuva lähtö), hid:VVVV:PPPP USB-vaa’alle, none jos vaakaa ei ole. Yksi vaaka asemaa kohden.',
   'settings.scaleReading': 'Lukema',
   'settings.scaleIdentity': 'Vaaka kertoo olevansa',
+  'settings.scaleCommand': 'Asema kysyy painoa komennolla',
   'settings.scaleNone': 'Asemalla ei ole vaakaa.',
   'settings.scaleNoIdentity': 'Vaaka ei kerro, mikä se on.',
   'settings.saveHint':

@@ -347,6 +347,7 @@ export const nb: Catalog = {
     'serial:STI?protocol=sics (Mettler Toledo MT-SICS) eller ?protocol=toledo (kontinuerlig utdata), hid:VVVV:PPPP for en USB-vekt, none for ingen vekt. Én vekt per stasjon.',
   'settings.scaleReading': 'Avlesning',
   'settings.scaleIdentity': 'Vekten sier at den er',
+  'settings.scaleCommand': 'Stasjonen spør etter vekten med',
   'settings.scaleNone': 'Stasjonen har ingen vekt.',
   'settings.scaleNoIdentity': 'Vekten sier ikke hvilken den er.',
   'settings.saveHint':

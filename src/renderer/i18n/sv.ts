@@ -346,6 +346,7 @@ export const sv: Catalog = {
     'serial:SÖKVÄG?protocol=sics (Mettler Toledo MT-SICS) eller ?protocol=toledo (kontinuerlig utdata), hid:VVVV:PPPP för en USB-våg, none för ingen våg. En våg per station.',
   'settings.scaleReading': 'Avläsning',
   'settings.scaleIdentity': 'Vågen säger att den är',
+  'settings.scaleCommand': 'Stationen frågar efter vikten med',
   'settings.scaleNone': 'Stationen har ingen våg.',
   'settings.scaleNoIdentity': 'Vågen säger inte vilken den är.',
   'settings.saveHint':
