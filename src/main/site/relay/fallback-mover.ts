@@ -46,6 +46,8 @@ export class FallbackMover {
   private timer: NodeJS.Timeout | null = null;
   private stopWatch: (() => void) | null = null;
   private busy = false;
+  /** Set by stop(): a sweep cut off by the connection closing says nothing. */
+  private stopped = false;
   /** When each waiting booking was last published again (see sweep). */
   private readonly republished = new Map<string, number>();
 
@@ -141,7 +143,7 @@ export class FallbackMover {
         moved++;
       }
     } catch (error) {
-      this.options.logger.warn(`site: fallback check failed (${String(error)}); trying again`);
+      if (!this.stopped) this.options.logger.warn(`site: fallback check failed (${String(error)}); trying again`);
     } finally {
       this.busy = false;
     }
@@ -160,6 +162,7 @@ export class FallbackMover {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.stopWatch?.();
   }

@@ -195,10 +195,14 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   });
   await intake.start(publisher);
 
+  // Work cut off by the stop (a heartbeat, a sweep in flight when the connection closes) says nothing.
+  let stopping = false;
   const beat = (): void =>
     void presence
       .beat(name, { role: 'relay', printers: [], queued: 0, lastPrint: null, failures30m: 0 })
-      .catch((error: unknown) => log.warn(`relay: heartbeat failed: ${String(error)}`));
+      .catch((error: unknown) => {
+        if (!stopping) log.warn(`relay: heartbeat failed: ${String(error)}`);
+      });
   beat();
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
@@ -238,6 +242,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     serviceRequests: () => requests,
     waitingBookings: () => publisher.waitingBookings(),
     async stop() {
+      stopping = true;
       clearInterval(heartbeat);
       clearInterval(healer);
       confirmations.stop();
