@@ -106,4 +106,9 @@ export const SITE = {
   reconnectAttempts: -1,
   /** The relay poller's `maxBackoffSeconds`, in ms. @default 15000 */
   relayPollMaxMs: 15_000,
+  /**
+   * A relay's first setup of the site that failed (server not answering JetStream, credential
+   * refused): tried again after 2 s doubling to 60 s, ±10 % so relays restarted together drift apart.
+   */
+  join: { baseMs: 2_000, maxMs: 60_000, jitter: { spread: 0.1 } } satisfies BackoffPolicy,
 } as const;

@@ -151,7 +151,7 @@ export function setupProblem(error: unknown): string {
   if (/permission|authorization/i.test(text)) {
     return `this credential may not set the site up and a relay has not done it yet (${text}): start a relay with its relay credential`;
   }
-  if (/jetstream not enabled|not enabled for account|503|no responders/i.test(text)) {
+  if (/jetstream (is )?not enabled|not enabled for account|503|no responders/i.test(text)) {
     return `the site's NATS server does not answer JetStream requests (${text}): start it with -js (JetStream on), or from site-setup's config`;
   }
   return `the site could not be set up on its NATS server (${text}); for a cluster check that its nodes see each other`;

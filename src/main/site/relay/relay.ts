@@ -11,7 +11,8 @@ import { WebhookSource } from '../../intake/sources/webhooks/webhook-source';
 import { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
-import { connectSite, ensureSite, type SiteConnection } from '../bus/connection';
+import { ensureSite, type SiteConnection } from '../bus/connection';
+import { joinSiteWithRetries } from './first-join';
 import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
 import { TakenMarks } from '../bus/taken-marks';
 import { Confirmations } from './confirmations';
@@ -73,6 +74,13 @@ export interface RelayOptions {
   readonly onRejected?: (kind: RejectedKind) => void;
   /** How often the relay checks that the site's stream and buckets exist (recreating what is missing). @default 10000 */
   readonly healEveryMs?: number;
+  /**
+   * How long one try to set the site up waits for a server that does not answer JetStream
+   * (a cluster electing its leader) before it counts as failed and is tried again (SITE.join). @default 60000
+   */
+  readonly setupTimeoutMs?: number;
+  /** Gives up joining the site (a relay stopped before its server answered): startRelay rejects. @default none */
+  readonly signal?: AbortSignal;
 }
 
 export interface Relay {
@@ -99,16 +107,21 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const connection = new ServiceConnection({ apiUrl: options.apiUrl, apiKey: options.apiKey, client: options.client });
   let site: SiteConnection;
   try {
-    site = await connectSite({
-      servers: options.servers,
-      name,
-      claimMinutes: options.claimMinutes,
-      credsFile: options.credsFile,
-      onLink: (up) => {
-        (up ? log.info : log.warn)(up ? 'relay: site connection back' : 'relay: site connection lost; bookings wait with intake');
-        options.onLink?.(up);
+    site = await joinSiteWithRetries(
+      {
+        servers: options.servers,
+        name,
+        claimMinutes: options.claimMinutes,
+        credsFile: options.credsFile,
+        setupTimeoutMs: options.setupTimeoutMs,
+        onLink: (up) => {
+          (up ? log.info : log.warn)(up ? 'relay: site connection back' : 'relay: site connection lost; bookings wait with intake');
+          options.onLink?.(up);
+        },
       },
-    });
+      log.error,
+      options.signal,
+    );
   } catch (error) {
     ledger.close();
     await connection.close();
