@@ -31,6 +31,10 @@ export interface SiteManyResult {
   readonly booking_to_spooled_p50_ms: number;
   readonly booking_to_spooled_p95_ms: number;
   readonly relay_rss_mb_after_100k_decisions: number;
+  /** From the relay's spawn to its `relay: nats://…` line, with the kept decisions in the bucket. */
+  readonly relay_start_ms: number;
+  /** Requests to the service a minute, the whole site's intake (everything but POST /shipments/print). */
+  readonly service_requests_per_minute: number;
   readonly missing: number;
   readonly duplicated: number;
   readonly wrong_station: number;
@@ -159,6 +163,7 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       { cwd: REPO_ROOT, env: { ...process.env, PRINT_STATION_API_KEY: sandbox.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     relay = child;
+    const spawnedAt = Date.now();
     await new Promise<void>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`relay not ready:\n${out}`)), 120_000);
@@ -171,7 +176,11 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       });
       child.once('exit', (code) => reject(new Error(`relay exited ${String(code)}:\n${out}`)));
     });
+    const relayStartMs = Date.now() - spawnedAt;
+    log(`site_200: relay started in ${relayStartMs} ms, RSS ${rssMb(child.pid!)} MB with ${ctx.decisions} decisions kept`);
     await sleep(3_000);
+    await sandbox.clearLog();
+    const t0 = Date.now();
 
     const expected = new Map<string, string>();
     const latencies: number[] = [];
@@ -187,8 +196,11 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       if (first) latencies.push(first.at - t0);
       await sleep(730);
     }
+    const minutes = (Date.now() - t0) / 60_000;
+    const intake = (await sandbox.log()).filter((r) => !(r.method === 'POST' && r.url.startsWith('/external/v1/shipments/print'))).length;
     await sleep(2_000);
     const rss = rssMb(child.pid!);
+    log(`site_200: relay RSS ${rss} MB after the bookings`);
     const summary = summarize(latencies);
     return {
       stations: ctx.stations,
@@ -197,6 +209,8 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       booking_to_spooled_p50_ms: Math.round(summary.p50),
       booking_to_spooled_p95_ms: Math.round(summary.p95),
       relay_rss_mb_after_100k_decisions: rss,
+      relay_start_ms: relayStartMs,
+      service_requests_per_minute: Math.round((intake / minutes) * 10) / 10,
       missing: [...expected.keys()].filter((id) => !handed.has(id)).length,
       duplicated: [...handed.values()].filter((at) => at.length > 1).length,
       wrong_station: [...expected].filter(([id, station]) => handed.get(id)?.[0]?.station !== station).length,

@@ -63,6 +63,8 @@ export interface RelayOptions {
    */
   readonly name?: string;
   readonly credsFile?: string | null;
+  /** The CA of the server's TLS certificate (`--site-ca FILE`). @default the system's CAs */
+  readonly caFile?: string | null;
   readonly client?: ServiceConnectionOptions['client'];
   /** A booking was published (metrics, tests). @default none */
   readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
@@ -113,6 +115,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         name,
         claimMinutes: options.claimMinutes,
         credsFile: options.credsFile,
+        caFile: options.caFile,
         setupTimeoutMs: options.setupTimeoutMs,
         onLink: (up) => {
           (up ? log.info : log.warn)(up ? 'relay: site connection back' : 'relay: site connection lost; bookings wait with intake');
