@@ -54,13 +54,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const nameOf = (i: number): string => `Station ${i + 1}`;
 const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-async function fillDecisions(site: SiteConnection, count: number): Promise<void> {
+/** Stores `count` taken decisions (days of a busy site), 1,000 at a time. */
+export async function fillDecisions(site: SiteConnection, count: number): Promise<void> {
   const at = new Date().toISOString();
   for (let i = 0; i < count; i += 1_000) {
     await Promise.all(
@@ -92,6 +93,54 @@ async function fillDecisions(site: SiteConnection, count: number): Promise<void>
       }),
     );
   }
+}
+
+/** The relay CLI in its own process (its memory its own); resolves at its `relay: nats://…` line, with the time that took. */
+export async function spawnRelay(
+  natsUrl: string,
+  sandbox: Pick<SandboxProcess, 'baseUrl' | 'apiKey'>,
+  dataDir: string,
+  defaultStation: string,
+): Promise<{ child: ChildProcess; startMs: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'src/main/cli/agent.ts'),
+      'relay',
+      '--site',
+      natsUrl,
+      '--api-url',
+      sandbox.baseUrl,
+      '--default-station',
+      defaultStation,
+      '--poll-interval',
+      '2',
+      '--data-dir',
+      dataDir,
+    ],
+    { cwd: REPO_ROOT, env: { ...process.env, PRINT_STATION_API_KEY: sandbox.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const spawnedAt = Date.now();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`relay not ready:\n${out}`)), 120_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/^relay: /m.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`relay exited ${String(code)}:\n${out}`)));
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { child, startMs: Date.now() - spawnedAt };
 }
 
 export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult> {
@@ -142,41 +191,10 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       for (let i = 0; i < ctx.stations; i++) void presence.beat(nameOf(i), heartbeat).catch(() => undefined);
     }, HEARTBEAT_MS);
 
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO_ROOT, 'src/main/cli/agent.ts'),
-        'relay',
-        '--site',
-        nats.url,
-        '--api-url',
-        sandbox.baseUrl,
-        '--default-station',
-        nameOf(0),
-        '--poll-interval',
-        '2',
-        '--data-dir',
-        path.join(ctx.workDir, 'site-many-relay'),
-      ],
-      { cwd: REPO_ROOT, env: { ...process.env, PRINT_STATION_API_KEY: sandbox.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const started = await spawnRelay(nats.url, sandbox, path.join(ctx.workDir, 'site-many-relay'), nameOf(0));
+    const child = started.child;
     relay = child;
-    const spawnedAt = Date.now();
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`relay not ready:\n${out}`)), 120_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (/^relay: /m.test(out)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`relay exited ${String(code)}:\n${out}`)));
-    });
-    const relayStartMs = Date.now() - spawnedAt;
+    const relayStartMs = started.startMs;
     log(`site_200: relay started in ${relayStartMs} ms, RSS ${rssMb(child.pid!)} MB with ${ctx.decisions} decisions kept`);
     await sleep(3_000);
     await sandbox.clearLog();
