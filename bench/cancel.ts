@@ -1,5 +1,5 @@
 /**
- * What "cancel means no print" costs (issue 19): a label that waited more than a few seconds
+ * What "cancel means no print" costs: a label that waited more than a few seconds
  * since its PDF was fetched asks the service whether its shipment was canceled before it is
  * spooled (one GET /shipments/{id}; one GET /shipments?status=CANCELED for a batch). Counted
  * here, as HTTP requests per minute, with the print queue as the agent builds it (the real

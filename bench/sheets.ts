@@ -1,5 +1,5 @@
 /**
- * Pages used on sheet layouts (issue 14 part 2): a burst of labels to an A4 label printer
+ * Pages used on sheet layouts: a burst of labels to an A4 label printer
  * (a sink queue of the private cupsd; the station's settings say the printer holds A4 sheets
  * in layout L), once through the agent as it runs by default (batching on: a batch fills the
  * sheets) and once through the DIY loop (each label its own print call and `lp`, so its own

@@ -1,5 +1,5 @@
 /**
- * A site (issue 22): a private nats-server, a relay and `stations` stations as agents in
+ * A site: a private nats-server, a relay and `stations` stations as agents in
  * this process (each its own ledger and folder printer), against the sandbox process. Each
  * station takes the references that start with its own prefix by a station rule, so every
  * booking has one right station. Measured, one booking at a time at times not aligned with

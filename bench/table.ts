@@ -1,4 +1,4 @@
-/** The printed table: each measured figure beside its target (issue 14), if it has one. */
+/** The printed table: each measured figure beside its target, if it has one. */
 import type { BurstResult } from './burst-result';
 import type { BenchReport } from './run';
 import type { ZplResult } from './zpl';

@@ -1,5 +1,5 @@
 /**
- * Windows (issue 14 part 3): what one SumatraPDF run per batch saves. Windows printing cannot
+ * Windows: what one SumatraPDF run per batch saves. Windows printing cannot
  * run here, so the real WindowsTarget runs against a fake SumatraPDF: an executable (a node
  * script, the pattern of test/fixtures/windows/fake-powershell.mjs) that takes the
  * arguments pdf-to-printer passes and sleeps like the real one, a fixed start-up cost plus a

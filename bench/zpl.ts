@@ -1,5 +1,5 @@
 /**
- * Raw ZPL printers (issue 21): the agent printing to a ZPL printer on the network
+ * Raw ZPL printers: the agent printing to a ZPL printer on the network
  * (`zpl://`), against the printer emulator of the tests (test/support/zpl-printer.ts) on
  * loopback, with the agent in-process (startHeadlessAgent):
  * - rendering: one sandbox label PDF to ZPL (MuPDF render, threshold, Z64) at 203 and 300

@@ -146,6 +146,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Service-Request-ID', randomUUID());
+    // The service's clock, as every HTTP server dates its answers (RFC 9110): the sandbox's own
+    // (a test may move it), which stations read to compare with booked_at.
+    res.setHeader('Date', state.now().toUTCString());
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const path = url.pathname;
     let reply: Reply;

@@ -1,5 +1,5 @@
 /**
- * Chaos (issue 6): the agent, run through its CLI against the sandbox and a real CUPS
+ * Chaos: the agent, run through its CLI against the sandbox and a real CUPS
  * sink queue with webhooks and polling both on, is killed with SIGKILL during a burst of
  * bookings and restarted on the same data directory each time. Kills are scheduled by
  * progress (after n labels are out, plus a random fraction of a second), so every one lands
@@ -7,7 +7,7 @@
  * the spooled outputs are counted per shipment: none missing, none duplicated, every one
  * a whole PDF.
  *
- * Issue 14: batching is on by default (up to 25 labels a spooler job), so the default run is
+ * Batching is on by default (up to 25 labels a spooler job), so the default run is
  * batched: one output holds several labels, counted per shipment from the PDFs' own text
  * (`Shipment: <id>` on every label, read with pdftotext). An explicit `--batch-max 1` run
  * beside it keeps one job per label proven (counted by file name too).

@@ -1,5 +1,5 @@
 /**
- * Service faults (issue 6), through the sandbox's fault knobs while a burst is printed:
+ * Service faults, through the sandbox's fault knobs while a burst is printed:
  * 20 % 5xx, 429 with Retry-After, dropped connections, labels not ready for 3 s after
  * booking, and a spell of answers slower than the client's timeout. Every label comes out
  * exactly once, the agent does not crash, and its memory stays bounded (RSS sampled from

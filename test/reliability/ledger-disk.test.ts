@@ -1,5 +1,5 @@
 /**
- * The ledger's disk fills up and empties again during a burst (issue 19): the agent's data
+ * The ledger's disk fills up and empties again during a burst: the agent's data
  * directory is on a small real disk (tmpfs) that a filler file takes whole, several times,
  * while bookings arrive. Webhooks it cannot record are answered 503 and delivered again (or
  * found by the poller), the lines park while no write goes through and resume by themselves:

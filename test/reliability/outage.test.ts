@@ -1,10 +1,10 @@
 /**
- * Outage (issue 6; issue 4, Poller): the agent is down while bookings happen. The
+ * Outage: the agent is down while bookings happen. The
  * service's webhooks for them are lost (the sandbox's endpoints are switched off for the
  * outage, as if its retries ran out), so only the poller's reconciliation on start can
  * find them. When the agent is back, every one prints exactly once.
  *
- * Batched (the default, issue 14): the labels are counted from the PDFs' text. The poller
+ * Batched (the default): the labels are counted from the PDFs' text. The poller
  * submits what it found in booking order, all of it waiting before anything prints, and no
  * kill interrupts the catch-up: here the labels must come out in exactly booking order.
  */

@@ -1,5 +1,5 @@
 /**
- * Printer faults (issue 6; issue 3, Tests): the CUPS queue is disabled in the middle of a
+ * Printer faults: the CUPS queue is disabled in the middle of a
  * burst. Jobs wait or fail visibly, saying the queue is disabled; once it is enabled (and
  * the jobs that gave up are retried through the AgentApi, as a packer would from the UI),
  * every label prints exactly once.

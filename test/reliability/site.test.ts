@@ -1,5 +1,5 @@
 /**
- * A site under kill -9 (issue 22): a nats-server with JetStream, a relay taking the sandbox's
+ * A site under kill -9: a nats-server with JetStream, a relay taking the sandbox's
  * webhooks and polling it every second, and three stations, each a child process run through
  * the CLI. During a burst of bookings the relay, the NATS server and two stations are killed
  * with SIGKILL and restarted on the same data (and store) directories. Then every station's

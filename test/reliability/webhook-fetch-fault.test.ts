@@ -1,6 +1,6 @@
 /**
- * A webhook booking whose station rule needs the shipment fetched, while that fetch fails
- * (issue 10): with a `sender_reference` rule the agent must GET /shipments/{id}, since the
+ * A webhook booking whose station rule needs the shipment fetched, while that fetch fails:
+ * with a `sender_reference` rule the agent must GET /shipments/{id}, since the
  * webhook does not carry the field. The sandbox answers every /external/v1 request 503
  * meanwhile. Polling is off, so nothing but the webhook brings the booking in (the one
  * reconciliation at start runs before the bookings, or during the fault). The booking

@@ -81,5 +81,5 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Shipment id of a folder-printer file (`<shipmentId>_<type>_<layout>_<jobId>.pdf`). */
+/** Shipment id of a folder-printer file (`<shipmentId>_<type>_<layout>[_<reference>]_<jobId>.pdf`). */
 export const shipmentOf = (file: string): string => file.split('_')[0]!;

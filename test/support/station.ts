@@ -46,12 +46,14 @@ export async function pdfsIn(dir: string): Promise<string[]> {
 /**
  * `sandboxOptions`: e.g. a `now` clock, to let booking tokens expire. `pollIntervalSeconds`:
  * poll the service too (default 0: webhooks only). `agentOptions`: more of the agent's options
- * (e.g. its `scale`).
+ * (e.g. its `scale`). `beforeAgent`: run against the sandbox before the agent first starts (a
+ * team's history that a fresh station must not print by itself).
  */
 export async function startStation(
   sandboxOptions: SandboxOptions = {},
   pollIntervalSeconds = 0,
   agentOptions: Partial<HeadlessAgentOptions> = {},
+  beforeAgent: (sandbox: Sandbox) => Promise<void> = async () => {},
 ): Promise<Station> {
   const dir = await mkdtemp(join(tmpdir(), 'print-station-e2e-'));
   const printsDir = join(dir, 'prints');
@@ -60,6 +62,7 @@ export async function startStation(
   const sandbox = await startSandbox({ ...sandboxOptions, port: 0 });
   let agent: HeadlessAgent;
   try {
+    await beforeAgent(sandbox);
     agent = await startHeadlessAgent({
       apiUrl: sandbox.baseUrl,
       apiKey: sandbox.apiKey,

@@ -240,6 +240,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     isNew: () => ledger.jobs.totalJobs() === 0,
     catchUpMinutes: options.catchUpMinutes,
     logger: { info: log.info, warn: log.warn, error: log.error },
+    // Compared with the service's booked_at: the service's clock, not this PC's.
+    now: () => connection.clock.now(),
   });
   const parts: IntakeParts = {
     ledger: ledger.intake,

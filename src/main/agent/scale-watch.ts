@@ -74,6 +74,8 @@ export class ScaleWatch {
     const next = this.options.uri().trim() || 'none';
     if (!this.running || next === this.uri) return;
     await this.stopMonitor();
+    // The agent may have stopped meanwhile (its ledger closed): a new monitor now would outlive it.
+    if (!this.running) return;
     this.follow(next);
     this.options.onPresence();
   }

@@ -62,7 +62,7 @@ import {
   type TrackingEvent,
 } from './schemas';
 import { checkServiceAddress, invalidSegmentReason } from './service-address';
-import { Transport, type CallSpec, type RawResponse, type ResponseListener } from './transport';
+import { Transport, type CallSpec, type RawResponse, type ResponseListener, type ServiceDateListener } from './transport';
 import { CLIENT_VERSION } from './version';
 import { SERVICE_CALL } from '../retry/policies';
 import { uploadFileName } from './upload-name';
@@ -117,6 +117,8 @@ export interface ServiceClientOptions {
   readonly maxResponseBytes?: number;
   /** Told of every answer's X-Service-Request-ID (the agent keeps the last few for diagnostics). @default none */
   readonly onRequestId?: ResponseListener;
+  /** Told of every answer's Date header (the service's clock: service-clock.ts). @default none */
+  readonly onServiceDate?: ServiceDateListener;
 }
 
 /** The PDF of POST /shipments/print with output_format `file`. */
@@ -181,6 +183,7 @@ export class ServiceClient {
       dispatcher: options.dispatcher ?? this.#ownedAgent!,
       lifetime: this.#lifetime.signal,
       onRequestId: options.onRequestId,
+      onServiceDate: options.onServiceDate,
     });
   }
 

@@ -7,6 +7,7 @@ import { plainMessage } from '../../shared/agent-messages';
 import { AGENT_ERROR_CODES } from '../../shared/agent-error-codes';
 import { ServiceClient, type ServiceClientOptions } from './client';
 import { RecentRequestIds } from './request-ids';
+import { ServiceClock } from './service-clock';
 import { CodedError } from '../errors';
 import { JOB_FETCH } from '../retry/policies';
 
@@ -40,11 +41,13 @@ export class ServiceConnection {
   private readonly clientOptions: Partial<Omit<ServiceClientOptions, 'baseUrl' | 'apiKey'>>;
   /** The last request ids of every client made here, for diagnostics. */
   readonly recentRequests = new RecentRequestIds();
+  /** The service's clock, from its answers' Date headers (for rules that compare with its times). */
+  readonly clock = new ServiceClock();
 
   constructor(options: ServiceConnectionOptions) {
     this.apiUrl = options.apiUrl;
     this.#apiKey = options.apiKey;
-    this.clientOptions = { ...options.client, onRequestId: this.recentRequests.add };
+    this.clientOptions = { ...options.client, onRequestId: this.recentRequests.add, onServiceDate: this.clock.observe };
   }
 
   get url(): string {

@@ -50,6 +50,8 @@ export interface TransportConfig {
   readonly lifetime: AbortSignal;
   /** Told of every answer's X-Service-Request-ID (diagnostics keeps the last few). @default none */
   readonly onRequestId?: ResponseListener;
+  /** Told of every answer's Date header and when it arrived (the service's clock). @default none */
+  readonly onServiceDate?: ServiceDateListener;
 }
 
 /** An answer that carried an X-Service-Request-ID, success or error. */
@@ -60,6 +62,7 @@ export interface ResponseSeen {
   readonly status: number;
 }
 export type ResponseListener = (response: ResponseSeen) => void;
+export type ServiceDateListener = (dateHeader: string | null, arrivedAtMs: number) => void;
 
 const TIMED_OUT = Symbol('timed out');
 
@@ -133,6 +136,7 @@ export class Transport {
       status = res.statusCode;
       requestId = headerValue(res.headers['x-service-request-id']);
       if (requestId !== null) this.#config.onRequestId?.({ requestId, method: spec.method, path: spec.path, status });
+      this.#config.onServiceDate?.(headerValue(res.headers.date), Date.now());
       const buffer = Buffer.from(await res.body.arrayBuffer());
       if (status >= 200 && status < 300) {
         return { status, headers: res.headers, body: buffer, requestId, method: spec.method, path: spec.path };

@@ -94,7 +94,7 @@ export async function runDesktopApp(options: DesktopAppOptions): Promise<void> {
         app.quit();
       });
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+  quitOnSignals(app);
 
   await app.whenReady();
 
@@ -272,4 +272,17 @@ function trayIcons(dir: string): Record<TrayIconState, string> {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The app a SIGINT or SIGTERM quits (stopping its agent cleanly); null before the first start. */
+let appQuitBySignal: { quit(): void } | null = null;
+
+/**
+ * One listener per signal for the process, however many apps it starts (one in Electron, many
+ * in tests): a listener per start piled up on `process`. `once`: a second signal while the
+ * shutdown hangs ends the process the default way.
+ */
+function quitOnSignals(app: { quit(): void }): void {
+  if (appQuitBySignal === null) for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => appQuitBySignal?.quit());
+  appQuitBySignal = app;
 }

@@ -12,6 +12,12 @@ import { logField } from '../log-text';
  * - The first start is recorded in the ledger (cursor `station.first-start`) when the
  *   ledger holds no job yet. A ledger with jobs and no record is a station from before this
  *   rule: everything passes, as before.
+ * - The first start is a time on the service's clock (`now`: the agent reads it from the
+ *   service's answers, api/service-clock.ts), because it is compared with the service's
+ *   booked_at: a PC clock a minute fast would hold back the bookings of the first minute.
+ *   It is taken at start(), after the agent's first answer from the service, and leans early
+ *   by under a second (the answer's Date has whole seconds): a booking made in the second
+ *   before the first start may print, none made after it is held.
  * - A booking whose booked time is before the first start is not printed: it is kept
  *   (cursor `station.held-before-start`, the newest MAX_HELD) and counted, and the UI offers
  *   those of the last OFFER_WINDOW_MINUTES to print (`printOffered`).
@@ -25,12 +31,11 @@ import { logField } from '../log-text';
 
 /** How far back the UI's offer reaches, and the fresh station's first poll looks. */
 export const OFFER_WINDOW_MINUTES = 60;
-/** How long before the recorded first start a booking still counts as booked after it. */
-const START_GRACE_MS = 10_000;
 /** Bookings kept for the offer at most (the newest). */
 const MAX_HELD = 1000;
 const FIRST_START_CURSOR = 'station.first-start';
 const HELD_CURSOR = 'station.held-before-start';
+const NOT_STARTED: FirstStartRecord = { at: null, passFrom: null, catchUpMinutes: null };
 
 interface FirstStartRecord {
   /** The first start (ms since the epoch); null on a station from before this rule. */
@@ -60,7 +65,7 @@ export interface FirstStartGateOptions {
   readonly catchUpMinutes?: number | null;
   /** @default silent */
   readonly logger?: IntakeLogger;
-  /** @default Date.now */
+  /** The service's clock (ms since the epoch), read once at the first start. @default Date.now */
   readonly now?: () => number;
 }
 
@@ -72,17 +77,18 @@ export class FirstStartGate implements BookingSinkPort {
   /** Whether this run recorded the first start. */
   readonly firstRun: boolean;
   private readonly catchUpMinutes: number | null;
+  private readonly now: () => number;
 
   constructor(options: FirstStartGateOptions) {
     this.sink = options.sink;
     this.store = options.store;
     this.logger = options.logger ?? silentLogger;
-    const now = (options.now ?? Date.now)();
+    this.now = options.now ?? Date.now;
     const stored = this.read();
     this.firstRun = stored === null && options.isNew();
-    this.record =
-      stored ?? (this.firstRun ? { at: now, passFrom: now, catchUpMinutes: null } : { at: null, passFrom: null, catchUpMinutes: null });
-    if (stored === null) this.save();
+    this.record = stored ?? NOT_STARTED;
+    // A station from before this rule is recorded as one at once; a fresh one at start().
+    if (stored === null && !this.firstRun) this.save();
     this.catchUpMinutes = options.catchUpMinutes ?? null;
   }
 
@@ -91,12 +97,17 @@ export class FirstStartGate implements BookingSinkPort {
    * before intake starts, so the first reconcile already lets those minutes through.
    */
   start(): void {
-    // Said here, not when the gate is built: a start that fails its checks (a refused key, a
-    // wrong address) prints its one error line and nothing else.
-    if (this.firstRun)
+    // Taken here, not when the gate is built: after the agent's first answer from the service
+    // (its clock), and a start that fails its checks (a refused key, a wrong address) prints its
+    // one error line, records nothing and is a first start again next time.
+    if (this.firstRun && this.record.at === null) {
+      const at = this.now();
+      this.record = { at, passFrom: at, catchUpMinutes: null };
+      this.save();
       this.logger.info(
         `first start of this station: only what is booked from now on prints by itself${this.catchUpMinutes ? ` (and, once, the ${this.catchUpMinutes} minutes before it)` : ''}; earlier bookings are offered in the UI`,
       );
+    }
     if (this.catchUpMinutes !== null) this.catchUp(this.catchUpMinutes);
   }
 
@@ -173,9 +184,7 @@ export class FirstStartGate implements BookingSinkPort {
     // holding it back would leave it printed nowhere.
     if (notice.trigger === 'scan' || notice.siteDecision || this.record.passFrom === null) return true;
     const booked = bookedMs(notice);
-    // A few seconds of grace: a booking made while the station was starting (its first start is
-    // taken when the agent is built, a moment before it listens) is not "before" it.
-    return booked === null || booked >= this.record.passFrom - START_GRACE_MS;
+    return booked === null || booked >= this.record.passFrom;
   }
 
   private hold(notice: BookingNotice): void {

@@ -97,6 +97,7 @@ export class JobSteps {
         media: this.context.settings.mediaFor(entry.target, entry.layout),
         copies: entry.copies,
         shipmentId: entry.shipmentId,
+        reference: entry.reference,
         documentType: entry.documentType,
         layout: entry.layout,
       });

@@ -16,6 +16,8 @@ export interface Entry {
    */
   readonly orderNanos: number;
   readonly shipmentId: string;
+  /** The shipment's reference (a folder names its file by it). */
+  readonly reference: string | null;
   readonly documentType: string;
   readonly layout: LabelLayout;
   readonly target: string;
@@ -63,6 +65,7 @@ export function entryFrom(job: JobRecord, now: number): Entry {
     orderAt: orderTime(job),
     orderNanos: subMillisecondNanos(job.bookedAt),
     shipmentId: job.shipmentId,
+    reference: job.reference ?? null,
     documentType: job.documentType,
     layout: job.layout,
     target: job.target,

@@ -14,6 +14,8 @@ export interface SpoolRequest {
   readonly media: PrinterMedia;
   readonly copies: number;
   readonly shipmentId: string;
+  /** The shipment's reference (an order number): a folder names its file by it too, so a person finds it. @default none */
+  readonly reference?: string | null;
   readonly documentType: string;
   readonly layout: LabelLayout;
 }

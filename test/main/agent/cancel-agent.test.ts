@@ -35,7 +35,7 @@ async function waitingBooking(printer: string): Promise<string> {
   return shipmentId;
 }
 
-describe('a shipment canceled elsewhere while its label waits (issue 19)', () => {
+describe('a shipment canceled elsewhere while its label waits', () => {
   it('a CANCELED tracking event (webhook) cancels the waiting label: it never prints, and End of day counts it canceled', async () => {
     const { printer } = await start();
     const shipmentId = await waitingBooking(printer);
@@ -65,7 +65,7 @@ describe('a shipment canceled elsewhere while its label waits (issue 19)', () =>
   });
 });
 
-describe('End of day keeps the station’s own cancel across a restart (issue 19)', () => {
+describe('End of day keeps the station’s own cancel across a restart', () => {
   it('`report` from the ledger alone, after a restart, shows a label printed and then canceled here as canceled', async () => {
     await start();
     const { shipmentId, referenceId } = await station.sandbox.bookShipment({ source: 'API' });

@@ -10,7 +10,7 @@ import { Ledger } from '../../../src/main/ledger/ledger';
 const unavailable = smallDiskUnavailable();
 
 /**
- * Issue 19, point 1, through the whole agent: its data directory (the ledger) on a small
+ * Through the whole agent: its data directory (the ledger) on a small
  * real disk that fills up. A webhook then is answered 503 (the service delivers it again),
  * the status says what is wrong and what to do, the API keeps answering, and once the disk
  * has room the station resumes by itself and prints the label once.

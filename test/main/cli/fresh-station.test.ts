@@ -37,12 +37,12 @@ interface Running {
 }
 
 /** Starts a station on its own data dir and folder printer; resolves once it has polled once (its reconcile). */
-async function station(name: string, extra: string[] = []): Promise<Running> {
+async function station(name: string, extra: string[] = [], service: Sandbox = sandbox): Promise<Running> {
   const prints = join(dir, `${name}-prints`);
   const dataDir = join(dir, `${name}-data`);
-  const args = [CLI, '--api-url', sandbox.baseUrl, '--printer', `folder:${prints}`, '--poll-interval', '1', '--ui-port', '0'];
+  const args = [CLI, '--api-url', service.baseUrl, '--printer', `folder:${prints}`, '--poll-interval', '1', '--ui-port', '0'];
   const child = spawn(TSX, [...args, '--data-dir', dataDir, ...extra], {
-    env: { ...process.env, PRINT_STATION_API_KEY: KEY },
+    env: { ...process.env, PRINT_STATION_API_KEY: service.apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
@@ -122,4 +122,31 @@ describe('a fresh station', () => {
     expect(before.length).toBeGreaterThanOrEqual(3);
     expect(await again.stop()).toBe(0);
   }, 90_000);
+
+  // The first start is a time on the service's clock (the Date of its answers), as booked_at is:
+  // a PC clock that differs from the service's neither holds back a booking made after the first
+  // start nor lets through one made before it.
+  it.each([
+    ['two minutes ahead of', -120_000],
+    ['two minutes behind', 120_000],
+  ])(
+    'takes its first start from the service clock when the PC clock is %s it',
+    async (_how, serviceAheadMs) => {
+      const skewed = await startSandbox({ port: 0, apiKey: `${KEY}-skew`, now: () => new Date(Date.now() + serviceAheadMs) });
+      try {
+        const before = (await skewed.bookShipment({ source: 'API', reference_id: 'SKEW-OLD' })).shipmentId;
+        // The service dates its answers to the second: a booking in the second before the first start may pass.
+        await new Promise((r) => setTimeout(r, 1100));
+        const fresh = await station(`skew${serviceAheadMs}`, [], skewed);
+        const after = (await skewed.bookShipment({ source: 'API', reference_id: 'SKEW-NEW' })).shipmentId;
+        await waitFor(async () => has(await printed(fresh.prints), after), 'the booking made after the first start printed', fresh.output);
+        expect(await callAgentBridge(readBridgeFile(fresh.dataDir)!, 'catchUpOffer', {})).toMatchObject({ count: 1 });
+        expect(has(await printed(fresh.prints), before)).toBe(false);
+        expect(await fresh.stop()).toBe(0);
+      } finally {
+        await skewed.close();
+      }
+    },
+    90_000,
+  );
 });

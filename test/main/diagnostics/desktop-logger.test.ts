@@ -32,6 +32,9 @@ describe('createDesktopLogger', () => {
       const log = createDesktopLogger();
       log.redact('desktop-secret-key-99');
       log.warn('tray: could not reach the service with desktop-secret-key-99');
+      // stderr takes a turn's lines at the turn's end (log.ts): wait for it, so none reaches the test's output.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(stderr.mock.calls.map(([chunk]) => String(chunk)).join('')).toMatch(/WARN +tray: could not reach the service with \*\*\*\n$/);
     } finally {
       stderr.mockRestore();
     }

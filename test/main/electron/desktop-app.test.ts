@@ -290,6 +290,17 @@ describe('runDesktopApp', () => {
     expect(await handler(stranger, {})).toMatchObject({ ok: false, error: { code: 'UNTRUSTED_SENDER' } });
   });
 
+  it('quits the app on SIGINT and SIGTERM with one listener each, however many times an app starts in the process', async () => {
+    await start();
+    const listeners = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') };
+    for (let i = 0; i < 3; i++) await start();
+    expect({ SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') }).toEqual(listeners);
+    // The listener quits the app started last (the process's one app in Electron).
+    const quit = process.listeners('SIGTERM').at(-1) as () => void;
+    quit();
+    expect(fakes.app.quitCalls).toBe(1);
+  });
+
   it('a second launch focuses the existing window', async () => {
     await start();
     const window = fakes.FakeBrowserWindow.created[0]!;

@@ -51,7 +51,7 @@ function printedShipments(target: MemoryTarget): string[][] {
   return target.spooled.map((s) => s.pdfText!.split(' ')[1]!.split(','));
 }
 
-describe('PrintPipeline batching (issue 14)', () => {
+describe('PrintPipeline batching', () => {
   let tmp: ReturnType<typeof tempDir>;
   let ledger: Ledger;
   let target: MemoryTarget;

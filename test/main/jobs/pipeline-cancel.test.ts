@@ -72,7 +72,7 @@ class RecordingFetcher implements PdfFetcher {
   }
 }
 
-describe('PrintPipeline: a canceled shipment never prints (issue 19)', () => {
+describe('PrintPipeline: a canceled shipment never prints', () => {
   let sandbox: Sandbox;
   let client: ServiceClient;
   let tmp: ReturnType<typeof tempDir>;

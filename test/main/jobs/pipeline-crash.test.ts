@@ -42,7 +42,7 @@ function runChild(env: NodeJS.ProcessEnv): ChildRun {
   return { child, lines, exited };
 }
 
-/** Issue 3 part 5: SIGKILL in the middle of a burst, restart, every label exactly once. */
+/** SIGKILL in the middle of a burst, restart, every label exactly once. */
 describe('PrintPipeline crash safety (real CUPS, child process killed with SIGKILL)', () => {
   let sandbox: Sandbox;
   let cups: PrivateCups;

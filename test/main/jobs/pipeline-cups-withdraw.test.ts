@@ -10,7 +10,7 @@ import { startPrivateCups, type PrivateCups } from '../../support/cups';
 import { notice, tempDir } from '../../support/jobs/fakes';
 
 /**
- * Issue 19, a cancel of a label already handed to CUPS: while the scheduler still holds the
+ * A cancel of a label already handed to CUPS: while the scheduler still holds the
  * job (a stopped queue) it is withdrawn there and the job ends "canceled", nothing prints
  * when the queue runs again; once CUPS has printed it, the job is left as it is (the label
  * is out: a person takes it off). Real sandbox, real private cupsd.

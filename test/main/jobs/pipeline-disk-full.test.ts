@@ -13,7 +13,7 @@ const LABELS = 'mem:labels';
 const unavailable = smallDiskUnavailable();
 
 /**
- * Issue 19: the ledger on a real disk that fills up (a 4 MiB tmpfs). A fetch whose ledger
+ * The ledger on a real disk that fills up (a 4 MiB tmpfs). A fetch whose ledger
  * write fails must park the station once, not spin the scheduler; the event loop keeps
  * answering; when the disk has room again every waiting label prints once, by itself.
  */

@@ -10,7 +10,7 @@ const unavailable = smallDiskUnavailable();
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
- * Issue 19, point 3: a folder printer whose disk is full (a real 2 MiB tmpfs) or whose folder
+ * A folder printer whose disk is full (a real 2 MiB tmpfs) or whose folder
  * went away is a printer that is down: its line waits with the reason, no label fails, and
  * each label is saved once when the folder takes files again, without anyone retrying it.
  */

@@ -99,7 +99,7 @@ describe('PrintPipeline when the ledger cannot be written', () => {
   });
 });
 
-/** Issue 19: every failed step takes one path; one that threw something unexpected parks its line, it never spins or escapes. */
+/** Every failed step takes one path; one that threw something unexpected parks its line, it never spins or escapes. */
 describe('PrintPipeline when a step throws something unexpected', () => {
   let h: Harness;
   let target: MemoryTarget;

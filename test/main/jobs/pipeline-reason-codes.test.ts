@@ -11,7 +11,7 @@ import { startPrivateCups, type PrivateCups } from '../../support/cups';
 import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
 
 /*
- * Every reason the pipeline writes carries a message code (issue 15, languages): run the
+ * Every reason the pipeline writes carries a message code: run the
  * paths that compose reasons and check each job's reason is the English of its code, and that
  * the code is read back from the ledger (history is worded again in the UI's language).
  */

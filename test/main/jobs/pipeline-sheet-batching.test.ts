@@ -30,7 +30,7 @@ class SheetFetcher implements PdfFetcher {
   }
 }
 
-describe('PrintPipeline batching on sheet layouts fills the sheets (issue 14)', () => {
+describe('PrintPipeline batching on sheet layouts fills the sheets', () => {
   let tmp: ReturnType<typeof tempDir>;
   let ledger: Ledger;
   let target: MemoryTarget;

@@ -8,7 +8,7 @@ import { tempDir } from '../../support/jobs/fakes';
 const spec = (shipmentId: string) =>
   ({ shipmentId, documentType: 'label', layout: 'printer', target: 'cups:q', trigger: 'webhook', copies: 1 }) as const;
 
-describe('LedgerGuard.together: one commit for several writes (issue 14)', () => {
+describe('LedgerGuard.together: one commit for several writes', () => {
   let tmp: ReturnType<typeof tempDir>;
   let ledger: Ledger;
   let heard: string[];

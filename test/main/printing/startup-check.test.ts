@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FolderTarget, type FolderFs } from '../../../src/main/printing/folder/folder-target';
 import { checkPrinterAtStart } from '../../../src/main/printing/startup-check';
 
-/** Issue 19, point 3: at start, a folder printer that is only down (full disk, share gone) warns; one set up wrong stops the start. */
+/** At start, a folder printer that is only down (full disk, share gone) warns; one set up wrong stops the start. */
 describe('checkPrinterAtStart for a folder printer', () => {
   let tmp: string;
   beforeEach(async () => {

@@ -38,7 +38,7 @@ const build = (list: ListedBooking[] | null, cancels: Record<string, 'station' |
     now: new Date(at(17)),
   });
 
-describe('end-of-day report and the ledger’s cancels (issue 19)', () => {
+describe('end-of-day report and the ledger’s cancels', () => {
   it('without the service, a shipment canceled at this station after its label printed counts as canceled, not printed', () => {
     const report = build(null, { A: 'station' });
     expect(report.counts).toMatchObject({ booked: 2, canceled: 1, printed: 1 });

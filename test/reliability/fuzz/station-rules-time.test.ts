@@ -1,5 +1,5 @@
 /**
- * Property test of station-rule matching time (issue 10): references come from outside, so
+ * Property test of station-rule matching time: references come from outside, so
  * any rule the settings accept, against any reference of up to 10,000 characters, must be
  * decided in a few ms. Patterns are built from the pieces that make backtracking engines
  * explode (nested quantifiers, overlapping alternatives, `.*` runs) and the references are

@@ -44,10 +44,21 @@ export const SHARED_FOLDER_SUFFIX = '?shared';
 const PRIVATE_MODES = { file: 0o600, dir: 0o700 } as const;
 const SHARED_MODES = { file: 0o644, dir: 0o755 } as const;
 
-/** `<shipmentId>_<documentType>_<layout>_<jobId>.pdf`; the job id lets findSpooled reconcile. */
-export function folderFileName(request: Pick<SpoolRequest, 'shipmentId' | 'documentType' | 'layout' | 'jobId'>): string {
+/** Characters of a reference kept in a file name (references are short; a long one is cut, not refused). */
+const MAX_REFERENCE_IN_NAME = 40;
+
+/**
+ * `<shipmentId>_<documentType>_<layout>[_<reference>]_<jobId>.pdf`: the shipment id first (tools
+ * that read a hot folder take it from there), the reference so a person finds an order's label
+ * (`DEMO-0001`), and the job id last, which lets findSpooled reconcile.
+ */
+export function folderFileName(
+  request: Pick<SpoolRequest, 'shipmentId' | 'documentType' | 'layout' | 'jobId'> & Pick<Partial<SpoolRequest>, 'reference'>,
+): string {
   const part = (s: string) => s.replace(UNSAFE, '-');
-  return `${part(request.shipmentId)}_${part(request.documentType)}_${part(request.layout)}_${part(request.jobId)}.pdf`;
+  // No underscore inside it: the name's fields stay split by `_`.
+  const reference = request.reference ? part(request.reference).replace(/_/g, '-').slice(0, MAX_REFERENCE_IN_NAME) : '';
+  return `${part(request.shipmentId)}_${part(request.documentType)}_${part(request.layout)}_${reference ? `${reference}_` : ''}${part(request.jobId)}.pdf`;
 }
 
 /**

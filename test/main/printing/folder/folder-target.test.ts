@@ -69,6 +69,17 @@ describe('FolderTarget', () => {
     );
   });
 
+  it("names the file by the shipment's reference too, so a person finds an order's label", () => {
+    const named = (reference: string | null) =>
+      folderFileName({ shipmentId: 'shp-42', reference, documentType: 'label', layout: 'printer', jobId: 'j1' });
+    expect(named('DEMO-0001')).toBe('shp-42_label_printer_DEMO-0001_j1.pdf');
+    // Its own separators and path characters cannot shift the fields or leave the folder; a long one is cut.
+    expect(named('A_B/../C')).toBe('shp-42_label_printer_A-B-..-C_j1.pdf');
+    expect(named('R'.repeat(300))).toBe(`shp-42_label_printer_${'R'.repeat(40)}_j1.pdf`);
+    expect(named(null)).toBe('shp-42_label_printer_j1.pdf');
+    expect(named('')).toBe('shp-42_label_printer_j1.pdf');
+  });
+
   it('never shows a half-written file: only the temp name exists until the rename', async () => {
     const seen: string[][] = [];
     const spyFs: FolderFs = {

@@ -23,7 +23,7 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
-describe('SHIPMENT_BOOKED: bookings released together are decided together (issue 14)', () => {
+describe('SHIPMENT_BOOKED: bookings released together are decided together', () => {
   let tmp: ReturnType<typeof tempDir>;
   let ledger: Ledger;
   beforeEach(() => {

@@ -75,7 +75,7 @@ async function deliverTogether(
   }
 }
 
-describe('webhook receiver: group commit (issue 14)', () => {
+describe('webhook receiver: group commit', () => {
   let tmp: ReturnType<typeof tempDir>;
   let ledger: Ledger;
   let receiver: WebhookReceiver | undefined;
