@@ -161,7 +161,10 @@ export function rows(r: BenchReport): Row[] {
       'p95 ≤ 2000 ms',
       s.booking_to_spooled_p95_ms <= 2000,
     );
-    add(`  relay with ${s.decisions_kept} decisions kept: start / RSS`, `${f(s.relay_start_ms)} ms / ${f(s.relay_rss_mb_after_100k_decisions, 1)} MB`);
+    add(
+      `  relay with ${s.decisions_kept} decisions kept: start / RSS`,
+      `${f(s.relay_start_ms)} ms / ${f(s.relay_rss_mb_after_100k_decisions, 1)} MB`,
+    );
     add('  service requests a minute, whole site (intake)', f(s.service_requests_per_minute), '≤ 30', s.service_requests_per_minute <= 30);
     add(
       '  missing / duplicated / at the wrong station',

@@ -214,11 +214,9 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   // Work cut off by the stop (a heartbeat, a sweep in flight when the connection closes) says nothing.
   let stopping = false;
   const beat = (): void =>
-    void presence
-      .beat(name, { role: 'relay', printers: [], queued: 0, lastPrint: null, failures30m: 0 })
-      .catch((error: unknown) => {
-        if (!stopping) log.warn(`relay: heartbeat failed: ${String(error)}`);
-      });
+    void presence.beat(name, { role: 'relay', printers: [], queued: 0, lastPrint: null, failures30m: 0 }).catch((error: unknown) => {
+      if (!stopping) log.warn(`relay: heartbeat failed: ${String(error)}`);
+    });
   beat();
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();

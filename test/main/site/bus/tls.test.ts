@@ -33,7 +33,22 @@ function openssl(cwd: string, ...args: string[]): void {
 
 /** ca.pem (the private CA) and server.pem / server-key.pem for 127.0.0.1, made as OPERATIONS says. */
 function makeCertificates(cwd: string): void {
-  openssl(cwd, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca-key.pem', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Site CA');
+  openssl(
+    cwd,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca-key.pem',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Site CA',
+  );
   openssl(cwd, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server-key.pem', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
   writeFileSync(join(cwd, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
   openssl(
