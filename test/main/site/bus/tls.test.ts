@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectSite } from '../../../../src/main/site/bus/connection';
+import { writeSiteSetup } from '../../../../src/main/site/setup/site-setup';
 import { freePort } from '../../../support/net';
 import { startNatsServer, type NatsServer } from '../../../support/nats';
 import { startTestSite, type TestSite } from '../../../support/site';
@@ -11,8 +12,9 @@ import { waitFor } from '../../../support/agent-harness';
 
 /*
  * The TLS recipe of docs/OPERATIONS.md ("Security", TLS), step by step: a private CA, a
- * server certificate it signs for the server's address, the server requiring TLS, and relay
- * and stations trusting that CA with --site-ca.
+ * server certificate it signs for the server's address (openssl, as there), site-setup with
+ * --tls-cert/--tls-key (the server then requires TLS), and relay and stations at tls:// with
+ * --site-ca and their credentials.
  */
 
 let site: TestSite | null = null;
@@ -71,35 +73,35 @@ function makeCertificates(cwd: string): void {
   );
 }
 
-async function tlsServer(): Promise<{ server: NatsServer; port: number; ca: string }> {
+/** The server as site-setup writes it with `--tls-cert server.pem --tls-key server-key.pem`, and each one's credential. */
+async function tlsServer(): Promise<{ server: NatsServer; port: number; ca: string; creds: (name: string) => string }> {
   dir = mkdtempSync(join(tmpdir(), 'ps-site-tls-'));
   makeCertificates(dir);
   const port = await freePort();
   const store = join(dir, 'store');
-  const file = join(dir, 'nats-server.conf');
-  writeFileSync(
-    file,
-    [
-      `port: ${port}`,
-      `jetstream { store_dir: "${store}" }`,
-      `tls { cert_file: "${join(dir, 'server.pem')}", key_file: "${join(dir, 'server-key.pem')}" }`,
-      '',
-    ].join('\n'),
-  );
-  const server = await startNatsServer({ config: { file, port, store } });
-  return { server, port, ca: join(dir, 'ca.pem') };
+  const setup = await writeSiteSetup({
+    out: join(dir, 'site'),
+    stations: ['Packing 1'],
+    port,
+    store,
+    tls: { cert: join(dir, 'server.pem'), key: join(dir, 'server-key.pem') },
+  });
+  const server = await startNatsServer({ config: { file: setup.config, port, store } });
+  const creds = (name: string): string => setup.creds.find((c) => c.name === name)!.file;
+  return { server, port, ca: join(dir, 'ca.pem'), creds };
 }
 
 describe('a site over TLS with a private CA (--site-ca)', () => {
   it('relay and station connect with tls:// and the CA; bookings print; the link reports TLS', async () => {
-    const { server, port, ca } = await tlsServer();
+    const { server, port, ca, creds } = await tlsServer();
     nats = server;
-    site = await startTestSite({ natsServer: server, servers: [`tls://127.0.0.1:${port}`], caFile: ca });
+    site = await startTestSite({ natsServer: server, servers: [`tls://127.0.0.1:${port}`], caFile: ca, creds });
+    // On a protected site the relay sets the site up; the station binds to it.
+    const relay = await site.startRelay();
     const one = site.station('Packing 1');
     await one.start();
-    const relay = await site.startRelay();
     expect(relay.site.tls).toBe(true);
-    expect((await one.agent!.agent.api.siteStatus({})).missingProtection).not.toContain('tls');
+    expect((await one.agent!.agent.api.siteStatus({})).missingProtection).toEqual([]);
     const booked = await site.sandbox.bookShipment({ reference_id: 'OVER-TLS' });
     await waitFor(async () => (await one.printed()).includes(booked.shipmentId), 'the booking printed at Packing 1', 20_000);
   }, 60_000);
