@@ -15,7 +15,7 @@ import { loggedAt, presetPollMark, waitForStartupPoll } from './agent-child';
 import type { SheetLayout } from './pages';
 import type { Booked, SandboxProcess } from './sandbox-process';
 
-const SECRET = 'whsec-bench';
+const SECRET = 'whsec-bench-burst-0123';
 
 export interface AgentBurstOptions {
   readonly sandbox: SandboxProcess;

@@ -24,7 +24,7 @@ import { presetPollMark, waitForStartupPoll } from './agent-child';
 import { fetchCalls, fetchLimitBatched, printCalls } from './limit';
 import type { SandboxProcess } from './sandbox-process';
 
-const SECRET = 'whsec-bench-zpl';
+const SECRET = 'whsec-bench-zpl-0123';
 
 export interface ZplResult {
   readonly render_p50_ms_203: number;

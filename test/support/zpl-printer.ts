@@ -43,6 +43,13 @@ export interface ZplPrinterState {
    * have printed (a printer that works through its input in order). @default false
    */
   statusAfterData: boolean;
+  /**
+   * Each connection reads this many bytes, then stops reading and answering (a hung print
+   * server, firmware stuck mid-job): what it sent fits the socket buffers, so the sender
+   * sees no error. What it read of an unfinished label never reaches the print engine (its
+   * `~HS` shows no partial format); a new connection starts afresh. @default null (reads everything)
+   */
+  stopReadingAfterBytes: number | null;
 }
 
 export interface PrintedLabel {
@@ -139,6 +146,7 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
     answerDelayMs: 0,
     closeAfterFormat: false,
     statusAfterData: false,
+    stopReadingAfterBytes: null,
     ...initial,
   };
   const chunks: Buffer[] = [];
@@ -190,7 +198,12 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
       if (state.answerDelayMs > 0) setTimeout(() => socket.writable && socket.write(out, 'latin1'), state.answerDelayMs);
       else socket.write(out, 'latin1');
     };
-    socket.on('data', (chunk: Buffer) => {
+    let budget = state.stopReadingAfterBytes ?? Number.POSITIVE_INFINITY;
+    socket.on('data', (whole: Buffer) => {
+      if (budget <= 0) return;
+      const chunk = whole.subarray(0, budget);
+      budget -= chunk.length;
+      if (budget <= 0) socket.pause();
       chunks.push(chunk);
       pending += chunk.toString('latin1');
       for (;;) {
@@ -248,6 +261,11 @@ export async function startZplPrinter(initial: Partial<ZplPrinterState> = {}, po
           } else answer(reply());
         } else if (next.token === '~HQES') answer(errorStatusReply(state));
         else if (!state.silentHi) answer(frame(`${state.model},V92.21.39Z,${state.dotsPerMm},8176KB`));
+      }
+      if (budget <= 0 && current !== null) {
+        // Stuck mid-label: the part it read never reaches the print engine.
+        current = null;
+        partial = false;
       }
     });
   }

@@ -17,6 +17,7 @@ import { StandInWhileLost } from '../intake/stand-in-while-lost';
 import { PollingSource, type PollingSourceOptions } from '../intake/sources/polling/polling-source';
 import { WebhookSource } from '../intake/sources/webhooks/webhook-source';
 import { servicePdfFetcher } from '../api/service-pdf-fetcher';
+import { withPdfLimits } from '../printing/pdf-limits-fetcher';
 import { sweepSpoolTemp } from '../printing/spool-temp';
 import { Ledger } from '../ledger/ledger';
 import { PrintPipeline } from '../jobs/pipeline';
@@ -218,7 +219,8 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
   const routes = liveRouting(routing, carriers.key);
   const pipeline: PrintPipeline = new PrintPipeline({
     ledger,
-    fetcher: withTestPages(fetcher, routing),
+    // Every PDF measured against its layout's limits before any kind of printer gets it.
+    fetcher: withTestPages(withPdfLimits(fetcher), routing),
     targetFor,
     ...routes,
     route: routeTestPagesAsLabels(routes.route),

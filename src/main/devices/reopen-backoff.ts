@@ -1,7 +1,9 @@
+import { backoffDelay } from '../retry/backoff';
+import { SCALE_REOPEN } from '../retry/policies';
+
 /**
- * How long to wait before opening a scale's port again: doubling from `minMs` up to `maxMs`,
- * so an unplugged scale is found within `maxMs` of coming back, and a missing one costs one
- * open every `maxMs`.
+ * How long to wait before opening a scale's port again: the SCALE_REOPEN policy
+ * (retry/policies.ts) between `minMs` and `maxMs`, counting the failed opens in a row.
  */
 export class ReopenBackoff {
   private attempt = 0;
@@ -12,8 +14,8 @@ export class ReopenBackoff {
   ) {}
 
   next(): number {
-    const wait = Math.min(this.maxMs, this.minMs * 2 ** this.attempt);
-    this.attempt = Math.min(this.attempt + 1, 16);
+    const wait = backoffDelay({ ...SCALE_REOPEN, baseMs: this.minMs, maxMs: this.maxMs }, this.attempt);
+    this.attempt = Math.min(this.attempt + 1, SCALE_REOPEN.maxDoublings ?? 16);
     return wait;
   }
 

@@ -5,11 +5,11 @@ import { adviceOf } from './failure';
 import { newJobId } from '../ledger/job-id';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Batch, Entry, Lane } from './lane';
-import type { StepOutcome } from './outcomes';
+import type { BatchOutcome } from './outcomes';
 import { isLedgerFailure } from '../ledger/ledger-guard';
 import type { PipelineContext } from './pipeline-context';
 import { type BatchStore, type PipelineTarget } from './ports';
-import type { JobSteps } from './job-steps';
+import { failedStep, type JobSteps } from './job-steps';
 import type { SpooledJobs } from './spooled-jobs';
 
 /*
@@ -36,6 +36,9 @@ import type { SpooledJobs } from './spooled-jobs';
  * cannot block the others. Whether a target batches at all is its kind's word
  * (PrinterKindEntry.batches: folder and service printers do not, one file or service call per
  * shipment and document).
+ *
+ * Like the single steps, a batch's fetch and spool return one outcome (BatchOutcome,
+ * outcomes.ts) and never write a member's phase or the line: the runner settles it.
  */
 
 /** Spooler job title of a batch: carries the batch id that crash recovery looks up. */
@@ -50,7 +53,6 @@ export function newBatchId(now: number): string {
 }
 
 export class Batching {
-  private fetches = 0;
   /** Member lists membersFrom cut to whole sheets, leaving labels behind. */
   private readonly trimmed = new WeakSet<readonly Entry[]>();
   /** Per target, the batch cut to whole sheets: the labels it left wait until its fetch ends. */
@@ -63,14 +65,7 @@ export class Batching {
     private readonly failures: JobFailures,
     private readonly spooled: SpooledJobs,
     private readonly bytes: BatchBytes,
-    /** Runner.settle: what happened to one member (runner.ts). */
-    private readonly settle: (outcome: StepOutcome, lane: Lane, entry: Entry) => void,
   ) {}
-
-  /** Batch fetches in progress (they count against fetchConcurrency like single ones). */
-  get activeFetches(): number {
-    return this.fetches;
-  }
 
   /** Whether jobs to this target may be batched at all. */
   batches(target: PipelineTarget): boolean {
@@ -147,12 +142,12 @@ export class Batching {
   }
 
   /**
-   * Claims the members and starts their fetch; null when the ledger refused the claim (a
-   * member is taken or no longer queued), and the caller fetches the first job alone.
-   * Everything up to the fetch request runs synchronously, so the scheduler sees the
-   * members `fetching` at once.
+   * Claims the members in the ledger (the claim and every member's `fetching` in one commit)
+   * and returns their batch; null when the ledger refused the claim (a member is taken or no
+   * longer queued, or the ledger cannot be written), and the caller fetches the first job
+   * alone. The runner then marks the members fetching and starts `fetch`.
    */
-  fetch(members: readonly Entry[]): Promise<void> | null {
+  claim(members: readonly Entry[]): Batch | null {
     const first = members[0]!;
     const batch: Batch = { id: newBatchId(this.context.queue.nowMs()), members, pdf: null };
     const spec = {
@@ -165,8 +160,7 @@ export class Batching {
     const { guard } = this.context;
     let claimed = false;
     try {
-      // The claim and every member's `fetching` in one commit. Not counted as a try: a batch
-      // the service refuses costs its members nothing.
+      // Not counted as a try: a batch the service refuses costs its members nothing.
       claimed = guard.together(() => {
         if (!this.store.claimBatch!(spec)) return false;
         for (const m of members) guard.write(m.id, 'fetching', { nextAttemptAt: null, reason: null });
@@ -177,36 +171,60 @@ export class Batching {
       // (its own writes meet the ledger's state).
     }
     if (!claimed) return null;
-    const tokens = members.map((m) => m.token);
-    for (const m of members) {
-      m.batch = batch;
-      m.batchId = batch.id;
-      m.phase = 'fetching';
-    }
     if (this.trimmed.has(members)) this.filling.set(first.target, batch);
-    this.fetches += 1;
-    return this.runFetch(batch, tokens);
+    return batch;
   }
 
   /**
-   * The head's batch, if it is whole and first in its line, is ready to spool; a batch that
-   * lost its place (a member canceled or held, a job booked earlier inserted among its
-   * members) is dissolved and its jobs fetched again on their own.
+   * The batch's fetch: one print call for every member. `tokens` tell a member taken from
+   * the step meanwhile (canceled, held): the others are released to be fetched again.
    */
-  readyToSpool(lane: Lane, head: Entry): boolean {
-    const batch = head.batch!;
-    if (head.phase !== 'ready') return false;
-    const whole = batch.members.every((m, i) => lane.entries[i] === m && m.phase === 'ready');
-    if (whole) return true;
-    this.release(
-      batch,
-      batch.members.filter((m) => m.batch === batch && lane.entries.includes(m) && m.phase === 'ready'),
-    );
-    this.context.queue.schedulePump();
-    return false;
+  async fetch(batch: Batch, tokens: readonly number[]): Promise<BatchOutcome> {
+    const { queue } = this.context;
+    const { members } = batch;
+    const first = members[0]!;
+    const live = (): Entry[] => members.filter((m, i) => !queue.disowned(m, tokens[i]!));
+    try {
+      const { pdf } = await this.context.fetcher.printFile({
+        shipment_ids: members.map((m) => m.shipmentId),
+        document_type: first.documentType,
+        label_layout: first.layout,
+      });
+      if (queue.isStopped()) return { kind: 'disowned' };
+      const kept = live();
+      if (kept.length !== members.length) return { kind: 'released', members: kept, alone: false, settled: [] };
+      return { kind: 'fetched', pdf, at: queue.nowMs() };
+    } catch {
+      if (queue.isStopped()) return { kind: 'disowned' };
+      // Refused (or failed) as a batch: each member is fetched on its own and fails on its own.
+      return { kind: 'released', members: live(), alone: true, settled: [] };
+    }
   }
 
-  async spool(lane: Lane, batch: Batch, target: PipelineTarget): Promise<void> {
+  /**
+   * Whether the head's batch is whole and first in its line, ready to spool. A batch that lost
+   * its place (a member canceled or held, a job booked earlier inserted among its members) is
+   * to be dissolved: `release` lists the members to fetch again on their own.
+   */
+  readyToSpool(lane: Lane, head: Entry): { ready: boolean; release: readonly Entry[] | null } {
+    const batch = head.batch!;
+    if (head.phase !== 'ready') return { ready: false, release: null };
+    const whole = batch.members.every((m, i) => lane.entries[i] === m && m.phase === 'ready');
+    if (whole) return { ready: true, release: null };
+    const release = batch.members.filter((m) => m.batch === batch && lane.entries.includes(m) && m.phase === 'ready');
+    return { ready: false, release };
+  }
+
+  /** The batch's hand-over, first in its line; never throws. */
+  async spool(batch: Batch, target: PipelineTarget): Promise<BatchOutcome> {
+    try {
+      return await this.send(batch, target);
+    } catch (bug) {
+      return failedStep(bug);
+    }
+  }
+
+  private async send(batch: Batch, target: PipelineTarget): Promise<BatchOutcome> {
     const { members } = batch;
     const first = members[0]!;
     let result: { spoolerJobId: string | null; completed: boolean; note?: string | null };
@@ -215,8 +233,7 @@ export class Batching {
         for (const m of members) this.steps.countTry(m, 'spooling');
         const found = await target.findSpooled(batch.id);
         if (found && found.state !== 'aborted' && found.state !== 'canceled') {
-          this.handOver(lane, batch, found.spoolerJobId, found.state === 'completed');
-          return;
+          return { kind: 'handedOver', spoolerJobId: found.spoolerJobId, completed: found.state === 'completed', note: null };
         }
         for (const m of members) m.spoolUncertain = false;
       }
@@ -224,22 +241,12 @@ export class Batching {
       // is not sent; the others go back to waiting in their places and are fetched again without it.
       const swept = await this.steps.cancels.sweep(members);
       if (swept.length > 0) {
-        for (const { entry, outcome } of swept) this.settle(outcome, lane, entry);
         const gone = swept.map((g) => g.entry);
-        this.release(
-          batch,
-          members.filter((m) => !gone.includes(m)),
-        );
-        return;
+        return { kind: 'released', members: members.filter((m) => !gone.includes(m)), alone: false, settled: swept };
       }
-      if (this.context.queue.isStopped()) {
-        for (const m of members) m.phase = 'ready';
-        return;
-      }
+      if (this.context.queue.isStopped()) return { kind: 'stopped' };
       // Written before the hand-over, in one commit: if the ledger cannot take it, the batch is not sent.
-      this.steps.countTries(members, 'spooling', { spoolAttempted: true, batchId: batch.id }, () =>
-        this.tryBatchState(batch.id, 'spooling'),
-      );
+      this.steps.countTries(members, 'spooling', { spoolAttempted: true, batchId: batch.id }, () => this.recordState(batch.id, 'spooling'));
       for (const m of members) m.spoolUncertain = true;
       result = await target.spool({
         jobId: batch.id,
@@ -252,79 +259,27 @@ export class Batching {
         layout: first.layout,
       });
     } catch (error) {
-      for (const m of members) m.phase = 'ready';
-      if (isLedgerFailure(error)) throw error;
+      if (isLedgerFailure(error)) return { kind: 'ledgerDown', error };
       if (target.reconcilable === false && isAmbiguous(error)) {
-        for (const m of members) this.settle(this.failures.unconfirmed(error), lane, m);
-        this.tryBatchState(batch.id, 'dissolved');
-        return;
+        return { kind: 'dissolved', outcomes: members.map((entry) => ({ entry, outcome: this.failures.unconfirmed(error) })) };
       }
       if (this.failures.waitsForPrinter(first, error)) {
         const readiness = await target.readiness().catch((e: unknown) => ({ ready: false, detail: (e as Error).message }));
-        if (!readiness.ready) {
-          // The batch keeps its place, its PDF and its tries; the line waits on the printer.
-          this.settle({ kind: 'printerDown', advice: adviceOf(readiness, error) }, lane, first);
-          first.phase = 'ready';
-          return;
-        }
+        // The batch keeps its place, its PDF and its tries; the line waits on the printer.
+        if (!readiness.ready) return { kind: 'printerDown', advice: adviceOf(readiness, error) };
       }
       // Any other failure: the members go on one by one, each looked up under the batch id
       // first (spoolUncertain) while the batch may be at the spooler, and each failing on its own.
-      for (const m of members) {
-        m.batch = null;
-        m.alone = true;
-        m.phase = 'waiting';
-      }
-      this.tryBatchState(batch.id, 'dissolved');
-      for (const m of members) this.settle(this.failures.outcomeOf(m, error), lane, m);
-      return;
+      return { kind: 'dissolved', outcomes: members.map((entry) => ({ entry, outcome: this.failures.outcomeOf(entry, error) })) };
     }
-    this.handOver(lane, batch, result.spoolerJobId, result.completed, result.note ?? null);
+    return { kind: 'handedOver', spoolerJobId: result.spoolerJobId, completed: result.completed, note: result.note ?? null };
   }
 
-  private async runFetch(batch: Batch, tokens: readonly number[]): Promise<void> {
-    const { queue } = this.context;
-    const { members } = batch;
-    const first = members[0]!;
-    const live = (): Entry[] => members.filter((m, i) => !queue.disowned(m, tokens[i]!));
-    try {
-      const { pdf } = await this.context.fetcher.printFile({
-        shipment_ids: members.map((m) => m.shipmentId),
-        document_type: first.documentType,
-        label_layout: first.layout,
-      });
-      if (queue.isStopped()) return;
-      const kept = live();
-      if (kept.length !== members.length) {
-        this.release(batch, kept);
-        return;
-      }
-      batch.pdf = pdf;
-      const fetchedAt = queue.nowMs();
-      for (const m of members) {
-        m.phase = 'ready';
-        m.checkedAt = fetchedAt;
-      }
-    } catch {
-      if (queue.isStopped()) return;
-      // Refused (or failed) as a batch: each member is fetched on its own and fails on its own.
-      const kept = live();
-      for (const m of kept) m.alone = true;
-      this.release(batch, kept);
-    } finally {
-      this.fetches -= 1;
-      queue.schedulePump();
-    }
-  }
-
-  /** The members go back to waiting, out of the batch (nothing of it was sent). */
-  private release(batch: Batch, members: readonly Entry[]): void {
-    for (const m of members) {
-      m.batch = null;
-      m.batchId = null;
-      m.pdf = null;
-      m.phase = 'waiting';
-    }
+  /**
+   * The ledger's side of members leaving their batch (nothing of it was sent): the batch row
+   * dissolved and each member queued again without it, in one commit.
+   */
+  recordRelease(batch: Batch, members: readonly Entry[]): void {
     const { guard } = this.context;
     try {
       guard.together(() => {
@@ -342,25 +297,22 @@ export class Batching {
     }
   }
 
-  private handOver(lane: Lane, batch: Batch, spoolerJobId: string | null, completed: boolean, note: string | null = null): void {
-    for (const m of batch.members) {
-      lane.remove(m);
-      this.context.queue.handedOver(m);
-      m.pdf = null;
-    }
-    batch.pdf = null;
-    // One commit for the batch row and every member's `spooled`.
+  /**
+   * The ledger's side of a batch handed over: one commit for the batch row and every
+   * member's `spooled`, then each member is followed at the spooler.
+   */
+  recordHandover(batch: Batch, spoolerJobId: string | null, completed: boolean, note: string | null): void {
     this.spooled.recordAll(
       batch.members.map((m) => ({ jobId: m.id, targetUri: m.target })),
       spoolerJobId,
       completed,
-      () => this.tryBatchState(batch.id, 'spooled', spoolerJobId),
+      () => this.recordState(batch.id, 'spooled', spoolerJobId),
       note,
     );
   }
 
   /** Bookkeeping only: the members' rows are what recovery reads. */
-  private tryBatchState(id: string, state: 'spooling' | 'spooled' | 'dissolved', spoolerJobId: string | null = null): void {
+  recordState(id: string, state: 'spooling' | 'spooled' | 'dissolved', spoolerJobId: string | null = null): void {
     try {
       this.store.batchState?.(id, state, spoolerJobId);
     } catch {

@@ -1,4 +1,3 @@
-import { agentMessage } from '../../shared/agent-messages';
 import { JobError, JOB_ERROR_CODES } from '../ledger/errors';
 import { toJobView, type JobRecord } from '../ledger/job-record';
 import { LedgerGuard } from '../ledger/ledger-guard';
@@ -7,13 +6,13 @@ import { Batching } from './batching';
 import { CancelCheck } from './cancel-check';
 import { JobFailures } from './job-failures';
 import { JobSteps } from './job-steps';
-import { Lane, entryFrom, type Entry } from './lane';
+import { entryFrom, type Entry, type Lane } from './lane';
 import type { JobQueue, PipelineContext } from './pipeline-context';
 import { observerFrom, resolveSettings, type PipelineSettings, type PrintPipelineOptions } from './pipeline-options';
 import type { PipelineLedger, PipelineObserver } from './ports';
 import { TargetCache } from './printer-directory';
 import type { RecoveryContext } from './commands/recovery';
-import { Runner } from './runner';
+import { Runner, writeCanceled } from './runner';
 import { Scheduler } from './scheduler';
 import { SpooledJobs } from './spooled-jobs';
 
@@ -66,11 +65,12 @@ export class Engine implements JobQueue {
     this.failures = new JobFailures(context);
     this.cancelCheck = new CancelCheck(context, this.ledger);
     this.steps = new JobSteps(context, this.failures, this.cancelCheck);
-    const settle: Runner['settle'] = (outcome, lane, entry) => this.runner.settle(outcome, lane, entry);
-    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled, bytes, settle);
+    this.batching = new Batching(context, this.ledger, this.steps, this.failures, this.spooled, bytes);
     this.runner = new Runner({
       ...context,
       lanes: this.lanes,
+      entries: this.entries,
+      cancels: this.ledger,
       observer: this.observer,
       steps: this.steps,
       batching: this.batching,
@@ -95,7 +95,7 @@ export class Engine implements JobQueue {
     }
   }
 
-  // ---- JobQueue: what the steps may do to the lines --------------------------------------
+  // ---- JobQueue: what the steps may read and ask of the queue ---------------------------
 
   isStopped(): boolean {
     return this.stopped;
@@ -112,23 +112,8 @@ export class Engine implements JobQueue {
   enqueue(job: JobRecord): void {
     if (!this.started && !this.loading) return; // start() loads it from the ledger
     if (this.stopped || this.entries.has(job.id)) return;
-    const entry = entryFrom(job, this.nowMs());
-    this.entries.set(entry.id, entry);
-    this.laneFor(entry.target).insert(entry);
+    this.runner.admit(entryFrom(job, this.nowMs()));
     this.schedulePump();
-  }
-
-  drop(entry: Entry): void {
-    entry.token += 1;
-    entry.pdf = null;
-    this.lanes.get(entry.target)?.remove(entry);
-    this.entries.delete(entry.id);
-  }
-
-  handedOver(entry: Entry): void {
-    this.entries.delete(entry.id);
-    const lane = this.lanes.get(entry.target);
-    if (lane) lane.faults = 0;
   }
 
   disowned(entry: Entry, token: number): boolean {
@@ -139,24 +124,10 @@ export class Engine implements JobQueue {
     this.scheduler.schedule();
   }
 
-  /** Found canceled just before its hand-over (cancel-check.ts). */
-  shipmentCanceled(entries: readonly Entry[], by: 'station' | 'service', requestId: string | null): void {
-    for (const entry of entries) {
-      this.drop(entry);
-      this.writeCanceled(entry.id, by, requestId);
-      if (by === 'service') this.ledger.recordCancel?.({ shipmentId: entry.shipmentId, source: by, requestId });
-    }
-    this.schedulePump();
-  }
-
   // ---- shared by the commands -------------------------------------------------------------
 
   writeCanceled(jobId: string, by: 'station' | 'service', requestId: string | null): JobRecord {
-    return this.guard.write(jobId, 'canceled', {
-      reason: agentMessage('job.shipmentCanceled', { by }),
-      requestId,
-      nextAttemptAt: null,
-    });
+    return writeCanceled(this.guard, jobId, by, requestId);
   }
 
   emit(job: JobRecord): void {
@@ -171,14 +142,5 @@ export class Engine implements JobQueue {
 
   inTransaction<T>(fn: () => T): T {
     return this.ledger.transaction ? this.ledger.transaction(fn) : fn();
-  }
-
-  private laneFor(target: string): Lane {
-    let lane = this.lanes.get(target);
-    if (!lane) {
-      lane = new Lane(target);
-      this.lanes.set(target, lane);
-    }
-    return lane;
   }
 }

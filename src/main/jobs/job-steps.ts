@@ -4,7 +4,7 @@ import type { JobPatch, JobRecord } from '../ledger/job-record';
 import { isAmbiguous, type JobFailures } from './job-failures';
 import type { Entry, Lane } from './lane';
 import { isLedgerFailure } from '../ledger/ledger-guard';
-import type { StepOutcome } from './outcomes';
+import type { BatchOutcome, StepOutcome } from './outcomes';
 import type { PipelineContext } from './pipeline-context';
 import type { PipelineTarget } from './ports';
 
@@ -173,7 +173,7 @@ export class JobSteps {
   }
 }
 
-/** A step that threw: the ledger could not take a write, or a bug. */
-export function failedStep(error: unknown): StepOutcome {
+/** A step that threw: the ledger could not take a write, or a bug (the same for a job's step and a batch's). */
+export function failedStep(error: unknown): Extract<StepOutcome & BatchOutcome, { kind: 'ledgerDown' | 'fault' }> {
   return isLedgerFailure(error) ? { kind: 'ledgerDown', error } : { kind: 'fault', error };
 }

@@ -172,18 +172,6 @@ export class Lane {
     else if (i > 0) this.entries.splice(i, 1);
   }
 
-  removeIds(ids: ReadonlySet<string>): Entry[] {
-    const removed: Entry[] = [];
-    const kept = this.entries.filter((e) => {
-      if (!ids.has(e.id)) return true;
-      removed.push(e);
-      return false;
-    });
-    this.entries.length = 0;
-    for (const e of kept) this.entries.push(e);
-    return removed;
-  }
-
   get head(): Entry | undefined {
     return this.entries[0];
   }

@@ -11,28 +11,22 @@ import type { PdfFetcher, PrinterDirectory } from './ports';
  * follow every call from a part back to the queue (pipeline.ts implements `JobQueue`).
  */
 
-/** The queue as its parts see it: its state and the few moves they may make on it. */
+/**
+ * The queue as its parts see it: its state, and a job put in its line. Nothing here changes a
+ * job's phase or a line: only the runner does (runner.ts), settling what a step returned.
+ */
 export interface JobQueue {
   /** stop() was called: nothing new starts, no retry is armed. */
   isStopped(): boolean;
   /** Automatic printing as a whole is paused. */
   isAutoPaused(): boolean;
   nowMs(): number;
-  /** Put a job in its line. */
+  /** Put a job in its line (through the runner, runner.ts). */
   enqueue(job: JobRecord): void;
-  /** Take a job out of its line and disown work in progress on it. */
-  drop(entry: Entry): void;
-  /** The job reached its spooler: it has left its line and the queue forgets it. */
-  handedOver(entry: Entry): void;
   /** The job was canceled, held or the pipeline stopped while a step was running. */
   disowned(entry: Entry, token: number): boolean;
   /** Run the scheduler again soon (a step ended, the ledger is back). */
   schedulePump(): void;
-  /**
-   * Their shipment is canceled (found just before spooling): each job leaves its line and
-   * ends `canceled`, and the cancel is recorded. `by` says who is known to have canceled it.
-   */
-  shipmentCanceled(entries: readonly Entry[], by: 'station' | 'service', requestId: string | null): void;
 }
 
 export interface PipelineContext {

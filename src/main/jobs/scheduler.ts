@@ -63,7 +63,7 @@ export class Scheduler {
   }
 
   get activeFetches(): number {
-    return this.parts.runner.activeFetches + this.parts.batching.activeFetches;
+    return this.parts.runner.activeFetches;
   }
 
   releaseIdle(): void {
@@ -118,7 +118,13 @@ export class Scheduler {
       return;
     }
     if (head.batch) {
-      if (!batching.readyToSpool(lane, head)) return;
+      const { ready, release } = batching.readyToSpool(lane, head);
+      if (release) {
+        // The batch lost its place: its members are fetched again on their own.
+        runner.release(head.batch, release);
+        this.schedule();
+      }
+      if (!ready) return;
       for (const m of head.batch.members) picked.add(m);
       runner.spoolBatch(lane, head.batch, target);
       return;

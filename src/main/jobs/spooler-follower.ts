@@ -1,4 +1,6 @@
 import type { PrinterTarget, SpoolerJobState } from '../printing/target';
+import { backoffDelay } from '../retry/backoff';
+import { SPOOLER_FOLLOW } from '../retry/policies';
 
 export interface FollowedJob {
   readonly jobId: string;
@@ -51,6 +53,8 @@ export class SpoolerFollower {
   private readonly maxIntervalMs: number;
   /** The wait before the next tick: intervalMs, doubled after each tick in which nothing moved (after backOffAfterMs). */
   private delayMs: number;
+  /** Ticks in a row in which nothing moved, after backOffAfterMs: SPOOLER_FOLLOW's retry index. */
+  private stillTicks = 0;
   private readonly backOffAfterMs: number;
   /** When a followed job last changed state, or a job was added. */
   private lastMoveAt = Date.now();
@@ -71,6 +75,7 @@ export class SpoolerFollower {
     this.jobs.set(job.jobId, { ...job, unknown: 0, note: null, last: null });
     // A new job is followed at the short interval, also when a long wait was armed.
     this.delayMs = this.intervalMs;
+    this.stillTicks = 0;
     this.lastMoveAt = Date.now();
     if (this.timer && !this.ticking) {
       clearTimeout(this.timer);
@@ -106,7 +111,8 @@ export class SpoolerFollower {
         // unreachable printer before.
         if (this.moved) this.lastMoveAt = Date.now();
         const still = Date.now() - this.lastMoveAt >= this.backOffAfterMs;
-        this.delayMs = still ? Math.min(this.delayMs * 2, this.maxIntervalMs) : this.intervalMs;
+        this.stillTicks = still ? this.stillTicks + 1 : 0;
+        this.delayMs = backoffDelay({ ...SPOOLER_FOLLOW, baseMs: this.intervalMs, maxMs: this.maxIntervalMs }, this.stillTicks);
         this.arm();
       });
     }, this.delayMs);

@@ -30,9 +30,19 @@ export class PrinterUnusableError extends CodedError {
 }
 
 /**
+ * How long the start waits for the printers' answers. A printer answers its check in
+ * milliseconds (a second or two on a loaded machine); one that hangs or drips its answer (an
+ * IPP exchange may take 10 s, a CUPS queue's longer) must not hold the station's start, its
+ * UI and its webhooks, for that long.
+ */
+export const START_CHECK_WAIT_MS = 5000;
+
+/**
  * Checks each distinct printer URI, except those of kinds not `checkedAtStart` (service
- * printers: they need the connection, which the key check covers). Warnings go to `warn`;
- * the first fatal problem throws.
+ * printers: they need the connection, which the key check covers), all at once. Warnings go
+ * to `warn`, in the order of `uris`; the first fatal problem throws. A check not answered
+ * within `waitMs` does not hold the start: it is warned about, and its finding is warned
+ * when it comes (a fatal one too: the agent runs by then, and its labels wait).
  * @throws PrinterUnusableError
  */
 export async function checkPrintersAtStart(
@@ -41,7 +51,10 @@ export async function checkPrintersAtStart(
   warn: (line: string) => void,
   /** The media each printer is configured for (routing.ts printerMediaOf): checked against what it says it takes. @default none checked */
   mediaOf: (uri: string) => PrinterMedia | null = () => null,
+  /** @default START_CHECK_WAIT_MS */
+  waitMs = START_CHECK_WAIT_MS,
 ): Promise<void> {
+  const checks: Array<{ uri: string; check: Promise<PrinterCheck> }> = [];
   const platform = deps.platform ?? process.platform;
   for (const uri of new Set(uris)) {
     const kind = printerKindOf(uri);
@@ -58,9 +71,35 @@ export async function checkPrintersAtStart(
       warn(`printer ${uri} cannot be used here: ${(error as Error).message}`);
       continue;
     }
-    const check = await checkPrinterAtStart(target, mediaOf(uri));
-    if (check.fatal) throw new PrinterUnusableError(check.fatal);
-    if (check.warning) warn(check.warning);
+    const check = checkPrinterAtStart(target, mediaOf(uri)).catch((error: unknown) => ({
+      fatal: null,
+      warning: `printer ${uri} could not be checked: ${(error as Error).message}`,
+    }));
+    checks.push({ uri, check });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    for (const { uri, check } of checks) {
+      const answer = await Promise.race([check, late]);
+      if (answer === null) {
+        warn(
+          `printer ${uri} has not answered its check within ${waitMs / 1000} s: the agent starts without it; ` +
+            'its labels wait until it answers, and what the check finds is logged when it does',
+        );
+        void check.then((found) => {
+          const line = found.fatal ?? found.warning;
+          if (line) warn(line);
+        });
+        continue;
+      }
+      if (answer.fatal) throw new PrinterUnusableError(answer.fatal);
+      if (answer.warning) warn(answer.warning);
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 

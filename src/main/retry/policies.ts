@@ -95,6 +95,67 @@ export const PENDING_DECISION: BackoffPolicy = {
 };
 
 /**
+ * The spooler follower's poll of the jobs it follows: every `baseMs` (its interval) while
+ * anything moves, doubling with each tick in which nothing moved (once nothing has moved for
+ * `backOffAfterMs`) up to `maxMs`. The retry index is those still ticks in a row. Options:
+ * SpoolerFollowerOptions `intervalMs`, `maxIntervalMs`, `backOffAfterMs`.
+ */
+export const SPOOLER_FOLLOW: BackoffPolicy = {
+  /** Replaced by the follower's interval. @default 500 */
+  baseMs: 500,
+  /** @default 5000 */
+  maxMs: 5_000,
+  jitter: 'none',
+};
+
+/**
+ * A scale's serial port that could not be opened (unplugged, missing): opened again after a
+ * wait that doubles from `baseMs` up to `maxMs`, so a scale plugged back in is found within
+ * `maxMs`, and a missing one costs one open every `maxMs`. The retry index is the failed
+ * opens in a row. Options: ScaleMonitorOptions `reopenMinMs`, `reopenMaxMs`.
+ */
+export const SCALE_REOPEN: BackoffPolicy = {
+  /** @default 250 */
+  baseMs: 250,
+  /** @default 2000 */
+  maxMs: 2_000,
+  jitter: 'none',
+  maxDoublings: 16,
+};
+
+/**
+ * A station's join of the site that failed (the site not set up yet, a credential refused):
+ * tried again in the background, 2 s doubling to 60 s. The retry index is the failed joins.
+ */
+export const SITE_JOIN: BackoffPolicy = {
+  baseMs: 2_000,
+  maxMs: 60_000,
+  jitter: 'none',
+};
+
+/**
+ * The site's setup on a connection (streams and buckets), while the cluster elects its meta
+ * leader: tried again every second until SiteConnectionOptions `setupTimeoutMs`. A constant
+ * wait: the election ends within seconds, and a longer wait would only delay the join.
+ */
+export const SITE_SETUP: BackoffPolicy = {
+  baseMs: 1_000,
+  maxMs: 1_000,
+  jitter: 'none',
+};
+
+/**
+ * A station's reading of the bookings stream that stopped on an error: read again after
+ * 1 s doubling to 10 s. The retry index is the failures in a row, less one.
+ */
+export const SITE_CONSUMER: BackoffPolicy = {
+  baseMs: 1_000,
+  maxMs: 10_000,
+  jitter: 'none',
+  maxDoublings: 4,
+};
+
+/**
  * The site: the NATS client reconnects by itself, to any server of the list, for ever, every
  * `reconnectWaitMs`; the relay's poller comes back within `relayPollMaxMs` of the site
  * returning (its failed polls are mostly the site out of reach).

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/main/api/errors';
 import { PrintError } from '../../../src/main/printing/errors';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import { MemoryTarget, notice, tempDir } from '../../support/jobs/fakes';
 
@@ -69,25 +70,10 @@ describe('PrintPipeline batching', () => {
     tmp.cleanup();
   });
 
-  function make(fetcher: PdfFetcher, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline {
-    const p = new PrintPipeline({
-      ledger,
-      fetcher,
-      targetFor: () => target,
-      route: () => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-      batchMax: 25,
-      // These tests are about how a batch forms from jobs submitted at once; the first label
-      // of a burst going alone (firstAlone) has its own tests below.
-      firstAlone: false,
-      ...extra,
-    });
-    pipelines.push(p);
-    return p;
-  }
+  // These tests are about how a batch forms from jobs submitted at once; the first label of a
+  // burst going alone (firstAlone) has its own tests below.
+  const make = (fetcher: PdfFetcher, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline =>
+    buildPipeline({ ledger, targets: target }, { fetcher, batchMax: 25, firstAlone: false, ...extra }, pipelines);
 
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
 

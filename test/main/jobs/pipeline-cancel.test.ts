@@ -2,7 +2,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/main/api/client';
 import { canceledAmong } from '../../../src/main/api/cancel-lookup';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import { Ledger } from '../../../src/main/ledger/ledger';
 import { silentLogger } from '../../../src/main/log';
@@ -102,17 +103,7 @@ describe('PrintPipeline: a canceled shipment never prints', () => {
   });
 
   async function start(extra: Partial<PrintPipelineOptions> = {}): Promise<PrintPipeline> {
-    pipeline = new PrintPipeline({
-      ledger,
-      fetcher,
-      targetFor: () => printer,
-      route: () => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      retryBaseMs: 20,
-      retryMaxMs: 100,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-      ...extra,
-    });
+    pipeline = buildPipeline({ ledger, targets: printer, labels: LABELS }, { fetcher, retryBaseMs: 20, retryMaxMs: 100, ...extra });
     await pipeline.start();
     return pipeline;
   }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline } from '../../../src/main/jobs/pipeline';
+import type { PrintPipeline } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
 import { PrintError } from '../../../src/main/printing/errors';
 import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
 
@@ -38,21 +39,16 @@ describe("PrintPipeline: moving a stopped label printer's waiting labels to an A
     tmp.cleanup();
   });
 
-  function make(fetcher = new ScriptedFetcher()): PrintPipeline {
-    const p = new PrintPipeline({
-      ledger,
-      fetcher,
-      targetFor: (uri) => (uri === LABELS ? labels : sheets),
-      route: () => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      mediaFor: (target, layout) => (target === SHEETS ? 'a4' : layout === 'printer' ? 'label' : 'a4'),
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-    });
-    pipelines.push(p);
-    return p;
-  }
+  const make = (fetcher = new ScriptedFetcher()): PrintPipeline =>
+    buildPipeline(
+      { ledger, targets: labels },
+      {
+        fetcher,
+        targetFor: (uri) => (uri === LABELS ? labels : sheets),
+        mediaFor: (target, layout) => (target === SHEETS ? 'a4' : layout === 'printer' ? 'label' : 'a4'),
+      },
+      pipelines,
+    );
 
   async function downWith(p: PrintPipeline, ids: string[]): Promise<void> {
     labels.offlineError = stopped();

@@ -24,6 +24,7 @@ describe('PrintPipeline through CUPS to an IPP printer (ippeveprinter)', () => {
   let cups: PrivateCups;
   let tmp: ReturnType<typeof tempDir>;
   const printers: IppEvePrinter[] = [];
+  let tries = 0;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -70,8 +71,11 @@ describe('PrintPipeline through CUPS to an IPP printer (ippeveprinter)', () => {
     // reasons: retried, and the poll names each job's state and reason when it fails.
     { timeout: 120_000, retry: 2 },
     async () => {
-      const { eve, target } = await printerQueue('gone');
-      const { p, ledger, changes } = pipeline('gone', target);
+      // A queue and ledger of its own each try: a retry must not inherit the jobs an earlier try
+      // left at CUPS or in its ledger (they would print on this try's printer, counted twice).
+      const name = `gone-${(tries += 1)}`;
+      const { eve, target } = await printerQueue(name);
+      const { p, ledger, changes } = pipeline(name, target);
       try {
         await p.start();
         await eve.kill();
@@ -82,7 +86,7 @@ describe('PrintPipeline through CUPS to an IPP printer (ippeveprinter)', () => {
         // Readiness (what Settings, the state bar and the tray show) says it, with CUPS's words.
         await expect.poll(async () => (await target.readiness()).ready, { timeout: 20_000 }).toBe(false);
         const readiness = await target.readiness();
-        expect(readiness.detail).toMatch(/^The printer of CUPS queue "gone" cannot be reached: check that it is on and connected/);
+        expect(readiness.detail).toMatch(/^The printer of CUPS queue "gone-\d+" cannot be reached: check that it is on and connected/);
         expect(readiness.detail).toContain('The printer may not exist or is unavailable at this time.');
         // Every label waits visibly, in the printer's words, and none is called printed: those
         // already at CUPS (spooled) and any the agent holds back (queued, waiting for the printer).

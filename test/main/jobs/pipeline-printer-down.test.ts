@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JobView } from '../../../src/shared/domain';
 import { PrintError } from '../../../src/main/printing/errors';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
-import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
+import { MemoryTarget, notice, tempDir } from '../../support/jobs/fakes';
 
 const LABELS = 'mem:labels';
 const ADVICE = 'Cannot reach 127.0.0.1:631 to print to cups:zebra: start CUPS (systemctl start cups) or check the server address.';
@@ -45,28 +46,12 @@ describe('PrintPipeline: a printer that is down as a whole', () => {
     tmp.cleanup();
   });
 
-  function make(extra: Partial<PrintPipelineOptions> = {}, targetFor?: PrintPipelineOptions['targetFor']): PrintPipeline {
-    const p = new PrintPipeline({
-      ledger,
-      fetcher: new ScriptedFetcher(),
-      targetFor:
-        targetFor ??
-        ((uri) => {
-          if (uri !== LABELS) throw new Error(`no target ${uri}`);
-          return target;
-        }),
-      route: () => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      maxAttempts: 3,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-      onJobChange: (job) => changes.push(job),
-      ...extra,
-    });
-    pipelines.push(p);
-    return p;
-  }
+  const make = (extra: Partial<PrintPipelineOptions> = {}, targetFor?: PrintPipelineOptions['targetFor']): PrintPipeline =>
+    buildPipeline(
+      { ledger, targets: new Map([[LABELS, target]]), labels: LABELS },
+      { maxAttempts: 3, onJobChange: (job) => changes.push(job), ...(targetFor ? { targetFor } : {}), ...extra },
+      pipelines,
+    );
 
   it('waits on one probe while the scheduler is down: no attempt spent, the advice on every wait, then each label once, in order', async () => {
     target.offlineError = new PrintError('SPOOLER_UNAVAILABLE', ADVICE, { target: LABELS });

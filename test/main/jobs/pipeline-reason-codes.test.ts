@@ -4,7 +4,8 @@ import { englishOf, type AgentMessage } from '../../../src/shared/agent-messages
 import type { JobView } from '../../../src/shared/domain';
 import { errorFromResponse, timeoutError } from '../../../src/main/api/error-mapping';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
 import { createTarget } from '../../../src/main/printing/create-target';
 import type { PrinterTarget } from '../../../src/main/printing/target';
 import { startPrivateCups, type PrivateCups } from '../../support/cups';
@@ -53,19 +54,11 @@ describe('PrintPipeline: every reason it writes has a message code', () => {
   function make(name: string, extra: Partial<PrintPipelineOptions>): { p: PrintPipeline; ledger: Ledger; file: string } {
     const file = path.join(tmp.dir, `${name}.sqlite`);
     const ledger = Ledger.open({ path: file });
-    const p = new PrintPipeline({
-      ledger,
-      fetcher: new ScriptedFetcher(),
-      targetFor: () => new MemoryTarget('mem:labels'),
-      route: () => ({ target: 'mem:labels', layout: 'printer', media: 'label' }),
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      maxAttempts: 3,
-      followIntervalMs: 20,
-      reconcileSettleMs: 0,
-      ...extra,
-    });
-    pipelines.push(p);
+    const p = buildPipeline(
+      { ledger, targets: new MemoryTarget('mem:labels') },
+      { targetFor: () => new MemoryTarget('mem:labels'), maxAttempts: 3, followIntervalMs: 20, ...extra },
+      pipelines,
+    );
     ledgers.push(ledger);
     return { p, ledger, file };
   }

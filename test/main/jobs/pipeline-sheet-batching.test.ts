@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
 import type { PdfFetcher, PrintFileRequest } from '../../../src/main/jobs/ports';
 import type { LabelLayout } from '../../../src/shared/domain';
 import { MemoryTarget, notice, tempDir } from '../../support/jobs/fakes';
@@ -49,23 +50,9 @@ describe('PrintPipeline batching on sheet layouts fills the sheets', () => {
     tmp.cleanup();
   });
 
-  function make(fetcher: PdfFetcher, layout: LabelLayout, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline {
-    const p = new PrintPipeline({
-      ledger,
-      fetcher,
-      targetFor: () => target,
-      route: () => ({ target: LABELS, layout, media: layout === 'printer' ? 'label' : 'a4' }),
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-      // How sheets fill from labels submitted at once; the first sheet going alone is tested in pipeline-batching.
-      firstAlone: false,
-      ...extra,
-    });
-    pipelines.push(p);
-    return p;
-  }
+  // How sheets fill from labels submitted at once; the first sheet going alone is tested in pipeline-batching.
+  const make = (fetcher: PdfFetcher, layout: LabelLayout, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline =>
+    buildPipeline({ ledger, targets: target, layout }, { fetcher, firstAlone: false, ...extra }, pipelines);
 
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
   const sizes = (calls: string[][]) => calls.map((c) => c.length);

@@ -4,7 +4,8 @@ import type { JobView } from '../../../src/shared/domain';
 import { ApiError } from '../../../src/main/api/errors';
 import { PrintError } from '../../../src/main/printing/errors';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
+import { buildPipeline } from '../../support/jobs/builder';
 import type { RouteDecision } from '../../../src/main/jobs/ports';
 import { MemoryTarget, ScriptedFetcher, notice, tempDir } from '../../support/jobs/fakes';
 
@@ -60,26 +61,12 @@ describe('PrintPipeline', () => {
     tmp.cleanup();
   });
 
-  function make(fetcher: ScriptedFetcher, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline {
-    const p = new PrintPipeline({
-      ledger,
-      fetcher,
-      targetFor: (uri) => {
-        const t = targets.get(uri);
-        if (!t) throw new Error(`no target ${uri}`);
-        return t;
-      },
-      route: routeFor,
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-      onJobChange: (job) => changes.push(job),
-      ...extra,
-    });
-    pipelines.push(p);
-    return p;
-  }
+  const make = (fetcher: ScriptedFetcher, extra: Partial<PrintPipelineOptions> = {}): PrintPipeline =>
+    buildPipeline(
+      { ledger, targets, labels: LABELS },
+      { fetcher, route: routeFor, onJobChange: (job) => changes.push(job), ...extra },
+      pipelines,
+    );
   const labels = () => targets.get(LABELS)!;
 
   it('prints a booking seen by webhook, by poll and three more times exactly once', async () => {

@@ -6,9 +6,8 @@ import { submitBooking } from '../../../src/main/jobs/commands/submit';
 import { Engine } from '../../../src/main/jobs/engine';
 import type { Entry, Lane } from '../../../src/main/jobs/lane';
 import type { StepOutcome } from '../../../src/main/jobs/outcomes';
-import type { RouteDecision } from '../../../src/main/jobs/ports';
 import { Harness } from '../../support/jobs/harness';
-import { MemoryTarget, ScriptedFetcher, notice } from '../../support/jobs/fakes';
+import { MemoryTarget, notice } from '../../support/jobs/fakes';
 
 const LABELS = 'memory:labels';
 /** A reason in plain words: the ledger stores its English as it is. */
@@ -29,15 +28,7 @@ describe('runner: settle(outcome)', () => {
   beforeEach(() => {
     h = new Harness(new Map([[LABELS, new MemoryTarget(LABELS)]]), LABELS);
     errors = [];
-    engine = new Engine({
-      ledger: h.ledger,
-      fetcher: new ScriptedFetcher(),
-      targetFor: (uri) => h.targets.get(uri)!,
-      route: (): RouteDecision => ({ target: LABELS, layout: 'printer', media: 'label' }),
-      retryBaseMs: 1000,
-      retryMaxMs: 4000,
-      onError: (e) => errors.push(e),
-    });
+    engine = h.engine({ retryBaseMs: 1000, retryMaxMs: 4000, onError: (e) => errors.push(e) });
     engine.loading = true;
     const [job] = submitBooking(engine, notice('s1'), ['label']);
     entry = engine.entries.get(job!.id)!;

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { JobView } from '../../../src/shared/domain';
 import { Ledger } from '../../../src/main/ledger/ledger';
-import { PrintPipeline, type PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
-import type { PdfFetcher, RouteDecision } from '../../../src/main/jobs/ports';
+import type { Engine } from '../../../src/main/jobs/engine';
+import type { PrintPipeline, PrintPipelineOptions } from '../../../src/main/jobs/pipeline';
 import type { PrinterTarget } from '../../../src/main/printing/target';
-import { ScriptedFetcher, tempDir } from './fakes';
+import { buildEngine, buildPipeline, type PipelineParts } from './builder';
+import { tempDir } from './fakes';
 
 /**
  * A ledger in a temp dir and pipelines over it, with every target routed by URI: one
@@ -28,26 +29,18 @@ export class Harness {
     this.ledger = Ledger.open({ path: this.file, pruneIntervalMs: 0 });
   }
 
-  pipeline(extra: Partial<PrintPipelineOptions> & { fetcher?: PdfFetcher } = {}): PrintPipeline {
-    const route = (): RouteDecision => ({ target: this.labelTarget, layout: 'printer', media: 'label' });
-    const p = new PrintPipeline({
-      ledger: this.ledger,
-      fetcher: new ScriptedFetcher(),
-      targetFor: (uri) => {
-        const t = this.targets.get(uri);
-        if (!t) throw new Error(`no target ${uri}`);
-        return t;
-      },
-      route,
-      retryBaseMs: 5,
-      retryMaxMs: 20,
-      followIntervalMs: 10,
-      reconcileSettleMs: 0,
-      onJobChange: (job) => this.changes.push(job),
-      ...extra,
-    });
-    this.pipelines.push(p);
-    return p;
+  /** A pipeline over this ledger and these targets (builder.ts), its job changes kept in `changes`. */
+  pipeline(extra: Partial<PrintPipelineOptions> = {}): PrintPipeline {
+    return buildPipeline(this.parts, { onJobChange: (job) => this.changes.push(job), ...extra }, this.pipelines);
+  }
+
+  /** The engine over this ledger and these targets (builder.ts), for tests of its parts. */
+  engine(extra: Partial<PrintPipelineOptions> = {}): Engine {
+    return buildEngine(this.parts, extra);
+  }
+
+  private get parts(): PipelineParts {
+    return { ledger: this.ledger, targets: this.targets, labels: this.labelTarget };
   }
 
   /** Stop every pipeline and reopen the ledger, as a restarted agent would. */

@@ -81,12 +81,21 @@ export function printerOperations(deps: PrinterDeps): OperationGroup<'printers'>
 /** The configured printers first, with their readiness, then the ones only discovered. */
 export async function listPrinters(deps: Pick<OperationDeps, 'connection' | 'settings' | 'targetFor'>): Promise<PrinterInfo[]> {
   const { connection, settings, targetFor } = deps;
+  const routing = settings.get().routing;
+  const configured = printersOf(routing).map((p) => p.uri);
+  // The printers are asked while discovery runs: the list waits for the slower of the two, not both.
+  const asked = new Map(
+    configured.map((uri) => {
+      // With the media it is configured for: a printer that says it lacks it is not ready.
+      const readiness = (async () => readinessWithin(targetFor(uri), findPrinter(routing, uri)?.media ?? 'a4'))();
+      readiness.catch(() => undefined);
+      return [uri, readiness] as const;
+    }),
+  );
   const discovered = await discoverPrinters({
     service: connection.configured ? { printers: () => connection.current.printers() } : undefined,
   });
   // The configured printers come first, with their readiness, even if discovery missed them.
-  const routing = settings.get().routing;
-  const configured = printersOf(routing).map((p) => p.uri);
   const byUri = new Map(discovered.map((p) => [p.uri, p]));
   const first = await Promise.all(
     configured.map(async (uri): Promise<PrinterInfo> => {
@@ -97,8 +106,7 @@ export async function listPrinters(deps: Pick<OperationDeps, 'connection' | 'set
       const roles = printerRoles(routing, uri, held);
       const { kind } = parsePrinterUri(uri);
       try {
-        // With the media it is configured for: a printer that says it lacks it is not ready.
-        const readiness = await readinessWithin(targetFor(uri), held);
+        const readiness = await asked.get(uri)!;
         const detailMessage = codedOnly(readiness.message);
         const info: PrinterInfo = { uri, name: found?.name ?? uri, kind, media, roles, ready: readiness.ready, detail: readiness.detail };
         return detailMessage ? { ...info, detailMessage } : info;

@@ -42,7 +42,7 @@ export function cancelJob(engine: Engine, jobId: string): JobView {
       jobId,
     });
   }
-  if (entry) engine.drop(entry);
+  if (entry) engine.runner.drop(entry);
   const canceled = engine.guard.write(jobId, 'canceled', { reason: plainMessage('job.canceledByHand'), nextAttemptAt: null });
   engine.schedulePump();
   return toJobView(canceled);
@@ -76,7 +76,7 @@ export function cancelShipment(
       result.busy.push(toJobView(job));
       handing.push(job);
     } else {
-      if (entry) engine.drop(entry);
+      if (entry) engine.runner.drop(entry);
       result.canceled.push(toJobView(engine.writeCanceled(job.id, by, requestId)));
     }
   }

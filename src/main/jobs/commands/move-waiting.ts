@@ -31,7 +31,7 @@ export async function moveWaiting(
     const job = engine.ledger.get(candidate.id);
     const entry = engine.entries.get(candidate.id);
     if (!job || job.target !== from || (job.state !== 'queued' && job.state !== 'fetching') || entry?.phase === 'spooling') continue;
-    if (entry) engine.drop(entry);
+    if (entry) engine.runner.drop(entry);
     let next: JobRecord;
     try {
       next = engine.guard.write(job.id, 'queued', {

@@ -23,14 +23,17 @@ export function pause(engine: Engine, target?: string): void {
   );
   engine.autoPaused = true;
   const ids = new Set(held.map((j) => j.id));
-  for (const lane of engine.lanes.values()) for (const e of lane.removeIds(ids)) engine.drop(e);
+  for (const id of ids) {
+    const entry = engine.entries.get(id);
+    if (entry) engine.runner.drop(entry);
+  }
   for (const job of held) engine.emit(job);
   // Jobs fetched ahead (row `fetching`, PDF in memory or on its way) are held as well:
   // a pause stops everything not yet being handed to a spooler. The PDF is fetched again
   // on resume; a fetch in progress is disowned.
   for (const entry of [...engine.entries.values()]) {
     if (!entry.auto || entry.phase === 'spooling') continue;
-    engine.drop(entry);
+    engine.runner.drop(entry);
     // Held as paused *when written*: a write deferred while the ledger is down may run after
     // a resume, and must then queue the job rather than hold it until the next resume.
     engine.guard.orDefer(() => {

@@ -38,14 +38,7 @@ export async function stop(engine: Engine): Promise<void> {
   engine.guard.stop();
   await Promise.all([...engine.lanes.values()].flatMap((lane) => [lane.spooling, lane.probing]));
   await engine.spooled.stop();
-  for (const entry of engine.entries.values()) {
-    entry.token += 1;
-    // A fetched PDF is only in memory: the row goes back to queued, nothing was sent.
-    // If the ledger cannot take it, the row stays `fetching`, which start() requeues.
-    if (entry.phase === 'fetching' || entry.phase === 'ready') engine.guard.tryWrite(entry.id, 'queued', {});
-  }
-  engine.entries.clear();
-  engine.lanes.clear();
+  engine.runner.leaveAll();
   engine.scheduler.releaseIdle();
 }
 

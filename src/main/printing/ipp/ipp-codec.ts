@@ -247,26 +247,52 @@ class Reader {
   }
 }
 
+/**
+ * The most values (attributes, their additional values and collection members) one message
+ * may carry. A printer's attributes are a few thousand values, a Get-Jobs of the jobs in
+ * flight fewer; a 4 MB answer of tiny attributes would be hundreds of thousands, each a Map
+ * entry and an array (about 80 MB decoded), so decoding stops here instead.
+ */
+export const IPP_MAX_VALUES = 50_000;
+
+/** The deepest collections may nest (media-col is two levels deep); deeper would exhaust the stack. */
+export const IPP_MAX_COLLECTION_DEPTH = 16;
+
+/** Counts what a message decodes to, refusing it past the limits. */
+class Budget {
+  private values = 0;
+  count(): void {
+    if (++this.values > IPP_MAX_VALUES) {
+      throw new IppDecodeError(`the IPP answer has more than ${IPP_MAX_VALUES} attributes and values: not a printer's answer`);
+    }
+  }
+}
+
 /** Reads a collection's members up to and including its endCollection. */
-function readCollection(reader: Reader): IppCollection {
+function readCollection(reader: Reader, budget: Budget, depth: number): IppCollection {
+  if (depth > IPP_MAX_COLLECTION_DEPTH) {
+    throw new IppDecodeError(`the IPP answer has collections nested deeper than ${IPP_MAX_COLLECTION_DEPTH}: not a printer's answer`);
+  }
   const members = new Map<string, Value[]>();
   let member: Value[] | null = null;
   while (reader.more()) {
     const tag = reader.take(1).readUInt8(0);
     const { raw } = reader.field();
     if (tag === TAG.endCollection) return members;
+    budget.count();
     if (tag === TAG.memberAttrName) {
       const name = raw.toString('utf8');
       member = members.get(name) ?? [];
       members.set(name, member);
       continue;
     }
-    const value = tag === TAG.begCollection ? readCollection(reader) : simpleValue(tag, raw);
+    const value = tag === TAG.begCollection ? readCollection(reader, budget, depth + 1) : simpleValue(tag, raw);
     if (member) member.push(value);
   }
   throw new IppDecodeError('IPP collection without endCollection');
 }
 
+/** @throws IppDecodeError when the message is cut short or goes past IPP_MAX_VALUES or IPP_MAX_COLLECTION_DEPTH */
 export function decodeIppResponse(buf: Buffer): IppResponse {
   if (buf.length < 9) throw new IppDecodeError('IPP response too short');
   const status = buf.readUInt16BE(2);
@@ -275,10 +301,13 @@ export function decodeIppResponse(buf: Buffer): IppResponse {
   let current: IppGroup | null = null;
   let values: Value[] | null = null;
   const reader = new Reader(buf);
+  const budget = new Budget();
   reader.at = 8;
   while (reader.more()) {
     const tag = reader.take(1).readUInt8(0);
     if (tag === TAG.end) break;
+    // A group costs a Map: counted like a value, so a message of empty groups is bounded too.
+    budget.count();
     if (tag < 0x10) {
       current = { tag, attrs: new Map() };
       groups.push(current);
@@ -286,7 +315,7 @@ export function decodeIppResponse(buf: Buffer): IppResponse {
       continue;
     }
     const { name, raw } = reader.field();
-    const value = tag === TAG.begCollection ? readCollection(reader) : simpleValue(tag, raw);
+    const value = tag === TAG.begCollection ? readCollection(reader, budget, 1) : simpleValue(tag, raw);
     if (!current) {
       current = { tag: TAG.operation, attrs: new Map() };
       groups.push(current);

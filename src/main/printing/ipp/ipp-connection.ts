@@ -118,7 +118,7 @@ export interface IppPostLimits {
  * POSTs one IPP message to `resource` on `server` (`host:port`, `host` or a Unix socket path)
  * and resolves the response body. Rejects with IppHttpError for a non-200 answer, and with
  * the socket's error (which carries a string `code`) when the scheduler cannot be reached or
- * the connection broke off; `ETIMEDOUT` when the whole exchange took longer than timeoutMs
+ * the connection broke off; `ETIMEDOUT` (with `answerTimeoutMs`) when the whole exchange took longer than timeoutMs
  * (a total deadline: a device that drips a byte every few seconds never resets it), and
  * IppAnswerTooLargeError when the answer passes the size limit (reading stops there).
  */
@@ -134,7 +134,7 @@ export async function ippPost(
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const late = (cause: unknown): Error =>
-    Object.assign(new Error(`${server} did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT', cause });
+    Object.assign(new Error(`${server} did not answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT', cause, answerTimeoutMs: timeoutMs });
   try {
     let answer;
     try {

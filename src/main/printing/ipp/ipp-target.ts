@@ -67,6 +67,16 @@ export class IppTarget implements PrinterTarget {
 
   private unreachable(cause: unknown): PrintError {
     const code = (cause as NodeJS.ErrnoException | null)?.code;
+    const answerTimeoutMs = (cause as { answerTimeoutMs?: unknown } | null)?.answerTimeoutMs;
+    if (typeof answerTimeoutMs === 'number') {
+      // It took the connection and then hung (or dripped its answer): not the same advice as an address nobody answers at.
+      return new PrintError(
+        PRINT_ERROR_CODES.PRINTER_OFFLINE,
+        `The printer ${this.uri} took the connection but did not answer within ${answerTimeoutMs / 1000} s: check that it is not ` +
+          'stuck (switch it off and on) and that the address is the printer itself; labels wait and print when it answers.',
+        { cause, target: this.uri },
+      );
+    }
     return new PrintError(
       PRINT_ERROR_CODES.PRINTER_OFFLINE,
       `The printer ${this.uri} cannot be reached${code ? ` (${code})` : ''}: check that it is on and connected to the network and that the address is right; labels wait and print when it answers.`,

@@ -41,6 +41,12 @@ export interface ZplTargetOptions {
    * reading is dropped then, and the job may have printed. @default 30 s + 1 s per 64 KB of ZPL
    */
   readonly sendTimeoutMs?: number;
+  /**
+   * How long one label may take to print: the answer to `~HS` after a job's labels is waited
+   * for `answerTimeoutMs` plus this per label (at most 2 minutes), since some printers answer
+   * it only once they have printed them. No answer by then: the job may have printed. @default 2000
+   */
+  readonly msPerLabel?: number;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -62,6 +68,18 @@ const SILENT = Symbol('silent');
 
 /** How long `~HS` is waited for from a printer that did not answer it last time. */
 const SILENT_WAIT_MS = 500;
+
+/** The longest wait for `~HS` after a job's labels, however many labels it has. */
+const MAX_AFTER_LABELS_WAIT_MS = 120_000;
+
+/** Labels in a job's ZPL: its formats, each times its `^PQ` copies. */
+function labelCount(zpl: Buffer): number {
+  let labels = 0;
+  for (const format of zpl.toString('latin1').split('^XZ')) {
+    if (format.includes('^XA')) labels += Math.max(1, Number(/\^PQ(\d+)/.exec(format)?.[1] ?? 1));
+  }
+  return labels;
+}
 
 /** Words on a job sent to a printer that cannot say whether it printed. */
 export const ZPL_UNCONFIRMED_NOTE = 'labels are sent, but whether they printed cannot be confirmed: check the printer';
@@ -107,6 +125,7 @@ export class ZplTarget implements PrinterTarget {
   private readonly answerTimeoutMs: number;
   private readonly statusEveryMs: number;
   private readonly sendTimeoutMs: number | null;
+  private readonly msPerLabel: number;
   private readonly now: () => number;
   private sequence = 0;
   /** Jobs sent and not yet seen drained. */
@@ -124,6 +143,7 @@ export class ZplTarget implements PrinterTarget {
     this.answerTimeoutMs = options.answerTimeoutMs ?? 2000;
     this.statusEveryMs = options.statusEveryMs ?? 250;
     this.sendTimeoutMs = options.sendTimeoutMs ?? null;
+    this.msPerLabel = options.msPerLabel ?? 2000;
     this.now = options.now ?? Date.now;
   }
 
@@ -302,16 +322,28 @@ export class ZplTarget implements PrinterTarget {
         throw brokeOff(error);
       }
       try {
-        // The printer's word that it took the batch, on the same socket. Some printers close
-        // the connection right after the data or answer late: the labels were handed over
-        // whole all the same, and are followed on connections of their own. Some answer
-        // status only once job data has come: then they can be followed after all.
-        await this.status(connection, this.statusWaitMs);
+        // The printer's word that it took the batch, on the same socket, within the deadline
+        // and with its counts: TCP takes a few KB into buffers of a device that stopped
+        // reading, so only this answer says the labels reached the printer. Some printers
+        // answer only once the labels have printed (hence a deadline per label); some answer
+        // status only once job data has come, and can then be followed after all.
+        const wait = status === SILENT ? this.statusWaitMs : this.answerTimeoutMs + labelCount(zpl) * this.msPerLabel;
+        const after = await this.status(connection, Math.min(wait, MAX_AFTER_LABELS_WAIT_MS));
         this.silent = false;
+        if (!statesCounts(after)) throw new Error('its answer does not say what it holds');
       } catch (error) {
         // A reset rather than an orderly close: the device dropped bytes it had not read.
         if (connection.brokeOffAfterLabels) throw brokeOff(error);
+        // A device that never reports its state: sent, and that is all anyone can know.
         if (status === SILENT) return false;
+        // Closed in order right after the data: it had read the labels whole; followed on connections of their own.
+        if (error instanceof ZplConnectionError && error.reason === 'closed') return true;
+        throw new PrintError(
+          PRINT_ERROR_CODES.MAY_HAVE_PRINTED,
+          `${this.who} did not answer after the labels of job ${request.jobId} (${(error as Error).message}): ` +
+            'it may have printed: check the printer, then retry by hand',
+          { cause: error, target: this.uri },
+        );
       }
       return true;
     });

@@ -13,7 +13,8 @@ import {
   TAKEN_BUCKET,
 } from './names';
 import { splitCredentials } from './site-address';
-import { SITE } from '../../retry/policies';
+import { backoffDelay } from '../../retry/backoff';
+import { SITE, SITE_SETUP } from '../../retry/policies';
 
 /**
  * One connection to the site's NATS server (or cluster), kept for the life of the process:
@@ -152,12 +153,13 @@ export async function connectSite(options: SiteConnectionOptions): Promise<SiteC
  */
 async function setUpWithRetries(nc: NatsConnection, options: SiteConnectionOptions): Promise<SiteBuckets> {
   const deadline = Date.now() + (options.setupTimeoutMs ?? 60_000);
+  let attempt = 0;
   for (;;) {
     try {
       return await setUp(nc, options);
     } catch (error) {
       if (Date.now() > deadline || nc.isClosed()) throw new SiteUnavailableError(setupProblem(error), { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(SITE_SETUP, attempt++)));
     }
   }
 }

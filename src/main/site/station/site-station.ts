@@ -5,6 +5,8 @@ import { AGENT_ERROR_CODES } from '../../../shared/agent-error-codes';
 import { CodedError } from '../../errors';
 import type { IntakeSink, IntakeSource } from '../../intake/intake-source';
 import type { Logger } from '../../log';
+import { backoffDelay } from '../../retry/backoff';
+import { SITE_JOIN } from '../../retry/policies';
 import { ClaimsBucket } from '../bus/claims';
 import { connectSite, type SiteConnection } from '../bus/connection';
 import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
@@ -115,7 +117,7 @@ export class SiteStation implements IntakeSource {
   private join(failures: number): void {
     void this.connect().catch((error: unknown) => {
       if (this.stopped) return;
-      const waitMs = Math.min(2_000 * 2 ** failures, 60_000);
+      const waitMs = backoffDelay(SITE_JOIN, failures);
       this.joinProblem = error instanceof Error ? error.message : String(error);
       this.options.log.error(`site: cannot join ${this.address}: ${String(error)}; trying again in ${Math.round(waitMs / 1000)} s`);
       this.retryTimer = setTimeout(() => this.join(failures + 1), waitMs);

@@ -3,6 +3,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { BookingNotice } from '../../ledger/booking-notice';
 import type { JobSiteDecision } from '../../../shared/domain';
 import type { IntakeLogger } from '../../intake/ports';
+import { backoffDelay } from '../../retry/backoff';
+import { SITE_CONSUMER } from '../../retry/policies';
 import type { DecisionRecord, DecisionsBucket } from '../bus/decisions';
 import { BOOKINGS_STREAM, stationConsumer, stationSubject } from '../bus/names';
 import type { RejectedInput } from '../bus/rejected-input';
@@ -98,7 +100,7 @@ export class StationConsumer {
         if (!this.stopping && text !== lastSaid) this.options.logger.warn(text);
         lastSaid = text;
       }
-      if (!this.stopping) await this.pause(Math.min(1_000 * 2 ** Math.min(failures - 1, 4), 10_000));
+      if (!this.stopping) await this.pause(backoffDelay(SITE_CONSUMER, failures - 1));
     }
   }
 

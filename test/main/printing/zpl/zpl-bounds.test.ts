@@ -11,7 +11,7 @@ import { ZplConnection, ZplConnectionError } from '../../../../src/main/printing
 import { ZplTarget } from '../../../../src/main/printing/zpl/zpl-target';
 import { parseHostStatus, drained, statesCounts } from '../../../../src/main/printing/zpl/zpl-status';
 import { renderTestPage } from '../../../../src/main/agent/test-page';
-import { hostStatusReply } from '../../../support/zpl-printer';
+import { hostStatusReply, startZplPrinter } from '../../../support/zpl-printer';
 
 const READY = { paperOut: false, headUp: false, ribbonOut: false, paused: false, bufferFull: false } as Parameters<
   typeof hostStatusReply
@@ -158,6 +158,45 @@ describe('label PDFs over the limits', () => {
       // A 4x6 label of 100 pages is within the limits.
       const fine = await zpl.spool({ ...request(), copies: 1, pdf: await pdfOf(100, 4, 6) });
       expect(fine.spoolerJobId).not.toBeNull();
+    } finally {
+      await printer.close();
+    }
+  });
+});
+
+describe('a ZPL device that silently stops reading a small job', () => {
+  it('reads 2 KB, then neither reads nor answers: the job is not completed but "may have printed", and nothing printed', async () => {
+    const printer = await startZplPrinter({ stopReadingAfterBytes: 2048 });
+    try {
+      const zpl = target(printer.port, { answerTimeoutMs: 300 });
+      const job = { ...request(), copies: 1 };
+      const started = Date.now();
+      const outcome = await zpl.spool(job).then(
+        (result) => result,
+        (e: unknown) => e,
+      );
+      // TCP took the few KB into its buffers: the send itself went through, no label was read whole.
+      expect(printer.received().length).toBeGreaterThanOrEqual(2048);
+      expect(printer.formats).toHaveLength(0);
+      expect(outcome).toBeInstanceOf(PrintError);
+      expect(outcome).toMatchObject({ code: PRINT_ERROR_CODES.MAY_HAVE_PRINTED, retryable: false });
+      expect((outcome as PrintError).message).toMatch(
+        /did not answer after the labels of job job1 \(no answer to ~HS within \d+ ms\): it may have printed: check the printer, then retry by hand/,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(printer.printed).toHaveLength(0);
+    } finally {
+      await printer.close();
+    }
+  });
+
+  it('a printer that reads the whole job and answers after it still completes', async () => {
+    const printer = await startZplPrinter();
+    try {
+      const zpl = target(printer.port, { answerTimeoutMs: 300 });
+      const spooled = await zpl.spool({ ...request(), copies: 1 });
+      await expect.poll(() => zpl.jobState(spooled.spoolerJobId!), { timeout: 5000 }).toBe('completed');
+      expect(printer.printed).toHaveLength(1);
     } finally {
       await printer.close();
     }

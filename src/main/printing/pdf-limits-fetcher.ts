@@ -1,0 +1,26 @@
+/**
+ * The one place every printer kind's PDF passes: the job engine's fetcher (a job's PDF and a
+ * batch's alike), wrapped so a PDF over its layout's limits (pdf-limits.ts) never reaches the
+ * engine. The refusal is the fetch's error, PRINT_UNSUPPORTED: the job fails with the reason
+ * and is not retried; a batch with such a PDF is dissolved by the engine and its shipments
+ * fetched one by one, so only the one at fault fails.
+ */
+import type { LabelLayout } from '../../shared/domain';
+import { checkPdfLimits } from './pdf-limits';
+
+/** The fetcher as far as this wrapper uses it (structurally the job engine's PdfFetcher port). */
+interface PrintFileFetcher {
+  printFile(request: { readonly label_layout: LabelLayout }): Promise<{ pdf: Uint8Array; requestId: string | null }>;
+}
+
+/** `fetcher` with every PDF checked against its layout's limits before it is handed on; its other methods unchanged. */
+export function withPdfLimits<F extends PrintFileFetcher>(fetcher: F): F {
+  return {
+    ...fetcher,
+    async printFile(request: Parameters<F['printFile']>[0]) {
+      const result = await fetcher.printFile(request);
+      await checkPdfLimits(result.pdf, { layout: request.label_layout, requestId: result.requestId });
+      return result;
+    },
+  };
+}

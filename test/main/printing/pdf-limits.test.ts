@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { checkPdfLimits, PDF_LIMITS } from '../../../src/main/printing/pdf-limits';
+import { withPdfLimits } from '../../../src/main/printing/pdf-limits-fetcher';
+import { PRINT_ERROR_CODES, type PrintError } from '../../../src/main/printing/errors';
+import { renderDocument } from '../../../src/sandbox/documents/render';
+import { LABEL_LAYOUTS, type LabelLayout } from '../../../src/shared/domain';
+import { labelShipment } from '../../support/label-shipment';
+import { longPagePdf, loopingPagesPdf, manyPagesPdf, paddedPdf } from '../../support/hostile-pdfs';
+
+async function refusal(pdf: Uint8Array, layout: LabelLayout = 'printer'): Promise<PrintError> {
+  const error = await checkPdfLimits(pdf, { layout, requestId: 'req-1' }).then(
+    () => null,
+    (e: unknown) => e as PrintError,
+  );
+  expect(error, 'the PDF was not refused').not.toBeNull();
+  return error!;
+}
+
+describe('PDF limits before spooling, for every printer kind', () => {
+  it("passes the service's real PDFs: a batch of 25 shipments' labels in every layout, a sheet per shipment, a shipment of 200 parcels", async () => {
+    const batch = Array.from({ length: 25 }, (_, i) => labelShipment(i + 1, { parcels: 1 + (i % 3) }));
+    for (const layout of LABEL_LAYOUTS) {
+      const labels = await renderDocument({ shipments: batch, documentType: 'label', layout });
+      await expect(checkPdfLimits(labels, { layout })).resolves.toMatchObject({ pages: expect.any(Number) });
+      const sheets = await renderDocument({ shipments: batch, documentType: 'waybill', layout });
+      await expect(checkPdfLimits(sheets, { layout })).resolves.toMatchObject({ pages: 25 });
+    }
+    const parcels = await renderDocument({ shipments: [labelShipment(1, { parcels: 200 })], documentType: 'label', layout: 'printer' });
+    await expect(checkPdfLimits(parcels, { layout: 'printer' })).resolves.toEqual({ bytes: parcels.byteLength, pages: 200 });
+  });
+
+  it('refuses 2,000 pages, saying how many a print may have, not retried, with the request id', async () => {
+    const error = await refusal(await manyPagesPdf(2000));
+    expect(error.code).toBe(PRINT_ERROR_CODES.UNSUPPORTED);
+    expect(error.retryable).toBe(false);
+    expect(error.printerDown).toBe(false);
+    expect(error.requestId).toBe('req-1');
+    expect(error.message).toBe(
+      'Refused: the PDF has more than 1000 pages, the most a print may have; nothing was printed. ' +
+        'Check the shipment in the service (or ask its support) before printing it again',
+    );
+  });
+
+  it('refuses a 100-inch page on a label layout and on a sheet layout, with its size and the limit', async () => {
+    const long = await longPagePdf(100);
+    expect((await refusal(long, 'printer')).message).toContain(
+      'page 1 of the PDF is 4.0 × 100.0 in, larger than the 10 × 12 in a label page may be',
+    );
+    expect((await refusal(long, '2x2')).message).toContain('larger than the 10 × 14 in a sheet page may be');
+    // Legal paper is a sheet, not a label.
+    const legal = await longPagePdf(14);
+    await expect(checkPdfLimits(legal, { layout: 'a4' })).resolves.toMatchObject({ pages: 1 });
+    expect((await refusal(legal, 'printer')).message).toContain('larger than the 10 × 12 in');
+  });
+
+  it('refuses a PDF over the byte cap before reading it, and one whose page tree loops', async () => {
+    const cap = PDF_LIMITS.printer.maxBytes;
+    const started = performance.now();
+    expect((await refusal(await paddedPdf(cap + 1))).message).toContain('the PDF is 32.0 MB, more than the 32 MB a print may be');
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect((await refusal(await loopingPagesPdf())).message).toContain('the PDF could not be read (its page tree loops)');
+    expect((await refusal(new TextEncoder().encode('%PDF-1.7\nnot a pdf'))).message).toMatch(/^Refused: the PDF could not be read/);
+  });
+
+  it('checks what the fetcher fetched in the layout it was asked for, keeping its other methods', async () => {
+    const long = await longPagePdf(13);
+    const fetcher = withPdfLimits({
+      printFile: async (_request: { label_layout: LabelLayout }) => ({ pdf: long, requestId: 'req-2' }),
+      availableDocuments: async () => ['label'],
+    });
+    await expect(fetcher.printFile({ label_layout: 'a4' })).resolves.toMatchObject({ requestId: 'req-2' });
+    await expect(fetcher.printFile({ label_layout: 'printer' })).rejects.toMatchObject({ code: 'PRINT_UNSUPPORTED', requestId: 'req-2' });
+    expect(await fetcher.availableDocuments()).toEqual(['label']);
+  });
+});
