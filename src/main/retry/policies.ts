@@ -124,8 +124,9 @@ export const SCALE_REOPEN: BackoffPolicy = {
 };
 
 /**
- * A station's join of the site that failed (the site not set up yet, a credential refused):
- * tried again in the background, 2 s doubling to 60 s. The retry index is the failed joins.
+ * A station's join of the site that failed (the site not set up yet, a credential refused),
+ * and a relay's first setup of the site that failed (no JetStream yet, a credential or
+ * certificate refused): tried again, 2 s doubling to 60 s. The retry index is the failed joins.
  */
 export const SITE_JOIN: BackoffPolicy = {
   baseMs: 2_000,
@@ -167,9 +168,4 @@ export const SITE = {
   reconnectAttempts: -1,
   /** The relay poller's `maxBackoffSeconds`, in ms. @default 15000 */
   relayPollMaxMs: 15_000,
-  /**
-   * A relay's first setup of the site that failed (server not answering JetStream, credential
-   * refused): tried again after 2 s doubling to 60 s, ±10 % so relays restarted together drift apart.
-   */
-  join: { baseMs: 2_000, maxMs: 60_000, jitter: { spread: 0.1 } } satisfies BackoffPolicy,
 } as const;

@@ -1,6 +1,6 @@
 import { CodedError } from '../../errors';
 import { backoffDelay } from '../../retry/backoff';
-import { SITE } from '../../retry/policies';
+import { SITE_JOIN } from '../../retry/policies';
 import { maskPassword } from '../bus/site-address';
 import { connectSite, type SiteConnection, type SiteConnectionOptions } from '../bus/connection';
 
@@ -9,7 +9,7 @@ import { connectSite, type SiteConnection, type SiteConnectionOptions } from '..
  * server, against a server without JetStream yet, a cluster still electing its leader, or a
  * server that refuses its credential for a while (a config being replaced) waits for the site
  * instead of exiting. Each failure says what failed, when it is tried again and what to do;
- * the waits follow SITE.join. Only `signal` ends it early (the relay is being stopped).
+ * the waits follow SITE_JOIN, as a station's joins do. Only `signal` ends it early (the relay is being stopped).
  */
 
 export class RelayStartAbortedError extends CodedError {
@@ -30,7 +30,7 @@ export async function joinSiteWithRetries(
       return await connectSite(options);
     } catch (error) {
       if (signal?.aborted) throw new RelayStartAbortedError();
-      const waitMs = backoffDelay(SITE.join, failures);
+      const waitMs = backoffDelay(SITE_JOIN, failures);
       const problem = error instanceof Error ? error.message : String(error);
       say(`relay: cannot set up the site at ${address}: ${problem}; trying again in ${Math.max(1, Math.round(waitMs / 1000))} s`);
       await new Promise<void>((resolve) => {

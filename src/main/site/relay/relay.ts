@@ -78,7 +78,7 @@ export interface RelayOptions {
   readonly healEveryMs?: number;
   /**
    * How long one try to set the site up waits for a server that does not answer JetStream
-   * (a cluster electing its leader) before it counts as failed and is tried again (SITE.join). @default 60000
+   * (a cluster electing its leader) before it counts as failed and is tried again (SITE_JOIN). @default 60000
    */
   readonly setupTimeoutMs?: number;
   /** Gives up joining the site (a relay stopped before its server answered): startRelay rejects. @default none */
