@@ -31,6 +31,10 @@ export interface SiteManyResult {
   readonly booking_to_spooled_p50_ms: number;
   readonly booking_to_spooled_p95_ms: number;
   readonly relay_rss_mb_after_100k_decisions: number;
+  /** From the relay's spawn to its `relay: nats://…` line, with the kept decisions in the bucket. */
+  readonly relay_start_ms: number;
+  /** Requests to the service a minute, the whole site's intake (everything but POST /shipments/print). */
+  readonly service_requests_per_minute: number;
   readonly missing: number;
   readonly duplicated: number;
   readonly wrong_station: number;
@@ -50,13 +54,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const nameOf = (i: number): string => `Station ${i + 1}`;
 const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-async function fillDecisions(site: SiteConnection, count: number): Promise<void> {
+/** Stores `count` taken decisions (days of a busy site), 1,000 at a time. */
+export async function fillDecisions(site: SiteConnection, count: number): Promise<void> {
   const at = new Date().toISOString();
   for (let i = 0; i < count; i += 1_000) {
     await Promise.all(
@@ -88,6 +93,54 @@ async function fillDecisions(site: SiteConnection, count: number): Promise<void>
       }),
     );
   }
+}
+
+/** The relay CLI in its own process (its memory its own); resolves at its `relay: nats://…` line, with the time that took. */
+export async function spawnRelay(
+  natsUrl: string,
+  sandbox: Pick<SandboxProcess, 'baseUrl' | 'apiKey'>,
+  dataDir: string,
+  defaultStation: string,
+): Promise<{ child: ChildProcess; startMs: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'src/main/cli/agent.ts'),
+      'relay',
+      '--site',
+      natsUrl,
+      '--api-url',
+      sandbox.baseUrl,
+      '--default-station',
+      defaultStation,
+      '--poll-interval',
+      '2',
+      '--data-dir',
+      dataDir,
+    ],
+    { cwd: REPO_ROOT, env: { ...process.env, PRINT_STATION_API_KEY: sandbox.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const spawnedAt = Date.now();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`relay not ready:\n${out}`)), 120_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/^relay: /m.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`relay exited ${String(code)}:\n${out}`)));
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { child, startMs: Date.now() - spawnedAt };
 }
 
 export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult> {
@@ -138,40 +191,14 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       for (let i = 0; i < ctx.stations; i++) void presence.beat(nameOf(i), heartbeat).catch(() => undefined);
     }, HEARTBEAT_MS);
 
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(REPO_ROOT, 'src/main/cli/agent.ts'),
-        'relay',
-        '--site',
-        nats.url,
-        '--api-url',
-        sandbox.baseUrl,
-        '--default-station',
-        nameOf(0),
-        '--poll-interval',
-        '2',
-        '--data-dir',
-        path.join(ctx.workDir, 'site-many-relay'),
-      ],
-      { cwd: REPO_ROOT, env: { ...process.env, PRINT_STATION_API_KEY: sandbox.apiKey }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const started = await spawnRelay(nats.url, sandbox, path.join(ctx.workDir, 'site-many-relay'), nameOf(0));
+    const child = started.child;
     relay = child;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`relay not ready:\n${out}`)), 120_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (/^relay: /m.test(out)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`relay exited ${String(code)}:\n${out}`)));
-    });
+    const relayStartMs = started.startMs;
+    log(`site_200: relay started in ${relayStartMs} ms, RSS ${rssMb(child.pid!)} MB with ${ctx.decisions} decisions kept`);
     await sleep(3_000);
+    await sandbox.clearLog();
+    const t0 = Date.now();
 
     const expected = new Map<string, string>();
     const latencies: number[] = [];
@@ -187,8 +214,11 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       if (first) latencies.push(first.at - t0);
       await sleep(730);
     }
+    const minutes = (Date.now() - t0) / 60_000;
+    const intake = (await sandbox.log()).filter((r) => !(r.method === 'POST' && r.url.startsWith('/external/v1/shipments/print'))).length;
     await sleep(2_000);
     const rss = rssMb(child.pid!);
+    log(`site_200: relay RSS ${rss} MB after the bookings`);
     const summary = summarize(latencies);
     return {
       stations: ctx.stations,
@@ -197,6 +227,8 @@ export async function runSiteMany(ctx: SiteManyContext): Promise<SiteManyResult>
       booking_to_spooled_p50_ms: Math.round(summary.p50),
       booking_to_spooled_p95_ms: Math.round(summary.p95),
       relay_rss_mb_after_100k_decisions: rss,
+      relay_start_ms: relayStartMs,
+      service_requests_per_minute: Math.round((intake / minutes) * 10) / 10,
       missing: [...expected.keys()].filter((id) => !handed.has(id)).length,
       duplicated: [...handed.values()].filter((at) => at.length > 1).length,
       wrong_station: [...expected].filter(([id, station]) => handed.get(id)?.[0]?.station !== station).length,

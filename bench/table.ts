@@ -153,6 +153,26 @@ export function rows(r: BenchReport): Row[] {
       s.missing + s.duplicated + s.wrong_station === 0,
     );
   }
+  if (r.site_200) {
+    const s = r.site_200;
+    add(
+      `site of ${s.stations} stations, relay polling every 2 s: booking → handed to the right station p50 / p95`,
+      `${f(s.booking_to_spooled_p50_ms)} / ${f(s.booking_to_spooled_p95_ms)} ms (${s.samples} bookings)`,
+      'p95 ≤ 2000 ms',
+      s.booking_to_spooled_p95_ms <= 2000,
+    );
+    add(
+      `  relay with ${s.decisions_kept} decisions kept: start / RSS`,
+      `${f(s.relay_start_ms)} ms / ${f(s.relay_rss_mb_after_100k_decisions, 1)} MB`,
+    );
+    add('  service requests a minute, whole site (intake)', f(s.service_requests_per_minute), '≤ 30', s.service_requests_per_minute <= 30);
+    add(
+      '  missing / duplicated / at the wrong station',
+      `${s.missing} / ${s.duplicated} / ${s.wrong_station}`,
+      '0 / 0 / 0',
+      s.missing + s.duplicated + s.wrong_station === 0,
+    );
+  }
   return out;
 }
 

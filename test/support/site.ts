@@ -45,7 +45,13 @@ export interface TestSite {
  * station's name), for a protected site (startProtectedSite).
  */
 export async function startTestSite(
-  options: { natsServer?: NatsServer; servers?: readonly string[]; creds?: (name: string) => string } = {},
+  options: {
+    natsServer?: NatsServer;
+    servers?: readonly string[];
+    creds?: (name: string) => string;
+    /** The CA of the server's TLS certificate (`--site-ca`), for relay and stations. */
+    caFile?: string;
+  } = {},
 ): Promise<TestSite> {
   const nats = options.natsServer ?? (await startNatsServer());
   const servers = options.servers ?? [nats.url];
@@ -70,6 +76,7 @@ export async function startTestSite(
         pollIntervalSeconds: 1,
         defaultStations: ['Packing 1'],
         credsFile: options.creds?.('relay-1') ?? null,
+        caFile: options.caFile ?? null,
         ...overrides,
       });
       if (relay.webhookUrl) sandbox.setWebhooks([{ url: relay.webhookUrl, secret: WEBHOOK_SECRET }]);
@@ -99,6 +106,7 @@ export async function startTestSite(
               fallbackStation: stationOptions.fallbackStation ?? null,
               lostAfterMs: 1_000,
               credsFile: options.creds?.(name) ?? null,
+              caFile: options.caFile ?? null,
             },
           });
           if (stationOptions.rules) await agent.agent.api.saveSettings({ stationRules: stationOptions.rules });

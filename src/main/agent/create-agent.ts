@@ -117,6 +117,8 @@ export interface AgentSiteOptions {
   readonly fallbackStation?: string | null;
   /** @default none */
   readonly credsFile?: string | null;
+  /** The CA of the site server's TLS certificate (`--site-ca FILE`). @default the system's CAs */
+  readonly caFile?: string | null;
   /** How long the site may be out of reach before the station polls by itself (slowly). @default 10000 */
   readonly lostAfterMs?: number;
   /** Seconds between the station's own polls while the site is lost. @default 60 */

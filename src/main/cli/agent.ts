@@ -94,6 +94,7 @@ async function main(): Promise<void> {
           claimMinutes: site.claimMinutes,
           fallbackStation: site.fallbackStation,
           credsFile: site.siteCreds,
+          caFile: site.siteCa,
           onDelivered: (ms) => metrics?.intakeLag(ms),
           onRejected: (kind) => metrics?.rejected(kind),
         }

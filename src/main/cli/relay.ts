@@ -51,6 +51,7 @@ export async function runRelaySubcommand(argv: readonly string[]): Promise<boole
     claimMinutes: site.claimMinutes,
     fallbackAfterMs: site.fallbackAfterSeconds * 1000,
     credsFile: site.siteCreds,
+    caFile: site.siteCa,
     onPublished: (record, fresh) => {
       if (!fresh) return;
       metrics.publishedBooking(record.reason);

@@ -29,6 +29,8 @@ export interface SiteCliOptions {
   readonly fallbackAfterSeconds: number;
   /** `--site-creds FILE`: NATS user credentials. @default none */
   readonly siteCreds: string | null;
+  /** `--site-ca FILE`: the CA (PEM) of the site server's TLS certificate. @default the system's CAs */
+  readonly siteCa: string | null;
 }
 
 export const SITE_USAGE = `Site of stations (NATS JetStream; docs/OPERATIONS.md "A site of stations"):
@@ -37,6 +39,7 @@ export const SITE_USAGE = `Site of stations (NATS JetStream; docs/OPERATIONS.md 
   --fallback-station NAME  the station that prints this station's bookings when it is down
   --claim-minutes N        how long a scan claims the scanned code for this station (default 30)
   --site-creds FILE        NATS credentials file (.creds from site-setup) for a protected site
+  --site-ca FILE           the CA (PEM) that signed the site server's TLS certificate (a private or self-signed one)
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics`;
 
 export const RELAY_USAGE = commandHelp({
@@ -53,6 +56,7 @@ booking and publishes it once to the site. Prints nothing; needs no printer.`,
   --claim-minutes N        longest a scan claim lasts (default 30)
   --fallback-after S       a booking waits this long for its offline station before its fallback prints it (default 120)
   --site-creds FILE        NATS credentials file (.creds from site-setup) for a protected site
+  --site-ca FILE           the CA (PEM) that signed the site server's TLS certificate (a private or self-signed one)
   --metrics-port N         Prometheus metrics at http://127.0.0.1:N/metrics
   --data-dir DIR           the relay's own ledger (webhook ids, poll mark; default: relay/ in the agent's default data dir)
   --config FILE            JSON file with apiUrl, apiKey, webhookSecrets, ...`,
@@ -67,6 +71,7 @@ const OPTIONS = {
   'fallback-station': { type: 'string' },
   'fallback-after': { type: 'string' },
   'site-creds': { type: 'string' },
+  'site-ca': { type: 'string' },
 } as const;
 
 function number(name: string, raw: string | undefined, min: number, max: number, fallback: number): number;
@@ -120,6 +125,7 @@ export function splitSiteOptions(argv: readonly string[]): { site: SiteCliOption
       fallbackStation: values['fallback-station'] ?? null,
       fallbackAfterSeconds: number('--fallback-after', values['fallback-after'], 1, 7 * 24 * 3600, 120),
       siteCreds: values['site-creds'] ?? null,
+      siteCa: values['site-ca'] ?? null,
     },
     rest,
   };

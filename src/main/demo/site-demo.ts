@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { startSandbox } from '../../sandbox/server';
 import { ServiceClient } from '../api/client';
@@ -59,6 +59,25 @@ export function findNatsServer(path = process.env.PATH ?? '', alsoIn: readonly s
   return null;
 }
 
+/** Resolves once something accepts connections on the loopback port, so the relay's first connect does not wait on a retry. */
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    // Past the deadline the relay waits for the server itself (and says so).
+    if (Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -74,11 +93,21 @@ function freePort(): Promise<number> {
 async function startNats(executable: string, storeDir: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   mkdirSync(storeDir, { recursive: true });
-  const child = spawn(executable, ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  // In its own process group: Ctrl-C in the terminal reaches every process of the group, and a
+  // server that stopped first would leave the relay and the stations warning that the site was
+  // lost and waiting to reconnect while they stop. The demo stops it last (stop()), and on any exit.
+  const child = spawn(executable, ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port)], {
+    stdio: 'ignore',
+    detached: process.platform !== 'win32',
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('error', reject);
     child.once('spawn', () => resolve());
   });
+  const killOnExit = (): void => void child.kill('SIGTERM');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
+  await waitForPort(port, 10_000);
   return { url: `nats://127.0.0.1:${port}`, child };
 }
 

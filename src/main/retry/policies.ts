@@ -124,8 +124,9 @@ export const SCALE_REOPEN: BackoffPolicy = {
 };
 
 /**
- * A station's join of the site that failed (the site not set up yet, a credential refused):
- * tried again in the background, 2 s doubling to 60 s. The retry index is the failed joins.
+ * A station's join of the site that failed (the site not set up yet, a credential refused),
+ * and a relay's first setup of the site that failed (no JetStream yet, a credential or
+ * certificate refused): tried again, 2 s doubling to 60 s. The retry index is the failed joins.
  */
 export const SITE_JOIN: BackoffPolicy = {
   baseMs: 2_000,

@@ -44,4 +44,37 @@ describe('npm run demo -- --stations N', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 90_000);
+  it('stops within 2 s of Ctrl-C, without a warning (the signal reaches the whole process group, nats-server too)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'print-station-site-demo-stop-'));
+    // Its own process group, as a terminal's foreground job: Ctrl-C is a SIGINT to every process in it.
+    const child = spawn(TSX, [DEMO, '--stations', '3', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor(() => out.includes('demo: a site of 3'), `the demo's ready lines (${out})`, 60_000);
+      // A booking or two through the site first, so the stop meets consumers and sweeps at work.
+      await waitFor(() => /job \S+ completed/.test(out), 'a demo label printed', 20_000);
+      const before = out.length;
+      const signalledAt = Date.now();
+      process.kill(-child.pid!, 'SIGINT');
+      expect(await exited).toBe(0);
+      const tookMs = Date.now() - signalledAt;
+      const after = out.slice(before);
+      expect(after).toContain('SIGINT: stopping');
+      expect(after.split('\n').filter((line) => /\bWARN\b|warning/i.test(line))).toEqual([]);
+      expect(tookMs).toBeLessThan(2_000);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -41,6 +41,8 @@ export interface SiteConnectionOptions {
   readonly onLink?: (connected: boolean) => void;
   /** NATS user credentials file (`--site-creds`), for a server with accounts. @default none */
   readonly credsFile?: string | null;
+  /** PEM file of the CA that signed the server's TLS certificate (`--site-ca`), trusted for this connection only. @default the system's CAs */
+  readonly caFile?: string | null;
   /** How long to keep trying to set the site up on a server that does not answer JetStream yet. @default 60000 */
   readonly setupTimeoutMs?: number;
 }
@@ -72,26 +74,41 @@ const DAY_MS = 24 * 3_600_000;
 export async function connectSite(options: SiteConnectionOptions): Promise<SiteConnection> {
   const authenticator = options.credsFile ? credsAuthenticator(await readFile(options.credsFile)) : undefined;
   const { servers, user, pass } = splitCredentials(options.servers);
-  const nc = await connect({
+  const connectOptions = {
     servers,
     ...(user !== null ? { user, pass: pass ?? '' } : {}),
     name: options.name,
     // A site server that restarts, or one node of a cluster that is lost: keep trying, for ever.
     maxReconnectAttempts: SITE.reconnectAttempts,
     reconnectTimeWait: SITE.reconnectWaitMs,
-    waitOnFirstConnect: true,
     pingInterval: 5_000,
     maxPingOut: 2,
     ...(authenticator ? { authenticator } : {}),
-  }).catch((error: unknown) => {
-    if (/authoriz|authentic/i.test(String(error))) {
-      throw new SiteUnavailableError(
-        `the site's server refused this credential (${String(error)}): use the .creds file site-setup wrote for this name (--site-creds)`,
-        { cause: error },
-      );
-    }
-    throw error;
-  });
+    ...(options.caFile ? { tls: { caFile: options.caFile } } : {}),
+  };
+  // One try first, so a server that answers but refuses (its certificate not trusted here, a
+  // credential refused) is said at once; a server not up yet is waited for, as long as it takes.
+  const nc = await connect({ ...connectOptions, waitOnFirstConnect: false })
+    .catch((error: unknown) => {
+      if (isRefusal(error)) throw error;
+      return connect({ ...connectOptions, waitOnFirstConnect: true });
+    })
+    .catch((error: unknown) => {
+      if (isUntrustedCertificate(error)) {
+        throw new SiteUnavailableError(
+          `the site's server presented a TLS certificate that is not trusted here (${String(error)}): ` +
+            'give the CA that signed it with --site-ca FILE, or check that the address names the host in the certificate',
+          { cause: error },
+        );
+      }
+      if (/authoriz|authentic/i.test(String(error))) {
+        throw new SiteUnavailableError(
+          `the site's server refused this credential (${String(error)}): use the .creds file site-setup wrote for this name (--site-creds)`,
+          { cause: error },
+        );
+      }
+      throw error;
+    });
   let connected = true;
   void (async () => {
     for await (const status of nc.status()) {
@@ -153,10 +170,19 @@ export function setupProblem(error: unknown): string {
   if (/permission|authorization/i.test(text)) {
     return `this credential may not set the site up and a relay has not done it yet (${text}): start a relay with its relay credential`;
   }
-  if (/jetstream not enabled|not enabled for account|503|no responders/i.test(text)) {
+  if (/jetstream (is )?not enabled|not enabled for account|503|no responders/i.test(text)) {
     return `the site's NATS server does not answer JetStream requests (${text}): start it with -js (JetStream on), or from site-setup's config`;
   }
   return `the site could not be set up on its NATS server (${text}); for a cluster check that its nodes see each other`;
+}
+
+function isUntrustedCertificate(error: unknown): boolean {
+  return /certificate|self[- ]signed|altname|CERT_/i.test(String(error));
+}
+
+/** The server answered and turned this client away: waiting for it changes nothing. */
+function isRefusal(error: unknown): boolean {
+  return isUntrustedCertificate(error) || /authoriz|authentic/i.test(String(error));
 }
 
 function isPermissionError(error: unknown): boolean {

@@ -39,6 +39,8 @@ export class Confirmations {
   private stopWatch: (() => void) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
+  /** Set by stop(): a sweep cut off by the connection closing says nothing. */
+  private stopped = false;
 
   constructor(private readonly options: ConfirmationsOptions) {}
 
@@ -109,7 +111,7 @@ export class Confirmations {
       this.streamCreated = created;
       if (again > 0) this.options.logger.warn(`site: published ${again} booking(s) again: the site's stream no longer held them`);
     } catch (error) {
-      this.options.logger.warn(`site: checking unconfirmed bookings failed (${String(error)}); trying again`);
+      if (!this.stopped) this.options.logger.warn(`site: checking unconfirmed bookings failed (${String(error)}); trying again`);
     } finally {
       this.busy = false;
     }
@@ -117,6 +119,7 @@ export class Confirmations {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.stopWatch?.();
   }

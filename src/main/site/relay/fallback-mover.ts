@@ -15,7 +15,8 @@ import { publishDecision } from './publisher';
  * mark is there the station may print, and the decision goes back to it (its ledger keeps a
  * second delivery to one label). Only decisions that fit the site's format are moved, and
  * only what a relay decided: stations cannot write decisions on a protected site. Runs in
- * every relay; one wins each move. Keeps a few bytes per waiting booking, not the records.
+ * every relay; one wins each move. Keeps a few bytes per waiting booking, not the records,
+ * and reads only the newest decisions at start (`startWindow`), however many days are kept.
  */
 
 export interface FallbackMoverOptions {
@@ -31,6 +32,12 @@ export interface FallbackMoverOptions {
   readonly intervalMs?: number;
   /** The most waiting bookings remembered (the oldest are forgotten beyond it; their stations still get them). @default 100000 */
   readonly maxWaiting?: number;
+  /**
+   * How many of the newest decisions a starting relay reads for bookings still waiting. An
+   * older one still untaken reaches its station when that station returns, but is not moved
+   * to a fallback by a relay started after it. @default 10000
+   */
+  readonly startWindow?: number;
   readonly logger: IntakeLogger;
   readonly onMoved?: (record: DecisionRecord) => void;
 }
@@ -46,6 +53,8 @@ export class FallbackMover {
   private timer: NodeJS.Timeout | null = null;
   private stopWatch: (() => void) | null = null;
   private busy = false;
+  /** Set by stop(): a sweep cut off by the connection closing says nothing. */
+  private stopped = false;
   /** When each waiting booking was last published again (see sweep). */
   private readonly republished = new Map<string, number>();
 
@@ -57,10 +66,17 @@ export class FallbackMover {
     this.timer.unref();
   }
 
-  /** (Again, after the bucket was recreated.) */
+  /**
+   * (Again, after the bucket was recreated.) Starts at the newest `startWindow` revisions of the
+   * bucket, not at its first: a relay's start-up time and memory stay the same with days of
+   * decisions kept (the bucket holds one revision a shipment, so these are the latest decisions).
+   */
   async watch(): Promise<void> {
     this.stopWatch?.();
-    const watch = await this.options.decisions.kv.watch();
+    const kv = this.options.decisions.kv;
+    const lastRevision = (await kv.status()).streamInfo.state.last_seq;
+    const from = Math.max(1, lastRevision - (this.options.startWindow ?? 10_000) + 1);
+    const watch = await kv.watch(from > 1 ? { resumeFromRevision: from } : {});
     this.stopWatch = () => watch.stop();
     const max = this.options.maxWaiting ?? 100_000;
     void (async () => {
@@ -141,7 +157,7 @@ export class FallbackMover {
         moved++;
       }
     } catch (error) {
-      this.options.logger.warn(`site: fallback check failed (${String(error)}); trying again`);
+      if (!this.stopped) this.options.logger.warn(`site: fallback check failed (${String(error)}); trying again`);
     } finally {
       this.busy = false;
     }
@@ -160,6 +176,7 @@ export class FallbackMover {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.stopWatch?.();
   }

@@ -11,7 +11,8 @@ import { WebhookSource } from '../../intake/sources/webhooks/webhook-source';
 import { Ledger } from '../../ledger/ledger';
 import type { Logger } from '../../log';
 import { ClaimsBucket } from '../bus/claims';
-import { connectSite, ensureSite, type SiteConnection } from '../bus/connection';
+import { ensureSite, type SiteConnection } from '../bus/connection';
+import { joinSiteWithRetries } from './first-join';
 import { RejectedInput, type RejectedKind } from '../bus/rejected-input';
 import { TakenMarks } from '../bus/taken-marks';
 import { Confirmations } from './confirmations';
@@ -62,6 +63,8 @@ export interface RelayOptions {
    */
   readonly name?: string;
   readonly credsFile?: string | null;
+  /** The CA of the server's TLS certificate (`--site-ca FILE`). @default the system's CAs */
+  readonly caFile?: string | null;
   readonly client?: ServiceConnectionOptions['client'];
   /** A booking was published (metrics, tests). @default none */
   readonly onPublished?: (record: DecisionRecord, fresh: boolean) => void;
@@ -73,6 +76,13 @@ export interface RelayOptions {
   readonly onRejected?: (kind: RejectedKind) => void;
   /** How often the relay checks that the site's stream and buckets exist (recreating what is missing). @default 10000 */
   readonly healEveryMs?: number;
+  /**
+   * How long one try to set the site up waits for a server that does not answer JetStream
+   * (a cluster electing its leader) before it counts as failed and is tried again (SITE_JOIN). @default 60000
+   */
+  readonly setupTimeoutMs?: number;
+  /** Gives up joining the site (a relay stopped before its server answered): startRelay rejects. @default none */
+  readonly signal?: AbortSignal;
 }
 
 export interface Relay {
@@ -99,16 +109,22 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const connection = new ServiceConnection({ apiUrl: options.apiUrl, apiKey: options.apiKey, client: options.client });
   let site: SiteConnection;
   try {
-    site = await connectSite({
-      servers: options.servers,
-      name,
-      claimMinutes: options.claimMinutes,
-      credsFile: options.credsFile,
-      onLink: (up) => {
-        (up ? log.info : log.warn)(up ? 'relay: site connection back' : 'relay: site connection lost; bookings wait with intake');
-        options.onLink?.(up);
+    site = await joinSiteWithRetries(
+      {
+        servers: options.servers,
+        name,
+        claimMinutes: options.claimMinutes,
+        credsFile: options.credsFile,
+        caFile: options.caFile,
+        setupTimeoutMs: options.setupTimeoutMs,
+        onLink: (up) => {
+          (up ? log.info : log.warn)(up ? 'relay: site connection back' : 'relay: site connection lost; bookings wait with intake');
+          options.onLink?.(up);
+        },
       },
-    });
+      log.error,
+      options.signal,
+    );
   } catch (error) {
     ledger.close();
     await connection.close();
@@ -195,10 +211,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   });
   await intake.start(publisher);
 
+  // Work cut off by the stop (a heartbeat, a sweep in flight when the connection closes) says nothing.
+  let stopping = false;
   const beat = (): void =>
-    void presence
-      .beat(name, { role: 'relay', printers: [], queued: 0, lastPrint: null, failures30m: 0 })
-      .catch((error: unknown) => log.warn(`relay: heartbeat failed: ${String(error)}`));
+    void presence.beat(name, { role: 'relay', printers: [], queued: 0, lastPrint: null, failures30m: 0 }).catch((error: unknown) => {
+      if (!stopping) log.warn(`relay: heartbeat failed: ${String(error)}`);
+    });
   beat();
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
@@ -238,6 +256,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     serviceRequests: () => requests,
     waitingBookings: () => publisher.waitingBookings(),
     async stop() {
+      stopping = true;
       clearInterval(heartbeat);
       clearInterval(healer);
       confirmations.stop();

@@ -37,6 +37,8 @@ export interface SiteStationOptions {
   /** Where this station's bookings go when it is down. @default none (the site's default stations) */
   readonly fallbackStation?: string | null;
   readonly credsFile?: string | null;
+  /** The CA of the server's TLS certificate (`--site-ca FILE`). @default the system's CAs */
+  readonly caFile?: string | null;
   readonly log: Logger;
   /** This station's rules as its settings hold them. */
   readonly stationRules: () => StationRules;
@@ -130,6 +132,7 @@ export class SiteStation implements IntakeSource {
       name: station,
       claimMinutes: this.options.claimMinutes,
       credsFile: this.options.credsFile,
+      caFile: this.options.caFile,
       onLink: (up) => {
         (up ? log.info : log.warn)(up ? `site: connection back` : `site: connection to ${this.address} lost`);
         if (up) this.found();
