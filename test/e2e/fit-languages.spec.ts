@@ -132,9 +132,10 @@ for (const language of LANGUAGES) {
         // Typed as a person types (slower than a scanner's burst): Enter looks it up.
         await scan.pressSequentially('DRAFT-FIT', { delay: 100 });
         await scan.press('Enter');
-        // Found by its reference: said once ("Found “DRAFT-FIT” by reference"), not echoed.
+        // Found by its reference: said once ("Found “DRAFT-FIT” by reference"), not echoed, and the
+        // code whole on a narrow window (a non-breaking hyphen: never "DRAFT-" and "FIT" on two lines).
         await expect(page.locator('#scan-feedback [role=status]')).toHaveText(
-          sub('scan.found', { scanned: 'DRAFT-FIT', matchedBy: words['scan.by.reference'] }),
+          sub('scan.found', { scanned: 'DRAFT\u2011FIT', matchedBy: words['scan.by.reference'] }),
         );
         // A draft has one badge.
         await expect(page.locator('.shipment-head .badge')).toHaveText([words['stage.draft']]);

@@ -118,6 +118,8 @@ export class ScanView {
   /** The keyboard hint names the Alt+number keys of the tabs there are (four, or five with a site). */
   setTabCount(count: number): void {
     this.hint.textContent = t('scan.hint', { last: count });
+    // A short window shows the hint on one line, cut: the whole of it on hover.
+    this.hint.title = this.hint.textContent;
   }
 
   reprint(): void {
@@ -190,7 +192,13 @@ function foundWords(scanned: string, by: 'reference' | 'shipment_id' | 'tracking
   const matchedBy = t(`scan.by.${by}`);
   // Found by its reference, the reference is what was scanned: saying it again is an echo.
   const echo = by === 'reference' || reference?.trim().toUpperCase() === scanned.trim().toUpperCase();
-  return reference && !echo ? t('scan.foundReference', { scanned, matchedBy, reference }) : t('scan.found', { scanned, matchedBy });
+  const words = { scanned: unbroken(scanned), matchedBy };
+  return reference && !echo ? t('scan.foundReference', { ...words, reference: unbroken(reference) }) : t('scan.found', words);
+}
+
+/** A code shown whole on a narrow window: its hyphens as non-breaking ones (DEMO-0017 never splits into "DEMO-" and "0017"). */
+function unbroken(code: string): string {
+  return code.replace(/-/g, '\u2011');
 }
 
 /**
