@@ -70,7 +70,9 @@ export async function runAgentBurst(o: AgentBurstOptions, shipments: readonly Bo
   try {
     await waitForStartupPoll(sandbox);
     const outputsBefore = (await cups.outputs(queue)).length;
-    const envelopes = shipments.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(Date.now() - 60_000 + i) }));
+    // Dated now, after the agent's first start: a fresh station holds back what was booked before it.
+    const sentFrom = Date.now();
+    const envelopes = shipments.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(sentFrom + i) }));
     const sender = new WebhookSender(agent.webhookUrl!, SECRET, 32);
     o.log(`${o.name}: ${shipments.length} webhooks at once to the agent (--batch-max ${o.batchMax})…`);
     const t0 = Date.now();

@@ -2,7 +2,10 @@
  * Weighing: how fast the scale reaches the UI and a stable weight reaches the printer, with an
  * MT-SICS simulator on a socat pty pair, the real headless agent and an in-process sandbox.
  *
- * - reading_to_ui: the simulator's weight changes; timed until the bridge's scaleStatus answers it.
+ * - reading_to_ui: the simulator's weight changes; timed until the agent's `scale` event with the
+ *   new weight reaches a subscriber (what the bridge forwards to the UI). Each change waits a
+ *   random 0–200 ms first: a parcel lands at any moment of the scale's update cycle, and changing
+ *   the weight right after the last reading was seen would time one whole cycle every time.
  * - stable_to_label: a scanned draft armed to book on a stable weight (packHandsFree); the
  *   simulator settles on a weight; timed from the end of the one-second hold the safety rule
  *   asks for (the reading's start + 1 s) to the label's PDF in the folder printer, booking
@@ -61,11 +64,20 @@ export async function runWeighing(o: { readings: number; labels: number; log: (l
     await until(async () => (await api.scaleStatus({})).state === 'zero', 'the scale at zero');
     const toUi: number[] = [];
     for (let i = 0; i < o.readings; i++) {
-      const kg = 1 + (i % 50) / 100 + 0.001;
+      const kg = Number((1 + (i % 50) / 100 + 0.001).toFixed(3));
+      await new Promise((r) => setTimeout(r, Math.random() * 200));
+      const seen = new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('weighing: a reading did not reach the UI within 15 s')), 15_000);
+        const unsubscribe = agent.agent.subscribe((event) => {
+          if (event.type !== 'scale' || event.scale.kg !== kg) return;
+          clearTimeout(timer);
+          unsubscribe();
+          resolve(performance.now());
+        });
+      });
       const started = performance.now();
       sim.set({ weight: kg.toFixed(3) });
-      await until(async () => (await api.scaleStatus({})).kg === Number(kg.toFixed(3)), 'a reading');
-      toUi.push(performance.now() - started);
+      toUi.push((await seen) - started);
     }
     await api.savePackSettings({ bookOnStableWeight: true });
     const toLabel: number[] = [];

@@ -152,7 +152,9 @@ export async function runZpl(ctx: ZplContext): Promise<ZplResult> {
     const burst = await sandbox.book(ctx.burst, 'ZPLB');
     const connectionsBefore = printer.labelConnections();
     const formatsBefore = printer.formats.length;
-    const envelopes = burst.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(Date.now() - 60_000 + i) }));
+    // Dated now, after the agent's first start: a fresh station holds back what was booked before it.
+    const sentFrom = Date.now();
+    const envelopes = burst.map((b, i) => bookedEnvelope(b, { bookedAt: new Date(sentFrom + i) }));
     const burstSender = new WebhookSender(headless.webhookUrl!, SECRET, 32);
     log(`zpl: ${ctx.burst} webhooks at once (--batch-max ${ctx.batchMax})…`);
     const cpu0 = process.cpuUsage();

@@ -51,7 +51,7 @@ export interface HeadlessAgentOptions {
   /** Passed through to createAgent (tests, benchmarks). */
   /** How often the file `report` finds this agent by is tried again after it could not be written. @default 30000 */
   readonly bridgeRetryMs?: number;
-  readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets' | 'scaleMonitor'>;
+  readonly tuning?: Pick<AgentOptions, 'client' | 'pipeline' | 'targets' | 'scaleMonitor' | 'onDraftOpened'>;
   /** Exit on a rejected key instead of running disconnected. @default true */
   readonly requireValidKey?: boolean;
   /** What the UI's "Try the demo" connects to (src/main/demo/). @default none: startDemo refuses */

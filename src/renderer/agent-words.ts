@@ -107,6 +107,11 @@ const WORDING: Wording = {
   'printer.folderNoAccess': (p) => t('agentMsg.printer.folderNoAccess', { path: p.path }),
   'printer.folderNotAFolder': (p) => t('agentMsg.printer.folderNotAFolder', { path: p.path }),
   'printer.folderUnavailable': (p) => t('agentMsg.printer.folderUnavailable', { path: p.path, code: p.code }),
+  'printer.pdfTooLarge': (p) => t('agentMsg.printer.pdfTooLarge', { mb: p.mb, limitMb: p.limitMb }),
+  'printer.pdfUnreadable': (p) => t('agentMsg.printer.pdfUnreadable', { detail: p.detail }),
+  'printer.pdfTooManyPages': (p) => t('agentMsg.printer.pdfTooManyPages', { limit: p.limit }),
+  'printer.pdfPageTooLarge': (p) =>
+    t('agentMsg.printer.pdfPageTooLarge', { page: p.page, width: p.width, height: p.height, maxWidth: p.maxWidth, maxHeight: p.maxHeight }),
   'intake.waiting': (p) => t('agentMsg.intake.waiting', { cause: agentWords(p.cause), time: localDateTime(p.nextAttemptAt) }),
   'intake.waitingForRules': () => t('agentMsg.intake.waitingForRules'),
   'report.neverReached': (p) => reportWords({ code: 'report.neverReached', params: p }),

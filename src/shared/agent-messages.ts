@@ -105,6 +105,17 @@ export interface AgentMessageParams {
   readonly 'printer.folderNotAFolder': { readonly path: string };
   /** The folder, or the disk or network share holding it, is gone or fails its I/O (`code`: ENOENT, EIO…). */
   readonly 'printer.folderUnavailable': { readonly path: string; readonly code: string };
+  /** A label or document PDF over its layout's limits (printing/pdf-limits.ts): refused before it is sent. */
+  readonly 'printer.pdfTooLarge': { readonly mb: string; readonly limitMb: number };
+  readonly 'printer.pdfUnreadable': { readonly detail: string };
+  readonly 'printer.pdfTooManyPages': { readonly limit: number };
+  readonly 'printer.pdfPageTooLarge': {
+    readonly page: number;
+    readonly width: string;
+    readonly height: string;
+    readonly maxWidth: number;
+    readonly maxHeight: number;
+  };
 
   // Intake: a webhook booking waiting for its decision (src/main/intake/pending-decisions.ts)
   readonly 'intake.waiting': { readonly cause: AgentMessage; readonly nextAttemptAt: string };
@@ -206,6 +217,9 @@ export const trimEnd = (text: string): string => text.replace(/[.\s]+$/, '');
 
 type EnglishTable = { readonly [C in AgentMessageCode]: (params: AgentMessageParams[C]) => string };
 
+/** What every refused PDF adds: nothing went out, and where to look. */
+const PDF_REFUSED = '; nothing was printed. Check the shipment in the service (or ask its support) before printing it again.';
+
 const ENGLISH: EnglishTable = {
   text: (p) => p.text,
   'job.waitingForPrinter': (p) => `${trimEnd(englishOf(p.advice))}; waiting for the printer (checking again in ${formatDelay(p.delayMs)})`,
@@ -270,6 +284,12 @@ const ENGLISH: EnglishTable = {
   'printer.folderNotAFolder': (p) => `${p.path} is not a folder (a file is in the way): move it or choose another folder.`,
   'printer.folderUnavailable': (p) =>
     `Print Station cannot reach ${p.path} (${p.code}): the folder, or the disk or network share holding it, is gone or not answering. Reconnect it or choose another folder.`,
+  'printer.pdfTooLarge': (p) => `Refused: the PDF is ${p.mb} MB, more than the ${p.limitMb} MB a print may be${PDF_REFUSED}`,
+  'printer.pdfUnreadable': (p) => `Refused: the PDF could not be read (${p.detail})${PDF_REFUSED}`,
+  'printer.pdfTooManyPages': (p) =>
+    `Refused: the PDF has more than ${p.limit.toLocaleString('en-GB')} pages, the most a print may have${PDF_REFUSED}`,
+  'printer.pdfPageTooLarge': (p) =>
+    `Refused: page ${p.page} of the PDF is ${p.width} × ${p.height} in, larger than the ${p.maxWidth} × ${p.maxHeight} in a page of this layout may be${PDF_REFUSED}`,
   'intake.waiting': (p) => `${englishOf(p.cause)} Next try at ${p.nextAttemptAt}.`,
   'intake.waitingForRules': () => 'Received by webhook; waiting for the station rules to decide.',
   'report.neverReached': () => 'never reached this station',

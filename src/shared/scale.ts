@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const SCALE_STATES = ['stable', 'motion', 'zero', 'under', 'over', 'offline'] as const;
 export type ScaleState = (typeof SCALE_STATES)[number];
 
-/** `kg` is a number when `stable` or `motion`, else null. */
+/** `kg` is a number when `stable` or `motion` (null in `motion` on a scale that does not say a moving weight), else null. */
 export const scaleStatusSchema = z
   .object({
     state: z.enum(SCALE_STATES),
@@ -28,6 +28,11 @@ export const scaleDetailsSchema = z
     unit: z.string().nullable(),
     /** The scale's own identity (serial number, maker and model) where it reports one. */
     identity: z.string().nullable(),
+    /**
+     * The command the station asks the scale for weights with (MT-SICS `SIR`, `SI` or `S`); null
+     * for a scale that sends by itself (continuous output, HID), and until one is chosen.
+     */
+    command: z.string().nullable(),
     /** Why it cannot be used, in English words, when offline or faulty; else null. */
     problem: z.string().nullable(),
     /** Lines from the scale that were not its protocol's, since the agent started. */

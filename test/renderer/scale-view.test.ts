@@ -78,11 +78,12 @@ describe('Settings → Scale', () => {
     return { panel, saved, client };
   }
 
-  it('shows the scale URI, the live reading and the identity the scale reports', async () => {
-    await mount({ uri: URI, state: 'stable', kg: 2.5, unit: 'kg', identity: 'B123456789', problem: null, garbage: 0 });
+  it('shows the scale URI, the live reading, the identity the scale reports and the command it is asked with', async () => {
+    await mount({ uri: URI, state: 'stable', kg: 2.5, unit: 'kg', identity: 'B123456789', command: 'S', problem: null, garbage: 0 });
     expect(document.querySelector<HTMLInputElement>('#set-scale')!.value).toBe(URI);
     expect(document.querySelector('.scale-reading')?.textContent).toBe('Reading: 2.5 kg');
     expect(document.querySelector('.scale-identity')?.textContent).toBe('The scale says it is B123456789');
+    expect(document.querySelector('.scale-command')?.textContent).toBe('The station asks for the weight with S');
   });
 
   it('says why an offline scale is offline', async () => {
@@ -92,15 +93,26 @@ describe('Settings → Scale', () => {
       kg: null,
       unit: null,
       identity: null,
+      command: null,
       problem: 'the scale sent no answer for 2 s',
       garbage: 3,
     });
     expect(document.querySelector('.scale-reading')?.textContent).toBe('Reading: Offline (the scale sent no answer for 2 s)');
     expect(document.querySelector('.scale-identity')?.textContent).toBe('The scale does not say which it is.');
+    expect(document.querySelector('.scale-command')?.textContent).toBe('');
   });
 
   it('saves a changed scale URI with the one Save, and sends no scale when it was not changed', async () => {
-    const { saved } = await mount({ uri: URI, state: 'stable', kg: 1, unit: 'kg', identity: null, problem: null, garbage: 0 });
+    const { saved } = await mount({
+      uri: URI,
+      state: 'stable',
+      kg: 1,
+      unit: 'kg',
+      identity: null,
+      command: null,
+      problem: null,
+      garbage: 0,
+    });
     document.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
     await settle();
     expect(saved[0]).not.toHaveProperty('scale');

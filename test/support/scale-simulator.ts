@@ -6,7 +6,7 @@ import { startPtyPair, type PtyPair } from './pty-pair';
  * reference describes it (written here from the references, not from src/main/devices):
  *
  * - `sics`: Mettler Toledo MT-SICS. `S` (stable weight: waits while the load moves), `SI`
- *   (now: `S S` stable, `S D` dynamic), `SIR` (SI repeated every 100 ms until the next
+ *   (now: `S S` stable, `S D` dynamic), `SIR` (SI repeated every `repeatMs`, 100 ms, until the next
  *   command), `Z` (`Z A`, zeroed), `T` (`T S` with the tare), `@` and `I4` (`I4 A "serial"`);
  *   `S +` / `S -` over and under the range, `ES` for a command it does not know.
  * - `toledo`: Mettler Toledo standard continuous output, a frame every 100 ms:
@@ -34,6 +34,10 @@ export class ScaleSimulator {
   /** Every command line the station sent, in order. */
   readonly commands: string[] = [];
   readonly serialNumber = 'B123456789';
+  /** Commands this scale does not know, answered `ES` as a scale of a lower MT-SICS level does. */
+  readonly unknownCommands = new Set<string>();
+  /** How often SIR repeats: the scale's display update rate. */
+  repeatMs = 100;
   private port: SerialPort | null = null;
   private repeat: NodeJS.Timeout | null = null;
   private pendingStable = false;
@@ -114,7 +118,10 @@ export class ScaleSimulator {
     this.commands.push(command);
     if (this.state.mode === 'silent') return;
     if (this.state.mode === 'garbage') return this.send(this.nextNoise());
+    // Any command ends SIR's repeating and an S still waiting for stability (the reference's "cancels").
     this.stopRepeat();
+    this.pendingStable = false;
+    if (this.unknownCommands.has(command)) return this.send('ES');
     switch (command) {
       case 'S':
         if (this.state.mode === 'dynamic') this.pendingStable = true;
@@ -123,7 +130,11 @@ export class ScaleSimulator {
       case 'SI':
         return this.send(this.weightAnswer(false));
       case 'SIR':
-        this.repeat = setInterval(() => this.send(this.weightAnswer(false)), 100);
+        // Repeated as the display updates: nothing while silent, noise while garbled.
+        this.repeat = setInterval(() => {
+          if (this.state.mode === 'silent') return;
+          this.send(this.state.mode === 'garbage' ? this.nextNoise() : this.weightAnswer(false));
+        }, this.repeatMs);
         return this.send(this.weightAnswer(false));
       case 'Z':
         if (this.state.mode === 'over') return this.send('Z +');

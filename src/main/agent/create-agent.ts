@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { AgentApi } from '../../shared/agent-api';
-import type { AgentStatus } from '../../shared/domain';
+import type { AgentStatus, DraftView } from '../../shared/domain';
 import type { Poller } from '../intake/sources/polling/poller';
 import { composeIntake, type Intake } from '../intake/compose-intake';
 import { FirstStartGate } from '../intake/first-start';
@@ -102,6 +102,8 @@ export interface AgentOptions {
   readonly onScaleAnswered?: (uri: string) => void;
   /** Scale monitor tuning (tests). @default the monitor's */
   readonly scaleMonitor?: ScaleWatchOptions['monitor'];
+  /** A draft was opened at the packing table (the demo's simulated scale puts its parcels on). @default none */
+  readonly onDraftOpened?: (draft: DraftView) => void;
 }
 
 export interface AgentSiteOptions {
@@ -356,6 +358,7 @@ export async function createAgent(options: AgentOptions): Promise<Agent> {
     scale: createScaleOperations(scale),
     scaleMonitor: () => scale.current,
     firstStart,
+    onDraftOpened: options.onDraftOpened,
   });
 
   const agent: Agent = {

@@ -51,7 +51,7 @@ export class ScaleWatch {
 
   details(): ScaleDetails {
     const monitor = this.monitor;
-    if (!monitor) return { uri: 'none', state: 'offline', kg: null, unit: null, identity: null, problem: null, garbage: 0 };
+    if (!monitor) return { uri: 'none', state: 'offline', kg: null, unit: null, identity: null, command: null, problem: null, garbage: 0 };
     const r = monitor.reading();
     return {
       uri: this.uri,
@@ -59,6 +59,7 @@ export class ScaleWatch {
       kg: r.kg,
       unit: r.unit,
       identity: monitor.identity(),
+      command: monitor.command(),
       problem: r.problem,
       garbage: monitor.garbage(),
     };

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { startSandbox } from '../../sandbox/server';
 import { ServiceClient } from '../api/client';
 import { startHeadlessAgent } from '../headless';
-import { SIMULATED_SCALE_URI, SIMULATED_SCALE_WORD, simulatedScaleOpener } from '../demo/simulated-scale';
+import { SIMULATED_SCALE_URI, SIMULATED_SCALE_WORD, SimulatedScale } from '../demo/simulated-scale';
 import { logsDir } from '../diagnostics/agent-diagnostics';
 import { createLogger } from '../log';
 import { checkNodeVersion } from '../node-version';
@@ -29,7 +29,7 @@ const DEMO_USAGE = `Usage: npm run demo -- [--keep-data] OPTIONS
 Defaults: the embedded sandbox, printer ${DEMO_PRINTER}, data dir ./${DEMO_DATA_DIR}/ (never the agent's).
   --keep-data              keep the demo's ledger, settings and ./demo-prints from the last run (default: every demo starts fresh)
   --stations N             a site: a relay and N stations on a private nats-server (needs nats-server on PATH)
-  --scale sim              a simulated scale weighing parcel after parcel (no hardware), shown as ${SIMULATED_SCALE_URI}`;
+  --scale sim              a simulated scale (no hardware), shown as ${SIMULATED_SCALE_URI}: a scanned draft's parcels go on it, and come off once the label printed`;
 
 /** `--stations N` (a site demo), taken off the command line before the agent's options are read. */
 function takeStations(argv: readonly string[]): { stations: number | null; rest: string[] } {
@@ -90,7 +90,8 @@ async function main(): Promise<void> {
   const apiUrl = options.apiUrl ?? sandbox!.baseUrl;
   if (sandbox) process.stdout.write(`sandbox: ${sandbox.baseUrl}\n`);
 
-  const simulated = options.scale === SIMULATED_SCALE_WORD;
+  // --scale sim: the demo's own simulated scale, weighing each draft scanned (demo/simulated-scale.ts).
+  const simulatedScale = options.scale === SIMULATED_SCALE_WORD ? new SimulatedScale() : null;
   const agent = await startHeadlessAgent({
     apiUrl,
     apiKey,
@@ -107,9 +108,14 @@ async function main(): Promise<void> {
     // A fresh demo makes a new UI address: the UI gives no advice to bookmark it.
     uiAddressKept: keepData,
     // Like the agent: --batch-max (or batchMax in --config) overrides the pipeline's default.
-    // --scale sim: the demo's own simulated scale, weighing parcel after parcel (demo/simulated-scale.ts).
-    tuning: simulated ? { ...pipelineTuning(options), scaleMonitor: { open: simulatedScaleOpener() } } : pipelineTuning(options),
-    scale: simulated ? SIMULATED_SCALE_URI : options.scale,
+    tuning: simulatedScale
+      ? {
+          ...pipelineTuning(options),
+          scaleMonitor: { open: simulatedScale.opener() },
+          onDraftOpened: (draft) => simulatedScale.draftOpened(draft),
+        }
+      : pipelineTuning(options),
+    scale: simulatedScale ? SIMULATED_SCALE_URI : options.scale,
     // Once, when the scale first answers (docs/INTERFACES.md): a script waits for this line.
     onScaleAnswered: (uri) => process.stdout.write(`scale: ${uri}\n`),
   }).catch(async (error: unknown) => {
@@ -117,6 +123,8 @@ async function main(): Promise<void> {
     throw portError(error, { '--ui-port': options.uiPort, '--webhook-port': options.webhookPort });
   });
   sandbox?.setWebhooks([{ url: agent.webhookUrl!, secret }]);
+  // The simulated scale takes a parcel off once its label has printed.
+  if (simulatedScale) agent.agent.subscribe((event) => simulatedScale.onAgentEvent(event));
 
   const trafficClient = sandbox ? new ServiceClient({ baseUrl: apiUrl, apiKey }) : null;
   // Drafts are printed, not only logged: they are the demo's invitation to pack and ship at the station.

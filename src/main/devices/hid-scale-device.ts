@@ -73,6 +73,10 @@ class HidScaleDevice implements ScaleDevice {
     return this.garbageReports;
   }
 
+  /** A HID POS scale sends a report on every change, unasked. */
+  readonly command = null;
+  readonly sendsByItself = true;
+
   async read(deadlineMs: number): Promise<ScaleAnswer> {
     if (!this.fresh && !this.gone) {
       await new Promise<void>((resolve) => {

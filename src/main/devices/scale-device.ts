@@ -19,6 +19,16 @@ export interface ScaleDevice {
    * @throws ScaleError SCALE_TIMEOUT when nothing came within `deadlineMs`, SCALE_LOST when the port went away.
    */
   read(deadlineMs: number): Promise<ScaleAnswer>;
+  /**
+   * The command weights are asked with now (MT-SICS `SIR`, `SI` or `S`: Settings → Scale shows
+   * it); null while none is chosen yet, and for a scale that sends by itself (continuous output, HID).
+   */
+  readonly command: string | null;
+  /**
+   * True while the scale sends weights unasked (continuous output, MT-SICS `SIR`, HID reports):
+   * `read` waits for the next one, so the monitor reads again at once instead of pausing.
+   */
+  readonly sendsByItself: boolean;
   /** The scale's own identity (serial number, maker and model) where it reports one; null when it does not. */
   identify(deadlineMs: number): Promise<string | null>;
   /**

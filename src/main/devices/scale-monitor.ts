@@ -21,7 +21,10 @@ export interface ScaleMonitorOptions {
   readonly address: Exclude<ScaleAddress, { kind: 'none' }>;
   /** @default openScaleDevice (serialport or node-hid, loaded on first use) */
   readonly open?: ScaleOpener;
-  /** Pause between two weight requests of a demand protocol. @default 100 */
+  /**
+   * Pause between two weight requests of a scale that is asked (MT-SICS `SI`, `S`); none while it
+   * sends by itself (`SIR`, continuous output, HID). @default 100
+   */
   readonly pollIntervalMs?: number;
   /** Longest one weight conversation may take. @default 500 */
   readonly answerDeadlineMs?: number;
@@ -70,6 +73,11 @@ export class ScaleMonitor {
   /** The scale's own identity (its serial number, or maker and model), once it has said it. */
   identity(): string | null {
     return this.scaleIdentity;
+  }
+
+  /** The command the scale is asked for weights with (MT-SICS `SIR`, `SI`, `S`); null when it sends by itself or is not open. */
+  command(): string | null {
+    return this.device?.command ?? null;
   }
 
   /** Lines or reports that were not the protocol's, since start. */
@@ -177,8 +185,11 @@ export class ScaleMonitor {
     if (this.scaleIdentity === null) this.scaleIdentity = await device.identify(Math.min(deadlineMs * 2, 1000)).catch(() => null);
     while (this.running && lost === null) {
       const left = silentAfterMs - (this.now() - lastAnswer);
+      let unasked: boolean;
       try {
         const answer = await device.read(Math.max(50, Math.min(deadlineMs, left)));
+        // The next weight comes by itself: no pause before waiting for it (a refusal or fault is not one).
+        unasked = device.sendsByItself && answer.kind === 'sample' && answer.sample.kind !== 'fault';
         lastAnswer = this.now();
         if (!answered) {
           answered = true;
@@ -199,7 +210,7 @@ export class ScaleMonitor {
         }
         continue;
       }
-      if (this.options.address.kind === 'serial' && pollMs > 0) await this.sleep(pollMs);
+      if (this.options.address.kind === 'serial' && pollMs > 0 && !unasked) await this.sleep(pollMs);
     }
     if (lost !== null && this.running) {
       this.publish({ state: 'offline', kg: null, unit: null, problem: `the scale is not connected (${(lost as Error).message})` });

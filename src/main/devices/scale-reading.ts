@@ -26,13 +26,18 @@ export type ScaleSample =
   | { readonly kind: 'weight'; readonly stable: boolean; readonly weight: ScaleWeight }
   | { readonly kind: 'over' }
   | { readonly kind: 'under' }
+  /** The load moves and the scale does not say its weight (it answers only once stable: MT-SICS `S`). */
+  | { readonly kind: 'unsettled' }
   /** The scale answers but cannot weigh: it says why (a fault, calibration needed). */
   | { readonly kind: 'fault'; readonly problem: string };
 
 /** What the monitor publishes: the station's view of its scale. */
 export interface ScaleReading {
   readonly state: ScaleState;
-  /** Kilograms at the scale's resolution when `stable` or `motion`; else null (the contract's `kg`). */
+  /**
+   * Kilograms at the scale's resolution when `stable`, and when in `motion` on a scale that says
+   * a moving weight (one asked with MT-SICS `S` does not); else null (the contract's `kg`).
+   */
   readonly kg: number | null;
   /** The unit the scale weighs in (a scale set to lb is converted); null while offline. */
   readonly unit: WeightUnit | null;
@@ -83,6 +88,8 @@ export function sampleReading(sample: ScaleSample): {
       return { state: 'over', kg: null, unit: null, problem: null };
     case 'under':
       return { state: 'under', kg: null, unit: null, problem: null };
+    case 'unsettled':
+      return { state: 'motion', kg: null, unit: null, problem: null };
     case 'fault':
       return { state: 'offline', kg: null, unit: null, problem: sample.problem };
     case 'weight': {

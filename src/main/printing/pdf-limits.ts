@@ -12,6 +12,7 @@
  */
 import type { LabelLayout } from '../../shared/domain';
 import { LABEL_PDF_LIMITS } from './label-pdf-limits';
+import { agentMessage, type AgentMessage } from '../../shared/agent-messages';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
 
 export interface PdfLimits {
@@ -80,24 +81,19 @@ export interface PdfCheckContext {
  */
 export async function checkPdfLimits(pdf: Uint8Array, context: PdfCheckContext): Promise<PdfMeasure> {
   const limits = PDF_LIMITS[context.layout] ?? PDF_LIMITS.a4;
-  const refuse = (what: string) =>
-    new PrintError(
-      PRINT_ERROR_CODES.UNSUPPORTED,
-      `Refused: ${what}; nothing was printed. Check the shipment in the service (or ask its support) before printing it again`,
-      { requestId: context.requestId ?? null, retryable: false },
-    );
+  // In the station's words (the UI shows them in its language); the English ends the same way for each.
+  const refuse = (message: AgentMessage) =>
+    new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, message, { requestId: context.requestId ?? null, retryable: false });
   if (pdf.byteLength > limits.maxBytes) {
-    throw refuse(`the PDF is ${(pdf.byteLength / MIB).toFixed(1)} MB, more than the ${limits.maxBytes / MIB} MB a print may be`);
+    throw refuse(agentMessage('printer.pdfTooLarge', { mb: (pdf.byteLength / MIB).toFixed(1), limitMb: limits.maxBytes / MIB }));
   }
   let pages: PageBox[];
   try {
     pages = await readPageBoxes(pdf, limits.maxPages);
   } catch (error) {
-    throw refuse(`the PDF could not be read (${error instanceof Error ? error.message : String(error)})`);
+    throw refuse(agentMessage('printer.pdfUnreadable', { detail: error instanceof Error ? error.message : String(error) }));
   }
-  if (pages.length > limits.maxPages) {
-    throw refuse(`the PDF has more than ${limits.maxPages} pages, the most a print may have`);
-  }
+  if (pages.length > limits.maxPages) throw refuse(agentMessage('printer.pdfTooManyPages', { limit: limits.maxPages }));
   const { maxPageWidthIn: maxW, maxPageHeightIn: maxH } = limits;
   for (const [index, page] of pages.entries()) {
     const width = page.widthPt / POINTS_PER_INCH;
@@ -105,8 +101,13 @@ export async function checkPdfLimits(pdf: Uint8Array, context: PdfCheckContext):
     const fits = (width <= maxW && height <= maxH) || (width <= maxH && height <= maxW);
     if (!fits || !Number.isFinite(width) || !Number.isFinite(height)) {
       throw refuse(
-        `page ${index + 1} of the PDF is ${width.toFixed(1)} × ${height.toFixed(1)} in, larger than the ${maxW} × ${maxH} in ` +
-          `a ${context.layout === 'printer' ? 'label' : 'sheet'} page may be`,
+        agentMessage('printer.pdfPageTooLarge', {
+          page: index + 1,
+          width: width.toFixed(1),
+          height: height.toFixed(1),
+          maxWidth: maxW,
+          maxHeight: maxH,
+        }),
       );
     }
   }

@@ -348,6 +348,7 @@ export const da: Catalog = {
     'serial:STI?protocol=sics (Mettler Toledo MT-SICS) eller ?protocol=toledo (kontinuerligt output), hid:VVVV:PPPP for en USB-vægt, none for ingen vægt. Én vægt pr. station.',
   'settings.scaleReading': 'Aflæsning',
   'settings.scaleIdentity': 'Vægten siger, den er',
+  'settings.scaleCommand': 'Stationen spørger efter vægten med',
   'settings.scaleNone': 'Stationen har ingen vægt.',
   'settings.scaleNoIdentity': 'Vægten siger ikke, hvilken den er.',
   'settings.saveHint':
@@ -710,6 +711,14 @@ export const da: Catalog = {
   'agentMsg.printer.folderNotAFolder': '{path} er ikke en mappe (en fil er i vejen): flyt den, eller vælg en anden mappe.',
   'agentMsg.printer.folderUnavailable':
     'Print Station kan ikke nå {path} ({code}): mappen, eller disken eller netværksdrevet med den, er væk eller svarer ikke. Tilslut den igen, eller vælg en anden mappe.',
+  'agentMsg.printer.pdfTooLarge':
+    'Afvist: PDF-filen er {mb} MB, mere end de {limitMb} MB en udskrift må være; intet blev udskrevet. Tjek forsendelsen i tjenesten (eller spørg dens support), før den udskrives igen.',
+  'agentMsg.printer.pdfUnreadable':
+    'Afvist: PDF-filen kunne ikke læses ({detail}); intet blev udskrevet. Tjek forsendelsen i tjenesten (eller spørg dens support), før den udskrives igen.',
+  'agentMsg.printer.pdfTooManyPages':
+    'Afvist: PDF-filen har mere end {limit} sider, det højeste en udskrift må have; intet blev udskrevet. Tjek forsendelsen i tjenesten (eller spørg dens support), før den udskrives igen.',
+  'agentMsg.printer.pdfPageTooLarge':
+    'Afvist: side {page} i PDF-filen er {width} × {height} tommer, større end de {maxWidth} × {maxHeight} tommer en side i dette layout må være; intet blev udskrevet. Tjek forsendelsen i tjenesten (eller spørg dens support), før den udskrives igen.',
   'agentMsg.windows.Paused':
     'Windows-printeren "{printer}" er sat på pause: genoptag den i Windows (Indstillinger > Printere og scannere > printeren > Åbn udskriftskø > Printer > fjern markeringen i Afbryd udskrivning midlertidigt).',
   'agentMsg.windows.Error': 'Windows-printeren "{printer}" melder en fejl: tjek printeren (display, lamper) og dens udskriftskø i Windows.',

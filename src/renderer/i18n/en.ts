@@ -333,6 +333,7 @@ export const en = {
     'serial:PATH?protocol=sics (Mettler Toledo MT-SICS) or ?protocol=toledo (continuous output), hid:VVVV:PPPP for a USB scale, none for no scale. One scale per station.',
   'settings.scaleReading': 'Reading',
   'settings.scaleIdentity': 'The scale says it is',
+  'settings.scaleCommand': 'The station asks for the weight with',
   'settings.scaleNone': 'This station has no scale.',
   'settings.scaleNoIdentity': 'The scale does not say which it is.',
   'settings.saveHint':
@@ -692,6 +693,14 @@ export const en = {
   'agentMsg.printer.folderNotAFolder': '{path} is not a folder (a file is in the way): move it or choose another folder.',
   'agentMsg.printer.folderUnavailable':
     'Print Station cannot reach {path} ({code}): the folder, or the disk or network share holding it, is gone or not answering. Reconnect it or choose another folder.',
+  'agentMsg.printer.pdfTooLarge':
+    'Refused: the PDF is {mb} MB, more than the {limitMb} MB a print may be; nothing was printed. Check the shipment in the service (or ask its support) before printing it again.',
+  'agentMsg.printer.pdfUnreadable':
+    'Refused: the PDF could not be read ({detail}); nothing was printed. Check the shipment in the service (or ask its support) before printing it again.',
+  'agentMsg.printer.pdfTooManyPages':
+    'Refused: the PDF has more than {limit} pages, the most a print may have; nothing was printed. Check the shipment in the service (or ask its support) before printing it again.',
+  'agentMsg.printer.pdfPageTooLarge':
+    'Refused: page {page} of the PDF is {width} × {height} in, larger than the {maxWidth} × {maxHeight} in a page of this layout may be; nothing was printed. Check the shipment in the service (or ask its support) before printing it again.',
   'agentMsg.windows.Paused':
     'Windows printer "{printer}" is paused: resume it in Windows (Settings > Printers & scanners > the printer > Open print queue > Printer > untick Pause Printing).',
   'agentMsg.windows.Error':

@@ -348,6 +348,7 @@ export const fi: Catalog = {
     'serial:POLKU?protocol=sics (Mettler Toledo MT-SICS) tai ?protocol=toledo (jatkuva lähtö), hid:VVVV:PPPP USB-vaa’alle, none jos vaakaa ei ole. Yksi vaaka asemaa kohden.',
   'settings.scaleReading': 'Lukema',
   'settings.scaleIdentity': 'Vaaka kertoo olevansa',
+  'settings.scaleCommand': 'Asema kysyy painoa komennolla',
   'settings.scaleNone': 'Asemalla ei ole vaakaa.',
   'settings.scaleNoIdentity': 'Vaaka ei kerro, mikä se on.',
   'settings.saveHint':
@@ -710,6 +711,14 @@ export const fi: Catalog = {
   'agentMsg.printer.folderNotAFolder': '{path} ei ole kansio (tiedosto on tiellä): siirrä se tai valitse toinen kansio.',
   'agentMsg.printer.folderUnavailable':
     'Print Station ei tavoita kansiota {path} ({code}): kansio tai levy tai verkkojako, jolla se on, on poissa tai ei vastaa. Yhdistä se uudelleen tai valitse toinen kansio.',
+  'agentMsg.printer.pdfTooLarge':
+    'Hylätty: PDF-tiedosto on {mb} Mt, enemmän kuin tulosteen suurin sallittu {limitMb} Mt; mitään ei tulostettu. Tarkista lähetys palvelussa (tai kysy sen tuelta) ennen kuin tulostat sen uudelleen.',
+  'agentMsg.printer.pdfUnreadable':
+    'Hylätty: PDF-tiedostoa ei voitu lukea ({detail}); mitään ei tulostettu. Tarkista lähetys palvelussa (tai kysy sen tuelta) ennen kuin tulostat sen uudelleen.',
+  'agentMsg.printer.pdfTooManyPages':
+    'Hylätty: PDF-tiedostossa on yli {limit} sivua, enemmän kuin tulosteessa saa olla; mitään ei tulostettu. Tarkista lähetys palvelussa (tai kysy sen tuelta) ennen kuin tulostat sen uudelleen.',
+  'agentMsg.printer.pdfPageTooLarge':
+    'Hylätty: PDF-tiedoston sivu {page} on {width} × {height} tuumaa, suurempi kuin tämän asettelun sivun suurin sallittu koko {maxWidth} × {maxHeight} tuumaa; mitään ei tulostettu. Tarkista lähetys palvelussa (tai kysy sen tuelta) ennen kuin tulostat sen uudelleen.',
   'agentMsg.windows.Paused':
     'Windows-tulostin "{printer}" on keskeytetty: jatka sitä Windowsissa (Asetukset > Tulostimet ja skannerit > tulostin > Avaa tulostusjono > Tulostin > poista valinta Keskeytä tulostus).',
   'agentMsg.windows.Error':

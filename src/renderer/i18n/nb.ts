@@ -347,6 +347,7 @@ export const nb: Catalog = {
     'serial:STI?protocol=sics (Mettler Toledo MT-SICS) eller ?protocol=toledo (kontinuerlig utdata), hid:VVVV:PPPP for en USB-vekt, none for ingen vekt. Én vekt per stasjon.',
   'settings.scaleReading': 'Avlesning',
   'settings.scaleIdentity': 'Vekten sier at den er',
+  'settings.scaleCommand': 'Stasjonen spør etter vekten med',
   'settings.scaleNone': 'Stasjonen har ingen vekt.',
   'settings.scaleNoIdentity': 'Vekten sier ikke hvilken den er.',
   'settings.saveHint':
@@ -708,6 +709,14 @@ export const nb: Catalog = {
   'agentMsg.printer.folderNotAFolder': '{path} er ikke en mappe (en fil er i veien): flytt den, eller velg en annen mappe.',
   'agentMsg.printer.folderUnavailable':
     'Print Station når ikke {path} ({code}): mappen, eller disken eller nettverksressursen der den ligger, er borte eller svarer ikke. Koble den til igjen, eller velg en annen mappe.',
+  'agentMsg.printer.pdfTooLarge':
+    'Avvist: PDF-filen er {mb} MB, mer enn de {limitMb} MB en utskrift kan være; ingenting ble skrevet ut. Sjekk sendingen i tjenesten (eller spør brukerstøtten deres) før den skrives ut igjen.',
+  'agentMsg.printer.pdfUnreadable':
+    'Avvist: PDF-filen kunne ikke leses ({detail}); ingenting ble skrevet ut. Sjekk sendingen i tjenesten (eller spør brukerstøtten deres) før den skrives ut igjen.',
+  'agentMsg.printer.pdfTooManyPages':
+    'Avvist: PDF-filen har mer enn {limit} sider, det meste en utskrift kan ha; ingenting ble skrevet ut. Sjekk sendingen i tjenesten (eller spør brukerstøtten deres) før den skrives ut igjen.',
+  'agentMsg.printer.pdfPageTooLarge':
+    'Avvist: side {page} i PDF-filen er {width} × {height} tommer, større enn de {maxWidth} × {maxHeight} tommer en side i dette oppsettet kan være; ingenting ble skrevet ut. Sjekk sendingen i tjenesten (eller spør brukerstøtten deres) før den skrives ut igjen.',
   'agentMsg.windows.Paused':
     'Windows-skriveren «{printer}» er satt på pause: gjenoppta den i Windows (Innstillinger > Skrivere og skannere > skriveren > Åpne utskriftskø > Skriver > fjern merket for Stans utskrift midlertidig).',
   'agentMsg.windows.Error': 'Windows-skriveren «{printer}» melder en feil: sjekk skriveren (skjerm, lamper) og utskriftskøen i Windows.',

@@ -346,6 +346,7 @@ export const sv: Catalog = {
     'serial:SÖKVÄG?protocol=sics (Mettler Toledo MT-SICS) eller ?protocol=toledo (kontinuerlig utdata), hid:VVVV:PPPP för en USB-våg, none för ingen våg. En våg per station.',
   'settings.scaleReading': 'Avläsning',
   'settings.scaleIdentity': 'Vågen säger att den är',
+  'settings.scaleCommand': 'Stationen frågar efter vikten med',
   'settings.scaleNone': 'Stationen har ingen våg.',
   'settings.scaleNoIdentity': 'Vågen säger inte vilken den är.',
   'settings.saveHint':
@@ -709,6 +710,14 @@ export const sv: Catalog = {
   'agentMsg.printer.folderNotAFolder': '{path} är ingen mapp (en fil ligger i vägen): flytta den eller välj en annan mapp.',
   'agentMsg.printer.folderUnavailable':
     'Print Station når inte {path} ({code}): mappen, eller disken eller nätverksresursen där den ligger, är borta eller svarar inte. Anslut den igen eller välj en annan mapp.',
+  'agentMsg.printer.pdfTooLarge':
+    'Avvisad: PDF-filen är {mb} MB, mer än de {limitMb} MB en utskrift får vara; inget skrevs ut. Kontrollera försändelsen i tjänsten (eller fråga dess support) innan den skrivs ut igen.',
+  'agentMsg.printer.pdfUnreadable':
+    'Avvisad: PDF-filen kunde inte läsas ({detail}); inget skrevs ut. Kontrollera försändelsen i tjänsten (eller fråga dess support) innan den skrivs ut igen.',
+  'agentMsg.printer.pdfTooManyPages':
+    'Avvisad: PDF-filen har fler än {limit} sidor, det mesta en utskrift får ha; inget skrevs ut. Kontrollera försändelsen i tjänsten (eller fråga dess support) innan den skrivs ut igen.',
+  'agentMsg.printer.pdfPageTooLarge':
+    'Avvisad: sida {page} i PDF-filen är {width} × {height} tum, större än de {maxWidth} × {maxHeight} tum en sida i den här layouten får vara; inget skrevs ut. Kontrollera försändelsen i tjänsten (eller fråga dess support) innan den skrivs ut igen.',
   'agentMsg.windows.Paused':
     'Windows-skrivaren "{printer}" är pausad: återuppta den i Windows (Inställningar > Skrivare och skannrar > skrivaren > Öppna utskriftskön > Skrivare > avmarkera Pausa utskrift).',
   'agentMsg.windows.Error':

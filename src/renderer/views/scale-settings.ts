@@ -13,6 +13,8 @@ export class ScaleSettingsPanel {
   readonly uri = h('input', { id: 'set-scale', name: 'scale', autocomplete: 'off', spellcheck: 'false', placeholder: 'none' });
   private readonly reading = h('p', { class: 'scale-reading', role: 'status', 'aria-live': 'polite' });
   private readonly identity = h('p', { class: 'scale-identity hint' });
+  /** Which command weights are asked with: a scale that refuses SIR or SI is still used, and this says how. */
+  private readonly command = h('p', { class: 'scale-command hint' });
   readonly element: HTMLElement;
   /** The URI as last saved or loaded: Save sends the field only when it differs. */
   private loaded = 'none';
@@ -32,6 +34,7 @@ export class ScaleSettingsPanel {
       ),
       this.reading,
       this.identity,
+      this.command,
     );
   }
 
@@ -63,6 +66,7 @@ export class ScaleSettingsPanel {
     if (details.uri === 'none') {
       replaceChildren(this.reading, t('settings.scaleNone'));
       replaceChildren(this.identity);
+      replaceChildren(this.command);
       return;
     }
     replaceChildren(
@@ -75,6 +79,10 @@ export class ScaleSettingsPanel {
       this.identity,
       details.identity ? `${t('settings.scaleIdentity')} ` : t('settings.scaleNoIdentity'),
       details.identity ? h('span', { 'data-verbatim': '' }, details.identity) : null,
+    );
+    replaceChildren(
+      this.command,
+      ...(details.command ? [`${t('settings.scaleCommand')} `, h('span', { 'data-verbatim': '' }, details.command)] : []),
     );
   }
 }

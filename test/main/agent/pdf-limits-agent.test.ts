@@ -113,9 +113,9 @@ describe('a PDF over the limits from the service, to a folder and to an ipp:// p
     const jobOf = async (reference: string) => (await agent.api.listJobs({ search: reference }))[0];
     await expect.poll(async () => (await jobOf('NORMAL-1'))?.state, { timeout: 60_000 }).toBe('completed');
     const expected: Record<string, RegExp> = {
-      'HOSTILE-PAGES': /^Refused: the PDF has more than 1000 pages, the most a print may have; nothing was printed\. Check the shipment/,
+      'HOSTILE-PAGES': /^Refused: the PDF has more than 1,000 pages, the most a print may have; nothing was printed\. Check the shipment/,
       'HOSTILE-LONG':
-        /^Refused: page 1 of the PDF is 4\.0 × 100\.0 in, larger than the 10 × 12 in a label page may be; nothing was printed/,
+        /^Refused: page 1 of the PDF is 4\.0 × 100\.0 in, larger than the 10 × 12 in a page of this layout may be; nothing was printed/,
       'HOSTILE-BYTES': /^Refused: the PDF is 32\.0 MB, more than the 32 MB a print may be; nothing was printed/,
     };
     for (const [reference, reason] of Object.entries(expected)) {

@@ -30,7 +30,14 @@ describe.skipIf(skip !== null)('the station and its scale (MT-SICS simulator on 
     expect(answered).toEqual([uri]);
     expect(station.lines.join('\n')).toContain(`scale: ${uri} answers (${sim.serialNumber})`);
     expect((await api.getStatus({})).scale).toEqual({ uri, state: 'stable', kg: 1.234 });
-    expect(await api.scaleDetails({})).toMatchObject({ uri, state: 'stable', kg: 1.234, unit: 'kg', identity: sim.serialNumber });
+    expect(await api.scaleDetails({})).toMatchObject({
+      uri,
+      state: 'stable',
+      kg: 1.234,
+      unit: 'kg',
+      identity: sim.serialNumber,
+      command: 'SIR',
+    });
 
     sim.set({ mode: 'dynamic', weight: '2.000' });
     await waitFor(() => events.some((e) => e.type === 'scale' && e.scale.state === 'motion'), 'a motion event');

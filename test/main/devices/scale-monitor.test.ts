@@ -56,10 +56,55 @@ describe.skipIf(skip !== null)('ScaleMonitor on an MT-SICS scale (pty pair, real
     await until(monitor, is('under'));
     sim.set({ mode: 'stable', weight: '0.000' });
     await until(monitor, is('zero'));
-    // It asked with SI, the weight-now command, and learnt the serial number with I4.
-    expect(sim.commands).toContain('SI');
+    // It learnt the serial number with I4, then asked SIR once: the scale repeats every change unasked.
     expect(sim.commands[0]).toBe('I4');
+    expect(sim.commands.slice(1)).toEqual(['SIR']);
+    expect(monitor.command()).toBe('SIR');
     expect(monitor.identity()).toBe(sim.serialNumber);
+  });
+
+  it('polls with SI a scale that answers ES to SIR', async () => {
+    sim = await ScaleSimulator.start('sics', { weight: '1.500' });
+    sim.unknownCommands.add('SIR');
+    monitor = new ScaleMonitor({ address: parseScaleUri(`serial:${sim.stationPath}`) as SerialScaleAddress });
+    monitor.start();
+    await until(monitor, is('stable', 1.5));
+    sim.set({ mode: 'dynamic', weight: '2.000' });
+    await until(monitor, is('motion', 2));
+    expect(monitor.command()).toBe('SI');
+    expect(sim.commands.filter((c) => c === 'SIR')).toEqual(['SIR']);
+    expect(sim.commands.filter((c) => c === 'SI').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('asks S of a scale that answers ES to SI, and reads a moving load as motion, never offline', async () => {
+    sim = await ScaleSimulator.start('sics', { weight: '1.234' });
+    sim.unknownCommands.add('SIR').add('SI');
+    monitor = new ScaleMonitor({ address: parseScaleUri(`serial:${sim.stationPath}`) as SerialScaleAddress });
+    const seen: string[] = [];
+    monitor.subscribe((r) => seen.push(`${r.state} ${r.kg}`));
+    monitor.start();
+    await until(monitor, is('stable', 1.234));
+    expect(monitor.command()).toBe('S');
+    // S answers only once the load holds still: while it moves the scale is there, its weight unknown.
+    sim.set({ mode: 'dynamic', weight: '2.000' });
+    await until(monitor, is('motion', null));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(monitor.reading().state).toBe('motion');
+    sim.set({ mode: 'stable' });
+    await until(monitor, is('stable', 2));
+    expect(seen).toEqual(['stable 1.234', 'motion null', 'stable 2']);
+    // Each S that found the load moving was cancelled with @ (a reset), leaving no late answer.
+    expect(sim.commands).toContain('@');
+  });
+
+  it('reads a scale that refuses every weight command as offline, saying so', async () => {
+    sim = await ScaleSimulator.start('sics', { weight: '1.000' });
+    for (const command of ['SIR', 'SI', 'S']) sim.unknownCommands.add(command);
+    monitor = new ScaleMonitor({ address: parseScaleUri(`serial:${sim.stationPath}`) as SerialScaleAddress });
+    monitor.start();
+    const r = await until(monitor, (r) => r.problem?.includes('refuses every weight command') ?? false);
+    expect(r.state).toBe('offline');
+    expect(r.problem).toContain('SIR, SI, S');
   });
 
   it('converts a change of unit on the scale to kg', async () => {

@@ -36,17 +36,17 @@ describe('PDF limits before spooling, for every printer kind', () => {
     expect(error.printerDown).toBe(false);
     expect(error.requestId).toBe('req-1');
     expect(error.message).toBe(
-      'Refused: the PDF has more than 1000 pages, the most a print may have; nothing was printed. ' +
-        'Check the shipment in the service (or ask its support) before printing it again',
+      'Refused: the PDF has more than 1,000 pages, the most a print may have; nothing was printed. ' +
+        'Check the shipment in the service (or ask its support) before printing it again.',
     );
   });
 
   it('refuses a 100-inch page on a label layout and on a sheet layout, with its size and the limit', async () => {
     const long = await longPagePdf(100);
     expect((await refusal(long, 'printer')).message).toContain(
-      'page 1 of the PDF is 4.0 × 100.0 in, larger than the 10 × 12 in a label page may be',
+      'page 1 of the PDF is 4.0 × 100.0 in, larger than the 10 × 12 in a page of this layout may be',
     );
-    expect((await refusal(long, '2x2')).message).toContain('larger than the 10 × 14 in a sheet page may be');
+    expect((await refusal(long, '2x2')).message).toContain('larger than the 10 × 14 in a page of this layout may be');
     // Legal paper is a sheet, not a label.
     const legal = await longPagePdf(14);
     await expect(checkPdfLimits(legal, { layout: 'a4' })).resolves.toMatchObject({ pages: 1 });

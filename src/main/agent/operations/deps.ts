@@ -4,7 +4,7 @@
  * says what it touches.
  */
 import type { FirstStartGate } from '../../intake/first-start';
-import type { StationRules } from '../../../shared/domain';
+import type { DraftView, StationRules } from '../../../shared/domain';
 import type { SiteStatusView } from '../../../shared/site';
 import type { Ledger } from '../../ledger/ledger';
 import type { PrintPipeline } from '../../jobs/pipeline';
@@ -42,6 +42,8 @@ export interface OperationDeps {
   readonly carriers?: Pick<CarrierCache, 'list' | 'refresh'>;
   /** The scale's operations (operations/scale.ts). @default none: the station reads as having no scale */
   readonly scale?: OperationGroup<'scale'>;
+  /** A draft was opened at the packing table: packDraft answered a shipment still to book. @default none */
+  readonly onDraftOpened?: (draft: DraftView) => void;
   /** The scale's monitor now, for booking on a stable weight (pack/hands-free.ts). @default none: hands-free reads off */
   readonly scaleMonitor?: () => HandsFreeScale | null;
   /** The site this station belongs to (`--site`): scans claim, siteStatus reads it. @default none */

@@ -18,7 +18,10 @@ import { lookupScan } from '../../scan/lookup';
 import type { OperationDeps } from './deps';
 import type { OperationGroup } from './groups';
 
-export function packOperations(deps: Pick<OperationDeps, 'ledger' | 'connection' | 'site'>, pack: PackFlow): OperationGroup<'pack'> {
+export function packOperations(
+  deps: Pick<OperationDeps, 'ledger' | 'connection' | 'site' | 'onDraftOpened'>,
+  pack: PackFlow,
+): OperationGroup<'pack'> {
   const { ledger, connection, site } = deps;
 
   const lookupHere = async ({ scan }: AgentInput<'lookup'>): Promise<LookupResult> => {
@@ -70,7 +73,15 @@ export function packOperations(deps: Pick<OperationDeps, 'ledger' | 'connection'
     },
 
     async packDraft(input: AgentInput<'packDraft'>): Promise<PackResult<DraftView>> {
-      return pack.draft(input);
+      const result = await pack.draft(input);
+      if (result.ok && result.value.stage === 'draft') {
+        try {
+          deps.onDraftOpened?.(result.value);
+        } catch {
+          // An observer's failure is not the packer's: the draft is shown all the same.
+        }
+      }
+      return result;
     },
 
     async packPresets(_input: AgentInput<'packPresets'>): Promise<BoxPreset[]> {

@@ -26,6 +26,6 @@ export const NO_SCALE: ScaleOperations = {
     return { state: 'offline', kg: null };
   },
   async scaleDetails(): Promise<ScaleDetails> {
-    return { uri: 'none', state: 'offline', kg: null, unit: null, identity: null, problem: null, garbage: 0 };
+    return { uri: 'none', state: 'offline', kg: null, unit: null, identity: null, command: null, problem: null, garbage: 0 };
   },
 };

@@ -17,6 +17,11 @@
 import { parseWeightText, type WeightUnit } from '../scale-reading';
 import type { ProtocolAnswer, SerialScaleProtocol } from './protocol';
 
+/** The answers that refuse a command: not known (ES), garbled (ET), not possible now (EL). */
+export function isSicsRefusal(text: string): boolean {
+  return /^E[STL]$/.test(text);
+}
+
 /** MT-SICS unit texts, as the scale writes them after a weight. */
 const SICS_UNITS: Record<string, WeightUnit> = { mg: 'mg', g: 'g', kg: 'kg', t: 't', oz: 'oz', lb: 'lb' };
 
@@ -39,7 +44,7 @@ export function decodeSics(line: string): ProtocolAnswer {
   const identity = /^I4\s+A\s+"([^"]{0,64})"$/.exec(text);
   if (identity) return { kind: 'identity', identity: identity[1]! };
   // Acknowledgements and refusals: well-formed, no weight.
-  if (/^(ES|ET|EL)$/.test(text)) return { kind: 'reply', text };
+  if (isSicsRefusal(text)) return { kind: 'reply', text };
   if (/^(S|SI|SIR|Z|T|I4)\s+[AIL+-]$/.test(text)) return { kind: 'reply', text };
   if (/^T\s+S\s+\S.*$/.test(text)) return { kind: 'reply', text };
   return { kind: 'garbage' };
@@ -48,7 +53,15 @@ export function decodeSics(line: string): ProtocolAnswer {
 export const MT_SICS: SerialScaleProtocol = {
   name: 'sics',
   line: { baud: 9600, parity: 'none', bits: 8 },
-  weightRequest: encodeSics('SI'),
+  // SIR first: the scale tells every change at its own update rate, unasked. A scale that refuses
+  // it (ES) is polled with SI; one that refuses SI too is asked S, which answers once stable.
+  weightCommands: [
+    { name: 'SIR', request: encodeSics('SIR'), kind: 'repeat' },
+    { name: 'SI', request: encodeSics('SI'), kind: 'poll' },
+    { name: 'S', request: encodeSics('S'), kind: 'settled' },
+  ],
+  cancelRequest: encodeSics('@'),
+  isRefusal: isSicsRefusal,
   identityRequest: encodeSics('I4'),
   zeroRequest: encodeSics('Z'),
   decode: decodeSics,

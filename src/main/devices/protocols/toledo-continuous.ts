@@ -72,7 +72,9 @@ export function decodeToledoContinuous(line: string): ProtocolAnswer {
 export const TOLEDO_CONTINUOUS: SerialScaleProtocol = {
   name: 'toledo',
   line: { baud: 9600, parity: 'even', bits: 7 },
-  weightRequest: null,
+  weightCommands: [],
+  cancelRequest: null,
+  isRefusal: () => false,
   identityRequest: null,
   zeroRequest: null,
   decode: decodeToledoContinuous,
