@@ -64,6 +64,8 @@ export interface PdfMeasure {
 }
 
 const POINTS_PER_INCH = 72;
+/** PDFs larger than this are parsed in slices, yielding between them. */
+const YIELD_ABOVE_BYTES = 256 * 1024;
 const MIB = 1024 * 1024;
 
 /** What a PDF is checked as. */
@@ -134,8 +136,10 @@ async function readPageBoxes(pdf: Uint8Array, maxPages: number): Promise<PageBox
     ignoreEncryption: true,
     updateMetadata: false,
     throwOnInvalidObject: false,
-    // Yields to the event loop between object batches: webhooks are answered meanwhile.
-    parseSpeed: 500,
+    // A large PDF yields to the event loop between object batches (webhooks are answered
+    // meanwhile); a label's few KB parse in a millisecond or two at once: a yield per job held
+    // its fetch slot for an event-loop turn and cost a burst a third of its speed.
+    parseSpeed: pdf.byteLength > YIELD_ABOVE_BYTES ? 500 : Infinity,
   });
   const context = document.context;
   const lookup = (value: unknown): unknown => (value instanceof PDFRef ? context.lookup(value) : value);
@@ -182,8 +186,14 @@ async function readPageBoxes(pdf: Uint8Array, maxPages: number): Promise<PageBox
 
 type PdfLib = typeof import('pdf-lib');
 
-/** pdf-lib, loaded on the first PDF checked (a CommonJS package: see agent/test-page.ts). */
-async function loadPdfLib(): Promise<PdfLib> {
-  const loaded = await import('pdf-lib');
-  return loaded.PDFDocument ? loaded : (loaded as unknown as { default: PdfLib }).default;
+let pdfLib: Promise<PdfLib> | null = null;
+
+/**
+ * pdf-lib, loaded once, on the first PDF fetched (a CommonJS package: see agent/test-page.ts).
+ * Not at start: an idle station keeps its memory. The fetcher starts the load when it asks
+ * for the first PDF, so the load (about 100 ms) runs while the service answers.
+ */
+export function loadPdfLib(): Promise<PdfLib> {
+  pdfLib ??= import('pdf-lib').then((loaded) => (loaded.PDFDocument ? loaded : (loaded as unknown as { default: PdfLib }).default));
+  return pdfLib;
 }
