@@ -8,6 +8,7 @@ import type { PDFFont, PDFPage } from 'pdf-lib';
 import type { LabelLayout, Routing } from '../../shared/domain';
 import type { PdfFetcher, RouteDecision } from '../jobs/ports';
 import { findPrinter, layoutOn, routeFor } from '../printing/routing';
+import { loadPdfLib } from '../printing/pdf-lib';
 
 /** Document type of test pages in the ledger; never sent to the service. */
 export const TEST_PAGE_TYPE = 'testpage';
@@ -61,11 +62,7 @@ export function routeTestPagesAsLabels(
 }
 
 export async function renderTestPage(layout: LabelLayout, printer: string, at: Date): Promise<Uint8Array> {
-  // Loaded on first use: an agent that never prints a test page never holds pdf-lib.
-  const loaded = await import('pdf-lib');
-  // A CommonJS package: Node hands over its exports by name, the bundled agent's split chunk
-  // (scripts/bundle-agent.ts) only as `default`.
-  const { PDFDocument, StandardFonts, rgb } = loaded.PDFDocument ? loaded : (loaded as unknown as { default: typeof loaded }).default;
+  const { PDFDocument, StandardFonts, rgb } = await loadPdfLib();
   const doc = await PDFDocument.create();
   doc.setTitle('Print Station test page');
   const [width, height] = layout === 'printer' ? LABEL : A4;

@@ -6,7 +6,8 @@
  * fetched one by one, so only the one at fault fails.
  */
 import type { LabelLayout } from '../../shared/domain';
-import { checkPdfLimits, loadPdfLib } from './pdf-limits';
+import { loadPdfLib } from './pdf-lib';
+import { checkPdfLimits } from './pdf-limits';
 
 /** The fetcher as far as this wrapper uses it (structurally the job engine's PdfFetcher port). */
 interface PrintFileFetcher {
@@ -18,9 +19,9 @@ export function withPdfLimits<F extends PrintFileFetcher>(fetcher: F): F {
   return {
     ...fetcher,
     async printFile(request: Parameters<F['printFile']>[0]) {
-      // The checker's library loads while the service answers (only the first fetch waits for it).
-      const checker = loadPdfLib();
-      checker.catch(() => undefined); // a failed load is the check's to report
+      // The checker's library (about 100 ms, once) loads while the service answers; a failed
+      // load is the check's to report.
+      loadPdfLib().catch(() => undefined);
       const result = await fetcher.printFile(request);
       await checkPdfLimits(result.pdf, { layout: request.label_layout, requestId: result.requestId });
       return result;

@@ -14,6 +14,7 @@ import type { LabelLayout } from '../../shared/domain';
 import { LABEL_PDF_LIMITS } from './label-pdf-limits';
 import { agentMessage, type AgentMessage } from '../../shared/agent-messages';
 import { PRINT_ERROR_CODES, PrintError } from './errors';
+import { loadPdfLib } from './pdf-lib';
 
 export interface PdfLimits {
   /** The largest PDF accepted, in bytes. */
@@ -182,18 +183,4 @@ async function readPageBoxes(pdf: Uint8Array, maxPages: number): Promise<PageBox
     pages.push({ widthPt: box.widthPt * unit, heightPt: box.heightPt * unit });
   }
   return pages;
-}
-
-type PdfLib = typeof import('pdf-lib');
-
-let pdfLib: Promise<PdfLib> | null = null;
-
-/**
- * pdf-lib, loaded once, on the first PDF fetched (a CommonJS package: see agent/test-page.ts).
- * Not at start: an idle station keeps its memory. The fetcher starts the load when it asks
- * for the first PDF, so the load (about 100 ms) runs while the service answers.
- */
-export function loadPdfLib(): Promise<PdfLib> {
-  pdfLib ??= import('pdf-lib').then((loaded) => (loaded.PDFDocument ? loaded : (loaded as unknown as { default: PdfLib }).default));
-  return pdfLib;
 }
