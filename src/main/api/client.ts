@@ -112,7 +112,8 @@ export interface ServiceClientOptions {
   readonly userAgent?: string;
   /**
    * Largest response body accepted (on the client's own Agent); larger answers fail as
-   * SERVICE_INVALID_RESPONSE instead of filling memory. @default MAX_RESPONSE_BYTES (64 MiB)
+   * SERVICE_INVALID_RESPONSE (a ResponseTooLargeError, with the size known of them) instead
+   * of filling memory. @default MAX_RESPONSE_BYTES (64 MiB)
    */
   readonly maxResponseBytes?: number;
   /** Told of every answer's X-Service-Request-ID (the agent keeps the last few for diagnostics). @default none */
@@ -165,13 +166,11 @@ export class ServiceClient {
     this.retryMaxMs = options.retryMaxMs ?? SERVICE_CALL.maxMs;
     this.userAgent = options.userAgent ?? `print-station/${CLIENT_VERSION}`;
     this.#apiKey = options.apiKey;
-    this.#ownedAgent = options.dispatcher
-      ? null
-      : new Agent({
-          keepAliveTimeout: 30_000,
-          keepAliveMaxTimeout: 60_000,
-          maxResponseSize: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
-        });
+    const maxResponseBytes = options.dispatcher ? null : (options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+    this.#ownedAgent =
+      maxResponseBytes === null
+        ? null
+        : new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 60_000, maxResponseSize: maxResponseBytes });
     this.#transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,
@@ -181,6 +180,7 @@ export class ServiceClient {
       retryMaxMs: this.retryMaxMs,
       userAgent: this.userAgent,
       dispatcher: options.dispatcher ?? this.#ownedAgent!,
+      maxResponseBytes,
       lifetime: this.#lifetime.signal,
       onRequestId: options.onRequestId,
       onServiceDate: options.onServiceDate,

@@ -4,7 +4,7 @@
  * message that tells the packer or team lead what to do.
  */
 import { maskSecret } from '../secret-mask';
-import { API_ERROR_CODES, ApiError, type ApiErrorCode } from './errors';
+import { API_ERROR_CODES, ApiError, ResponseTooLargeError, type ApiErrorCode, type ResponseSize } from './errors';
 
 export interface FailureContext {
   readonly method: string;
@@ -168,13 +168,20 @@ export function invalidResponseError(
   fieldErrors: Record<string, string[]> = {},
   cause?: unknown,
 ): ApiError {
-  return new ApiError(
-    API_ERROR_CODES.INVALID_RESPONSE,
-    redact(
-      `The service sent an unexpected answer to ${ctx.method} ${ctx.path}: ${problem}. Report this to support with the request id`,
-      ctx.secret,
-    ),
-    { ...emptyDetails(ctx), fieldErrors, cause },
+  return new ApiError(API_ERROR_CODES.INVALID_RESPONSE, unexpectedAnswer(ctx, problem), { ...emptyDetails(ctx), fieldErrors, cause });
+}
+
+/** A 2xx answer the client stopped reading at its cap: worded as any unexpected answer, its size kept. */
+export function responseTooLargeError(ctx: FailureContext, size: ResponseSize, cause?: unknown): ResponseTooLargeError {
+  const limit = size.limitBytes === null ? '' : ` (${size.limitBytes} bytes)`;
+  const problem = `the response body is larger than the client accepts${limit}`;
+  return new ResponseTooLargeError(unexpectedAnswer(ctx, problem), { ...emptyDetails(ctx), cause }, size);
+}
+
+function unexpectedAnswer(ctx: FailureContext, problem: string): string {
+  return redact(
+    `The service sent an unexpected answer to ${ctx.method} ${ctx.path}: ${problem}. Report this to support with the request id`,
+    ctx.secret,
   );
 }
 

@@ -73,6 +73,28 @@ export class ApiError extends CodedError {
   }
 }
 
+/** What is known of the size of an answer the client stopped reading. */
+export interface ResponseSize {
+  /** The answer's Content-Length, when it sent one. */
+  readonly declaredBytes: number | null;
+  /** The most the client reads of an answer (ServiceClientOptions.maxResponseBytes); null when its dispatcher is the caller's. */
+  readonly limitBytes: number | null;
+}
+
+/**
+ * A 2xx answer larger than the client reads (SERVICE_INVALID_RESPONSE, not retried), with
+ * what is known of its size: a caller that fetched a document refuses it in its own words
+ * (a PDF too large: printing/pdf-limits-fetcher.ts), the answer's request id kept.
+ */
+export class ResponseTooLargeError extends ApiError {
+  readonly size: ResponseSize;
+
+  constructor(message: string, details: ApiErrorDetails, size: ResponseSize) {
+    super(API_ERROR_CODES.INVALID_RESPONSE, message, details);
+    this.size = size;
+  }
+}
+
 function withRequestId(message: string, requestId: string | null): string {
   return requestId ? `${message} (request id ${requestId})` : message;
 }

@@ -1,6 +1,6 @@
 import { canceledAmong } from './cancel-lookup';
 import type { ServiceClient } from './client';
-import { ApiError } from './errors';
+import { ApiError, ResponseTooLargeError } from './errors';
 
 export interface ServicePdfFetcherOptions {
   /**
@@ -29,7 +29,9 @@ export function servicePdfFetcher(options: ServicePdfFetcherOptions) {
         options.onReached?.();
         return result;
       } catch (error) {
-        if (error instanceof ApiError) options.onFailed?.(error);
+        // A PDF too large to read is the document's fault: the service answered (the caller refuses the PDF).
+        if (error instanceof ResponseTooLargeError) options.onReached?.();
+        else if (error instanceof ApiError) options.onFailed?.(error);
         throw error;
       }
     },

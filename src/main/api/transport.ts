@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher, type FormData } from 'undici';
-import { closedError, errorFromResponse, invalidResponseError, networkError, timeoutError, type FailureContext } from './error-mapping';
+import { closedError, errorFromResponse, networkError, responseTooLargeError, timeoutError, type FailureContext } from './error-mapping';
 import { ApiError } from './errors';
 import { nextDelay, parseRetryAfter } from './retry-policy';
 
@@ -46,6 +46,8 @@ export interface TransportConfig {
   readonly retryMaxMs: number;
   readonly userAgent: string;
   readonly dispatcher: Dispatcher;
+  /** The most `dispatcher` reads of an answer, when it is the client's own (said in the error of an answer over it). */
+  readonly maxResponseBytes: number | null;
   /** Aborted by close(): ends in-flight attempts and pending backoff waits. */
   readonly lifetime: AbortSignal;
   /** Told of every answer's X-Service-Request-ID (diagnostics keeps the last few). @default none */
@@ -131,10 +133,12 @@ export class Transport {
 
     let status: number | null = null;
     let requestId: string | null = null;
+    let declaredBytes: number | null = null;
     try {
       const res = await request(this.#url(spec), { method: spec.method, headers, body, dispatcher, signal: controller.signal });
       status = res.statusCode;
       requestId = headerValue(res.headers['x-service-request-id']);
+      declaredBytes = contentLength(res.headers['content-length']);
       if (requestId !== null) this.#config.onRequestId?.({ requestId, method: spec.method, path: spec.path, status });
       this.#config.onServiceDate?.(headerValue(res.headers.date), Date.now());
       const buffer = Buffer.from(await res.body.arrayBuffer());
@@ -150,7 +154,7 @@ export class Transport {
       if (lifetime.aborted) throw closedError(ctx);
       if (isUndiciTimeout(error)) throw timeoutError(ctx, timeoutMs, error);
       if ((error as { code?: string } | null)?.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-        throw invalidResponseError(ctx, 'the response body is larger than the client accepts', {}, error);
+        throw responseTooLargeError(ctx, { declaredBytes, limitBytes: this.#config.maxResponseBytes }, error);
       }
       throw networkError(ctx, this.#origin, error);
     } finally {
@@ -163,6 +167,12 @@ export class Transport {
 function headerValue(value: string | string[] | undefined): string | null {
   const v = Array.isArray(value) ? value[0] : value;
   return v === undefined || v === '' ? null : v;
+}
+
+/** Content-Length as a number of bytes; null when absent or not one. */
+function contentLength(value: string | string[] | undefined): number | null {
+  const text = headerValue(value);
+  return text !== null && /^\d{1,15}$/.test(text) ? Number(text) : null;
 }
 
 function parseErrorBody(buffer: Buffer): unknown {

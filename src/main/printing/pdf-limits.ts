@@ -83,12 +83,10 @@ export interface PdfCheckContext {
  * it would print.
  */
 export async function checkPdfLimits(pdf: Uint8Array, context: PdfCheckContext): Promise<PdfMeasure> {
-  const limits = PDF_LIMITS[context.layout] ?? PDF_LIMITS.a4;
-  // In the station's words (the UI shows them in its language); the English ends the same way for each.
-  const refuse = (message: AgentMessage) =>
-    new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, message, { requestId: context.requestId ?? null, retryable: false });
+  const limits = limitsOf(context.layout);
+  const refuse = (message: AgentMessage) => refusal(message, context);
   if (pdf.byteLength > limits.maxBytes) {
-    throw refuse(agentMessage('printer.pdfTooLarge', { mb: (pdf.byteLength / MIB).toFixed(1), limitMb: limits.maxBytes / MIB }));
+    throw refuse(agentMessage('printer.pdfTooLarge', { mb: megabytes(pdf.byteLength), limitMb: limits.maxBytes / MIB }));
   }
   let pages: PageBox[];
   try {
@@ -115,6 +113,45 @@ export async function checkPdfLimits(pdf: Uint8Array, context: PdfCheckContext):
     }
   }
   return { bytes: pdf.byteLength, pages: pages.length };
+}
+
+/** What is known of a PDF answer the service client stopped reading at its cap (api/errors.ts ResponseSize). */
+export interface OversizedAnswer {
+  /** Its Content-Length, when the service sent one. */
+  readonly declaredBytes: number | null;
+  /** The most the client reads of an answer; null when unknown. */
+  readonly limitBytes: number | null;
+}
+
+/**
+ * The refusal of a PDF too large for the service client to read whole (over its cap, 64 MiB
+ * unless set smaller): the same refusal as a PDF over the byte limit, the limit being the
+ * smaller of the two. Its size is the one the answer declared, or "more than" the cap where
+ * it declared none (the client never read it all).
+ */
+export function oversizedPdfRefusal(answer: OversizedAnswer, context: PdfCheckContext): PrintError {
+  const limitBytes = Math.min(limitsOf(context.layout).maxBytes, answer.limitBytes ?? Infinity);
+  const { declaredBytes } = answer;
+  const mb =
+    declaredBytes !== null && declaredBytes > limitBytes ? megabytes(declaredBytes) : `>${megabytes(answer.limitBytes ?? limitBytes)}`;
+  return refusal(agentMessage('printer.pdfTooLarge', { mb, limitMb: limitBytes / MIB }), context);
+}
+
+function limitsOf(layout: LabelLayout): PdfLimits {
+  return PDF_LIMITS[layout] ?? PDF_LIMITS.a4;
+}
+
+/**
+ * A PDF refused: not retried (PRINT_UNSUPPORTED), with its request id. In the station's words
+ * (the UI shows them in its language); the English ends the same way for each.
+ */
+function refusal(message: AgentMessage, context: PdfCheckContext): PrintError {
+  return new PrintError(PRINT_ERROR_CODES.UNSUPPORTED, message, { requestId: context.requestId ?? null, retryable: false });
+}
+
+/** `40.0`: megabytes (MiB) to one decimal, as the refusal says them. */
+function megabytes(bytes: number): string {
+  return (bytes / MIB).toFixed(1);
 }
 
 interface PageBox {

@@ -126,12 +126,15 @@ export const SCALE_REOPEN: BackoffPolicy = {
 /**
  * A station's join of the site that failed (the site not set up yet, a credential refused),
  * and a relay's first setup of the site that failed (no JetStream yet, a credential or
- * certificate refused): tried again, 2 s doubling to 60 s. The retry index is the failed joins.
+ * certificate refused): tried again after a random wait up to 2 s doubling to 60 s. Full
+ * jitter: after a nats-server restart every station of a site fails its join at the same
+ * moment, and equal waits would bring them all back at the same moment, again and again.
+ * The retry index is the failed joins.
  */
 export const SITE_JOIN: BackoffPolicy = {
   baseMs: 2_000,
   maxMs: 60_000,
-  jitter: 'none',
+  jitter: 'full',
 };
 
 /**

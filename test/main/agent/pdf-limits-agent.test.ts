@@ -142,3 +142,49 @@ describe('a PDF over the limits from the service, to a folder and to an ipp:// p
     expect(await shipmentsInPdfs(await eve.outputs())).toEqual([normal]);
   }, 120_000);
 });
+
+describe('a PDF over the service client’s response cap, from the real sandbox', () => {
+  let station: Station;
+  /** The cap set below a 40-parcel label (about 90 KB) and above everything else the agent reads. */
+  const CAP_BYTES = 64 * 1024;
+
+  beforeEach(async () => {
+    station = await startStation();
+  });
+  afterEach(async () => {
+    await station.close();
+  });
+
+  const printRequests = () => station.sandbox.requestLog().filter((r) => r.method === 'POST' && r.url.endsWith('/shipments/print')).length;
+
+  it('refuses the job as a PDF too large (the words, what to do, the request id), fetched once, nothing printed; a label under the cap prints', async () => {
+    const { agent } = await station.start({
+      tuning: { pipeline: { retryBaseMs: 20, retryMaxMs: 200, followIntervalMs: 20 }, client: { maxResponseBytes: CAP_BYTES } },
+    });
+    const jobOf = async (reference: string) => (await agent.api.listJobs({ search: reference }))[0];
+
+    const large = await station.sandbox.bookShipment({ reference_id: 'OVER-CAP', packages: 40 });
+    await expect.poll(async () => (await jobOf('OVER-CAP'))?.state, { timeout: 30_000 }).toBe('failed');
+    // Given time to retry (its backoff is at most 200 ms here), it does not: refused once.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const job = (await jobOf('OVER-CAP'))!;
+    expect(job.state).toBe('failed');
+    expect(job.attempts).toBe(1);
+    expect(printRequests()).toBe(1);
+    expect(job.reasonMessage).toMatchObject({ code: 'printer.pdfTooLarge', params: { mb: '0.1', limitMb: CAP_BYTES / (1024 * 1024) } });
+    expect(job.reason).toBe(
+      'Refused: the PDF is 0.1 MB, more than the 0.0625 MB a print may be; nothing was printed. ' +
+        'Check the shipment in the service (or ask its support) before printing it again.',
+    );
+    // The sandbox's X-Service-Request-ID of the print answer, as every service error carries it.
+    expect(job.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(station.lines.some((l) => l.includes(`job ${job.id} failed`) && l.includes('Refused: the PDF is 0.1 MB'))).toBe(true);
+    expect(await station.prints()).toEqual([]);
+
+    const small = await station.sandbox.bookShipment({ reference_id: 'UNDER-CAP' });
+    await expect.poll(async () => (await jobOf('UNDER-CAP'))?.state, { timeout: 30_000 }).toBe('completed');
+    expect((await station.prints()).map((f) => f.split('_')[0])).toEqual([small.shipmentId]);
+    expect((await jobOf('OVER-CAP'))!.state).toBe('failed');
+    expect(large.shipmentId).not.toBe(small.shipmentId);
+  }, 90_000);
+});

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/main/api/errors';
+import { ServiceClient } from '../../../src/main/api/client';
+import { ApiError, ResponseTooLargeError } from '../../../src/main/api/errors';
 import { servicePdfFetcher } from '../../../src/main/api/service-pdf-fetcher';
 import { useHarness } from '../../support/contract-harness';
 
 const harness = useHarness();
 
-function fetcherOnSandbox() {
+function fetcherOnSandbox(printing: ServiceClient = harness.client) {
   const heard: string[] = [];
   const fetcher = servicePdfFetcher({
-    printing: () => harness.client,
+    printing: () => printing,
     client: () => harness.client,
     onReached: () => heard.push('reached'),
     onFailed: (error) => heard.push(`failed ${error.code}`),
@@ -34,6 +35,21 @@ describe('servicePdfFetcher', () => {
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect(heard).toEqual([`failed ${(refused as ApiError).code}`]);
+  });
+
+  it('passes on a PDF too large to read as the ResponseTooLargeError it is, the service counted as reached (the document is at fault)', async () => {
+    const capped = new ServiceClient({ baseUrl: harness.sandbox.baseUrl, apiKey: harness.sandbox.apiKey, maxResponseBytes: 4 * 1024 });
+    try {
+      const { fetcher, heard } = fetcherOnSandbox(capped);
+      const booked = await harness.sandbox.bookShipment({ reference_id: 'FETCH-LARGE', packages: 5 });
+      const refused = await fetcher
+        .printFile({ shipment_ids: [booked.shipmentId], document_type: 'label', label_layout: 'printer' })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(ResponseTooLargeError);
+      expect(heard).toEqual(['reached']);
+    } finally {
+      await capped.close();
+    }
   });
 
   it('asks the client it is given at each call, so a new address or key applies to the next fetch', async () => {

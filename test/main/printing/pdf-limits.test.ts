@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkPdfLimits, PDF_LIMITS } from '../../../src/main/printing/pdf-limits';
+import { servicePdfFetcher } from '../../../src/main/api/service-pdf-fetcher';
+import { checkPdfLimits, oversizedPdfRefusal, PDF_LIMITS } from '../../../src/main/printing/pdf-limits';
 import { withPdfLimits } from '../../../src/main/printing/pdf-limits-fetcher';
-import { PRINT_ERROR_CODES, type PrintError } from '../../../src/main/printing/errors';
+import { PRINT_ERROR_CODES, PrintError } from '../../../src/main/printing/errors';
 import { renderDocument } from '../../../src/sandbox/documents/render';
 import { LABEL_LAYOUTS, type LabelLayout } from '../../../src/shared/domain';
 import { labelShipment } from '../../support/label-shipment';
 import { longPagePdf, loopingPagesPdf, manyPagesPdf, paddedPdf } from '../../support/hostile-pdfs';
+import { startTestbed } from '../../support/testbed';
+
+const MIB = 1024 * 1024;
 
 async function refusal(pdf: Uint8Array, layout: LabelLayout = 'printer'): Promise<PrintError> {
   const error = await checkPdfLimits(pdf, { layout, requestId: 'req-1' }).then(
@@ -71,5 +75,40 @@ describe('PDF limits before spooling, for every printer kind', () => {
     await expect(fetcher.printFile({ label_layout: 'a4' })).resolves.toMatchObject({ requestId: 'req-2' });
     await expect(fetcher.printFile({ label_layout: 'printer' })).rejects.toMatchObject({ code: 'PRINT_UNSUPPORTED', requestId: 'req-2' });
     expect(await fetcher.availableDocuments()).toEqual(['label']);
+  });
+
+  it('refuses a PDF the service client will not read whole (over its cap) in the same words, from the sandbox, with the answer’s request id', async () => {
+    const seen: string[] = [];
+    // A cap below a 40-parcel label (about 90 KB): the sandbox's real answer is over it.
+    const bed = await startTestbed({ client: { maxResponseBytes: 64 * 1024, retries: 0, onRequestId: (r) => seen.push(r.requestId) } });
+    try {
+      const booked = await bed.sandbox.bookShipment({ reference_id: 'OVER-CAP', packages: 40 });
+      const fetcher = withPdfLimits(servicePdfFetcher({ printing: () => bed.client, client: () => bed.client }));
+      const request = { shipment_ids: [booked.shipmentId], document_type: 'label', label_layout: 'printer' as const };
+      const error = await fetcher.printFile(request).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PrintError);
+      expect(error).toMatchObject({ code: PRINT_ERROR_CODES.UNSUPPORTED, retryable: false, printerDown: false, requestId: seen[0] });
+      expect(seen).toHaveLength(1);
+      expect((error as PrintError).message).toBe(
+        'Refused: the PDF is 0.1 MB, more than the 0.0625 MB a print may be; nothing was printed. ' +
+          'Check the shipment in the service (or ask its support) before printing it again.',
+      );
+    } finally {
+      await bed.close();
+    }
+  });
+
+  it('says the size the oversized answer declared, or "more than" the client’s cap where it declared none, against the smaller limit', () => {
+    const refused = (declaredBytes: number | null, limitBytes: number | null) =>
+      oversizedPdfRefusal({ declaredBytes, limitBytes }, { layout: 'printer', requestId: 'req-4' });
+    expect(refused(70 * MIB, 64 * MIB).message).toMatch(
+      /^Refused: the PDF is 70\.0 MB, more than the 32 MB a print may be; nothing was printed\./,
+    );
+    expect(refused(null, 64 * MIB).message).toMatch(/^Refused: the PDF is >64\.0 MB, more than the 32 MB a print may be;/);
+    expect(refused(3 * MIB, 2 * MIB).message).toMatch(/^Refused: the PDF is 3\.0 MB, more than the 2 MB a print may be;/);
+    expect(refused(null, 64 * MIB)).toMatchObject({ code: PRINT_ERROR_CODES.UNSUPPORTED, retryable: false, requestId: 'req-4' });
   });
 });

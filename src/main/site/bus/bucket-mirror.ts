@@ -6,20 +6,35 @@ import type { RejectedInput, RejectedKind } from './rejected-input';
  * is written), so the relay decides a booking without reading every station's rules,
  * heartbeat and claims from the server each time. The watch starts before the first full
  * read; each key keeps whichever of the two is the newer revision. An entry that does not
- * fit its schema is left out (and reported). `restart()` starts over after the bucket was
- * recreated (a server that lost its store).
+ * fit its schema is left out (and reported). A mirror exists only started (`started()`);
+ * `restart()` starts over after the bucket was recreated (a server that lost its store).
  */
 export class BucketMirror<T> {
   private readonly entries = new Map<string, { value: T; created: Date; revision: number }>();
   private stopWatch: (() => void) | null = null;
 
-  constructor(
+  private constructor(
     private readonly kv: KV,
     private readonly parse: (text: string, key: string) => T | null,
     private readonly rejects?: { readonly input: RejectedInput; readonly kind: RejectedKind },
   ) {}
 
-  async start(): Promise<void> {
+  /**
+   * A mirror of `kv` with its first full read done: what fits `parse` (null: it does not) is
+   * in all(); what does not is reported to `rejected`, when given, as `kind`.
+   */
+  static async started<T>(
+    kv: KV,
+    parse: (text: string, key: string) => T | null,
+    rejected: RejectedInput | undefined,
+    kind: RejectedKind,
+  ): Promise<BucketMirror<T>> {
+    const mirror = new BucketMirror<T>(kv, parse, rejected ? { input: rejected, kind } : undefined);
+    await mirror.start();
+    return mirror;
+  }
+
+  private async start(): Promise<void> {
     const watch = await this.kv.watch({ include: KvWatchInclude.UpdatesOnly });
     this.stopWatch = () => watch.stop();
     void (async () => {
@@ -33,6 +48,7 @@ export class BucketMirror<T> {
     }
   }
 
+  /** After the bucket was recreated: the entries read again from the start. */
   async restart(): Promise<void> {
     this.stop();
     this.entries.clear();

@@ -30,16 +30,7 @@ export class ClaimsBucket {
   ) {}
 
   async mirrored(rejected?: RejectedInput): Promise<this> {
-    const mirror = new BucketMirror<StoredClaim>(
-      this.kv,
-      (text, key) => {
-        const claim = parseJson(storedClaimSchema, text);
-        return claim && splitKey(key)?.station === claim.station ? claim : null;
-      },
-      rejected ? { input: rejected, kind: 'claim' } : undefined,
-    );
-    await mirror.start();
-    this.mirror = mirror;
+    this.mirror = await BucketMirror.started(this.kv, parseClaim, rejected, 'claim');
     return this;
   }
 
@@ -77,10 +68,16 @@ export class ClaimsBucket {
       for (const key of keys) {
         const entry = await this.kv.get(key);
         if (!entry || entry.operation !== 'PUT' || entry.length === 0) continue;
-        const claim = parseJson(storedClaimSchema, entry.string());
-        if (claim && splitKey(key)?.station === claim.station && live(claim)) found.push({ code, station: claim.station, at: claim.at });
+        const claim = parseClaim(entry.string(), key);
+        if (claim && live(claim)) found.push({ code, station: claim.station, at: claim.at });
       }
     }
     return found;
   }
+}
+
+/** A claim as stored, checked, with the station of its key the one it names; null when not. */
+function parseClaim(text: string, key: string): StoredClaim | null {
+  const claim = parseJson(storedClaimSchema, text);
+  return claim && splitKey(key)?.station === claim.station ? claim : null;
 }

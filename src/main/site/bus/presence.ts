@@ -77,35 +77,34 @@ export class Presence {
  * decides, as in Presence.list.
  */
 export class OnlineStations {
-  private readonly mirror: BucketMirror<Heartbeat>;
+  private mirror: BucketMirror<Heartbeat> | null = null;
 
   constructor(
-    kv: KV,
+    private readonly kv: KV,
     private readonly now: () => number = Date.now,
-    rejected?: RejectedInput,
-  ) {
-    this.mirror = new BucketMirror<Heartbeat>(kv, parseHeartbeat, rejected ? { input: rejected, kind: 'heartbeat' } : undefined);
-  }
+    private readonly rejected?: RejectedInput,
+  ) {}
 
-  start(): Promise<void> {
-    return this.mirror.start();
+  /** Mirrors the heartbeats from now on; until then no station is online. */
+  async start(): Promise<void> {
+    this.mirror = await BucketMirror.started(this.kv, parseHeartbeat, this.rejected, 'heartbeat');
   }
 
   /** After the bucket was recreated. */
-  restart(): Promise<void> {
-    return this.mirror.restart();
+  async restart(): Promise<void> {
+    await this.mirror?.restart();
   }
 
   async online(): Promise<Set<string>> {
     const names = new Set<string>();
-    for (const [key, { value, created }] of this.mirror.all()) {
+    for (const [key, { value, created }] of this.mirror?.all() ?? []) {
       if (value.role === 'station' && this.now() - created.getTime() < OFFLINE_AFTER_MS) names.add(fromToken(key));
     }
     return names;
   }
 
   stop(): void {
-    this.mirror.stop();
+    this.mirror?.stop();
   }
 }
 

@@ -28,9 +28,7 @@ export class SiteRules {
 
   /** Keeps every station's rules in memory from now on (the relay, deciding each booking): all() reads them there. */
   async mirrored(): Promise<this> {
-    const mirror = new BucketMirror<SiteStationRules>(this.kv, parse, this.rejected ? { input: this.rejected, kind: 'rules' } : undefined);
-    await mirror.start();
-    this.mirror = mirror;
+    this.mirror = await BucketMirror.started(this.kv, parse, this.rejected, 'rules');
     return this;
   }
 

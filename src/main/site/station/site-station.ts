@@ -113,13 +113,18 @@ export class SiteStation implements IntakeSource {
     this.join(0);
   }
 
-  /** A join that fails (the site not set up yet, a credential refused) is tried again, 2 s doubling to 60 s. */
+  /**
+   * A join that fails (the site not set up yet, a credential refused) is tried again after a
+   * random wait up to 2 s doubling to 60 s (SITE_JOIN).
+   */
   private join(failures: number): void {
     void this.connect().catch((error: unknown) => {
       if (this.stopped) return;
       const waitMs = backoffDelay(SITE_JOIN, failures);
       this.joinProblem = error instanceof Error ? error.message : String(error);
-      this.options.log.error(`site: cannot join ${this.address}: ${String(error)}; trying again in ${Math.round(waitMs / 1000)} s`);
+      this.options.log.error(
+        `site: cannot join ${this.address}: ${String(error)}; trying again in ${Math.max(1, Math.round(waitMs / 1000))} s`,
+      );
       this.retryTimer = setTimeout(() => this.join(failures + 1), waitMs);
       this.retryTimer.unref();
     });
