@@ -72,7 +72,9 @@ async function underPicture(page: Page): Promise<string[]> {
     return Array.from(document.querySelectorAll(selector))
       .filter((control) => {
         const box = control.getBoundingClientRect();
-        return box.width > 0 && box.left < picture.right && picture.left < box.right && box.top < picture.bottom && picture.top < box.bottom;
+        return (
+          box.width > 0 && box.left < picture.right && picture.left < box.right && box.top < picture.bottom && picture.top < box.bottom
+        );
       })
       .map((control) => control.id || (control.getAttribute('aria-label') ?? control.textContent ?? '').trim());
   }, CONTROLS);
