@@ -20,13 +20,14 @@ export class StatusBar {
   private scaleItem: HTMLElement | null = null;
 
   show(status: AgentStatus): void {
-    // The bar is one line: an item cut short says the whole of itself on hover.
+    // The bar is one line: a value cut short says the whole of itself on hover (the service's
+    // own words, the team's name, marked as such there too).
     const item = (label: string, value: string, cls = '', verbatim = false) =>
       h(
         'span',
-        { class: `status-item ${cls}`, title: `${label}: ${value}` },
+        { class: `status-item ${cls}` },
         h('span', { class: 'status-label' }, label),
-        verbatim ? h('span', { 'data-verbatim': '' }, value) : value,
+        h('span', { title: value, 'data-verbatim': verbatim ? '' : null }, value),
       );
     replaceChildren(
       this.element,
