@@ -65,7 +65,8 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
     h(
       'header',
       { class: 'shipment-head' },
-      h('h2', { 'data-verbatim': '' }, title),
+      // A short window keeps the name to one line: the whole of it on hover.
+      h('h2', { 'data-verbatim': '', title }, title),
       h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
       // The service's own status only when it says more than the stage (IN TRANSIT, not BOOKED).
       // A draft has one badge: "Not booked" says all a packer needs (PENDING would say it twice).
