@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
-import { runCli as runScript, TSX, type CliRun } from '../../support/cli-run';
+import { runCli as runScript, NODE, TS, type CliRun } from '../../support/cli-run';
 
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const KEY = 'cli-test-key-7f3a9c';
@@ -56,8 +56,9 @@ describe('npm run agent', () => {
 
   it('keeps running as a service with polling off and no servers, until it is told to stop', async () => {
     const child = spawn(
-      TSX,
+      NODE,
       [
+        ...TS,
         CLI,
         '--api-url',
         sandbox.baseUrl,

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NODE, TS } from '../../support/cli-run';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
 
 let dir: string;
@@ -19,7 +19,7 @@ afterAll(async () => {
 describe('npm run demo', () => {
   it('prints a 4x6 label into ./demo-prints within 10 seconds of being ready, and stops on Ctrl-C', async () => {
     // No --data-dir: the demo's own ./.demo-data, never the agent's ./.data.
-    const child = spawn(TSX, [DEMO], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [...TS, DEMO], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -59,7 +59,7 @@ describe('npm run demo', () => {
     const before = (await readdir(join(dir, 'demo-prints'))).filter((f) => f.endsWith('.pdf'));
     expect(before.length).toBeGreaterThan(0);
     const run = async (args: string[]): Promise<string[]> => {
-      const child = spawn(TSX, [DEMO, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(NODE, [...TS, DEMO, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       await new Promise<void>((resolve, reject) => {

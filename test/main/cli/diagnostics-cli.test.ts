@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { RUNNING_AGENT_NOTE } from '../../../src/main/diagnostics/offline-diagnostics';
+import { NODE, TS } from '../../support/cli-run';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const KEY = 'diagKEY-Zq81XvT0pLm4-unique';
 const WEBHOOK_SECRET = 'whsec_diag_Yb72KcQ9sWe_unique';
@@ -43,7 +43,7 @@ function envWithoutKey(): NodeJS.ProcessEnv {
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, [CLI, ...args], { env: envWithoutKey(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE, [...TS, CLI, ...args], { env: envWithoutKey(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -99,7 +99,7 @@ afterAll(async () => {
 
 describe('diagnostics: log file, CLI subcommand and Settings operation', () => {
   it('writes bundles a support person can read, with no API key or webhook secret in them or in the logs', async () => {
-    agent = spawn(TSX, [CLI, '--config', configFile], { env: envWithoutKey(), stdio: ['ignore', 'pipe', 'pipe'] });
+    agent = spawn(NODE, [...TS, CLI, '--config', configFile], { env: envWithoutKey(), stdio: ['ignore', 'pipe', 'pipe'] });
     agent.stdout!.on('data', (d: Buffer) => (agentOut += d.toString()));
     agent.stderr!.on('data', (d: Buffer) => (agentErr += d.toString()));
     await until(`ready lines (stderr: ${agentErr})`, () => /^printer: /m.test(agentOut));

@@ -83,7 +83,8 @@ describe('a fresh clone (no build output)', () => {
     'npm run demo: the printed ui: address serves the app on the first request',
     async () => {
       expect(existsSync(join(clone, 'out'))).toBe(false);
-      const demo = await startInClone(TSX, ['src/main/cli/demo.ts', '--data-dir', join(work, 'demo-data')]);
+      // As `npm run demo` runs it (package.json).
+      const demo = await startInClone(process.execPath, ['--import', 'tsx', 'src/main/cli/demo.ts', '--data-dir', join(work, 'demo-data')]);
       let code: number | null;
       try {
         await expectUiServed(demo.stdout);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { callAgentBridge } from '../../../src/main/web/bridge-call';
 import { readBridgeFile } from '../../../src/main/web/bridge-file';
-import { TSX } from '../../support/cli-run';
+import { NODE, TS } from '../../support/cli-run';
 
 const CLI = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
 const KEY = 'fresh-station-key-41c2';
@@ -41,7 +41,7 @@ async function station(name: string, extra: string[] = [], service: Sandbox = sa
   const prints = join(dir, `${name}-prints`);
   const dataDir = join(dir, `${name}-data`);
   const args = [CLI, '--api-url', service.baseUrl, '--printer', `folder:${prints}`, '--poll-interval', '1', '--ui-port', '0'];
-  const child = spawn(TSX, [...args, '--data-dir', dataDir, ...extra], {
+  const child = spawn(NODE, [...TS, ...args, '--data-dir', dataDir, ...extra], {
     env: { ...process.env, PRINT_STATION_API_KEY: service.apiKey },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

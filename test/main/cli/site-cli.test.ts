@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/server';
 import { waitFor } from '../../support/agent-harness';
-import { TSX } from '../../support/cli-run';
+import { NODE, TS } from '../../support/cli-run';
 import { startNatsServer, type NatsServer } from '../../support/nats';
 
 const AGENT = join(process.cwd(), 'src', 'main', 'cli', 'agent.ts');
@@ -16,7 +16,7 @@ interface Running {
 }
 
 function run(args: readonly string[], env: NodeJS.ProcessEnv): Running {
-  const child = spawn(TSX, [AGENT, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [...TS, AGENT, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

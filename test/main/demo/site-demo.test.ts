@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findNatsServer, NATS_INSTALL_ADVICE } from '../../../src/main/demo/site-demo';
-import { TSX } from '../../support/cli-run';
+import { NODE, TS } from '../../support/cli-run';
 import { waitFor } from '../../support/agent-harness';
 
 const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
@@ -18,9 +18,13 @@ describe('npm run demo -- --stations N', () => {
 
   it('starts a relay and the stations with their UIs, and the default station prints the first demo booking', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'print-station-site-demo-'));
-    const child = spawn(TSX, [DEMO, '--stations', '2', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      NODE,
+      [...TS, DEMO, '--stations', '2', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -47,10 +51,14 @@ describe('npm run demo -- --stations N', () => {
   it('stops within 2 s of Ctrl-C, without a warning (the signal reaches the whole process group, nats-server too)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'print-station-site-demo-stop-'));
     // Its own process group, as a terminal's foreground job: Ctrl-C is a SIGINT to every process in it.
-    const child = spawn(TSX, [DEMO, '--stations', '3', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      NODE,
+      [...TS, DEMO, '--stations', '3', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
