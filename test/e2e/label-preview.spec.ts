@@ -3,7 +3,7 @@
  * and the sandbox, a label printed automatically and a reprint each show their picture in the
  * scan view (an image named for the shipment), the picture is that label (compared block by
  * block with the printed PDF rendered by poppler's pdftoppm: nearer to it than to another
- * shipment's label), and it leaves Reprint in sight and clickable.
+ * shipment's label), and it leaves Reprint in sight and clickable, covering no control.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -150,22 +150,23 @@ test('a printed label and a reprint show their picture in the scan view, the rig
   await expect(picture).toBeInViewport({ ratio: 1 });
   await expect(reprint).toBeInViewport({ ratio: 1 });
   expect(await clickable(page, 'Reprint label')).toBe(true);
-  // At this size the picture lies on the state bar, so it covers nothing the bar does not: no
-  // control of Reprint's panel is under it above the bar.
+  // The picture lies in the scan view's flow beside the scan box, clear of the state bar, so it
+  // covers nothing: no control of the view (Reprint's panel, the scan box) is under it, and
+  // the state bar is not.
   const overlap = await page.evaluate(() => {
     const picture = document.querySelector('.label-preview')!.getBoundingClientRect();
     const bar = document.querySelector('.status-bar')!.getBoundingClientRect();
-    const covered = Array.from(document.querySelectorAll('.reprint-panel button, .reprint-panel select'))
+    const covered = Array.from(document.querySelectorAll('#view-scan :is(button, select, input, a[href])'))
       .filter((control) => {
         const box = control.getBoundingClientRect();
-        const top = Math.max(box.top, picture.top);
-        const bottom = Math.min(box.bottom, picture.bottom, bar.top);
-        return box.left < picture.right && picture.left < box.right && top < bottom;
+        return (
+          box.width > 0 && box.left < picture.right && picture.left < box.right && box.top < picture.bottom && picture.top < box.bottom
+        );
       })
       .map((control) => control.id || control.textContent);
-    return { covered, aboveBar: Math.max(0, bar.top - picture.top) };
+    return { covered, overBar: Math.max(0, picture.bottom - bar.top) };
   });
-  expect(overlap).toEqual({ covered: [], aboveBar: 0 });
+  expect(overlap).toEqual({ covered: [], overBar: 0 });
   await snap('label-preview-reprint-800x600');
   await page.screenshot({ path: join(SCREENS_DIR, 'label-preview-reprint-800x600-viewport.png') });
 

@@ -32,7 +32,7 @@ export class LabelPreviewView {
             height: preview.height,
             alt: t('labelPreview.alt', { name }),
           }),
-          h('figcaption', { class: 'muted small', 'data-verbatim': '' }, name),
+          h('figcaption', { class: 'muted small', 'data-verbatim': '', title: name }, name),
         );
         this.element.hidden = false;
       },

@@ -65,7 +65,8 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
     h(
       'header',
       { class: 'shipment-head' },
-      h('h2', { 'data-verbatim': '' }, title),
+      // A short window keeps the name to one line: the whole of it on hover.
+      h('h2', { 'data-verbatim': '', title }, title),
       h('span', { class: `badge stage-${stage}` }, STAGE_WORDS[stage]),
       // The service's own status only when it says more than the stage (IN TRANSIT, not BOOKED).
       // A draft has one badge: "Not booked" says all a packer needs (PENDING would say it twice).
@@ -73,18 +74,16 @@ export function renderShipment(shipment: ShipmentView, ctx: UiContext, done: (no
         ? h('span', { class: 'badge muted', 'data-status': shipment.status }, shipmentStatusWords(shipment.status))
         : null,
     ),
+    // Each part is a cell of one grid (styles.css, "Result"): the actions and the print state side
+    // by side where a window is short, so every control is in sight without scrolling.
     h(
       'div',
-      { class: 'shipment-grid' },
+      { class: `shipment-grid${stage === 'booked' ? ' with-printed' : ''}` },
       // Reprint first: it is what a packer at the bench came for, and it must be on screen.
-      h(
-        'div',
-        { class: 'shipment-main' },
-        action,
-        stage === 'booked' && shipmentDocumentsPanel(shipment, ctx),
-        summary(shipment),
-        documents(shipment),
-      ),
+      h('div', { class: 'shipment-action' }, action),
+      stage === 'booked' && h('div', { class: 'shipment-printed' }, shipmentDocumentsPanel(shipment, ctx)),
+      summary(shipment),
+      documents(shipment),
       timeline(shipment.tracking),
     ),
   );

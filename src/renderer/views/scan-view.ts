@@ -47,7 +47,8 @@ export class ScanView {
     this.form = h(
       'form',
       { class: 'scan-form', role: 'search' },
-      h('label', { for: 'scan', class: 'scan-label' }, t('scan.label')),
+      // A short window shows the label on one line, cut: the whole of it on hover.
+      h('label', { for: 'scan', class: 'scan-label', title: t('scan.label') }, t('scan.label')),
       h('div', { class: 'scan-row' }, this.input, h('button', { type: 'submit', class: 'primary' }, t('scan.lookUp'))),
       this.hint,
     );
@@ -57,10 +58,14 @@ export class ScanView {
     this.element = h(
       'section',
       { class: 'view scan-view', id: 'view-scan', role: 'tabpanel', 'aria-labelledby': 'tab-scan' },
-      this.form,
-      new CatchUpBanner(ctx).element,
-      this.feedback,
-      this.preview.element,
+      // The picture of the label that went out beside the scan box and the scan's answer: where
+      // the packer looks after a scan, in the flow, so it covers no control at any size.
+      h(
+        'div',
+        { class: 'scan-top' },
+        h('div', { class: 'scan-answer' }, this.form, new CatchUpBanner(ctx).element, this.feedback),
+        this.preview.element,
+      ),
       this.result,
     );
 

@@ -58,7 +58,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
       ...states.map((s) =>
         h(
           'li',
-          { class: `document-state ${notHere(s) ? 'not-here' : s.state}` },
+          { class: `document-state ${notHere(s) ? 'not-here' : s.state}`, 'data-document': s.documentType },
           h('span', { class: 'document-name' }, documentWords(s.documentType)),
           notHere(s)
             ? h('span', { class: 'eod-state not-here' }, t('docs.notPrintedHere'))

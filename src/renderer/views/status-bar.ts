@@ -20,12 +20,14 @@ export class StatusBar {
   private scaleItem: HTMLElement | null = null;
 
   show(status: AgentStatus): void {
+    // The bar is one line: a value cut short says the whole of itself on hover (the service's
+    // own words, the team's name, marked as such there too).
     const item = (label: string, value: string, cls = '', verbatim = false) =>
       h(
         'span',
         { class: `status-item ${cls}` },
         h('span', { class: 'status-label' }, label),
-        verbatim ? h('span', { 'data-verbatim': '' }, value) : value,
+        h('span', { title: value, 'data-verbatim': verbatim ? '' : null }, value),
       );
     replaceChildren(
       this.element,
@@ -33,7 +35,7 @@ export class StatusBar {
       // The team's name is the service's: shown as written.
       item(t('status.team'), status.team ?? '—', '', true),
       item(t('status.environment'), tMaybe(`status.env.${status.environment}`) ?? status.environment),
-      item(t('status.lastPrint'), localDateTime(status.lastPrintAt)),
+      item(t('status.lastPrint'), localDateTime(status.lastPrintAt), 'last-print'),
       status.queued > 0 ? item(t('status.queued'), localNumber(status.queued)) : null,
       // The scale beside the printers: its state, and its weight when it has one.
       (this.scaleItem = status.scale ? this.scaleElement(status.scale) : null),
@@ -72,7 +74,12 @@ export class StatusBar {
     const tone = scale.state === 'offline' ? 'error' : scale.state === 'stable' || scale.state === 'zero' ? '' : 'warn';
     return h(
       'span',
-      { class: `status-item scale scale-${scale.state} ${tone}`, 'data-scale': scale.uri, 'data-scale-state': scale.state },
+      {
+        class: `status-item scale scale-${scale.state} ${tone}`,
+        title: `${t('status.scale')}: ${scaleWords(scale)}`,
+        'data-scale': scale.uri,
+        'data-scale-state': scale.state,
+      },
       h('span', { class: 'status-label' }, t('status.scale')),
       scaleWords(scale),
     );
