@@ -109,9 +109,13 @@ test('every view fits 800x600 and 1280x800 without sideways scrolling', async ({
   const rows = page.locator('tr.job');
   await expect(rows).toHaveCount(25);
   const retry = page.getByRole('button', { name: /^Retry/ }).first();
-  await retry.scrollIntoViewIfNeeded();
-  const box = await retry.boundingBox();
-  expect(box, 'Retry is rendered').not.toBeNull();
+  // The queue redraws as its jobs change: a row may be replaced while it is scrolled to.
+  let box: Awaited<ReturnType<typeof retry.boundingBox>> = null;
+  await expect(async () => {
+    await retry.scrollIntoViewIfNeeded({ timeout: 2_000 });
+    box = await retry.boundingBox();
+    expect(box, 'Retry is rendered').not.toBeNull();
+  }).toPass({ timeout: 10_000 });
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(800);
   await expect(retry).toBeInViewport({ ratio: 1 });
