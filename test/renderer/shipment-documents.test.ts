@@ -46,9 +46,8 @@ describe('documents of a scanned parcel', () => {
     expect(items).toEqual([
       'Labelprinted09:14 on Zebra bench 2',
       // The station prints only labels by itself (the default auto-print): the others are no alarm.
-      // Without a "not printed yet" after it: that would only repeat "not printed here".
-      'Waybillnot printed here',
-      'Manifestnot printed here',
+      'Waybillnot printed herenot printed yet',
+      'Manifestnot printed herenot printed yet',
     ]);
     expect(element.querySelectorAll('.eod-state.not_printed')).toHaveLength(0);
     // An upload the service lists (ADR certificate) is not a document the station can print.

@@ -68,8 +68,7 @@ export function shipmentDocumentsPanel(shipment: ShipmentView, ctx: UiContext): 
             { class: 'eod-detail' },
             s.state === 'printed'
               ? t('eod.printedOn', { time: localClock(s.printedAt), printer: printerName(s.printer) })
-              : // "not printed here" already says it: its "not printed yet" would only repeat it.
-                s.detail === null || notHere(s)
+              : s.detail === null
                 ? null
                 : agentWords(s.detailMessage, s.detail),
           ),
