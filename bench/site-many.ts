@@ -22,6 +22,7 @@ import { token } from '../src/main/site/bus/names';
 import { StationConsumer } from '../src/main/site/station/station-consumer';
 import { startNatsServer } from '../test/support/nats';
 import { summarize } from '../test/support/reliability/stats';
+import { storedDecision } from '../test/support/site-decision';
 import type { SandboxProcess } from './sandbox-process';
 
 export interface SiteManyResult {
@@ -69,26 +70,17 @@ export async function fillDecisions(site: SiteConnection, count: number): Promis
         const id = `kept-${i + j}`;
         return site.buckets.decisions.put(
           token(id),
-          JSON.stringify({
-            station: nameOf((i + j) % 200),
-            reason: 'rule',
-            why: 'station rule: reference starts with S',
-            shipmentId: id,
-            notice: {
+          JSON.stringify(
+            storedDecision({
               shipmentId: id,
               referenceId: `REF-${i + j}`,
-              trackingId: null,
-              carrier: null,
-              source: 'API',
-              senderReference: null,
-              system: null,
-              bookedAt: at,
-              trigger: 'poll',
-            },
-            decidedAt: at,
-            takenBy: nameOf((i + j) % 200),
-            takenAt: at,
-          }),
+              station: nameOf((i + j) % 200),
+              reason: 'rule',
+              why: 'station rule: reference starts with S',
+              takenBy: nameOf((i + j) % 200),
+              at,
+            }),
+          ),
         );
       }),
     );

@@ -9,6 +9,20 @@ import { waitFor } from '../../support/agent-harness';
 
 const DEMO = join(process.cwd(), 'src', 'main', 'cli', 'demo.ts');
 
+/** `npm run demo -- --stations N` with its data and folder printers in `dir`; stdout and stderr read together. */
+function startDemo(stations: number, dir: string, options: { detached?: boolean } = {}) {
+  const child = spawn(
+    NODE,
+    [...TS, DEMO, '--stations', String(stations), '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached ?? false },
+  );
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, output: () => out, exited };
+}
+
 describe('npm run demo -- --stations N', () => {
   it('finds nats-server, or says how to install it', () => {
     expect(findNatsServer('/nowhere', [])).toBeNull();
@@ -18,23 +32,13 @@ describe('npm run demo -- --stations N', () => {
 
   it('starts a relay and the stations with their UIs, and the default station prints the first demo booking', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'print-station-site-demo-'));
-    const child = spawn(
-      NODE,
-      [...TS, DEMO, '--stations', '2', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { child, output, exited } = startDemo(2, dir);
     try {
-      await waitFor(() => out.includes('demo: a site of 2'), `the demo's ready lines (${out})`, 60_000);
-      expect(out).toMatch(/^relay: nats:\/\/127\.0\.0\.1:\d+$/m);
-      expect(out).toMatch(/^site: nats:\/\/127\.0\.0\.1:\d+ as Packing 1$/m);
-      expect(out).toMatch(/^ui: Packing 1: http:\/\/127\.0\.0\.1:\d+\//m);
-      expect(out).toMatch(/^ui: Packing 2: http:\/\/127\.0\.0\.1:\d+\//m);
+      await waitFor(() => output().includes('demo: a site of 2'), `the demo's ready lines (${output()})`, 60_000);
+      expect(output()).toMatch(/^relay: nats:\/\/127\.0\.0\.1:\d+$/m);
+      expect(output()).toMatch(/^site: nats:\/\/127\.0\.0\.1:\d+ as Packing 1$/m);
+      expect(output()).toMatch(/^ui: Packing 1: http:\/\/127\.0\.0\.1:\d+\//m);
+      expect(output()).toMatch(/^ui: Packing 2: http:\/\/127\.0\.0\.1:\d+\//m);
       // DEMO-0001 is booked through the API (source API): no rule takes it, so Packing 1, the default, prints it.
       await waitFor(
         async () => (await readdir(join(dir, 'prints', 'packing-1')).catch(() => [] as string[])).some((f) => f.endsWith('.pdf')),
@@ -51,28 +55,17 @@ describe('npm run demo -- --stations N', () => {
   it('stops within 2 s of Ctrl-C, without a warning (the signal reaches the whole process group, nats-server too)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'print-station-site-demo-stop-'));
     // Its own process group, as a terminal's foreground job: Ctrl-C is a SIGINT to every process in it.
-    const child = spawn(
-      NODE,
-      [...TS, DEMO, '--stations', '3', '--data-dir', join(dir, 'data'), '--printer', `folder:${join(dir, 'prints')}`],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { child, output, exited } = startDemo(3, dir, { detached: true });
     try {
-      await waitFor(() => out.includes('demo: a site of 3'), `the demo's ready lines (${out})`, 60_000);
+      await waitFor(() => output().includes('demo: a site of 3'), `the demo's ready lines (${output()})`, 60_000);
       // A booking or two through the site first, so the stop meets consumers and sweeps at work.
-      await waitFor(() => /job \S+ completed/.test(out), 'a demo label printed', 20_000);
-      const before = out.length;
+      await waitFor(() => /job \S+ completed/.test(output()), 'a demo label printed', 20_000);
+      const before = output().length;
       const signalledAt = Date.now();
       process.kill(-child.pid!, 'SIGINT');
       expect(await exited).toBe(0);
       const tookMs = Date.now() - signalledAt;
-      const after = out.slice(before);
+      const after = output().slice(before);
       expect(after).toContain('SIGINT: stopping');
       expect(after.split('\n').filter((line) => /\bWARN\b|warning/i.test(line))).toEqual([]);
       expect(tookMs).toBeLessThan(2_000);

@@ -8,6 +8,7 @@ import { TakenMarks } from '../../../../src/main/site/bus/taken-marks';
 import { FallbackMover } from '../../../../src/main/site/relay/fallback-mover';
 import { startNatsServer, type NatsServer } from '../../../support/nats';
 import { waitFor } from '../../../support/agent-harness';
+import { storedDecision } from '../../../support/site-decision';
 
 let nats: NatsServer | null = null;
 let site: SiteConnection | null = null;
@@ -22,27 +23,14 @@ afterEach(async () => {
 });
 
 function decision(id: string, takenBy: string | null): DecisionRecord {
-  const at = new Date().toISOString();
-  return {
+  return storedDecision({
+    shipmentId: id,
+    referenceId: `REF-${id}`,
     station: 'Packing 1',
     reason: 'default',
     why: 'the site’s default station',
-    shipmentId: id,
-    notice: {
-      shipmentId: id,
-      referenceId: `REF-${id}`,
-      trackingId: null,
-      carrier: null,
-      source: 'API',
-      senderReference: null,
-      system: null,
-      bookedAt: at,
-      trigger: 'poll',
-    },
-    decidedAt: at,
     takenBy,
-    takenAt: takenBy ? at : null,
-  } as DecisionRecord;
+  });
 }
 
 describe('the fallback mover at a relay’s start', () => {

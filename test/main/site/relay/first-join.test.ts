@@ -17,6 +17,14 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Once the relay has set the site up: a station joins, and a booking prints there. */
+async function expectBookingPrintedAtPackingOne(testSite: TestSite, reference: string): Promise<void> {
+  const one = testSite.station('Packing 1');
+  await one.start();
+  const booked = await testSite.sandbox.bookShipment({ reference_id: reference });
+  await waitFor(async () => (await one.printed()).includes(booked.shipmentId), 'the booking printed at Packing 1', 20_000);
+}
+
 /** A nats-server on `port` from a config file: with JetStream, or without it (a server that refuses the site's setup). */
 async function serverOn(port: number, jetStream: boolean): Promise<NatsServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ps-nats-conf-'));
@@ -39,10 +47,7 @@ describe('a relay whose first setup of the site fails', () => {
     await new Promise((r) => setTimeout(r, 3_000));
     await nats.start();
     await starting;
-    const one = site.station('Packing 1');
-    await one.start();
-    const booked = await site.sandbox.bookShipment({ reference_id: 'LATE-SERVER' });
-    await waitFor(async () => (await one.printed()).includes(booked.shipmentId), 'the booking printed at Packing 1', 20_000);
+    await expectBookingPrintedAtPackingOne(site, 'LATE-SERVER');
   }, 60_000);
 
   it('against a server without JetStream: says what failed, when it tries again and what to do, and joins once the server has it', async () => {
@@ -64,9 +69,6 @@ describe('a relay whose first setup of the site fails', () => {
     await plain.kill();
     await serverOn(port, true);
     await starting;
-    const one = site.station('Packing 1');
-    await one.start();
-    const booked = await site.sandbox.bookShipment({ reference_id: 'FIXED-SERVER' });
-    await waitFor(async () => (await one.printed()).includes(booked.shipmentId), 'the booking printed at Packing 1', 20_000);
+    await expectBookingPrintedAtPackingOne(site, 'FIXED-SERVER');
   }, 90_000);
 });
